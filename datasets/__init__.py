@@ -1,0 +1,1 @@
+"""Bundled datasets built by the miner (shipped in the wheel)."""

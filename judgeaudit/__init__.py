@@ -1,0 +1,3 @@
+"""judgeaudit: study and vet novelty judges."""
+
+__version__ = "0.1.0"

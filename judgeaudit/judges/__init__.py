@@ -1,0 +1,1 @@
+"""Novelty judges: prompts, verdict parsing, aggregation, solvers and scorers."""

@@ -1,0 +1,1 @@
+"""judgeaudit.mine."""

@@ -1,0 +1,1 @@
+"""Judge and mining prompts as plain text files (shipped in the wheel)."""
