@@ -1,0 +1,33 @@
+"""What a bias probe hands to the judge task: a (possibly transformed) item plus its arm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judgeaudit.data.contract import Item
+
+
+@dataclass(frozen=True)
+class ProbedItem:
+    """One judged unit of a probe run.
+
+    `item` keeps the original item id and gold (texts may be transformed);
+    `variant` names the probe arm (e.g. `order_ba`, `pad_gold`, `cue_other`);
+    `target` is the item side (`a`/`b`) the perturbation favours, if any;
+    `orders` forces the presentation orders (e.g. `("ba",)`), None = task default;
+    `cue` is framing text the judge prompt inserts at its cue slot (presumption probe);
+    `prompt` overrides the prompt variant for this arm (e.g. `p3_judged_novel`).
+    """
+
+    item: Item
+    probe: str | None = None
+    variant: str | None = None
+    target: str | None = None
+    orders: tuple[str, ...] | None = None
+    cue: str | None = None
+    prompt: str | None = None
+
+    @property
+    def sample_id(self) -> str:
+        """Unique Sample id within a task: item id, plus the arm when there is one."""
+        return self.item.item_id if not self.variant else f"{self.item.item_id}|{self.variant}"
