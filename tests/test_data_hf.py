@@ -81,3 +81,16 @@ def test_rows_breaking_the_contract_are_reported_with_row_and_field(pairs) -> No
     with pytest.raises(ContractError) as err:
         hf.dataset_to_items(ds, "pairwise", "split pairwise")
     assert [(p.line, p.field) for p in err.value.problems] == [(3, "gold")]
+
+
+def test_hf_library_found_even_from_repository_root() -> None:
+    """At the checkout root `python -c` puts the top-level `datasets/` folder first on sys.path."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import datasets; shadowed = not hasattr(datasets, 'DatasetDict'); "
+            "from judgeaudit.data.hf import hf_datasets; m = hf_datasets(); "
+            "print(shadowed, hasattr(m, 'DatasetDict'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]

@@ -2,23 +2,49 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import Any
 
 from judgeaudit.data.contract import Item, PairItem, PointItem
 from judgeaudit.data.jsonl import read_items, write_items
 from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
 
-if TYPE_CHECKING:
-    import datasets
+# Annotations name the HF types as Any: at the repository root the top-level `datasets/`
+# folder (our bundled sets) shadows the Hugging Face library for mypy and `python -m`.
+HFDataset = Any
+HFDatasetDict = Any
+HFFeatures = Any
 
 SPLIT_STEMS: tuple[str, ...] = ("pairwise", "pointwise", "pairwise_plan", "pointwise_plan")
 
 
+def hf_datasets() -> ModuleType:
+    """The Hugging Face `datasets` module, even when the checkout's `datasets/` folder shadows it."""
+    module = importlib.import_module("datasets")
+    if hasattr(module, "DatasetDict"):
+        return module
+    shadow = Path(getattr(module, "__file__", "") or "").resolve().parent.parent
+    del sys.modules["datasets"]
+    saved = list(sys.path)
+    sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != shadow]
+    try:
+        module = importlib.import_module("datasets")
+    finally:
+        sys.path[:] = saved
+    if not hasattr(module, "DatasetDict"):
+        raise ImportError(f"'datasets' resolves to {module.__file__}, not the Hugging Face library; "
+                          "install it with `pip install datasets`")
+    return module
+
+
 def _idea_features() -> dict[str, Any]:
-    from datasets import Sequence as Seq
-    from datasets import Value
+    hfd = hf_datasets()
+    Seq, Value = hfd.Sequence, hfd.Value
 
     return {
         "idea_id": Value("string"),
@@ -46,9 +72,10 @@ def _idea_features() -> dict[str, Any]:
     }
 
 
-def pair_features() -> datasets.Features:
+def pair_features() -> HFFeatures:
     """Explicit Features of a pairwise row (nullable strings/numbers, lists of strings)."""
-    from datasets import Features, Value
+    hfd = hf_datasets()
+    Features, Value = hfd.Features, hfd.Value
 
     return Features({
         "pair_id": Value("string"),
@@ -60,9 +87,10 @@ def pair_features() -> datasets.Features:
     })
 
 
-def point_features() -> datasets.Features:
+def point_features() -> HFFeatures:
     """Explicit Features of a pointwise row."""
-    from datasets import Features, Value
+    hfd = hf_datasets()
+    Features, Value = hfd.Features, hfd.Value
 
     return Features({
         "item_id": Value("string"),
@@ -72,7 +100,7 @@ def point_features() -> datasets.Features:
     })
 
 
-def features_for(kind: Kind) -> datasets.Features:
+def features_for(kind: Kind) -> HFFeatures:
     """The Features of one item kind."""
     return pair_features() if kind == "pairwise" else point_features()
 
@@ -86,9 +114,9 @@ def split_kind(split: str) -> Kind:
     raise ValueError(f"split {split!r} is neither pairwise* nor pointwise*")
 
 
-def items_to_dataset(items: Sequence[Item], kind: Kind | None = None) -> datasets.Dataset:
-    """One `datasets.Dataset` of same-kind items, with the explicit Features."""
-    from datasets import Dataset
+def items_to_dataset(items: Sequence[Item], kind: Kind | None = None) -> HFDataset:
+    """One `HFDataset` of same-kind items, with the explicit Features."""
+    Dataset = hf_datasets().Dataset
 
     if kind is None:
         if not items:
@@ -110,9 +138,9 @@ def _group(items: Sequence[Item]) -> dict[str, list[Item]]:
     return groups
 
 
-def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence[Item]) -> datasets.DatasetDict:
+def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence[Item]) -> HFDatasetDict:
     """A DatasetDict with one split per file: from a set directory, a split->items map, or items."""
-    from datasets import DatasetDict
+    DatasetDict = hf_datasets().DatasetDict
 
     splits: Mapping[str, Sequence[Item]]
     if isinstance(source, str | Path):
@@ -128,7 +156,7 @@ def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence
     return DatasetDict({name: items_to_dataset(list(items), split_kind(name)) for name, items in splits.items()})
 
 
-def dataset_to_items(ds: datasets.Dataset, kind: Kind, name: str = "<dataset>") -> list[Item]:
+def dataset_to_items(ds: HFDataset, kind: Kind, name: str = "<dataset>") -> list[Item]:
     """Contract items from a Dataset's rows, validated like JSONL (row numbers start at 1)."""
     items: list[Item] = []
     problems: list[Problem] = []
@@ -142,12 +170,12 @@ def dataset_to_items(ds: datasets.Dataset, kind: Kind, name: str = "<dataset>") 
     return items
 
 
-def dataset_dict_to_items(dd: datasets.DatasetDict) -> dict[str, list[Item]]:
+def dataset_dict_to_items(dd: HFDatasetDict) -> dict[str, list[Item]]:
     """Split name -> contract items (strict)."""
     return {name: dataset_to_items(ds, split_kind(name), f"split {name}") for name, ds in dd.items()}
 
 
-def save_to_disk(dd: datasets.DatasetDict, path: str | Path) -> Path:
+def save_to_disk(dd: HFDatasetDict, path: str | Path) -> Path:
     """Save with `DatasetDict.save_to_disk`; return the directory."""
     out = Path(path)
     dd.save_to_disk(str(out))
@@ -156,8 +184,8 @@ def save_to_disk(dd: datasets.DatasetDict, path: str | Path) -> Path:
 
 def load_from_disk(path: str | Path) -> dict[str, list[Item]]:
     """Items of every split of a `save_to_disk` directory."""
-    from datasets import DatasetDict
-    from datasets import load_from_disk as hf_load
+    hfd = hf_datasets()
+    DatasetDict, hf_load = hfd.DatasetDict, hfd.load_from_disk
 
     loaded = hf_load(str(path))
     if not isinstance(loaded, DatasetDict):
@@ -165,7 +193,7 @@ def load_from_disk(path: str | Path) -> dict[str, list[Item]]:
     return dataset_dict_to_items(loaded)
 
 
-def to_parquet(dd: datasets.DatasetDict, out_dir: str | Path) -> dict[str, Path]:
+def to_parquet(dd: HFDatasetDict, out_dir: str | Path) -> dict[str, Path]:
     """One `<split>.parquet` per split (Features kept in the parquet schema metadata)."""
     from judgeaudit.files import atomic_open
 
@@ -180,9 +208,9 @@ def to_parquet(dd: datasets.DatasetDict, out_dir: str | Path) -> dict[str, Path]
     return paths
 
 
-def read_parquet_dataset(path: str | Path) -> datasets.Dataset:
+def read_parquet_dataset(path: str | Path) -> HFDataset:
     """A Dataset read from one of our parquet files with its explicit Features."""
-    from datasets import Dataset
+    Dataset = hf_datasets().Dataset
 
     p = Path(path)
     return Dataset.from_parquet(str(p), features=features_for(split_kind(p.stem)))
