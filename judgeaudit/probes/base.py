@@ -1,4 +1,10 @@
-"""What a bias probe hands to the judge task: a (possibly transformed) item plus its arm."""
+"""What a bias probe hands to the judge task: a (possibly transformed) item plus its arm.
+
+Note for the judge-task engineer (added by the probes owner): `seed` is a new optional field.
+When set, use it as the generation seed (`GenerateConfig(seed=...)`) for this arm's calls.
+The `repeat` probe sets a different seed on `run1` and `run2` so Inspect's cache (whose key
+includes the generate config) cannot serve the second run from the first one.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +19,12 @@ class ProbedItem:
 
     `item` keeps the original item id and gold (texts may be transformed);
     `variant` names the probe arm (e.g. `order_ba`, `pad_gold`, `cue_other`);
-    `target` is the item side (`a`/`b`) the perturbation favours, if any;
+    `target` is the item side (`a`/`b`) the perturbation favours, if any (pointwise probes:
+    the label, `novel`/`not_novel`, the perturbation pushes towards);
     `orders` forces the presentation orders (e.g. `("ba",)`), None = task default;
     `cue` is framing text the judge prompt inserts at its cue slot (presumption probe);
-    `prompt` overrides the prompt variant for this arm (e.g. `p3_judged_novel`).
+    `prompt` overrides the prompt variant for this arm (e.g. `p3_judged_novel`);
+    `seed` overrides the generation seed for this arm (repeat probe), None = task default.
     """
 
     item: Item
@@ -26,6 +34,7 @@ class ProbedItem:
     orders: tuple[str, ...] | None = None
     cue: str | None = None
     prompt: str | None = None
+    seed: int | None = None
 
     @property
     def sample_id(self) -> str:
