@@ -1,38 +1,59 @@
 """Every judge metric, defined once (DESIGN.md 'Metrics'), vectorised over resamples.
 
-Metric functions take per-item outcome arrays whose *last* axis is items, so the same
-function gives the point estimate (1-D input) and all bootstrap replicates at once
-(2-D input, one row per resample).
+Each metric is a function of *column sums* of per-item outcome columns (and the item
+count). A `Metric` can be called on per-item outcome arrays whose last axis is items, so
+the same object gives the point estimate (1-D input) and all bootstrap replicates at
+once (2-D input, one row per resample); the bootstrap also feeds it resampled sums
+directly (multiplicity matrix @ outcome columns), which is what makes it fast.
+
+Conventions for undefined values (documented once, here):
+- accuracy without ties is NaN when no item was decided (all ties/invalid);
+- precision of a class never predicted is 0 (as scikit-learn's zero_division=0);
+- recall of a class absent from gold is NaN;
+- F1 of a class is 2TP / (predicted + gold): 0 when the class is predicted but absent from
+  gold, NaN when it is neither predicted nor in gold;
+- macro-F1 is the mean of the F1 of the classes that are defined (present in gold or
+  predicted), i.e. scikit-learn's label-union behaviour; NaN if neither is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
+Sums = Mapping[str, FloatArray]
 
 PAIRWISE_METRICS: tuple[str, ...] = ("strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate")
 POINTWISE_METRICS: tuple[str, ...] = (
     "macro_f1", "f1_novel", "f1_not_novel", "precision_novel", "recall_novel",
-    "precision_not_novel", "recall_not_novel", "invalid_rate",
+    "precision_not_novel", "recall_not_novel", "accuracy", "invalid_rate",
 )
+PAIRWISE_COLUMNS: tuple[str, ...] = ("correct", "soft", "tie", "invalid", "decided")
+POINTWISE_COLUMNS: tuple[str, ...] = (
+    "correct", "invalid", "tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel", "gold_not_novel",
+)
+
+
+def _check(v: np.ndarray, g: np.ndarray, gold_vocab: set[str], verdict_vocab: set[str], kind: str) -> None:
+    if v.shape != g.shape:
+        raise ValueError(f"verdicts ({v.shape[0]}) and gold ({g.shape[0]}) differ in length")
+    bad_gold = set(g.tolist()) - gold_vocab
+    if bad_gold:
+        raise ValueError(f"{kind} gold must be one of {sorted(gold_vocab)}, got {sorted(map(str, bad_gold))}")
+    bad = set(v.tolist()) - verdict_vocab
+    if bad:
+        raise ValueError(f"unknown {kind} verdicts {sorted(map(str, bad))}")
 
 
 def pairwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
     """Per-item 0/1 (or 0.5) columns: correct, soft, tie, invalid, decided (not tie, not invalid)."""
     v = np.asarray(verdicts, dtype=object)
     g = np.asarray(gold, dtype=object)
-    if v.shape != g.shape:
-        raise ValueError(f"verdicts ({v.shape[0]}) and gold ({g.shape[0]}) differ in length")
-    bad_gold = set(g.tolist()) - {"a", "b"}
-    if bad_gold:
-        raise ValueError(f"pairwise gold must be 'a' or 'b', got {sorted(map(str, bad_gold))}")
-    bad = set(v.tolist()) - {"a", "b", "tie", "invalid"}
-    if bad:
-        raise ValueError(f"unknown pairwise verdicts {sorted(map(str, bad))}")
+    _check(v, g, {"a", "b"}, {"a", "b", "tie", "invalid"}, "pairwise")
     correct = (v == g).astype(float)
     tie = (v == "tie").astype(float)
     invalid = (v == "invalid").astype(float)
@@ -45,44 +66,12 @@ def pairwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str,
     }
 
 
-def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
-def strict_accuracy(correct: ArrayLike) -> FloatArray:
-    """Share of items judged correctly; ties and invalid count as wrong."""
-    return np.asarray(np.mean(correct, axis=-1), dtype=float)
-
-
-def soft_accuracy(soft: ArrayLike) -> FloatArray:
-    """Share correct with a tie worth one half."""
-    return np.asarray(np.mean(soft, axis=-1), dtype=float)
-
-
-def accuracy_no_ties(correct: ArrayLike, decided: ArrayLike) -> FloatArray:
-    """Correct / (n - ties - invalid); NaN when nothing was decided."""
-    return _ratio(np.sum(correct, axis=-1), np.sum(decided, axis=-1))
-
-
-def rate(flags: ArrayLike) -> FloatArray:
-    """Share of items with a flag set (tie rate, invalid rate, flip rate)."""
-    return np.asarray(np.mean(flags, axis=-1), dtype=float)
-
-
 def pointwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
     """Per-item indicator columns for the novel/not_novel confusion counts (invalid is a miss)."""
     v = np.asarray(verdicts, dtype=object)
     g = np.asarray(gold, dtype=object)
-    if v.shape != g.shape:
-        raise ValueError(f"verdicts ({v.shape[0]}) and gold ({g.shape[0]}) differ in length")
-    bad_gold = set(g.tolist()) - {"novel", "not_novel"}
-    if bad_gold:
-        raise ValueError(f"pointwise gold must be 'novel' or 'not_novel', got {sorted(map(str, bad_gold))}")
-    bad = set(v.tolist()) - {"novel", "not_novel", "invalid"}
-    if bad:
-        raise ValueError(f"unknown pointwise verdicts {sorted(map(str, bad))}")
-    out: dict[str, FloatArray] = {"invalid": (v == "invalid").astype(float)}
+    _check(v, g, {"novel", "not_novel"}, {"novel", "not_novel", "invalid"}, "pointwise")
+    out: dict[str, FloatArray] = {"correct": (v == g).astype(float), "invalid": (v == "invalid").astype(float)}
     for cls in ("novel", "not_novel"):
         out[f"tp_{cls}"] = ((v == cls) & (g == cls)).astype(float)
         out[f"pred_{cls}"] = (v == cls).astype(float)
@@ -90,49 +79,127 @@ def pointwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str
     return out
 
 
+def _ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
+    num_a, den_a = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.where(den_a > 0, num_a / np.where(den_a > 0, den_a, 1.0), empty), dtype=float)
+
+
+# ---- metric definitions on column sums (the single definition of each metric) ----
+
+def strict_accuracy(correct: ArrayLike, n: int) -> FloatArray:
+    """Share of items judged correctly; ties and invalid count as wrong."""
+    return _ratio(correct, n)
+
+
+def soft_accuracy(soft: ArrayLike, n: int) -> FloatArray:
+    """Share correct with a tie worth one half."""
+    return _ratio(soft, n)
+
+
+def accuracy_no_ties(correct: ArrayLike, decided: ArrayLike) -> FloatArray:
+    """Correct / (n - ties - invalid); NaN when nothing was decided."""
+    return _ratio(correct, decided)
+
+
+def rate(flags: ArrayLike, n: int) -> FloatArray:
+    """Share of items with a flag set (tie rate, invalid rate, flip rate)."""
+    return _ratio(flags, n)
+
+
 def precision(tp: ArrayLike, pred: ArrayLike) -> FloatArray:
     """TP / predicted positives; 0 when the class is never predicted."""
-    p = np.sum(pred, axis=-1)
-    return np.where(p > 0, np.sum(tp, axis=-1) / np.where(p > 0, p, 1.0), 0.0)
+    return _ratio(tp, pred, empty=0.0)
 
 
 def recall(tp: ArrayLike, gold: ArrayLike) -> FloatArray:
-    """TP / gold positives; NaN when the class is absent from gold."""
-    return _ratio(np.sum(tp, axis=-1), np.sum(gold, axis=-1))
+    """TP / gold positives (an invalid verdict is a miss); NaN when the class is absent from gold."""
+    return _ratio(tp, gold)
 
 
 def f1(tp: ArrayLike, pred: ArrayLike, gold: ArrayLike) -> FloatArray:
-    """2TP / (predicted + gold); 0 when both are empty-TP, NaN when the class is absent from gold."""
-    tp_s, den = np.sum(tp, axis=-1), np.sum(pred, axis=-1) + np.sum(gold, axis=-1)
-    g = np.sum(gold, axis=-1)
-    return np.where(g > 0, 2 * tp_s / np.where(den > 0, den, 1.0), np.nan)
+    """2TP / (predicted + gold); NaN when the class is neither predicted nor in gold."""
+    return _ratio(2 * np.asarray(tp, dtype=float), np.asarray(pred, dtype=float) + np.asarray(gold, dtype=float))
 
 
-def macro_f1(o: dict[str, FloatArray]) -> FloatArray:
-    """Unweighted mean of the novel and not_novel F1."""
-    return (f1(o["tp_novel"], o["pred_novel"], o["gold_novel"]) + f1(o["tp_not_novel"], o["pred_not_novel"], o["gold_not_novel"])) / 2
+def macro_f1(f1_novel: ArrayLike, f1_not_novel: ArrayLike) -> FloatArray:
+    """Mean of the defined per-class F1 values (novel, not_novel); NaN if neither is defined."""
+    both = np.stack([np.asarray(f1_novel, dtype=float), np.asarray(f1_not_novel, dtype=float)])
+    defined = np.isfinite(both)
+    count = defined.sum(axis=0)
+    total = np.where(defined, both, 0.0).sum(axis=0)
+    return _ratio(total, count)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric as a function of outcome-column sums and the item count.
+
+    Calling it on per-item outcome columns (last axis = items) sums them first, so
+    `metric(outcomes)` is the point estimate and `metric.from_sums(...)` serves the bootstrap.
+    """
+
+    name: str
+    columns: tuple[str, ...]
+    from_sums: Callable[[Sums, int], FloatArray]
+
+    def __call__(self, outcomes: Mapping[str, ArrayLike]) -> FloatArray:
+        """The metric of per-item outcome columns (sums over the last axis)."""
+        arrays = {c: np.asarray(outcomes[c], dtype=float) for c in self.columns}
+        n = next(iter(arrays.values())).shape[-1]
+        return np.asarray(self.from_sums({c: a.sum(axis=-1) for c, a in arrays.items()}, n), dtype=float)
 
 
 MetricFn = Callable[[dict[str, FloatArray]], FloatArray]
 
-PAIRWISE: dict[str, MetricFn] = {
-    "strict_accuracy": lambda o: strict_accuracy(o["correct"]),
-    "soft_accuracy": lambda o: soft_accuracy(o["soft"]),
-    "accuracy_no_ties": lambda o: accuracy_no_ties(o["correct"], o["decided"]),
-    "tie_rate": lambda o: rate(o["tie"]),
-    "invalid_rate": lambda o: rate(o["invalid"]),
+
+def _f1_of(cls: str) -> Callable[[Sums, int], FloatArray]:
+    return lambda s, n: f1(s[f"tp_{cls}"], s[f"pred_{cls}"], s[f"gold_{cls}"])
+
+
+_CONFUSION = ("tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel", "gold_not_novel")
+
+PAIRWISE: dict[str, Metric] = {
+    "strict_accuracy": Metric("strict_accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n)),
+    "soft_accuracy": Metric("soft_accuracy", ("soft",), lambda s, n: soft_accuracy(s["soft"], n)),
+    "accuracy_no_ties": Metric("accuracy_no_ties", ("correct", "decided"),
+                               lambda s, n: accuracy_no_ties(s["correct"], s["decided"])),
+    "tie_rate": Metric("tie_rate", ("tie",), lambda s, n: rate(s["tie"], n)),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n)),
 }
 
-POINTWISE: dict[str, MetricFn] = {
-    "macro_f1": macro_f1,
-    "f1_novel": lambda o: f1(o["tp_novel"], o["pred_novel"], o["gold_novel"]),
-    "f1_not_novel": lambda o: f1(o["tp_not_novel"], o["pred_not_novel"], o["gold_not_novel"]),
-    "precision_novel": lambda o: precision(o["tp_novel"], o["pred_novel"]),
-    "recall_novel": lambda o: recall(o["tp_novel"], o["gold_novel"]),
-    "precision_not_novel": lambda o: precision(o["tp_not_novel"], o["pred_not_novel"]),
-    "recall_not_novel": lambda o: recall(o["tp_not_novel"], o["gold_not_novel"]),
-    "invalid_rate": lambda o: rate(o["invalid"]),
+POINTWISE: dict[str, Metric] = {
+    "macro_f1": Metric("macro_f1", _CONFUSION,
+                       lambda s, n: macro_f1(_f1_of("novel")(s, n), _f1_of("not_novel")(s, n))),
+    "f1_novel": Metric("f1_novel", _CONFUSION[:3], _f1_of("novel")),
+    "f1_not_novel": Metric("f1_not_novel", _CONFUSION[3:], _f1_of("not_novel")),
+    "precision_novel": Metric("precision_novel", ("tp_novel", "pred_novel"),
+                              lambda s, n: precision(s["tp_novel"], s["pred_novel"])),
+    "recall_novel": Metric("recall_novel", ("tp_novel", "gold_novel"),
+                           lambda s, n: recall(s["tp_novel"], s["gold_novel"])),
+    "precision_not_novel": Metric("precision_not_novel", ("tp_not_novel", "pred_not_novel"),
+                                  lambda s, n: precision(s["tp_not_novel"], s["pred_not_novel"])),
+    "recall_not_novel": Metric("recall_not_novel", ("tp_not_novel", "gold_not_novel"),
+                               lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"])),
+    "accuracy": Metric("accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n)),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n)),
 }
+
+FLIP_RATE = Metric("flip_rate", ("flip",), lambda s, n: rate(s["flip"], n))
+
+
+def metrics_for(kind: str) -> dict[str, Metric]:
+    """The metric table of a task kind (`pairwise` or `pointwise`)."""
+    if kind == "pairwise":
+        return PAIRWISE
+    if kind == "pointwise":
+        return POINTWISE
+    raise ValueError(f"unknown task kind {kind!r} (expected 'pairwise' or 'pointwise')")
+
+
+def outcomes_for(kind: str, verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
+    """Per-item outcome columns of a task kind."""
+    return pairwise_outcomes(verdicts, gold) if kind == "pairwise" else pointwise_outcomes(verdicts, gold)
 
 
 def flip_flags(verdicts_x: Sequence[str], verdicts_y: Sequence[str]) -> FloatArray:
