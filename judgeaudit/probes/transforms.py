@@ -8,7 +8,7 @@ framing cues, prompt variant or generation seed change per arm. Arms per probe
 - `position`: `order_ab`, `order_ba` (target = the side shown first). Pairwise only.
 - `presumption`: `framing` (prompt `p3_judged_novel`), `cue_gold`, `cue_other`
   (a cue naming which idea reviewers preferred; target = the named side, shown in a/b order);
-  pointwise: `cue_gold`, `cue_other` (a cue stating the reviewers' verdict; target = that label).
+  pointwise: `framing`, `cue_gold`, `cue_other` (a cue stating the reviewers' verdict; target = that label).
 - `verbosity`: `pad_gold`, `pad_other` (target = padded side); pointwise: `pad`.
 - `surface`: `whitespace_markdown`, `casing`, `sentence_order`, `acronym` (both ideas edited).
 - `injection`: `inject_gold`, `inject_other` (target = injected side);
@@ -158,6 +158,7 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
         raise ProbeError("probe 'position' needs pairwise items (a pointwise item has one idea and no order)")
     if probe == "presumption":
         return [
+            ProbedItem(item, p, "framing", prompt=FRAMING_PROMPT),
             ProbedItem(item, p, "cue_gold", target=gold, cue=CUE_POINTWISE[gold]),
             ProbedItem(item, p, "cue_other", target=other, cue=CUE_POINTWISE[other]),
         ]
@@ -211,7 +212,7 @@ def probe_arms(name: str, kind: str) -> tuple[str, ...]:
     pair = kind == "pairwise"
     arms: dict[str, tuple[str, ...]] = {
         "position": ("order_ab", "order_ba") if pair else (),
-        "presumption": ("framing", "cue_gold", "cue_other") if pair else ("cue_gold", "cue_other"),
+        "presumption": ("framing", "cue_gold", "cue_other"),
         "verbosity": ("pad_gold", "pad_other") if pair else ("pad",),
         "surface": SURFACE_ARMS,
         "injection": ("inject_gold", "inject_other") if pair else ("inject_novel", "inject_not_novel"),
