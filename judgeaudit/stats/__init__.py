@@ -5,13 +5,19 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_SEED,
     Interval,
     PairedDifference,
+    bootstrap_many,
     bootstrap_metric,
     paired_bootstrap,
+    paired_bootstrap_many,
 )
 from judgeaudit.stats.metrics import (
+    FLIP_RATE,
     PAIRWISE,
     POINTWISE,
+    Metric,
     flip_flags,
+    metrics_for,
+    outcomes_for,
     pairwise_outcomes,
     pointwise_outcomes,
 )
@@ -19,6 +25,12 @@ from judgeaudit.stats.metrics import (
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "FLIP_RATE",
+    "Metric",
+    "bootstrap_many",
+    "metrics_for",
+    "outcomes_for",
+    "paired_bootstrap_many",
     "Interval",
     "PairedDifference",
     "PAIRWISE",

@@ -1,0 +1,176 @@
+"""Bootstrap intervals and paired tests: reproducibility, coverage and false-positive rate by
+simulation, and agreement with scipy.stats.bootstrap(method='percentile') within Monte Carlo error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from judgeaudit.stats import (
+    PAIRWISE,
+    POINTWISE,
+    bootstrap_metric,
+    paired_bootstrap,
+    pairwise_outcomes,
+    pointwise_outcomes,
+)
+from judgeaudit.stats.bootstrap import (
+    _paired_result,
+    bootstrap_many,
+    counts_from_indices,
+    paired_bootstrap_many,
+    replicate_matrix,
+    resample_counts,
+    resample_indices,
+)
+
+ACC = PAIRWISE["strict_accuracy"]
+
+
+def _correct_outcomes(flags: np.ndarray) -> dict[str, np.ndarray]:
+    gold = np.array(["a"] * flags.size, dtype=object)
+    verdicts = np.where(flags > 0, "a", "b")
+    return pairwise_outcomes(list(verdicts), list(gold))
+
+
+def test_interval_records_seed_and_method_and_is_reproducible() -> None:
+    o = _correct_outcomes(np.random.default_rng(1).random(50) < 0.6)
+    a = bootstrap_metric(o, ACC, resamples=2000, seed=7)
+    b = bootstrap_metric(o, ACC, resamples=2000, seed=7)
+    c = bootstrap_metric(o, ACC, resamples=2000, seed=8)
+    assert a == b and a != c
+    assert (a.method, a.resamples, a.seed, a.n, a.confidence) == ("percentile", 2000, 7, 50, 0.95)
+    assert a.low <= a.estimate <= a.high
+
+
+def test_matrix_product_path_equals_index_path() -> None:
+    """The fast Metric path (counts @ columns) gives the same replicates as fancy indexing."""
+    o = pointwise_outcomes(list(np.random.default_rng(2).choice(["novel", "not_novel", "invalid"], 40)),
+                           list(np.random.default_rng(3).choice(["novel", "not_novel"], 40)))
+    idx = resample_indices(40, 500, 11)
+    fast = bootstrap_metric(o, POINTWISE["macro_f1"], indices=idx, seed=11)
+    slow = bootstrap_metric(o, lambda d: POINTWISE["macro_f1"](d), indices=idx, seed=11)  # plain callable
+    assert fast.low == pytest.approx(slow.low) and fast.high == pytest.approx(slow.high)
+    counts = counts_from_indices(idx, 40)
+    assert counts.sum(axis=1).tolist() == [40.0] * 500
+    assert np.array_equal(counts, resample_counts(40, 500, 11))
+
+
+def test_undefined_replicates_are_counted() -> None:
+    # one decided item among 5: resamples without it have no accuracy without ties
+    o = pairwise_outcomes(["a", "tie", "tie", "tie", "tie"], ["a"] * 5)
+    iv = bootstrap_metric(o, PAIRWISE["accuracy_no_ties"], resamples=1000, seed=1)
+    expected_share = (4 / 5) ** 5  # chance a resample never draws the decided item
+    assert iv.undefined / 1000 == pytest.approx(expected_share, abs=0.05)
+    assert iv.low == iv.high == 1.0
+
+
+def test_empty_and_mismatched_inputs_fail() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        bootstrap_metric({"correct": np.array([])}, ACC)
+    with pytest.raises(ValueError, match="same items"):
+        paired_bootstrap(_correct_outcomes(np.ones(3)), _correct_outcomes(np.ones(4)), ACC)
+    with pytest.raises(KeyError, match="reference"):
+        paired_bootstrap_many({"x": _correct_outcomes(np.ones(3))}, "y", ACC)
+
+
+def test_paired_many_equals_single_pairs() -> None:
+    rng = np.random.default_rng(5)
+    outs = {f"c{i}": _correct_outcomes(rng.random(60) < 0.5 + 0.1 * i) for i in range(3)}
+    many = paired_bootstrap_many(outs, "c0", ACC, resamples=3000, seed=9)
+    one = paired_bootstrap(outs["c2"], outs["c0"], ACC, resamples=3000, seed=9)
+    assert many["c2"].low == pytest.approx(one.low) and many["c2"].p_value == pytest.approx(one.p_value)
+    assert set(many) == {"c1", "c2"}
+    ivs = bootstrap_many(outs, ACC, resamples=3000, seed=9)
+    assert ivs["c1"] == bootstrap_metric(outs["c1"], ACC, resamples=3000, seed=9)
+
+
+def test_p_value_and_significance_on_clear_cases() -> None:
+    x = _correct_outcomes(np.ones(100))
+    y = _correct_outcomes(np.r_[np.ones(50), np.zeros(50)])
+    d = paired_bootstrap(x, y, ACC, resamples=2000, seed=3)
+    assert d.estimate == 0.5 and d.significant and d.p_value == pytest.approx(2 / 2001)
+    same = paired_bootstrap(x, x, ACC, resamples=2000, seed=3)
+    assert same.estimate == 0 and not same.significant and same.p_value == 1.0
+
+
+def _simulated_replicates(data: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Point estimates and bootstrap replicates of accuracy for many simulated datasets (columns)."""
+    outs = {str(j): {"correct": data[:, j]} for j in range(data.shape[1])}
+    return replicate_matrix(outs, ACC, resample_counts(data.shape[0], resamples, seed))
+
+
+def test_coverage_of_nominal_95_interval_by_simulation() -> None:
+    """Known true accuracy 0.7, 2,000 simulated datasets of 308 items: coverage within 93-97%."""
+    true_p, n, datasets = 0.7, 308, 2000
+    data = (np.random.default_rng(123).random((n, datasets)) < true_p).astype(float)
+    _, reps = _simulated_replicates(data, 2000, 456)
+    lo, hi = np.quantile(reps, [0.025, 0.975], axis=0)
+    coverage = float(np.mean((lo <= true_p) & (true_p <= hi)))
+    print(f"coverage={coverage:.4f}")
+    assert 0.93 <= coverage <= 0.97, coverage
+
+
+def test_paired_false_positive_rate_under_null() -> None:
+    """Two judges with the same true accuracy (correlated errors): 4-6% of paired tests reject."""
+    n, datasets = 308, 2000
+    rng = np.random.default_rng(99)
+    shared = rng.random((n, datasets)) < 0.5  # items both find easy
+    x = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(float)
+    y = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(float)
+    counts = resample_counts(n, 2000, 7)
+    px, rx = replicate_matrix({str(j): {"correct": x[:, j]} for j in range(datasets)}, ACC, counts)
+    py, ry = replicate_matrix({str(j): {"correct": y[:, j]} for j in range(datasets)}, ACC, counts)
+    results = [_paired_result(float(px[j] - py[j]), rx[:, j] - ry[:, j], 0.95, 2000, 7, n) for j in range(datasets)]
+    fpr = np.mean([r.significant for r in results])
+    print(f"false-positive rate={fpr:.4f}")
+    assert 0.04 <= fpr <= 0.06, fpr
+    # the p-value and the interval tell the same story
+    agree = np.mean([(r.p_value < 0.05) == r.significant for r in results])
+    assert agree > 0.99
+    # and the test has power against a real 10-point difference
+    y_worse = np.where(rng.random((n, datasets)) < 0.1, 0.0, x)
+    _, rw = replicate_matrix({str(j): {"correct": y_worse[:, j]} for j in range(200)}, ACC, counts)
+    lo = np.quantile(rx[:, :200] - rw, 0.025, axis=0)
+    assert np.mean(lo > 0) > 0.9
+
+
+def test_agrees_with_scipy_percentile_bootstrap() -> None:
+    """Same data, B = 10,000 each: interval ends agree within Monte Carlo error (~1.5 grid steps of 1/n)."""
+    rng = np.random.default_rng(2024)
+    n = 308
+    gold = rng.choice(["a", "b"], n)
+    v1 = np.where(rng.random(n) < 0.7, gold, np.where(gold == "a", "b", "a"))
+    v2 = np.where(rng.random(n) < 0.1, "tie", v1)
+    o1, o2 = pairwise_outcomes(list(v1), list(gold)), pairwise_outcomes(list(v2), list(gold))
+    ours = bootstrap_metric(o1, ACC)
+    ref = sps.bootstrap((o1["correct"],), np.mean, n_resamples=10_000, method="percentile",
+                        vectorized=True, random_state=np.random.default_rng(1))
+    tol = 1.5 / n
+    assert ours.low == pytest.approx(ref.confidence_interval.low, abs=tol)
+    assert ours.high == pytest.approx(ref.confidence_interval.high, abs=tol)
+    ours_d = paired_bootstrap(o2, o1, PAIRWISE["soft_accuracy"])
+    ref_d = sps.bootstrap((o2["soft"], o1["soft"]), lambda a, b, axis: a.mean(axis) - b.mean(axis),
+                          paired=True, vectorized=True, n_resamples=10_000, method="percentile",
+                          random_state=np.random.default_rng(2))
+    assert ours_d.low == pytest.approx(ref_d.confidence_interval.low, abs=tol)
+    assert ours_d.high == pytest.approx(ref_d.confidence_interval.high, abs=tol)
+
+
+def test_macro_f1_agrees_with_scipy() -> None:
+    rng = np.random.default_rng(8)
+    n = 200
+    gold = rng.choice(["novel", "not_novel"], n)
+    verdict = np.where(rng.random(n) < 0.75, gold, rng.choice(["novel", "not_novel", "invalid"], n))
+    o = pointwise_outcomes(list(verdict), list(gold))
+    ours = bootstrap_metric(o, POINTWISE["macro_f1"])
+    cols = POINTWISE["macro_f1"].columns
+
+    def stat(*arrays: np.ndarray, axis: int = -1) -> np.ndarray:
+        return POINTWISE["macro_f1"]({c: a for c, a in zip(cols, arrays, strict=True)})
+
+    ref = sps.bootstrap(tuple(o[c] for c in cols), stat, paired=True, vectorized=True, n_resamples=10_000,
+                        method="percentile", random_state=np.random.default_rng(3))
+    assert ours.low == pytest.approx(ref.confidence_interval.low, abs=0.01)
+    assert ours.high == pytest.approx(ref.confidence_interval.high, abs=0.01)
