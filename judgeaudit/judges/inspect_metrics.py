@@ -1,0 +1,146 @@
+"""Inspect metrics for novelty judges: each reports its estimate and a bootstrap 95% interval.
+
+Every figure comes from `judgeaudit.stats` (outcome columns, metric definition, bootstrap);
+this module only collects verdicts and gold from the score metadata (SCORE_SCHEMA.md).
+A metric `m` yields the values `m`, `m_ci_low`, `m_ci_high`; its params (`resamples`,
+`seed`) are recorded with it in the log, and the method is the stats package's percentile bootstrap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+
+from judgeaudit.stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    PAIRWISE,
+    POINTWISE,
+    bootstrap_metric,
+    pairwise_outcomes,
+    pointwise_outcomes,
+)
+from judgeaudit.stats.bootstrap import METHOD, resample_indices
+
+BOOTSTRAP_METHOD = METHOD
+
+
+@lru_cache(maxsize=8)
+def _indices(n: int, resamples: int, seed: int) -> np.ndarray:
+    """Resample index matrix shared by all metrics of one run (same items, same seed)."""
+    return resample_indices(n, resamples, seed)
+
+
+def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str], list[str]]:
+    verdicts, gold = [], []
+    for s in scores:
+        meta = s.score.metadata or {}
+        if meta.get("kind") != kind or "verdict" not in meta or "gold" not in meta:
+            raise ValueError(
+                f"sample {s.sample_id!r}: score metadata lacks a {kind} verdict/gold (see SCORE_SCHEMA.md)"
+            )
+        verdicts.append(meta["verdict"])
+        gold.append(meta["gold"])
+    return verdicts, gold
+
+
+def interval_values(
+    name: str, scores: list[SampleScore], kind: str, resamples: int, seed: int
+) -> dict[str, float]:
+    """`{name, name_ci_low, name_ci_high}` for one metric of `judgeaudit.stats` over the scores."""
+    nan = float("nan")
+    if not scores:
+        return {name: nan, f"{name}_ci_low": nan, f"{name}_ci_high": nan}
+    verdicts, gold = _verdicts_and_gold(scores, kind)
+    if kind == "pairwise":
+        outcomes, fn = pairwise_outcomes(verdicts, gold), PAIRWISE[name]
+    else:
+        outcomes, fn = pointwise_outcomes(verdicts, gold), POINTWISE[name]
+    interval = bootstrap_metric(
+        outcomes, fn, resamples, seed, indices=_indices(len(verdicts), resamples, seed)
+    )
+    return {
+        name: interval.estimate,
+        f"{name}_ci_low": interval.low,
+        f"{name}_ci_high": interval.high,
+    }
+
+
+def _make(name: str, kind: str, resamples: int, seed: int) -> Metric:
+    def compute(scores: list[SampleScore]) -> Value:
+        return interval_values(name, scores, kind, resamples, seed)
+
+    return compute
+
+
+@metric
+def strict_accuracy(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pairwise share correct (ties and invalid are wrong), with bootstrap interval."""
+    return _make("strict_accuracy", "pairwise", resamples, seed)
+
+
+@metric
+def soft_accuracy(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pairwise share correct with a tie worth one half, with bootstrap interval."""
+    return _make("soft_accuracy", "pairwise", resamples, seed)
+
+
+@metric
+def accuracy_no_ties(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pairwise correct / decided items, with bootstrap interval."""
+    return _make("accuracy_no_ties", "pairwise", resamples, seed)
+
+
+@metric
+def tie_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pairwise share of tie verdicts, with bootstrap interval."""
+    return _make("tie_rate", "pairwise", resamples, seed)
+
+
+@metric
+def invalid_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pairwise share of invalid verdicts, with bootstrap interval."""
+    return _make("invalid_rate", "pairwise", resamples, seed)
+
+
+@metric
+def macro_f1(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pointwise mean of the novel and not_novel F1, with bootstrap interval."""
+    return _make("macro_f1", "pointwise", resamples, seed)
+
+
+@metric
+def f1_novel(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pointwise F1 of the `novel` class, with bootstrap interval."""
+    return _make("f1_novel", "pointwise", resamples, seed)
+
+
+@metric
+def f1_not_novel(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pointwise F1 of the `not_novel` class, with bootstrap interval."""
+    return _make("f1_not_novel", "pointwise", resamples, seed)
+
+
+@metric
+def pointwise_invalid_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
+    """Pointwise share of invalid verdicts (reported as `invalid_rate`), with bootstrap interval."""
+    return _make("invalid_rate", "pointwise", resamples, seed)
+
+
+def pairwise_metrics(
+    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> list[Metric | dict[str, list[Metric]]]:
+    """All pairwise metrics of a judge task."""
+    return [
+        f(resamples, seed)
+        for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate)
+    ]
+
+
+def pointwise_metrics(
+    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> list[Metric | dict[str, list[Metric]]]:
+    """All pointwise metrics of a judge task."""
+    return [f(resamples, seed) for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate)]

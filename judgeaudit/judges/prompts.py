@@ -1,0 +1,151 @@
+"""Judge prompt templates: load the sectioned text files under prompts/judge/ and render them.
+
+A template file is a sequence of named sections, each opened by a marker line
+`=== name ===`. Rendering fills the named placeholders of every section, drops the
+sections that come out empty (e.g. the `cue` slot when no cue is given, or the
+criterion of `p2_no_criterion`) and joins the rest with blank lines.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+
+from judgeaudit.resources import read_prompt
+
+KINDS: tuple[str, ...] = ("pairwise", "pointwise")
+_MARKER = re.compile(r"^=== ([a-z_]+) ===$")
+
+# Placeholders each kind may use, and the ones a template of that kind must use.
+ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+    "pairwise": frozenset({"idea_a", "idea_b", "area", "cue"}),
+    "pointwise": frozenset({"idea", "area", "cue"}),
+}
+REQUIRED_FIELDS: dict[str, frozenset[str]] = {
+    "pairwise": frozenset({"idea_a", "idea_b", "cue"}),
+    "pointwise": frozenset({"idea", "cue"}),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A controlled prompt change: the one section it alters and what it does."""
+
+    name: str
+    section: str
+    description: str
+
+
+# Every variant alters exactly one section of the reference (tests/test_judge_prompts.py checks it).
+VARIANTS: dict[str, dict[str, Variant]] = {
+    "pairwise": {
+        v.name: v
+        for v in (
+            Variant("p1_no_guardrails", "criterion", "criterion kept, guardrail sentences removed"),
+            Variant("p2_no_criterion", "criterion", "criterion and guardrails removed"),
+            Variant(
+                "p3_judged_novel", "question", "reviewers judged exactly one idea novel: which?"
+            ),
+            Variant("p4_which_novel", "question", "which idea is novel?"),
+            Variant(
+                "p5_judged_more_novel", "question", "which idea did reviewers judge more novel?"
+            ),
+        )
+    },
+    "pointwise": {
+        v.name: v
+        for v in (
+            Variant("p1_no_guardrails", "criterion", "criterion kept, guardrail sentences removed"),
+            Variant("p2_no_criterion", "criterion", "criterion and guardrails removed"),
+            Variant("p3_judged_novel", "question", "did reviewers judge this idea novel?"),
+        )
+    },
+}
+REFERENCE = "reference"
+
+
+def prompt_names(kind: str) -> tuple[str, ...]:
+    """Prompt variant names available for a judge kind, reference first."""
+    _check_kind(kind)
+    return (REFERENCE, *VARIANTS[kind])
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"unknown judge kind {kind!r} (expected one of {', '.join(KINDS)})")
+
+
+@dataclass(frozen=True)
+class Template:
+    """A parsed judge prompt: ordered (section name, text) pairs."""
+
+    kind: str
+    name: str
+    sections: tuple[tuple[str, str], ...]
+
+    def section(self, name: str) -> str:
+        """Raw text of one section; KeyError naming the template if absent."""
+        for key, text in self.sections:
+            if key == name:
+                return text
+        raise KeyError(f"prompt {self.kind}/{self.name} has no section {name!r}")
+
+    def render(self, **values: str) -> str:
+        """Fill every placeholder and join the non-empty sections with blank lines."""
+        missing = ALLOWED_FIELDS[self.kind] - values.keys()
+        if missing:
+            raise ValueError(f"prompt {self.kind}/{self.name}: no value for {sorted(missing)}")
+        parts = [text.format_map(values).strip() for _, text in self.sections]
+        return "\n\n".join(p for p in parts if p)
+
+
+def parse_template(text: str, kind: str, name: str) -> Template:
+    """Split a template file into sections and check its placeholders; errors name the file."""
+    _check_kind(kind)
+    where = f"prompts/judge/{kind}/{name}.txt"
+    sections: list[tuple[str, list[str]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _MARKER.match(line)
+        if match:
+            if any(key == match.group(1) for key, _ in sections):
+                raise ValueError(f"{where}:{number}: section {match.group(1)!r} appears twice")
+            sections.append((match.group(1), []))
+        elif not sections:
+            if line.strip():
+                raise ValueError(
+                    f"{where}:{number}: text before the first '=== section ===' marker"
+                )
+        else:
+            sections[-1][1].append(line)
+    if not sections:
+        raise ValueError(f"{where}: no '=== section ===' markers")
+    parsed = tuple((key, "\n".join(lines).strip("\n")) for key, lines in sections)
+    used: set[str] = set()
+    for key, body in parsed:
+        try:
+            fields = {f for _, f, _, _ in string.Formatter().parse(body) if f is not None}
+        except ValueError as exc:
+            raise ValueError(f"{where}: section {key!r}: {exc}") from exc
+        used |= fields
+    unknown = used - ALLOWED_FIELDS[kind]
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown placeholders {sorted(unknown)} (allowed: {sorted(ALLOWED_FIELDS[kind])})"
+        )
+    absent = REQUIRED_FIELDS[kind] - used
+    if absent:
+        raise ValueError(f"{where}: missing placeholders {sorted(absent)}")
+    return Template(kind, name, parsed)
+
+
+@lru_cache(maxsize=64)
+def load_template(kind: str, name: str) -> Template:
+    """Load and parse prompts/judge/<kind>/<name>.txt; unknown names list the valid ones."""
+    _check_kind(kind)
+    if name not in prompt_names(kind):
+        raise ValueError(
+            f"unknown {kind} prompt {name!r} (expected one of {', '.join(prompt_names(kind))})"
+        )
+    return parse_template(read_prompt(f"judge/{kind}/{name}.txt"), kind, name)

@@ -1,0 +1,113 @@
+"""The `novelty` scorer: aggregate a sample's per-call records and write the score schema.
+
+See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/1`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY
+from judgeaudit.judges.verdicts import (
+    DEFAULT_SPLIT_RULE,
+    SplitRule,
+    aggregate_pairwise,
+    aggregate_pointwise,
+)
+from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
+
+SCHEMA = "judgeaudit.score/1"
+
+
+def pairwise_value(verdict: str, gold: str) -> dict[str, float]:
+    """Per-item outcome floats of a pairwise verdict (Score.value)."""
+    outcomes = pairwise_outcomes([verdict], [gold])
+    return {key: float(outcomes[key][0]) for key in ("correct", "soft", "tie", "invalid")}
+
+
+def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
+    """Per-item outcome floats of a pointwise verdict (Score.value)."""
+    outcomes = pointwise_outcomes([verdict], [gold])
+    correct = outcomes["tp_novel"][0] + outcomes["tp_not_novel"][0]
+    return {"correct": float(correct), "invalid": float(outcomes["invalid"][0])}
+
+
+def build_score(
+    meta: dict[str, Any],
+    calls: list[dict[str, Any]],
+    plan: dict[str, Any],
+    *,
+    judge: str,
+    idea_format: str,
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+) -> Score:
+    """Aggregate call records into one Score with the full schema metadata."""
+    kind = meta["kind"]
+    verdicts = [c["verdict"] for c in calls]
+    split = False
+    if kind == "pairwise":
+        verdict: str = aggregate_pairwise(verdicts)
+        value = pairwise_value(verdict, meta["gold"])
+    else:
+        verdict, split = aggregate_pointwise(verdicts, split_rule)
+        value = pointwise_value(verdict, meta["gold"])
+    orders = plan["orders"]
+    metadata = {
+        "schema": SCHEMA,
+        "kind": kind,
+        "item_id": meta["item_id"],
+        "setup": meta["setup"],
+        "area": meta["area"],
+        "gold": meta["gold"],
+        "verdict": verdict,
+        "calls": calls,
+        "k": plan["k"],
+        "both_orders": "ab" in orders and "ba" in orders,
+        "split_rule": split_rule,
+        "split": split,
+        "judge": judge,
+        "prompt": plan["prompt"],
+        "idea_format": idea_format,
+        "probe": meta.get("probe"),
+        "probe_variant": meta.get("probe_variant"),
+        "probe_target": meta.get("probe_target"),
+        "human": meta.get("human", {}),
+    }
+    return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
+
+
+def _explain(calls: list[dict[str, Any]]) -> str:
+    return "; ".join(
+        f"{c['order']}#{c['call_index']}: {c['shown_verdict']}->{c['verdict']} ({c['parse']})"
+        for c in calls
+    )
+
+
+@scorer(metrics=[], name="novelty")
+def novelty(
+    judge: str = "prompted",
+    idea_format: str = "abstract",
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+) -> Scorer:
+    """Score a judged sample against its gold (metrics are set by the task)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        calls = state.store.get(CALLS_KEY)
+        plan = state.store.get(PLAN_KEY)
+        if calls is None or plan is None:
+            raise RuntimeError(
+                f"sample {state.sample_id!r}: no judge calls recorded (was the novelty_judge solver run?)"
+            )
+        return build_score(
+            dict(state.metadata),
+            calls,
+            plan,
+            judge=judge,
+            idea_format=idea_format,
+            split_rule=split_rule,
+        )
+
+    return score

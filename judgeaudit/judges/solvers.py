@@ -1,0 +1,147 @@
+"""The prompted judge solver: k calls per presented order, each its own generate, parsed per call.
+
+Every call is a separate `generate` with its own cache scope (`call_index`) and seed
+(`seed + call_index`), so the k calls of one item are never served by one cache entry,
+while the same (model, prompt, config, call index) in another configuration is.
+Provider errors and refusals become `invalid` calls with the error recorded; the sample
+goes on. The per-call records land in the sample store for the scorer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import LimitExceededError
+
+from judgeaudit.judges.parse import parse_verdict
+from judgeaudit.judges.prompts import load_template
+from judgeaudit.judges.verdicts import CallRecord, Order, map_back
+
+CALLS_KEY = "judgeaudit:calls"
+PLAN_KEY = "judgeaudit:plan"
+_MAX_ERROR_CHARS = 500
+_REFUSAL_STOPS = ("content_filter",)
+
+
+def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
+    """Presentation orders of a configuration: pairwise ab (and ba), pointwise single."""
+    if kind == "pointwise":
+        return ("single",)
+    return ("ab", "ba") if both_orders else ("ab",)
+
+
+def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -> str:
+    """The prompt text of one call for a sample (ideas swapped for the ba order)."""
+    item = meta["item"]
+    cue = meta.get("cue") or ""
+    template = load_template(kind, prompt)
+    if kind == "pointwise":
+        return template.render(idea=item["idea"]["text"], area=meta["area"], cue=cue)
+    first, second = item["idea_a"]["text"], item["idea_b"]["text"]
+    if order == "ba":
+        first, second = second, first
+    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue)
+
+
+def _error_text(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS] + "..."
+
+
+def record_from_output(kind: str, order: Order, call_index: int, output: ModelOutput) -> CallRecord:
+    """Parse one model output into a CallRecord (provider-reported errors are `invalid`)."""
+    raw = output.completion
+    if output.error:
+        return CallRecord(
+            order, "invalid", "invalid", raw, "error", call_index, output.error[:_MAX_ERROR_CHARS]
+        )
+    parsed = parse_verdict(raw, kind)
+    error = None
+    if parsed.verdict == "invalid" and output.stop_reason in _REFUSAL_STOPS:
+        error = f"refusal (stop_reason={output.stop_reason})"
+    verdict = map_back(parsed.verdict, order)
+    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, error)
+
+
+async def judge_call(
+    model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
+) -> tuple[CallRecord, ModelOutput | None]:
+    """One generate for one (order, call index); exceptions become an `error` record."""
+    config = GenerateConfig(seed=seed + call_index) if seed is not None else GenerateConfig()
+    policy: CachePolicy | bool = (
+        CachePolicy(scopes={"judgeaudit_call": str(call_index)}) if cache else False
+    )
+    try:
+        output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
+    except LimitExceededError:
+        raise
+    except Exception as exc:  # provider errors must not end the sample
+        return CallRecord(
+            order, "invalid", "invalid", "", "error", call_index, _error_text(exc)
+        ), None
+    return record_from_output(kind, order, call_index, output), output
+
+
+def plan_calls(
+    kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
+) -> tuple[str, tuple[Order, ...]]:
+    """Effective prompt and orders for a sample (a probe arm may override both)."""
+    name = meta.get("prompt") or prompt
+    forced: Sequence[str] | None = meta.get("orders")
+    orders = tuple(forced) if forced else default_orders(kind, both_orders)
+    allowed = ("single",) if kind == "pointwise" else ("ab", "ba")
+    bad = [o for o in orders if o not in allowed]
+    if bad:
+        raise ValueError(
+            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
+        )
+    return name, orders  # type: ignore[return-value]
+
+
+@solver
+def novelty_judge(
+    kind: str,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int | None = None,
+    cache: bool = True,
+) -> Solver:
+    """Ask the model k times per presented order and record every call's verdict."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    load_template(kind, prompt)  # fail at task construction on an unknown prompt
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        model = get_model()
+        jobs = []
+        first_text = ""
+        for order in orders:
+            text = render_call(kind, name, state.metadata, order)
+            first_text = first_text or text
+            for call_index in range(k):
+                jobs.append(judge_call(model, kind, order, call_index, text, seed, cache))
+        results = await asyncio.gather(*jobs)
+        state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
+        state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
+        state.messages = [ChatMessageUser(content=first_text)]
+        first_output = results[0][1]
+        if first_output is not None:
+            state.output = first_output
+            state.messages.append(ChatMessageAssistant(content=first_output.completion))
+        return state
+
+    return solve

@@ -1,0 +1,133 @@
+"""Inspect tasks `novelty_pairwise` and `novelty_pointwise` (prompted novelty judges).
+
+Run e.g. `inspect eval judgeaudit/novelty_pairwise --model <model> -T prompt=p1_no_guardrails
+-T both_orders=true -T k=3`. Reasoning effort, temperature etc. come from Inspect's own
+options (`--reasoning-effort`, `--temperature`) and are recorded in the log's GenerateConfig.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+
+from judgeaudit.data.contract import Item
+from judgeaudit.data.samples import item_to_sample, load_items
+from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
+from judgeaudit.judges.scorer import SCHEMA, novelty
+from judgeaudit.judges.solvers import novelty_judge
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
+from judgeaudit.probes.base import ProbedItem
+from judgeaudit.resources import resolve_dataset_file
+from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+DEFAULT_DATASET = "iclr2026/human_only"
+IDEA_FORMATS: tuple[str, ...] = ("abstract", "plan")
+SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
+
+
+def probed_items(items: list[Item], probe: str | None, seed: int) -> list[ProbedItem]:
+    """Items as probe arms: unperturbed when `probe` is None, else via the probes package."""
+    if probe is None:
+        return [ProbedItem(item) for item in items]
+    from judgeaudit.probes.transforms import apply_probe  # imported only when a probe is asked for
+
+    return apply_probe(probe, items, seed)
+
+
+def judge_dataset(
+    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int
+) -> MemoryDataset:
+    """Inspect dataset of one judge run: one Sample per probe arm of every item."""
+    if idea_format not in IDEA_FORMATS:
+        raise ValueError(
+            f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
+        )
+    path = resolve_dataset_file(dataset, kind, idea_format)
+    items = load_items(dataset, kind, idea_format)
+    samples = []
+    for arm in probed_items(items, probe, seed):
+        extra: dict[str, Any] = {
+            "probe": arm.probe,
+            "probe_variant": arm.variant,
+            "probe_target": arm.target,
+            "orders": list(arm.orders) if arm.orders else None,
+            "cue": arm.cue,
+            "prompt": arm.prompt,
+        }
+        samples.append(item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra))
+    ids = [s.id for s in samples]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"dataset {dataset!r} with probe {probe!r}: duplicate sample ids")
+    return MemoryDataset(samples, name=dataset.replace("/", "_"), location=str(path))
+
+
+def _metadata(
+    kind: str, dataset: str, idea_format: str, probe: str | None, resamples: int, seed: int
+) -> dict[str, Any]:
+    return {
+        "judgeaudit": {
+            "schema": SCHEMA,
+            "kind": kind,
+            "judge": "prompted",
+            "dataset": dataset,
+            "idea_format": idea_format,
+            "probe": probe,
+            "bootstrap": {
+                "method": BOOTSTRAP_METHOD,
+                "resamples": resamples,
+                "seed": seed,
+                "confidence": 0.95,
+            },
+        }
+    }
+
+
+@task
+def novelty_pairwise(
+    dataset: str = DEFAULT_DATASET,
+    prompt: str = "reference",
+    idea_format: str = "abstract",
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int = DEFAULT_SEED,
+    probe: str | None = None,
+    cache: bool = True,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Task:
+    """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
+    return Task(
+        dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
+        solver=novelty_judge(
+            "pairwise", prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache
+        ),
+        scorer=novelty(judge="prompted", idea_format=idea_format),
+        metrics=pairwise_metrics(resamples, seed),
+        metadata=_metadata("pairwise", dataset, idea_format, probe, resamples, seed),
+    )
+
+
+@task
+def novelty_pointwise(
+    dataset: str = DEFAULT_DATASET,
+    prompt: str = "reference",
+    idea_format: str = "abstract",
+    k: int = 1,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    seed: int = DEFAULT_SEED,
+    probe: str | None = None,
+    cache: bool = True,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> Task:
+    """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
+    if split_rule not in SPLIT_RULES:
+        raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
+    rule: SplitRule = split_rule  # type: ignore[assignment]
+    return Task(
+        dataset=judge_dataset(dataset, "pointwise", idea_format, probe, seed),
+        solver=novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
+        scorer=novelty(judge="prompted", idea_format=idea_format, split_rule=rule),
+        metrics=pointwise_metrics(resamples, seed),
+        metadata=_metadata("pointwise", dataset, idea_format, probe, resamples, seed),
+    )
