@@ -51,14 +51,25 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
     if kind is None:
         problems.append(Problem(name, 0, "", "cannot tell pairwise from pointwise (name the file pairwise*/pointwise* or pass kind)"))
         return [], problems
-    items: list[Item] = []
-    seen_ids: dict[str, int] = {}
-    seen_ideas: dict[str, tuple[int, Idea]] = {}
+    parsed: list[tuple[int, Item]] = []
     for number, obj in decoded:
         item, item_problems = parse_item(obj, kind, name, number)
         problems.extend(item_problems)
-        if item is None:
-            continue
+        if item is not None:
+            parsed.append((number, item))
+    items, cross = check_unique(parsed, name)
+    problems.extend(cross)
+    problems.sort(key=lambda p: p.line)
+    return items, problems
+
+
+def check_unique(numbered: Iterable[tuple[int, Item]], name: str) -> tuple[list[Item], list[Problem]]:
+    """Drop and report items whose id repeats, or whose idea_id is reused with other content."""
+    problems: list[Problem] = []
+    items: list[Item] = []
+    seen_ids: dict[str, int] = {}
+    seen_ideas: dict[str, tuple[int, Idea]] = {}
+    for number, item in numbered:
         item_id = item.item_id
         if item_id in seen_ids:
             field = "pair_id" if isinstance(item, PairItem) else "item_id"

@@ -1,0 +1,400 @@
+"""Convert the published novelty-judge-bench YAML sets (local or Hub) into contract items.
+
+Layout read (any depth below the root): `human-only/<file>.yaml` and
+`human-plus-generated/[backbone-<model>/]<file>.yaml`, where `<file>` is one of
+`pairwise`, `pairwise_plan`, `pointwise`, `pointwise_plan`. Pairwise files map an
+instance id to `{context, expected_winners: [i], ideas: {0: text, 1: text},
+metadata: {0: {...}, 1: {...}}}`; pointwise files map an id to
+`{context, idea, label: POSITIVE|NEGATIVE, metadata: {...}}`. Idea metadata holds
+`area, contribution, rating` (decimal strings), `title`, `type` (POSITIVE/NEGATIVE),
+`positive_signals`, `negative_signals`, `similar_papers_mentioned`.
+
+Rules: POSITIVE -> `novel`, NEGATIVE -> `not_novel`; idea 0 becomes `idea_a`, idea 1
+`idea_b` (published positions kept); in `human-plus-generated` the `not_novel` idea is
+the generated one (`source=generated`, generator from the `backbone-<model>` folder);
+idea ids are the OpenReview forum id when the metadata has one, else `njb-` + a hash
+of the text. Every defect is reported as file:line, `<instance id>.<field>`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judgeaudit.data.contract import Evidence, Idea, Item, PairItem, PointItem, Provenance
+from judgeaudit.data.jsonl import check_unique
+from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
+
+DATASET_NAME = "novelty-judge-bench"
+HUB_ID = "noystl/novelty-judge-bench"
+FILE_STEMS: tuple[str, ...] = ("pairwise", "pairwise_plan", "pointwise", "pointwise_plan")
+SETUP_DIRS: dict[str, str] = {"human-only": "human_only", "human-plus-generated": "human_generated"}
+LABEL_MAP: dict[str, str] = {"POSITIVE": "novel", "NEGATIVE": "not_novel"}
+FORUM_KEYS: tuple[str, ...] = ("forum", "forum_id", "openreview_id", "paper_id")
+_BACKBONE = re.compile(r"^backbone-(.+)$")
+
+
+class BenchSourceError(RuntimeError):
+    """The benchmark source (local directory or Hub id) cannot be read."""
+
+
+@dataclass
+class BenchFile:
+    """One converted YAML file: where it goes in our layout and what it held."""
+
+    path: Path
+    relative: str
+    setup: str
+    generator: str | None
+    stem: str
+    items: list[Item] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def kind(self) -> Kind:
+        """pairwise or pointwise."""
+        return "pairwise" if self.stem.startswith("pairwise") else "pointwise"
+
+    @property
+    def set_path(self) -> str:
+        """Our set directory for this file, relative to the output root (e.g. human_generated/gpt-4o)."""
+        return self.setup if self.generator is None else f"{self.setup}/{self.generator}"
+
+
+@dataclass
+class BenchConversion:
+    """All converted files plus YAML files that were not benchmark files (counted, reported)."""
+
+    root: Path
+    files: list[BenchFile]
+    skipped: list[str]
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem of every file."""
+        return [p for f in self.files for p in f.problems]
+
+    def sets(self) -> dict[str, dict[str, list[Item]]]:
+        """Set path -> file stem -> items."""
+        out: dict[str, dict[str, list[Item]]] = {}
+        for f in self.files:
+            out.setdefault(f.set_path, {})[f.stem] = f.items
+        return out
+
+
+def _load_yaml(path: Path, name: str) -> tuple[Any, dict[Any, int], list[Problem]]:
+    """Parse a YAML file; return data, the line of each top-level key, and duplicate-key problems."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, {}, [Problem(name, 0, "", f"invalid UTF-8 at byte {exc.start}")]
+    loader = yaml.SafeLoader(text)
+    problems: list[Problem] = []
+    lines: dict[Any, int] = {}
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, {}, [Problem(name, 0, "", "file is empty")]
+        if isinstance(node, yaml.MappingNode):
+            for key_node, _ in node.value:
+                key = loader.construct_object(key_node, deep=True)
+                line = key_node.start_mark.line + 1
+                if key in lines:
+                    problems.append(Problem(name, line, str(key),
+                                            f"duplicate instance id (first on line {lines[key]})"))
+                else:
+                    lines[key] = line
+        data = loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return None, {}, [Problem(name, mark.line + 1 if mark else 0, "", f"invalid YAML: {exc}")]
+    finally:
+        loader.dispose()
+    return data, lines, problems
+
+
+class _Reader:
+    """Field access on one instance with problems named file:line, `<id>.<field>`."""
+
+    def __init__(self, file: str, line: int, instance: str):
+        self.file, self.line, self.instance = file, line, instance
+        self.problems: list[Problem] = []
+
+    def add(self, fieldname: str, message: str) -> None:
+        self.problems.append(Problem(self.file, self.line, f"{self.instance}.{fieldname}", message))
+
+    def text(self, obj: dict[Any, Any], key: str, path: str) -> str:
+        if key not in obj or obj[key] is None:
+            self.add(path, "missing field")
+            return ""
+        value = obj[key]
+        if not isinstance(value, str):
+            self.add(path, f"expected text, got {type(value).__name__}")
+            return ""
+        if not value.strip():
+            self.add(path, "empty text")
+        return value
+
+    def opt_text(self, obj: dict[Any, Any], key: str, path: str) -> str | None:
+        value = obj.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            self.add(path, f"expected text, got {type(value).__name__}")
+            return None
+        return str(value)
+
+    def number(self, obj: dict[Any, Any], key: str, path: str) -> float | None:
+        value = obj.get(key)
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool):
+            self.add(path, f"expected a decimal number, got {value!r}")
+            return None
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.add(path, f"expected a decimal number, got {value!r}")
+            return None
+        if math.isnan(number) or math.isinf(number):
+            self.add(path, f"expected a finite number, got {value!r}")
+            return None
+        return number
+
+    def strings(self, obj: dict[Any, Any], key: str, path: str) -> tuple[str, ...]:
+        value = obj.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.add(path, "expected a list of strings")
+            return ()
+        return tuple(value)
+
+    def mapping(self, obj: dict[Any, Any], key: str, path: str, *, required: bool = True) -> dict[Any, Any]:
+        value = obj.get(key)
+        if value is None:
+            if required:
+                self.add(path, "missing field")
+            return {}
+        if not isinstance(value, dict):
+            self.add(path, f"expected a mapping, got {type(value).__name__}")
+            return {}
+        return value
+
+    def label(self, value: Any, path: str) -> str:
+        if value is None:
+            self.add(path, "missing field")
+            return ""
+        if not isinstance(value, str) or value not in LABEL_MAP:
+            self.add(path, f"unknown label {value!r} (allowed: {', '.join(LABEL_MAP)})")
+            return ""
+        return LABEL_MAP[value]
+
+
+def _index(mapping: dict[Any, Any], i: int) -> Any:
+    """mapping[0] whether the YAML key was the integer 0 or the string '0'."""
+    return mapping[i] if i in mapping else mapping.get(str(i))
+
+
+def text_idea_id(text: str) -> str:
+    """Stable id for an idea without a forum id: `njb-` + 16 hex chars of sha256(text)."""
+    return "njb-" + hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:16]
+
+
+def _idea(r: _Reader, text: str, meta: dict[Any, Any], mpath: str, *, label: str, area: str,
+          fmt: str, setup: str, generator: str | None, source_id: str) -> Idea:
+    forum = next((str(meta[k]) for k in FORUM_KEYS if meta.get(k)), None)
+    generated = setup == "human_generated" and label == "not_novel"
+    return Idea(
+        idea_id=forum if forum and not generated else text_idea_id(text),
+        text=text,
+        format=fmt,  # type: ignore[arg-type]
+        source="generated" if generated else "human",
+        area=r.opt_text(meta, "area", f"{mpath}.area") or area,
+        label=label,  # type: ignore[arg-type]
+        generator=(generator or "unknown") if generated else None,
+        title=r.opt_text(meta, "title", f"{mpath}.title"),
+        evidence=Evidence(
+            rating_mean=r.number(meta, "rating", f"{mpath}.rating"),
+            contribution_mean=r.number(meta, "contribution", f"{mpath}.contribution"),
+            positive_signals=r.strings(meta, "positive_signals", f"{mpath}.positive_signals"),
+            negative_signals=r.strings(meta, "negative_signals", f"{mpath}.negative_signals"),
+            similar_papers=r.strings(meta, "similar_papers_mentioned", f"{mpath}.similar_papers_mentioned"),
+        ),
+        provenance=Provenance(dataset=DATASET_NAME, source_id=source_id, forum=None if generated else forum),
+    )
+
+
+def _pair(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> PairItem | None:
+    area = r.text(raw, "context", "context")
+    ideas = r.mapping(raw, "ideas", "ideas")
+    metas = r.mapping(raw, "metadata", "metadata", required=False)
+    winners = raw.get("expected_winners")
+    gold = ""
+    if winners is None:
+        r.add("expected_winners", "missing field")
+    elif not isinstance(winners, list) or len(winners) != 1:
+        r.add("expected_winners", f"expected a list with exactly one index (0 or 1), got {winners!r}")
+    elif str(winners[0]) not in ("0", "1") or isinstance(winners[0], bool):
+        r.add("expected_winners", f"winner index must be 0 or 1, got {winners[0]!r}")
+    else:
+        gold = "a" if str(winners[0]) == "0" else "b"
+    if ideas and set(map(str, ideas)) != {"0", "1"}:
+        r.add("ideas", f"expected exactly the keys 0 and 1, got {sorted(map(str, ideas))}")
+    fmt = "plan" if bf.stem.endswith("_plan") else "abstract"
+    built: list[Idea] = []
+    for i in (0, 1):
+        text = r.text({"text": _index(ideas, i)}, "text", f"ideas.{i}") if ideas else ""
+        meta_raw = _index(metas, i) if metas else None
+        if meta_raw is not None and not isinstance(meta_raw, dict):
+            r.add(f"metadata.{i}", f"expected a mapping, got {type(meta_raw).__name__}")
+            meta_raw = None
+        meta = meta_raw or {}
+        won = gold == ("a" if i == 0 else "b")
+        label = "novel" if won else "not_novel"
+        if "type" in meta:
+            declared = r.label(meta["type"], f"metadata.{i}.type")
+            if declared and gold and declared != label:
+                r.add(f"metadata.{i}.type", f"type {meta['type']!r} contradicts expected_winners {winners!r}")
+        built.append(_idea(r, text, meta, f"metadata.{i}", label=label, area=area, fmt=fmt, setup=bf.setup,
+                           generator=bf.generator, source_id=f"{bf.relative}#{instance}/{i}"))
+    if r.problems:
+        return None
+    return PairItem(pair_id=instance, setup=bf.setup, area=area, idea_a=built[0], idea_b=built[1],  # type: ignore[arg-type]
+                    gold=gold)  # type: ignore[arg-type]
+
+
+def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> PointItem | None:
+    area = r.text(raw, "context", "context")
+    text = r.text(raw, "idea", "idea")
+    label = r.label(raw.get("label"), "label")
+    meta = r.mapping(raw, "metadata", "metadata", required=False)
+    if "type" in meta:
+        declared = r.label(meta["type"], "metadata.type")
+        if declared and label and declared != label:
+            r.add("metadata.type", f"type {meta['type']!r} contradicts label {raw.get('label')!r}")
+    fmt = "plan" if bf.stem.endswith("_plan") else "abstract"
+    idea = _idea(r, text, meta, "metadata", label=label or "not_novel", area=area, fmt=fmt, setup=bf.setup,
+                 generator=bf.generator, source_id=f"{bf.relative}#{instance}")
+    if r.problems:
+        return None
+    return PointItem(item_id=instance, setup=bf.setup, idea=idea, gold=label)  # type: ignore[arg-type]
+
+
+def convert_file(path: Path, root: Path) -> BenchFile | None:
+    """Convert one YAML file; None when its place in the tree is not a benchmark file."""
+    rel = path.relative_to(root)
+    parts = rel.parts
+    setup = next((SETUP_DIRS[p] for p in parts[:-1] if p in SETUP_DIRS), None)
+    stem = path.stem
+    if setup is None or stem not in FILE_STEMS:
+        return None
+    generator = next((m.group(1) for p in parts[:-1] if (m := _BACKBONE.match(p))), None)
+    bf = BenchFile(path=path, relative=rel.as_posix(), setup=setup, generator=generator, stem=stem)
+    name = str(path)
+    data, lines, problems = _load_yaml(path, name)
+    bf.problems.extend(problems)
+    if data is None:
+        return bf
+    if not isinstance(data, dict):
+        bf.problems.append(Problem(name, 1, "", f"expected a mapping of instance id -> instance, got {type(data).__name__}"))
+        return bf
+    seen: set[str] = set()
+    numbered: list[tuple[int, Item]] = []
+    for key, raw in data.items():
+        instance = str(key)
+        line = lines.get(key, 0)
+        if instance in seen:  # e.g. the keys 1 and '1'
+            bf.problems.append(Problem(name, line, instance, "duplicate instance id"))
+            continue
+        seen.add(instance)
+        r = _Reader(name, line, instance)
+        if not isinstance(raw, dict):
+            r.add("", f"expected a mapping, got {type(raw).__name__}")
+            bf.problems.extend(r.problems)
+            continue
+        item = _pair(r, raw, bf, instance) if bf.kind == "pairwise" else _point(r, raw, bf, instance)
+        bf.problems.extend(r.problems)
+        if item is None:
+            continue
+        # the contract's own checks (identical ideas, gold vs labels, areas), named by instance
+        _, contract = parse_item(item.to_dict(), bf.kind, name, line)
+        bf.problems.extend(Problem(p.file, p.line, f"{instance}.{p.field}", p.message) for p in contract)
+        if not contract:
+            numbered.append((line, item))
+    # one idea_id must mean one idea within a file (a hash or forum id reused with other content)
+    bf.items, cross = check_unique(numbered, name)
+    bf.problems.extend(Problem(p.file, p.line, f"{_instance_at(p.line, lines)}.{p.field}", p.message) for p in cross)
+    bf.problems.sort(key=lambda p: p.line)
+    return bf
+
+
+def _instance_at(line: int, lines: dict[Any, int]) -> str:
+    return next((str(k) for k, v in lines.items() if v == line), "?")
+
+
+def convert_dir(root: str | Path) -> BenchConversion:
+    """Convert every benchmark YAML file below `root` (other YAML files are counted as skipped)."""
+    base = Path(root)
+    if not base.is_dir():
+        raise BenchSourceError(f"{root} is not a directory")
+    files: list[BenchFile] = []
+    skipped: list[str] = []
+    for path in sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()):
+        bf = convert_file(path, base)
+        if bf is None:
+            skipped.append(path.relative_to(base).as_posix())
+        else:
+            files.append(bf)
+    if not files:
+        raise BenchSourceError(
+            f"no novelty-judge-bench files under {base}: expected human-only/ or human-plus-generated/ "
+            f"folders holding {', '.join(s + '.yaml' for s in FILE_STEMS)}"
+        )
+    return BenchConversion(root=base, files=files, skipped=skipped)
+
+
+def convert_strict(root: str | Path) -> BenchConversion:
+    """convert_dir, raising ContractError listing every problem if there is any."""
+    conv = convert_dir(root)
+    if conv.problems:
+        raise ContractError(conv.problems)
+    return conv
+
+
+def fetch_from_hub(hub_id: str = HUB_ID, revision: str | None = None, cache_dir: str | None = None) -> Path:
+    """Download (or reuse the cached) YAML files of a Hub dataset; clear error when offline."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    hint = (f"download it where the Hub is reachable (`hf download {hub_id} --repo-type dataset "
+            f"--local-dir DIR`) and pass that local directory instead")
+    try:
+        path = snapshot_download(repo_id=hub_id, repo_type="dataset", revision=revision, cache_dir=cache_dir,
+                                 allow_patterns=["*.yaml", "*.yml", "*.md"])
+    except RepositoryNotFoundError as exc:
+        raise BenchSourceError(f"Hugging Face dataset {hub_id!r} not found on the Hub; {hint}") from exc
+    except Exception as exc:  # offline mode, DNS/connection errors, HTTP errors: one clear message
+        raise BenchSourceError(
+            f"cannot download Hugging Face dataset {hub_id!r} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
+            f"no network here? {hint}"
+        ) from exc
+    return Path(path)
+
+
+def resolve_source(source: str) -> tuple[Path, dict[str, Any]]:
+    """A local directory for `source` (a path, or a Hub id fetched) and a description for the manifest."""
+    local = Path(source)
+    if local.is_dir():
+        return local, {"dataset": DATASET_NAME, "kind": "local", "path": str(local.resolve())}
+    if re.fullmatch(r"[\w.-]+/[\w.-]+", source) and not local.exists():
+        path = fetch_from_hub(source)
+        return path, {"dataset": DATASET_NAME, "kind": "huggingface_hub", "hub_id": source,
+                      "revision": path.name}
+    raise BenchSourceError(f"{source!r} is neither a local directory nor a Hugging Face dataset id (owner/name)")

@@ -1,0 +1,182 @@
+"""`judgeaudit validate` and `judgeaudit convert`: check contract files, import published sets."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+VALIDATE_HELP = """\
+Check contract JSONL files against the data contract (see DESIGN.md).
+
+Each PATH is a JSONL file or a directory; directories are searched recursively for
+*.jsonl files, and a directory holding manifest.json also has its content hashes
+checked. Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first),
+followed by a summary. Exit status: 0 when everything is valid, 1 when any problem
+was found, 2 when a PATH does not exist or holds no JSONL files.
+"""
+
+CONVERT_HELP = """\
+Convert a published novelty-judge set into contract JSONL files, with a dataset card
+(README.md) and a manifest.json in every set directory written.
+
+novelty-judge-bench: SOURCE is a local directory with the published YAML layout
+(human-only/, human-plus-generated/[backbone-<model>/], each with pairwise.yaml,
+pairwise_plan.yaml, pointwise.yaml, pointwise_plan.yaml) or a Hugging Face dataset id
+such as noystl/novelty-judge-bench (needs network, or a filled local HF cache).
+Output: OUT/human_only/*.jsonl and OUT/human_generated[/<model>]/*.jsonl.
+Nothing is written when any source item is broken; every problem is printed.
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the `validate` and `convert` subcommands."""
+    v = subparsers.add_parser("validate", help="check contract JSONL files; list every problem",
+                              description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("paths", nargs="+", metavar="PATH", help="JSONL file or set directory (searched recursively)")
+    v.add_argument("--kind", choices=("pairwise", "pointwise"), default=None,
+                   help="item kind for files not named pairwise*/pointwise* (default: from the name)")
+    v.add_argument("--no-manifest", action="store_true", help="do not check manifest.json content hashes")
+    v.set_defaults(func=validate_command)
+
+    c = subparsers.add_parser("convert", help="convert a published benchmark into contract JSONL",
+                              description=CONVERT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("--from", dest="source_format", required=True, choices=("novelty-judge-bench",),
+                   help="format of the source")
+    c.add_argument("source", metavar="SOURCE", help="local directory or Hugging Face dataset id")
+    c.add_argument("--out", required=True, type=Path, metavar="DIR", help="output root, e.g. datasets/njb")
+    c.add_argument("--force", action="store_true",
+                   help="write into a non-empty OUT (stale *.jsonl in the written set directories are removed)")
+    c.set_defaults(func=convert_command)
+
+
+def _jsonl_files(path: Path) -> list[Path]:
+    return [path] if path.is_file() else sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    """Handler of `judgeaudit validate`: print every problem, a summary, return the exit code."""
+    from judgeaudit.data.jsonl import check_file
+    from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest
+    from judgeaudit.data.validate import Problem
+
+    problems: list[Problem] = []
+    missing = False
+    n_files = n_items = 0
+    bad_files: set[str] = set()
+    for raw in args.paths:
+        path = Path(raw)
+        if not path.exists():
+            print(f"{raw}: no such file or directory", file=sys.stderr)
+            missing = True
+            continue
+        files = _jsonl_files(path)
+        if not files:
+            print(f"{raw}: no *.jsonl files found", file=sys.stderr)
+            missing = True
+            continue
+        for file in files:
+            items, file_problems = check_file(file, args.kind)
+            n_files += 1
+            n_items += len(items)
+            problems.extend(file_problems)
+            if file_problems:
+                bad_files.add(str(file))
+        if path.is_dir() and not args.no_manifest:
+            for manifest in sorted(path.rglob(MANIFEST_NAME)):
+                manifest_problems = verify_manifest(manifest.parent)
+                problems.extend(manifest_problems)
+                if manifest_problems:
+                    bad_files.add(str(manifest))
+    for problem in problems:
+        print(problem)
+    status = "OK" if not problems else "FAILED"
+    print(f"{status}: {n_files} file(s), {n_items} valid item(s), "
+          f"{len(problems)} problem(s) in {len(bad_files)} file(s)")
+    if missing:
+        return 2
+    return 1 if problems else 0
+
+
+def _prepare_out(out: Path, force: bool) -> str | None:
+    if out.exists() and not out.is_dir():
+        return f"--out {out} exists and is not a directory"
+    if out.is_dir() and any(out.iterdir()) and not force:
+        return f"--out {out} is not empty; pass --force to write into it"
+    return None
+
+
+def convert_command(args: argparse.Namespace) -> int:
+    """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set, return exit code."""
+    from judgeaudit.data.bench import BenchSourceError, convert_dir, resolve_source
+    from judgeaudit.data.card import write_card
+    from judgeaudit.data.hf import write_jsonl_set
+    from judgeaudit.data.manifest import write_manifest
+    from judgeaudit.files import sha256_file
+
+    error = _prepare_out(args.out, args.force)
+    if error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
+        root, source_info = resolve_source(args.source)
+        conversion = convert_dir(root)
+    except BenchSourceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for skipped in conversion.skipped:
+        print(f"skipped (not a benchmark file): {skipped}")
+    if conversion.problems:
+        for problem in conversion.problems:
+            print(problem)
+        print(f"FAILED: {len(conversion.problems)} problem(s) in the source; nothing written")
+        return 1
+    command = shlex.join(["judgeaudit", "convert", "--from", args.source_format, args.source, "--out", str(args.out)])
+    by_set: dict[str, list[Any]] = {}
+    for bench_file in conversion.files:
+        by_set.setdefault(bench_file.set_path, []).append(bench_file)
+    for set_path, files in sorted(by_set.items()):
+        set_dir = args.out / set_path
+        written = {f.stem for f in files}
+        if set_dir.is_dir():
+            for stale in set_dir.glob("*.jsonl"):
+                if stale.stem not in written:
+                    stale.unlink()
+        write_jsonl_set({f.stem: f.items for f in files}, set_dir)
+        source = {**source_info, "files": {f.relative: sha256_file(f.path) for f in files},
+                  "skipped": conversion.skipped}
+        write_manifest(set_dir, source=source, command=command,
+                       extra={"setup": files[0].setup, "generator": files[0].generator})
+        write_card(set_dir, pretty_name=f"novelty-judge-bench: {set_path}", summary=_summary(set_path, files),
+                   sections=_sections(source_info), license="unknown")
+        counts = ", ".join(f"{f.stem}: {len(f.items)}" for f in files)
+        print(f"wrote {set_dir} ({counts})")
+    return 0
+
+
+def _summary(set_path: str, files: list[Any]) -> str:
+    generator = files[0].generator
+    text = (f"The `{set_path}` part of the published novelty-judge-bench (reference study), converted to the "
+            f"judgeaudit data contract.")
+    if generator:
+        text += f" The `not_novel` ideas were generated by `{generator}` (from the `backbone-{generator}` folder)."
+    return text
+
+
+def _sections(source_info: dict[str, Any]) -> dict[str, str]:
+    where = source_info.get("hub_id") or source_info.get("path", "")
+    return {
+        "Source": f"Converted from `{where}` ({source_info.get('kind')}). Per-file source hashes are in "
+                  "`manifest.json`; every idea keeps `provenance.source_id` = `<source file>#<instance id>[/<index>]`.",
+        "Conversion rules": (
+            "- `POSITIVE` -> `novel`, `NEGATIVE` -> `not_novel`; `expected_winners: [i]` -> gold `a` (i=0) or `b` (i=1).\n"
+            "- Idea 0 becomes `idea_a`, idea 1 `idea_b`: the published positions are kept.\n"
+            "- `rating`/`contribution` (decimal strings) -> `evidence.rating_mean`/`contribution_mean`; "
+            "`similar_papers_mentioned` -> `evidence.similar_papers`.\n"
+            "- In human-plus-generated sets the `not_novel` idea is `source=generated`, generator from the folder.\n"
+            "- `idea_id`: the OpenReview forum id when the metadata has one, else `njb-` + 16 hex of sha256(text)."
+        ),
+        "License": "Not stated by this conversion: check the license of the upstream dataset before redistributing.",
+    }
