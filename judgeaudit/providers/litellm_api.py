@@ -1,0 +1,334 @@
+"""Inspect model provider `litellm/<litellm model>`: async litellm calls, USD cost, Inspect-owned retries.
+
+What was actually sent is recorded twice: in the model call record (`ModelEvent.call.request`,
+credentials masked) and in `ModelOutput.metadata["litellm"]`:
+`{"sent_params": {...}, "dropped_params": {...}, "reasoning_effort_sent": str | None,
+"cost_usd": float | None}`. `reasoning_effort` for a model litellm says cannot reason is
+dropped with a logged warning (never an error) and shows up under `dropped_params`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    Content,
+    ContentReasoning,
+    ContentText,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    RetryDecision,
+)
+from inspect_ai.model._model_output import StopReason
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_CONNECTIONS = 10
+DEFAULT_CONFIG = GenerateConfig()
+# Loggers litellm writes to; a redacting filter is attached to each.
+LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
+
+# One process-wide redactor: every key any litellm provider instance has seen.
+REDACTOR = Redactor()
+
+_FINISH_REASONS: dict[str, StopReason] = {
+    "stop": "stop",
+    "length": "max_tokens",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "content_filter": "content_filter",
+}
+
+
+class LiteLLMCallError(RuntimeError):
+    """A litellm call failed; the message is redacted and the original exception is not chained."""
+
+    def __init__(
+        self, message: str, kind: str, status_code: int | None, retry: RetryDecision
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status_code = status_code
+        self.retry = retry
+
+
+def import_litellm() -> Any:
+    """Import litellm with its bundled (offline) price map, its own retries and telemetry off."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.telemetry = False
+    litellm.num_retries = 0
+    install_log_filter(REDACTOR, LITELLM_LOGGERS)
+    return litellm
+
+
+def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
+    """Inspect retry decision for a litellm exception (rate limits, 5xx, timeouts, connection errors)."""
+    if isinstance(ex, litellm.RateLimitError):
+        return RetryDecision.rate_limit()
+    transient = (
+        litellm.Timeout,
+        litellm.APIConnectionError,
+        litellm.InternalServerError,
+        litellm.ServiceUnavailableError,
+        litellm.BadGatewayError,
+    )
+    if isinstance(ex, transient):
+        return RetryDecision.transient()
+    status = getattr(ex, "status_code", None)
+    if isinstance(status, int) and (status == 429 or status >= 500):
+        return RetryDecision.rate_limit() if status == 429 else RetryDecision.transient()
+    return RetryDecision.no()
+
+
+def message_text(message: ChatMessage, index: int) -> str:
+    """Text of a message; a clear error for content litellm-via-judgeaudit does not carry (media)."""
+    if isinstance(message.content, str):
+        return message.content
+    parts: list[str] = []
+    for content in message.content:
+        if isinstance(content, ContentText):
+            parts.append(content.text)
+        elif isinstance(content, ContentReasoning):
+            continue
+        else:
+            raise ValueError(
+                f"litellm provider: message {index} ({message.role}) has {content.type} content; "
+                "only text is supported"
+            )
+    return "".join(parts)
+
+
+def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
+    """Inspect chat messages as OpenAI-style dicts (text only, no tools)."""
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(messages):
+        if isinstance(m, ChatMessageTool) or (isinstance(m, ChatMessageAssistant) and m.tool_calls):
+            raise ValueError(f"litellm provider: message {i} uses tools, which are not supported")
+        if not isinstance(m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant):
+            raise ValueError(f"litellm provider: message {i} has unsupported role {m.role!r}")
+        out.append({"role": m.role, "content": message_text(m, i)})
+    return out
+
+
+def config_to_params(config: GenerateConfig) -> dict[str, Any]:
+    """The GenerateConfig fields we map to litellm keyword arguments (unset ones omitted)."""
+    params: dict[str, Any] = {
+        "temperature": config.temperature,
+        "max_tokens": config.max_tokens,
+        "top_p": config.top_p,
+        "seed": config.seed,
+        "stop": config.stop_seqs,
+        "n": config.num_choices,
+        "reasoning_effort": config.reasoning_effort,
+        "timeout": config.attempt_timeout,
+    }
+    if config.extra_body:
+        params["extra_body"] = config.extra_body
+    return {k: v for k, v in params.items() if v is not None}
+
+
+def usage_from_response(response: Any, cost: float | None) -> ModelUsage | None:
+    """Inspect usage (cached input tokens split out, as Inspect counts them) from a litellm response."""
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return None
+    prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+    completion = int(getattr(usage, "completion_tokens", 0) or 0)
+    prompt_details = getattr(usage, "prompt_tokens_details", None)
+    completion_details = getattr(usage, "completion_tokens_details", None)
+    cached = getattr(prompt_details, "cached_tokens", None) if prompt_details else None
+    reasoning = (
+        getattr(completion_details, "reasoning_tokens", None) if completion_details else None
+    )
+    return ModelUsage(
+        input_tokens=prompt - int(cached or 0),
+        output_tokens=completion,
+        total_tokens=int(getattr(usage, "total_tokens", 0) or prompt + completion),
+        input_tokens_cache_read=cached,
+        reasoning_tokens=reasoning,
+        total_cost=cost,
+    )
+
+
+def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoice]:
+    """Inspect choices (text plus any reasoning text) from a litellm response."""
+    choices: list[ChatCompletionChoice] = []
+    for choice in response.choices:
+        message = choice.message
+        text = message.content or ""
+        reasoning = getattr(message, "reasoning_content", None)
+        content: str | list[Content] = text
+        if reasoning:
+            content = [ContentReasoning(reasoning=reasoning), ContentText(text=text)]
+        choices.append(
+            ChatCompletionChoice(
+                message=ChatMessageAssistant(content=content, model=model, source="generate"),
+                stop_reason=_FINISH_REASONS.get(choice.finish_reason or "", "unknown"),
+            )
+        )
+    return choices
+
+
+class LiteLLMAPI(ModelAPI):
+    """`litellm/<model>`: e.g. `litellm/openai/gpt-4o-mini`, `litellm/anthropic/claude-...`.
+
+    Model args (`-M`): `api_key`, `api_base`, `max_connections`; anything else is passed to
+    `litellm.acompletion` as is (for example `custom_llm_provider` or `input_cost_per_token`).
+    Keys otherwise come from the provider's usual environment variable, read by litellm.
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = DEFAULT_CONFIG,
+        api_base: str | None = None,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(
+            model_name=model_name, base_url=base_url or api_base, api_key=api_key, config=config
+        )
+        self._max_connections = int(max_connections)
+        self.model_args = model_args
+        REDACTOR.add(api_key, *env_secrets())
+        self._litellm = import_litellm()
+
+    def max_connections(self) -> int:
+        """Concurrent requests per connection key (override with `-M max_connections=`)."""
+        return self._max_connections
+
+    def connection_key(self) -> str:
+        """One pool per (key, endpoint, model); the key enters only as a short hash."""
+        key = self.initial_api_key or ""
+        digest = hashlib.sha256(key.encode()).hexdigest()[:12] if key else "env"
+        return f"{digest}:{self.base_url or ''}:{self.model_name}"
+
+    def should_retry(self, ex: Exception) -> bool | RetryDecision:
+        """Retry what litellm classified as a rate limit or transient failure; nothing else."""
+        if isinstance(ex, LiteLLMCallError):
+            return ex.retry
+        return classify_retry(ex, self._litellm)
+
+    def is_auth_failure(self, ex: Exception) -> bool:
+        """401s are authentication failures."""
+        return isinstance(ex, LiteLLMCallError) and ex.status_code == 401
+
+    def supports_reasoning(self) -> bool:
+        """Whether litellm's model map says this model accepts `reasoning_effort`."""
+        try:
+            return bool(self._litellm.supports_reasoning(model=self.model_name))
+        except Exception:  # unknown model: litellm cannot tell, so treat as not reasoning
+            return False
+
+    def resolve_params(self, config: GenerateConfig) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(params to send, params dropped) for this config; drops `reasoning_effort` when unsupported."""
+        params = config_to_params(config)
+        dropped: dict[str, Any] = {}
+        if "reasoning_effort" in params and not self.supports_reasoning():
+            dropped["reasoning_effort"] = params.pop("reasoning_effort")
+            logger.warning(
+                "litellm/%s does not support reasoning (per litellm's model map): "
+                "reasoning_effort=%r was not sent",
+                self.model_name,
+                dropped["reasoning_effort"],
+            )
+        return params, dropped
+
+    def cost(self, response: Any) -> float | None:
+        """USD cost of a response from litellm's bundled price map (None if the model has no price)."""
+        try:
+            return float(
+                self._litellm.completion_cost(completion_response=response, model=self.model_name)
+            )
+        except Exception:
+            logger.warning("litellm has no price for %r; cost not recorded", self.model_name)
+            return None
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
+        """One `litellm.acompletion` call; errors re-raised redacted for Inspect's retry logic."""
+        from inspect_ai.log._samples import set_active_model_event_call
+
+        if tools:
+            raise ValueError("litellm provider: tools are not supported")
+        params, dropped = self.resolve_params(config)
+        request: dict[str, Any] = {
+            "model": self.model_name,
+            "messages": messages_to_litellm(input),
+            **params,
+            **self.model_args,
+        }
+        if self.base_url:
+            request["api_base"] = self.base_url
+        model_call = set_active_model_event_call(REDACTOR.data(request))
+        try:
+            response = await self._acompletion(request)
+        except Exception as ex:
+            message = REDACTOR.text(f"{type(ex).__name__}: {ex}")
+            status = getattr(ex, "status_code", None)
+            model_call.set_error({"error": message, "status_code": status})
+            if isinstance(ex, self._litellm.ContextWindowExceededError):
+                return ModelOutput.from_content(
+                    self.model_name, "", stop_reason="model_length", error=message
+                ), model_call
+            if isinstance(ex, self._litellm.ContentPolicyViolationError):
+                return ModelOutput.from_content(
+                    self.model_name, "", stop_reason="content_filter", error=message
+                ), model_call
+            raise LiteLLMCallError(
+                message,
+                type(ex).__name__,
+                status if isinstance(status, int) else None,
+                classify_retry(ex, self._litellm),
+            ) from None
+        model_call.set_response(REDACTOR.data(response.model_dump()))
+        cost = self.cost(response)
+        output = ModelOutput(
+            model=getattr(response, "model", None) or self.model_name,
+            choices=choices_from_response(response, self.model_name),
+            usage=usage_from_response(response, cost),
+            metadata={
+                "litellm": {
+                    "sent_params": REDACTOR.data(
+                        {k: v for k, v in request.items() if k != "messages"}
+                    ),
+                    "dropped_params": dropped,
+                    "reasoning_effort_sent": params.get("reasoning_effort"),
+                    "cost_usd": cost,
+                }
+            },
+        )
+        return output, model_call
+
+    async def _acompletion(self, request: dict[str, Any]) -> Any:
+        """The litellm call itself, with credentials added here so they stay out of records."""
+        return await self._litellm.acompletion(
+            **request,
+            **({"api_key": self.api_key} if self.api_key else {}),
+            num_retries=0,
+            max_retries=0,
+        )

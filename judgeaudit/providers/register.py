@@ -1,0 +1,21 @@
+"""`@modelapi` registrations for our providers; the provider modules are imported only when used."""
+
+from __future__ import annotations
+
+from inspect_ai.model import ModelAPI, modelapi
+
+
+@modelapi(name="litellm")
+def litellm() -> type[ModelAPI]:
+    """`litellm/<litellm model>`: any model litellm reaches, with USD cost from its price map."""
+    from judgeaudit.providers.litellm_api import LiteLLMAPI
+
+    return LiteLLMAPI
+
+
+@modelapi(name="local")
+def local() -> type[ModelAPI]:
+    """`local/gemma-3-270m` or `local/<path.gguf>`: a GGUF run in process by llama-cpp-python."""
+    from judgeaudit.providers.local_llama import LocalLlamaAPI
+
+    return LocalLlamaAPI
