@@ -76,7 +76,8 @@ from tenacity import (
     Retrying,
     retry_if_exception_type,
     stop_after_attempt,
-    wait_exponential_jitter,
+    wait_exponential,
+    wait_random,
 )
 
 from judgeaudit.files import atomic_open, atomic_write_text
@@ -327,8 +328,9 @@ class _Session:
 
     def _wait(self, state: RetryCallState) -> float:
         policy = self.policy
-        backoff = wait_exponential_jitter(
-            initial=policy.initial_wait, max=policy.max_wait, jitter=policy.jitter
+        backoff = (
+            wait_exponential(multiplier=policy.initial_wait, max=policy.max_wait)
+            + wait_random(0, policy.jitter)
         )(state)
         exc = state.outcome.exception() if state.outcome is not None else None
         retry_after = getattr(exc, "retry_after", None)

@@ -334,6 +334,7 @@ class OpenReviewTestServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            wbufsize = 1 << 16  # one write per response: avoids Nagle/delayed-ACK stalls
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 """Silence the per-request stderr log."""
