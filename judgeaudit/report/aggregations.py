@@ -1,0 +1,81 @@
+"""Other verdict aggregations recomputed from the stored per-call verdicts.
+
+The stored verdict aggregates every call (k per order, both orders when asked). From the
+same calls we rebuild: `k1` (first call of each order), `one_order` (only the item's own
+a/b order, or the single pointwise order) and `k1_one_order` (a single call). Each becomes an
+extra configuration named `<variant> · agg=<name>`, only where it differs in which calls
+it uses. All aggregation goes through `judgeaudit.judges.verdicts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, aggregate_pairwise, aggregate_pointwise
+from judgeaudit.report.frame import SEP, call_summary
+
+CallFilter = Callable[[dict[str, Any]], bool]
+
+AGGREGATIONS: dict[str, CallFilter] = {
+    "k1": lambda c: int(c.get("call_index", 0)) == 0,
+    "one_order": lambda c: c.get("order") in ("ab", "single"),
+    "k1_one_order": lambda c: int(c.get("call_index", 0)) == 0 and c.get("order") in ("ab", "single"),
+}
+
+
+def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> str:
+    """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority)."""
+    verdicts = [str(c["verdict"]) for c in calls]
+    if kind == "pairwise":
+        return aggregate_pairwise(verdicts)
+    verdict, _ = aggregate_pointwise(verdicts, (split_rule or DEFAULT_SPLIT_RULE))  # type: ignore[arg-type]
+    return verdict
+
+
+def check_stored(frame: pd.DataFrame) -> None:
+    """The stored verdict must equal the aggregation of its own calls; a mismatch names the sample."""
+    for row in frame.itertuples(index=False):
+        again = aggregate_calls(row.kind, row.calls, row.split_rule)
+        if again != row.verdict:
+            raise ValueError(
+                f"{row.log}: sample {row.sample_id!r} stores verdict {row.verdict!r} but its calls "
+                f"({row.call_verdicts}) aggregate to {again!r}"
+            )
+
+
+def _uses_fewer_calls(calls: list[dict[str, Any]], keep: CallFilter) -> bool:
+    kept = [c for c in calls if keep(c)]
+    return 0 < len(kept) < len(calls)
+
+
+def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame plus one block of rows per other aggregation, for configurations where it differs."""
+    if frame.empty:
+        return frame
+    blocks = [frame]
+    seen: dict[str, list[tuple[int, ...]]] = {}
+    for name, keep in AGGREGATIONS.items():
+        uses = frame["calls"].map(lambda calls, keep=keep: _uses_fewer_calls(calls, keep))
+        configs = []
+        for config in sorted(set(frame.loc[uses, "config"])):
+            rows = frame[frame["config"] == config]
+            signature = tuple(sum(1 for c in calls if keep(c)) for calls in rows["calls"])
+            if signature in seen.setdefault(config, []):
+                continue  # same calls as an aggregation already added
+            seen[config].append(signature)
+            configs.append(config)
+        if not configs:
+            continue
+        sub = frame[frame["config"].isin(configs)].copy()
+        sub["calls"] = sub["calls"].map(lambda calls, keep=keep: [c for c in calls if keep(c)])
+        sub["verdict"] = [aggregate_calls(k, c, r) for k, c, r in zip(sub["kind"], sub["calls"], sub["split_rule"], strict=True)]
+        sub["call_verdicts"] = sub["calls"].map(call_summary)
+        sub["variant"] = sub["variant"] + f"{SEP}agg={name}"
+        sub["config"] = sub["judge"] + SEP + sub["variant"]
+        # cost of a sub-aggregation is not observed separately: leave it unknown rather than guess
+        sub[["input_tokens", "output_tokens", "total_tokens", "cost"]] = float("nan")
+        blocks.append(sub)
+    return pd.concat(blocks, ignore_index=True)

@@ -1,0 +1,89 @@
+"""`build_report(logdir, ...)`: Inspect logs -> tidy frame -> metrics -> tables, figures, report.json."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from judgeaudit.files import atomic_write_text
+from judgeaudit.report.aggregations import check_stored, with_aggregations
+from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
+from judgeaudit.report.frame import LoadResult, load_frame
+from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+REPORT_SCHEMA = "judgeaudit.report/1"
+
+
+@dataclass
+class Report:
+    """Everything a report run produced: the frame, the computed groups and the files written."""
+
+    frame: pd.DataFrame
+    groups: list[dict[str, Any]]
+    data: dict[str, Any]
+    files: dict[str, Any]
+
+
+def _check_reference(frame: pd.DataFrame, reference: str | None) -> None:
+    if reference is None:
+        return
+    if reference not in set(frame["config"]) and reference not in set(frame["variant"]):
+        raise KeyError(
+            f"--reference {reference!r} matches no configuration or variant; configurations: "
+            f"{sorted(set(frame['config']))}"
+        )
+
+
+def compute_report(loaded: LoadResult, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
+                   seed: int = DEFAULT_SEED, intersect: bool = False, aggregations: bool = True) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[str, Any]]:
+    """The frame with recomputed aggregations, the computed groups and the report.json content."""
+    frame = loaded.frame
+    if not frame.empty:
+        check_stored(frame)
+        if aggregations:
+            frame = with_aggregations(frame)
+        _check_reference(frame, reference)
+        groups_of(frame, intersect)  # fail early on mismatched item sets
+    groups = compute_all(frame, reference, resamples, seed, intersect) if not frame.empty else []
+    data = {
+        "schema": REPORT_SCHEMA,
+        "bootstrap": bootstrap_settings(resamples, seed),
+        "input": loaded.summary(),
+        "options": {"reference": reference, "intersect": intersect, "aggregations": aggregations},
+        "groups": groups,
+    }
+    return frame, groups, data
+
+
+def build_report(logdir: str | Path, out: str | Path | None = None, reference: str | None = None,
+                 resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, intersect: bool = False,
+                 aggregations: bool = True, figures: bool = True) -> Report:
+    """Read the logs under `logdir`, compute every metric, write tables, figures and report.json to `out`."""
+    from judgeaudit.report.tables import all_tables, write_table
+
+    loaded = load_frame(logdir)
+    if loaded.frame.empty:
+        raise ValueError(
+            f"no judgeaudit results under {str(logdir)!r} ({len(loaded.skipped_logs)} log(s) skipped: "
+            + "; ".join(f"{s['log']}: {s['reason']}" for s in loaded.skipped_logs[:5]) + ")"
+        )
+    frame, groups, data = compute_report(loaded, reference, resamples, seed, intersect, aggregations)
+    out_dir = Path(out) if out is not None else Path(logdir) / "report"
+    files: dict[str, Any] = {"tables": {}, "figures": {}}
+    for table in all_tables(groups):
+        files["tables"][table.name] = write_table(table, out_dir)
+    if figures:
+        from judgeaudit.report.figures import all_figures
+
+        files["figures"] = all_figures(groups, out_dir)
+    frame_path = out_dir / "items.csv"
+    atomic_write_text(frame_path, frame.drop(columns=["calls", "human"]).to_csv(index=False))
+    files["items"] = str(frame_path)
+    data["files"] = files
+    atomic_write_text(out_dir / "report.json", json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n")
+    files["report_json"] = str(out_dir / "report.json")
+    return Report(frame, groups, data, files)

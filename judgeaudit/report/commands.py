@@ -1,0 +1,60 @@
+"""`judgeaudit report LOGDIR`: tables, figures and report.json from Inspect logs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+
+def register(subparsers: Any) -> None:
+    """Add the `report` subcommand."""
+    p = subparsers.add_parser(
+        "report",
+        help="statistics, tables and figures from Inspect logs of the judge tasks",
+        description="Read every Inspect log under LOGDIR (any mix of tasks, judges, prompt variants, probes, "
+        "datasets), compute per-configuration metrics with percentile bootstrap intervals and paired "
+        "differences against a reference, and write Markdown/CSV/LaTeX tables, PNG/SVG figures and report.json.",
+    )
+    p.add_argument("logdir", help="directory holding Inspect logs (searched recursively)")
+    p.add_argument("--reference", default=None,
+                   help="reference configuration (full name) or variant (each judge's own run of it); "
+                   "default: the variant run by most judges")
+    p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples B (default {DEFAULT_RESAMPLES})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})")
+    p.add_argument("--intersect", action="store_true",
+                   help="compare configurations on the items they all share (stated in the output) instead of failing")
+    p.add_argument("--no-aggregations", action="store_true",
+                   help="do not add k=1 / one-order aggregations recomputed from the stored calls")
+    p.add_argument("--no-figures", action="store_true", help="write tables and report.json only")
+    p.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the report; errors about the input are printed, not raised."""
+    from judgeaudit.report.build import build_report
+    from judgeaudit.report.compute import ItemMismatchError
+
+    if args.resamples < 1:
+        print("judgeaudit report: --resamples must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        report = build_report(args.logdir, args.out, args.reference, args.resamples, args.seed,
+                              args.intersect, not args.no_aggregations, not args.no_figures)
+    except (ItemMismatchError, KeyError, ValueError, FileNotFoundError) as exc:
+        print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 1
+    inp = report.data["input"]
+    print(f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "
+          f"{len(inp['skipped_samples'])} sample(s)")
+    for s in inp["skipped_logs"]:
+        print(f"  skipped {s['log']}: {s['reason']}")
+    for g in report.groups:
+        inter = g["intersection"]
+        note = f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)" if inter.get("intersection") else ""
+        print(f"{g['kind']} on {g['dataset']}: {len(g['configs'])} configurations, {g['n_items']} items{note}")
+    print(f"wrote {report.files['report_json']} and {len(report.files['tables'])} tables, {len(report.files['figures'])} figures")
+    return 0

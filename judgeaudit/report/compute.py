@@ -1,0 +1,300 @@
+"""Metrics from the tidy frame: per-configuration intervals, paired differences against a
+reference, flip rates, tie rates by setup, cost, and agreement with human scores.
+
+Configurations are compared within a *group*: the same task kind on the same dataset.
+Every number comes from `judgeaudit.stats`; this module only aligns items and slices.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from judgeaudit.stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    FLIP_RATE,
+    bootstrap_many,
+    bootstrap_metric,
+    flip_flags,
+    metrics_for,
+    outcomes_for,
+    paired_bootstrap_many,
+)
+from judgeaudit.stats import agreement as agr
+from judgeaudit.stats.bootstrap import DEFAULT_CONFIDENCE, METHOD, PAIRED_METHOD
+
+HEADLINE: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
+PAIR_SCALE: dict[str, float] = {"b": 0.0, "tie": 1.0, "a": 2.0}
+POINT_SCALE: dict[str, float] = {"not_novel": 0.0, "novel": 1.0}
+
+
+class ItemMismatchError(ValueError):
+    """Configurations to be compared were run on different item sets."""
+
+
+@dataclass
+class Group:
+    """Configurations of one kind on one dataset, aligned on the same item ids."""
+
+    kind: str
+    dataset: str
+    items: list[str]
+    configs: list[str]
+    verdicts: pd.DataFrame  # items x configs
+    rows: pd.DataFrame  # the frame rows of this group (all configs)
+    intersected: dict[str, Any] = field(default_factory=dict)
+
+
+def missing_items(frame: pd.DataFrame) -> dict[str, list[str]]:
+    """Per configuration, the item ids other configurations of the group have and it lacks."""
+    per = frame.groupby("config")["item_id"].agg(set)
+    union: set[str] = set().union(*per.tolist()) if len(per) else set()
+    return {c: sorted(union - s) for c, s in per.items() if union - s}
+
+
+def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = False) -> Group:
+    """Align a group's configurations on item id; differing item sets are an error unless `intersect`."""
+    missing = missing_items(frame)
+    info: dict[str, Any] = {}
+    if missing:
+        listing = "; ".join(f"{c!r} lacks {len(m)}: {', '.join(m[:10])}{' ...' if len(m) > 10 else ''}" for c, m in missing.items())
+        if not intersect:
+            raise ItemMismatchError(
+                f"{kind} on {dataset!r}: configurations were run on different items ({listing}). "
+                "Re-run the missing items, or pass --intersect to compare on the items all share."
+            )
+        per = frame.groupby("config")["item_id"].agg(set)
+        common = set.intersection(*per.tolist())
+        if not common:
+            raise ItemMismatchError(f"{kind} on {dataset!r}: the configurations share no item ({listing})")
+        union = set().union(*per.tolist())
+        info = {"intersection": True, "items_kept": len(common), "items_dropped": sorted(union - common),
+                "missing_by_config": missing}
+        frame = frame[frame["item_id"].isin(common)]
+    verdicts = frame.pivot(index="item_id", columns="config", values="verdict").sort_index()
+    gold = frame.drop_duplicates("item_id").set_index("item_id")["gold"].reindex(verdicts.index)
+    clash = frame.groupby("item_id")["gold"].nunique()
+    if (clash > 1).any():
+        raise ValueError(f"{kind} on {dataset!r}: item(s) {sorted(clash[clash > 1].index)[:10]} have different gold across logs")
+    verdicts.insert(0, "__gold__", gold)
+    configs = sorted(frame["config"].unique())
+    return Group(kind, dataset, list(verdicts.index), configs, verdicts, frame, info)
+
+
+def groups_of(frame: pd.DataFrame, intersect: bool = False) -> list[Group]:
+    """All comparison groups of the frame (kind x dataset)."""
+    return [align_group(sub, kind, dataset, intersect)
+            for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True)]
+
+
+def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str], bool]:
+    """Map each judge to its reference configuration; True when one configuration serves all judges.
+
+    `reference` may be a full configuration name (one reference for all) or a variant name
+    (each judge's own run of that variant). Default: the variant run by most judges
+    (then the shortest name, then alphabetical).
+    """
+    meta = group.rows.drop_duplicates("config").set_index("config")
+    judges = sorted(meta["judge"].unique())
+    if reference is not None and reference in group.configs:
+        return dict.fromkeys(judges, reference), True
+    variants = Counter(meta["variant"])
+    if reference is None:
+        reference = sorted(variants, key=lambda v: (-variants[v], len(v), v))[0]
+    elif reference not in variants:
+        raise KeyError(
+            f"reference {reference!r} is neither a configuration nor a variant of {group.kind} on {group.dataset!r}; "
+            f"variants: {sorted(variants)}"
+        )
+    out = {}
+    for judge in judges:
+        name = meta[(meta["judge"] == judge) & (meta["variant"] == reference)].index
+        if len(name):
+            out[judge] = str(name[0])
+    return out, False
+
+
+def _nan_to_none(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    return value
+
+
+def _cost(rows: pd.DataFrame) -> dict[str, Any]:
+    cost = rows["cost"].astype(float)
+    unknown = int(cost.isna().sum())
+    total = float(cost.sum()) if unknown == 0 else float("nan")
+    n = len(rows)
+    return {
+        "cost_usd": total,
+        "cost_per_item_usd": total / n if n else float("nan"),
+        "cost_unknown_items": unknown,
+        "input_tokens": float(rows["input_tokens"].astype(float).sum(skipna=False)),
+        "output_tokens": float(rows["output_tokens"].astype(float).sum(skipna=False)),
+        "total_tokens": float(rows["total_tokens"].astype(float).sum(skipna=False)),
+    }
+
+
+def _vote_share(kind: str, calls: list[dict[str, Any]]) -> float:
+    """Mean vote of the valid calls: pairwise a=1, tie=0.5, b=0; pointwise novel=1, not_novel=0."""
+    scale = {"a": 1.0, "tie": 0.5, "b": 0.0} if kind == "pairwise" else {"novel": 1.0, "not_novel": 0.0}
+    votes = [scale[c["verdict"]] for c in calls if c.get("verdict") in scale]
+    return float(np.mean(votes)) if votes else float("nan")
+
+
+def _human_score(kind: str, human: dict[str, Any]) -> float:
+    def rating(side: str) -> float:
+        value = (human.get(side) or {}).get("rating_mean")
+        return float(value) if value is not None else float("nan")
+
+    if kind == "pairwise":
+        return rating("a") - rating("b")
+    return rating("idea")
+
+
+def agreement_for(rows: pd.DataFrame, kind: str, resamples: int, seed: int) -> dict[str, Any]:
+    """Judge vs humans on the items of one configuration.
+
+    Correlations: judge vote share vs human rating (pairwise: rating of a minus rating of b;
+    pointwise: the idea's mean rating). Kappa and ordinal alpha: the judge's verdict vs the
+    gold label on the ordinal scale b < tie < a (pairwise) or not_novel < novel; invalid
+    verdicts are left out and counted.
+    """
+    out: dict[str, Any] = {}
+    judge = np.array([_vote_share(kind, c) for c in rows["calls"]])
+    human = np.array([_human_score(kind, h) for h in rows["human"]])
+    ok = np.isfinite(judge) & np.isfinite(human)
+    out["units_with_human_scores"] = int(ok.sum())
+    out["units_without"] = int((~ok).sum())
+    for name, fn in (("pearson", agr.pearson_interval), ("spearman", agr.spearman_interval)):
+        try:
+            out[name] = fn(judge[ok], human[ok], resamples, seed).to_dict()
+        except ValueError as exc:
+            out[name] = {"undefined": str(exc)}
+    scale = PAIR_SCALE if kind == "pairwise" else POINT_SCALE
+    valid = rows["verdict"].isin(list(scale)).to_numpy()
+    out["invalid_left_out"] = int((~valid).sum())
+    v = rows["verdict"].to_numpy()[valid].tolist()
+    g = rows["gold"].to_numpy()[valid].tolist()
+    try:
+        out["cohen_kappa"] = agr.cohen_kappa_interval(v, g, list(scale), resamples, seed).to_dict()
+    except ValueError as exc:
+        out["cohen_kappa"] = {"undefined": str(exc)}
+    try:
+        data = np.array([[scale[x] for x in v], [scale[x] for x in g]])
+        out["krippendorff_alpha_ordinal"] = agr.krippendorff_alpha_interval(
+            data, "ordinal", sorted(scale.values()), resamples, seed).to_dict()
+    except ValueError as exc:
+        out["krippendorff_alpha_ordinal"] = {"undefined": str(exc)}
+    return out
+
+
+def compute_group(group: Group, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = DEFAULT_SEED, human_agreement: bool = True) -> dict[str, Any]:
+    """Every number of one group, JSON-ready (intervals carry their method, B and seed)."""
+    metrics = metrics_for(group.kind)
+    gold = group.verdicts["__gold__"].tolist()
+    outcomes = {c: outcomes_for(group.kind, group.verdicts[c].tolist(), gold) for c in group.configs}
+    meta = group.rows.drop_duplicates("config").set_index("config")
+    refs, single = choose_reference(group, reference)
+    result: dict[str, Any] = {
+        "kind": group.kind,
+        "dataset": group.dataset,
+        "headline_metric": HEADLINE[group.kind],
+        "n_items": len(group.items),
+        "items": group.items,
+        "intersection": group.intersected or {"intersection": False},
+        "reference": {"requested": reference, "by_judge": refs, "shared_by_all_judges": single},
+        "configs": {},
+    }
+    intervals = {m: bootstrap_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
+    diffs: dict[str, dict[str, Any]] = {}
+    ref: str | None
+    for judge, ref in (refs.items() if not single else list(refs.items())[:1]):
+        members = [c for c in group.configs if single or meta.loc[c, "judge"] == judge]
+        sub = {c: outcomes[c] for c in members}
+        if len(sub) < 2:
+            continue
+        for m, fn in metrics.items():
+            for c, d in paired_bootstrap_many(sub, ref, fn, resamples, seed).items():
+                diffs.setdefault(c, {})[m] = d.to_dict()
+    setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
+    for c in group.configs:
+        rows = group.rows[group.rows["config"] == c]
+        judge = str(meta.loc[c, "judge"])
+        ref = refs.get(judge)
+        entry: dict[str, Any] = {
+            "judge": judge,
+            "model": str(meta.loc[c, "model"]),
+            "variant": str(meta.loc[c, "variant"]),
+            "task": str(meta.loc[c, "task"]),
+            "task_args": str(meta.loc[c, "task_args"]),
+            "probe": meta.loc[c, "probe"],
+            "probe_variant": meta.loc[c, "probe_variant"],
+            "n_items": len(group.items),
+            "verdict_counts": {k: int(v) for k, v in Counter(group.verdicts[c]).items()},
+            "metrics": {m: intervals[m][c].to_dict() for m in metrics},
+            "reference": ref,
+            "is_reference": c == ref,
+            "vs_reference": diffs.get(c, {}),
+            **_cost(rows),
+        }
+        if ref is not None and ref != c:
+            flags = flip_flags(group.verdicts[c].tolist(), group.verdicts[ref].tolist())
+            entry["flip_rate_vs_reference"] = bootstrap_metric({"flip": flags}, FLIP_RATE, resamples, seed).to_dict()
+        if group.kind == "pairwise":
+            by_setup = {}
+            for setup in sorted(setups.dropna().unique()):
+                mask = (setups == setup).to_numpy()
+                sub_o = {k: v[mask] for k, v in outcomes[c].items()}
+                by_setup[str(setup)] = bootstrap_metric(sub_o, metrics["tie_rate"], resamples, seed).to_dict()
+            entry["tie_rate_by_setup"] = by_setup
+        if human_agreement:
+            aligned = rows.set_index("item_id").reindex(group.items)
+            entry["agreement"] = agreement_for(aligned.reset_index(), group.kind, resamples, seed)
+        result["configs"][c] = entry
+    return result
+
+
+def compute_all(frame: pd.DataFrame, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
+                seed: int = DEFAULT_SEED, intersect: bool = False) -> list[dict[str, Any]]:
+    """All groups of the frame, computed."""
+    return [compute_group(g, reference if _has(g, reference) else None, resamples, seed) for g in groups_of(frame, intersect)]
+
+
+def _has(group: Group, reference: str | None) -> bool:
+    if reference is None:
+        return False
+    variants = set(group.rows["variant"])
+    return reference in group.configs or reference in variants
+
+
+def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:
+    """How every interval was computed (stored beside the numbers)."""
+    return {"method": METHOD, "paired_method": PAIRED_METHOD, "resamples": resamples, "seed": seed,
+            "confidence": DEFAULT_CONFIDENCE, "unit": "item"}
+
+
+def jsonable(value: Any) -> Any:
+    """Replace NaN/inf by None recursively (JSON has no NaN)."""
+    return _nan_to_none(value)
+
+
+def configs_table(results: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    """Flat per-configuration view of the computed groups (one row per group x configuration)."""
+    rows = []
+    for g in results:
+        for name, e in g["configs"].items():
+            rows.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, **{k: e[k] for k in ("judge", "variant")}})
+    return pd.DataFrame(rows)

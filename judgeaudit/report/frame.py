@@ -1,0 +1,292 @@
+"""Inspect logs -> one tidy per-item DataFrame (one row per log x sample).
+
+Reads only what SCORE_SCHEMA.md promises: `eval.task`, `eval.task_args`, `eval.model`,
+`eval.model_generate_config`, sample ids, per-sample `model_usage`, and the `novelty`
+score with its `judgeaudit.score/1` metadata. Logs that are not ours, not successful, or
+superseded by a newer log of the same configuration are skipped and counted with a reason.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+SCHEMA = "judgeaudit.score/1"
+SCORER = "novelty"
+# Task args that never name a configuration: where the items come from (the dataset column)
+# and bookkeeping that does not change a verdict.
+HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples"})
+# Always shown, even at their defaults, so every name says which prompt and k it used.
+ALWAYS_ARGS: tuple[str, ...] = ("prompt", "k")
+# Generation settings that change verdicts (shown when set); operational ones are not.
+GENERATE_FIELDS: tuple[str, ...] = (
+    "temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens", "effort", "seed",
+)
+DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwise"})
+SEP = " · "
+
+COLUMNS: tuple[str, ...] = (
+    "log", "eval_id", "created", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
+    "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
+    "split_rule", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
+    "input_tokens", "output_tokens", "total_tokens", "cost",
+)
+
+
+@dataclass
+class LoadResult:
+    """The frame plus what was skipped and why (reported, never silent)."""
+
+    frame: pd.DataFrame
+    logs_read: list[str] = field(default_factory=list)
+    skipped_logs: list[dict[str, str]] = field(default_factory=list)
+    skipped_samples: list[dict[str, str]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready account of the input."""
+        return {
+            "logs_read": len(self.logs_read),
+            "rows": int(len(self.frame)),
+            "skipped_logs": self.skipped_logs,
+            "skipped_samples": self.skipped_samples,
+        }
+
+
+def short_task(task: str) -> str:
+    """Task name without its package prefix (`judgeaudit/novelty_pairwise` -> `novelty_pairwise`)."""
+    return task.rsplit("/", 1)[-1].replace("-", "_")
+
+
+def short_model(model: str) -> str:
+    """Model name without provider path (`litellm/openai/gpt-4o` -> `gpt-4o`)."""
+    return model.rstrip("/").rsplit("/", 1)[-1]
+
+
+def dataset_label(value: Any) -> str:
+    """Readable dataset name: bundled names as given, paths by their set directory."""
+    if value is None:
+        return "default"
+    text = str(value)
+    path = Path(text)
+    if path.suffix == ".jsonl":
+        return path.parent.name or text
+    if path.is_absolute() or text.startswith("."):
+        return path.name or text
+    return text
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(_format_value(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def task_defaults(task: str) -> dict[str, Any] | None:
+    """Default arguments of a registered Inspect task, or None when it cannot be looked up."""
+    try:
+        from inspect_ai._util.registry import registry_lookup
+
+        import judgeaudit._registry  # noqa: F401  (registers our tasks)
+
+        fn = registry_lookup("task", task)
+    except Exception:  # noqa: BLE001 - an unknown task just has no known defaults
+        return None
+    if not callable(fn):
+        return None
+    params = inspect.signature(fn).parameters.values()
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+
+
+def variant_name(task: str, task_args: Mapping[str, Any], passed: Iterable[str] | None,
+                 generate: Mapping[str, Any], defaults: Mapping[str, Any] | None) -> str:
+    """Readable, stable name of a configuration apart from its model.
+
+    Shows the task when it is not one of the default judge tasks, `prompt` and `k` always,
+    other task args when they differ from the task's defaults (from its signature, else
+    from which args were passed), and verdict-changing generation settings that are set.
+    """
+    parts: list[str] = []
+    name = short_task(task)
+    if name not in DEFAULT_TASKS:
+        parts.append(name)
+    passed_set = set(passed) if passed is not None else set(task_args)
+    for key in ALWAYS_ARGS:
+        if key in task_args:
+            parts.append(f"{key}={_format_value(task_args[key])}")
+    for key in sorted(task_args):
+        if key in HIDDEN_ARGS or key in ALWAYS_ARGS:
+            continue
+        value = task_args[key]
+        if defaults is not None and key in defaults:
+            if value == defaults[key]:
+                continue
+        elif key not in passed_set:
+            continue
+        if value is None:
+            continue
+        parts.append(f"{key}={_format_value(value)}")
+    for key in GENERATE_FIELDS:
+        value = generate.get(key)
+        if value is not None:
+            parts.append(f"{key}={_format_value(value)}")
+    return SEP.join(parts) if parts else "default"
+
+
+def _usage(sample: Any) -> tuple[float, float, float, float]:
+    usage = getattr(sample, "model_usage", None) or {}
+    inp = out = tot = 0.0
+    cost = 0.0
+    cost_known = bool(usage)
+    for u in usage.values():
+        inp += u.input_tokens or 0
+        out += u.output_tokens or 0
+        tot += u.total_tokens or 0
+        if u.total_cost is None:
+            cost_known = False
+        else:
+            cost += u.total_cost
+    return inp, out, tot, (cost if cost_known else math.nan)
+
+
+def call_summary(calls: list[dict[str, Any]]) -> str:
+    """Compact per-call verdicts, e.g. `ab#0:a,ba#0:tie`."""
+    return ",".join(f"{c.get('order')}#{c.get('call_index', 0)}:{c.get('verdict')}" for c in calls)
+
+
+def _ours(log: Any) -> bool:
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(SCORER)
+        if score is not None and (score.metadata or {}).get("schema") == SCHEMA:
+            return True
+    return False
+
+
+def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """One row per scored sample of a successful judgeaudit log (unscored samples are recorded as skipped)."""
+    ev = log.eval
+    task_args = dict(ev.task_args or {})
+    generate = ev.model_generate_config.model_dump() if ev.model_generate_config is not None else {}
+    passed = getattr(ev, "task_args_passed", None)
+    variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
+    location = str(log.location)
+    rows = []
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(SCORER)
+        meta = (score.metadata or {}) if score is not None else {}
+        if score is None or meta.get("schema") != SCHEMA:
+            reason = f"sample error: {sample.error.message}" if sample.error else f"no '{SCORER}' score with schema {SCHEMA}"
+            skipped_samples.append({"log": location, "sample_id": str(sample.id), "reason": reason})
+            continue
+        missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if k not in meta]
+        if missing:
+            raise ValueError(f"{location}: sample {sample.id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
+        arm = f"probe={meta['probe']}/{meta.get('probe_variant')}" if meta.get("probe") else None
+        sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
+        inp, out, tot, cost = _usage(sample)
+        calls = list(meta["calls"])
+        rows.append({
+            "log": location,
+            "eval_id": ev.eval_id,
+            "created": ev.created,
+            "task": short_task(ev.task),
+            "task_args": json.dumps(task_args, sort_keys=True, default=str),
+            "model": ev.model,
+            "judge": short_model(ev.model),
+            "variant": sample_variant,
+            "config": "",  # filled once all judges are known
+            "kind": meta["kind"],
+            "dataset": dataset_label(task_args.get("dataset")),
+            "sample_id": str(sample.id),
+            "item_id": str(meta["item_id"]),
+            "setup": meta.get("setup"),
+            "area": meta.get("area"),
+            "gold": meta["gold"],
+            "verdict": meta["verdict"],
+            "calls": calls,
+            "call_verdicts": call_summary(calls),
+            "k": meta.get("k"),
+            "both_orders": meta.get("both_orders"),
+            "split_rule": meta.get("split_rule"),
+            "judge_kind": meta.get("judge"),
+            "prompt": meta.get("prompt"),
+            "idea_format": meta.get("idea_format"),
+            "probe": meta.get("probe"),
+            "probe_variant": meta.get("probe_variant"),
+            "probe_target": meta.get("probe_target"),
+            "human": meta.get("human") or {},
+            "input_tokens": inp,
+            "output_tokens": out,
+            "total_tokens": tot,
+            "cost": cost,
+        })
+    return rows
+
+
+def _name_judges(frame: pd.DataFrame) -> pd.DataFrame:
+    """Judge names: short model names, the full model id where two models share a short name."""
+    clash = frame.groupby("judge")["model"].nunique()
+    clashing = set(clash[clash > 1].index)
+    frame["judge"] = [m if j in clashing else j for j, m in zip(frame["judge"], frame["model"], strict=True)]
+    frame["config"] = frame["judge"] + SEP + frame["variant"]
+    return frame
+
+
+def _drop_superseded(frame: pd.DataFrame, skipped_logs: list[dict[str, str]]) -> pd.DataFrame:
+    """Keep the newest log of each (configuration, dataset, kind); older ones are skipped and reported."""
+    logs = frame.drop_duplicates(["log"])[["log", "config", "dataset", "kind", "created"]]
+    logs = logs.sort_values(["created", "log"])
+    newest = logs.groupby(["config", "dataset", "kind"])["log"].last()
+    keep = set(newest.tolist())
+    for log in logs["log"]:
+        if log not in keep:
+            row = logs[logs["log"] == log].iloc[0]
+            skipped_logs.append({"log": log, "reason": f"superseded by a newer log of {row['config']!r} on {row['dataset']!r}"})
+    return frame[frame["log"].isin(keep)].reset_index(drop=True)
+
+
+def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
+    """Read every Inspect log under `logdir` into one tidy per-item frame (skips counted and reported)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    root = Path(logdir)
+    if not root.exists():
+        raise FileNotFoundError(f"log directory {str(root)!r} does not exist")
+    result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
+    rows: list[dict[str, Any]] = []
+    for info in list_eval_logs(str(root), recursive=recursive):
+        header = read_eval_log(info, header_only=True)
+        if header.status != "success":
+            result.skipped_logs.append({"log": info.name, "reason": f"status {header.status}"})
+            continue
+        log = read_eval_log(info)
+        if not _ours(log):
+            result.skipped_logs.append({"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"})
+            continue
+        result.logs_read.append(info.name)
+        rows.extend(rows_from_log(log, result.skipped_samples))
+    if not rows:
+        return result
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = _name_judges(frame)
+    frame = _drop_superseded(frame, result.skipped_logs)
+    dup = frame[frame.duplicated(["config", "dataset", "kind", "item_id"], keep=False)]
+    if not dup.empty:
+        first = dup.iloc[0]
+        same = dup[(dup["config"] == first["config"]) & (dup["item_id"] == first["item_id"])]
+        raise ValueError(
+            f"{first['log']}: item {first['item_id']!r} appears {len(same)} times in configuration "
+            f"{first['config']!r} (samples {sorted(same['sample_id'])}); a probe arm needs its own probe_variant"
+        )
+    result.frame = frame.sort_values(["kind", "dataset", "config", "item_id"]).reset_index(drop=True)
+    return result

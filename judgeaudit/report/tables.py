@@ -1,0 +1,198 @@
+"""The study's tables from computed groups: a display frame (Markdown, LaTeX) and a numeric
+long frame (CSV) for each.
+
+(1) ablation: rows = variants, columns = judges, cells "Δ vs reference [95% CI]" (* = significant);
+(2) tie rates by variant x judge x setup; (3) pointwise per-class precision/recall/F1;
+(4) cost and the headline metric per configuration.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from judgeaudit.files import atomic_write_text
+
+MISSING = "–"
+SIG_MARK = "*"
+
+
+@dataclass
+class Table:
+    """One table: its name, a caption, the display frame and the numeric frame."""
+
+    name: str
+    caption: str
+    display: pd.DataFrame
+    data: pd.DataFrame
+
+
+def _num(x: Any, signed: bool = False, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "n/a"
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+
+
+def interval_cell(iv: dict[str, Any], signed: bool = False) -> str:
+    """`0.750 [0.620, 0.880]` from an Interval/PairedDifference dict."""
+    return f"{_num(iv.get('estimate'), signed)} [{_num(iv.get('low'), signed)}, {_num(iv.get('high'), signed)}]"
+
+
+def diff_cell(d: dict[str, Any]) -> str:
+    """`+0.050 [-0.010, +0.110]*` with the mark when the paired interval excludes zero."""
+    return interval_cell(d, signed=True) + (SIG_MARK if d.get("significant") else "")
+
+
+def _group_title(g: dict[str, Any]) -> str:
+    extra = ""
+    inter = g.get("intersection") or {}
+    if inter.get("intersection"):
+        extra = f"; intersection of item sets: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped"
+    return f"{g['kind']} on {g['dataset']} (n = {g['n_items']} items{extra})"
+
+
+def ablation_table(g: dict[str, Any]) -> Table:
+    """Rows = variants, columns = judges: the reference's value, others' paired Δ of the headline metric."""
+    metric = g["headline_metric"]
+    configs = g["configs"]
+    judges = sorted({e["judge"] for e in configs.values()})
+    variants = sorted({e["variant"] for e in configs.values()}, key=lambda v: (not any(
+        e["is_reference"] for e in configs.values() if e["variant"] == v), v))
+    display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=judges)
+    records = []
+    for name, e in configs.items():
+        if e["is_reference"]:
+            cell = interval_cell(e["metrics"][metric]) + " (reference)"
+        elif metric in e["vs_reference"]:
+            cell = diff_cell(e["vs_reference"][metric])
+        else:
+            cell = interval_cell(e["metrics"][metric]) + " (no reference)"
+        display.loc[e["variant"], e["judge"]] = cell
+        d = e["vs_reference"].get(metric, {})
+        records.append({
+            "kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"], "variant": e["variant"],
+            "metric": metric, "reference": e["reference"], "is_reference": e["is_reference"],
+            "value": e["metrics"][metric]["estimate"], "value_low": e["metrics"][metric]["low"],
+            "value_high": e["metrics"][metric]["high"],
+            "delta": d.get("estimate"), "delta_low": d.get("low"), "delta_high": d.get("high"),
+            "p_value": d.get("p_value"), "significant": d.get("significant"),
+            "method": d.get("method") or e["metrics"][metric]["method"], "resamples": e["metrics"][metric]["resamples"],
+            "seed": e["metrics"][metric]["seed"],
+        })
+    any_iv = next(iter(configs.values()))["metrics"][metric]
+    caption = (f"Ablation, {_group_title(g)}: {metric} of the reference, and for other configurations the "
+               f"paired difference vs the same judge's reference [{any_iv['confidence']:.0%} percentile bootstrap "
+               f"over items, B = {any_iv['resamples']}, seed {any_iv['seed']}]; {SIG_MARK} = interval excludes 0.")
+    return Table(f"ablation_{g['kind']}_{g['dataset']}", caption, display.reset_index(), pd.DataFrame(records))
+
+
+def tie_table(g: dict[str, Any]) -> Table:
+    """Tie rate of every configuration, overall and per setup (pairwise groups)."""
+    rows, records = [], []
+    for name, e in g["configs"].items():
+        cells = {"configuration": e["variant"], "judge": e["judge"], "all": interval_cell(e["metrics"]["tie_rate"])}
+        records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                        "variant": e["variant"], "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])})
+        for setup, iv in e.get("tie_rate_by_setup", {}).items():
+            cells[setup] = interval_cell(iv)
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                            "variant": e["variant"], "setup": setup, **_iv_cols(iv)})
+        rows.append(cells)
+    display = pd.DataFrame(rows).sort_values(["configuration", "judge"]).fillna(MISSING)
+    caption = f"Tie rates, {_group_title(g)}, by configuration, judge and setup [95% CI]."
+    return Table(f"tie_rates_{g['dataset']}", caption, display.reset_index(drop=True), pd.DataFrame(records))
+
+
+POINTWISE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("precision_novel", "P novel"), ("recall_novel", "R novel"), ("f1_novel", "F1 novel"),
+    ("precision_not_novel", "P not_novel"), ("recall_not_novel", "R not_novel"), ("f1_not_novel", "F1 not_novel"),
+    ("macro_f1", "macro-F1"), ("invalid_rate", "invalid rate"),
+)
+
+
+def f1_table(g: dict[str, Any]) -> Table:
+    """Per-class precision/recall/F1 (invalid counts as a miss) and macro-F1 per configuration."""
+    rows, records = [], []
+    for name, e in sorted(g["configs"].items()):
+        cells = {"configuration": e["variant"], "judge": e["judge"]}
+        for key, label in POINTWISE_COLUMNS:
+            cells[label] = interval_cell(e["metrics"][key])
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                            "variant": e["variant"], "metric": key, **_iv_cols(e["metrics"][key])})
+        rows.append(cells)
+    caption = f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict is a miss for its gold class."
+    return Table(f"pointwise_f1_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+
+
+def cost_table(results: Sequence[dict[str, Any]]) -> Table:
+    """Cost (USD, tokens) beside the headline metric of every configuration."""
+    rows, records = [], []
+    for g in results:
+        metric = g["headline_metric"]
+        for name, e in sorted(g["configs"].items()):
+            iv = e["metrics"][metric]
+            unknown = e["cost_unknown_items"]
+            cost = "unknown" if unknown else f"{e['cost_usd']:.4f}"
+            rows.append({"kind": g["kind"], "dataset": g["dataset"], "configuration": e["variant"], "judge": e["judge"],
+                         "metric": metric, "value [95% CI]": interval_cell(iv), "cost USD": cost,
+                         "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
+                         "tokens": _num(e["total_tokens"], digits=0)})
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                            "variant": e["variant"], "metric": metric, **_iv_cols(iv),
+                            "cost_usd": e["cost_usd"], "cost_per_item_usd": e["cost_per_item_usd"],
+                            "cost_unknown_items": unknown, "input_tokens": e["input_tokens"],
+                            "output_tokens": e["output_tokens"], "total_tokens": e["total_tokens"]})
+    caption = ("Cost and headline metric per configuration (pairwise: strict accuracy; pointwise: macro-F1) [95% CI]. "
+               "Cost is unknown where the provider reported no price (and for aggregations recomputed from a subset of calls).")
+    return Table("cost", caption, pd.DataFrame(rows), pd.DataFrame(records))
+
+
+def _iv_cols(iv: dict[str, Any]) -> dict[str, Any]:
+    return {"estimate": iv["estimate"], "low": iv["low"], "high": iv["high"], "method": iv["method"],
+            "resamples": iv["resamples"], "seed": iv["seed"], "n": iv["n"], "undefined": iv.get("undefined", 0)}
+
+
+def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
+    """Every table of a report."""
+    tables: list[Table] = []
+    for g in results:
+        tables.append(ablation_table(g))
+        if g["kind"] == "pairwise":
+            tables.append(tie_table(g))
+        else:
+            tables.append(f1_table(g))
+    if results:
+        tables.append(cost_table(results))
+    return tables
+
+
+def to_markdown(df: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
+    def esc(x: Any) -> str:
+        return str(x).replace("|", "\\|").replace("\n", " ")
+
+    header = "| " + " | ".join(esc(c) for c in df.columns) + " |"
+    rule = "|" + "|".join("---" for _ in df.columns) + "|"
+    body = ["| " + " | ".join(esc(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([header, rule, *body]) + "\n"
+
+
+def safe_name(name: str) -> str:
+    """A file-system-safe version of a table name."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+
+
+def write_table(table: Table, out: Path) -> dict[str, str]:
+    """Write `<name>.md`, `<name>.tex` (display) and `<name>.csv` (numbers) atomically; return the paths."""
+    stem = safe_name(table.name)
+    paths = {"markdown": out / f"{stem}.md", "latex": out / f"{stem}.tex", "csv": out / f"{stem}.csv"}
+    atomic_write_text(paths["markdown"], f"**{table.caption}**\n\n" + to_markdown(table.display))
+    latex = table.display.to_latex(index=False, escape=True, caption=table.caption, label=f"tab:{stem}")
+    atomic_write_text(paths["latex"], latex)
+    atomic_write_text(paths["csv"], table.data.to_csv(index=False))
+    return {k: str(v) for k, v in paths.items()}
