@@ -270,30 +270,39 @@ def test_repeated_crashes_converge(
     assert shard_bytes(cache) == reference["bytes"]
 
 
-def test_crash_between_shard_write_and_state_write(
+@pytest.mark.parametrize(
+    ("function", "failing_call"),
+    [
+        ("_write_state", 4),  # streams, page 1, page 2, page 3: shards 0 (now full) and 1 written
+        ("_write_shard", 4),  # page 3: shard 0 (now full) written, shard 1 not, state not
+    ],
+)
+def test_crash_inside_a_checkpoint(
+    function: str,
+    failing_call: int,
     server: OpenReviewTestServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     reference: dict[str, Any],
 ) -> None:
-    """Shards are written before the state; a crash in between must not add or lose forums."""
-    real_write_state = fetch_mod._write_state
+    """A crash between the file writes of one checkpoint must not add or lose forums."""
+    real = getattr(fetch_mod, function)
     calls = {"n": 0}
 
-    def crashing_write_state(path: Path, state: dict[str, Any]) -> None:
+    def crashing(*args: Any) -> Any:
         calls["n"] += 1
-        if (
-            calls["n"] == 4
-        ):  # streams, page 1, page 2, page 3 (which fills shard 0 and opens shard 1)
-            raise InjectedCrash("killed after writing shards, before the state")
-        real_write_state(path, state)
+        if calls["n"] == failing_call:
+            raise InjectedCrash(f"killed in {function} call {failing_call}")
+        return real(*args)
 
     cache = tmp_path / "c"
-    monkeypatch.setattr(fetch_mod, "_write_state", crashing_write_state)
+    monkeypatch.setattr(fetch_mod, function, crashing)
     with pytest.raises(InjectedCrash):
         run_fetch(server, cache)
-    monkeypatch.setattr(fetch_mod, "_write_state", real_write_state)
-    assert (cache / "notes-01.jsonl.gz").exists(), "the crash window was not reached"
+    monkeypatch.setattr(fetch_mod, function, real)
+    assert len(cached_notes(cache)) > sum(reference["forum_sizes"][: 2 * PAGE]), (
+        "the crash window was not reached: shard 0 should hold more than the checkpoint"
+    )
     state = json.loads((cache / STATE_FILE).read_text())
     assert [len(s["forums"]) for s in state["shards"]] == [2 * PAGE]
 
@@ -439,19 +448,22 @@ def test_unreachable_server_gives_up_with_clear_error(tmp_path: Path) -> None:
     assert "ConnectionError" in str(info.value) and len(sleeps) == 2
 
 
-def test_unknown_venue(server: OpenReviewTestServer, tmp_path: Path) -> None:
-    with pytest.raises(
-        UnknownVenueError, match=r"unknown OpenReview venue 'NoSuch.cc/2099/Conference'"
-    ) as info:
-        fetch_venue(
-            "NoSuch.cc/2099/Conference",
-            tmp_path / "c",
-            baseurl=server.baseurl,
-            progress=False,
-            retry=fast_policy(),
-        )
-    assert server.baseurl in str(info.value)
-    assert server.request_count("/notes") == 0 and not list((tmp_path / "c").glob("notes-*"))
+@pytest.mark.parametrize("answer", ["404", "empty"])
+def test_unknown_venue(answer: str, tmp_path: Path) -> None:
+    with OpenReviewTestServer.from_cache(FIXTURE, unknown_group=answer) as srv:
+        with pytest.raises(
+            UnknownVenueError, match=r"unknown OpenReview venue 'NoSuch.cc/2099/Conference'"
+        ) as info:
+            fetch_venue(
+                "NoSuch.cc/2099/Conference",
+                tmp_path / "c",
+                baseurl=srv.baseurl,
+                progress=False,
+                retry=fast_policy(),
+            )
+        assert srv.baseurl in str(info.value)
+        assert srv.request_count("/groups") == 1 and srv.request_count("/notes") == 0
+    assert not list((tmp_path / "c").glob("notes-*"))
 
 
 def test_venue_without_submissions(tmp_path: Path) -> None:

@@ -300,8 +300,24 @@ class _Session:
         self.requests += 1
         try:
             return fn()
-        except (requests.Timeout, requests.ConnectionError) as exc:
+        except requests.exceptions.SSLError as exc:  # a ConnectionError, but retrying will not help
+            raise FetchError(
+                self.scrub(f"OpenReview venue {self.venue_id}: {what}: TLS error: {exc}")
+            ) from None
+        except (
+            requests.Timeout,
+            requests.ConnectionError,
+            requests.exceptions.ChunkedEncodingError,
+            requests.exceptions.ContentDecodingError,
+            requests.exceptions.JSONDecodeError,
+        ) as exc:
             raise _Transient(f"{type(exc).__name__}: {self.scrub(str(exc))}") from None
+        except requests.RequestException as exc:
+            raise FetchError(
+                self.scrub(
+                    f"OpenReview venue {self.venue_id}: {what} failed: {type(exc).__name__}: {exc}"
+                )
+            ) from None
         except OpenReviewException as exc:
             error = (
                 exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {"message": str(exc)}
@@ -619,23 +635,25 @@ def _content_value(group: Any, key: str) -> str | None:
 
 def _resolve_streams(client: Any, session: _Session, venue_id: str) -> list[dict[str, Any]]:
     """The note queries covering every submission of the venue, from its group."""
-    from openreview import OpenReviewException
 
     def get_group() -> Any:
         try:
             return client.get_group(venue_id)
-        except IndexError:  # some servers answer an unknown id with an empty list
-            raise OpenReviewException(
-                {"name": "NotFoundError", "message": f"Group Not Found: {venue_id}", "status": 404}
+        except IndexError:  # the server answered an unknown id with an empty list
+            raise UnknownVenueError(
+                f"unknown OpenReview venue {venue_id!r} at {session.baseurl}: no such group "
+                "(empty answer). Venue ids look like ICLR.cc/2026/Conference",
+                status=404,
             ) from None
 
     try:
         group = session.call(f"GET /groups id={venue_id}", get_group)
     except FetchError as exc:
-        if exc.status == 404:
+        if exc.status == 404 and not isinstance(exc, UnknownVenueError):
             raise UnknownVenueError(
                 f"unknown OpenReview venue {venue_id!r} at {session.baseurl}: no such group (HTTP 404). "
-                "Venue ids look like ICLR.cc/2026/Conference"
+                "Venue ids look like ICLR.cc/2026/Conference",
+                status=404,
             ) from None
         raise
     submission = _content_value(group, "submission_id") or f"{venue_id}/-/Submission"
@@ -716,6 +734,8 @@ def fetch_venue(
             f"page_size and shard_size must be positive (got {page_size}, {shard_size})"
         )
     started = time.monotonic()
+    if client is not None:
+        baseurl = str(client.baseurl)  # requests go where the given client points
     policy = retry or RetryPolicy()
     cache_dir = Path(cache_dir)
     cache = _Cache.open(cache_dir, venue_id, baseurl, shard_size)

@@ -18,7 +18,8 @@ call:
   ``offset`` and ``limit``, in ``"count"``). Unknown parameters are a 400 error,
   so a client sending something this server does not implement fails loudly.
 - ``GET /groups?id=`` for the venue groups (content ``submission_id``,
-  ``withdrawn_venue_id``, ``desk_rejected_venue_id``); an unknown id is 404.
+  ``withdrawn_venue_id``, ``desk_rejected_venue_id``); an unknown id is 404, or an
+  empty list with ``unknown_group="empty"`` (both behaviours have been seen).
 - ``POST /login`` (JSON ``id``/``password``) checked against ``credentials``;
   ``GET /profiles`` (what the client calls when built with a token).
 
@@ -133,6 +134,7 @@ class OpenReviewTestServer:
         groups: Iterable[dict[str, Any]] | None = None,
         credentials: tuple[str, str] | None = None,
         max_limit: int = 1000,
+        unknown_group: str = "404",
         host: str = "127.0.0.1",
     ) -> None:
         latest: dict[str, dict[str, Any]] = {}
@@ -155,6 +157,7 @@ class OpenReviewTestServer:
         self.groups = {g["id"]: g for g in groups}
         self.credentials = credentials
         self.max_limit = max_limit
+        self.unknown_group = unknown_group
         self.records: list[RequestRecord] = []
         self.faults: list[Fault] = []
         self._lock = threading.Lock()
@@ -312,6 +315,8 @@ class OpenReviewTestServer:
     def get_groups(self, params: dict[str, str]) -> dict[str, Any]:
         """The `/groups` answer: the group with `id`, or 404."""
         group = self.groups.get(params.get("id", ""))
+        if group is None and self.unknown_group == "empty":
+            return {"groups": []}
         if group is None:
             raise _ApiError(404, "NotFoundError", f"Group Not Found: {params.get('id', '')}")
         return {"groups": [group]}
