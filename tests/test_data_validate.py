@@ -172,3 +172,12 @@ def test_write_read_round_trip_is_canonical(tmp_path: Path) -> None:
     first = path.read_bytes()
     write_items(path, read_items(path))
     assert path.read_bytes() == first
+
+
+def test_validate_dir_skips_other_jsonl_visibly(set_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (set_dir / "corpus.jsonl").write_text('{"not": "a contract item"}\n', encoding="utf-8")
+    assert main(["validate", str(set_dir)]) == 0
+    out = capsys.readouterr().out
+    assert f"skipped (not named pairwise*/pointwise*): {set_dir / 'corpus.jsonl'}" in out
+    assert out.strip().endswith("1 other JSONL file(s) skipped")
+    assert main(["validate", str(set_dir / "corpus.jsonl")]) == 1  # named explicitly: checked

@@ -12,7 +12,7 @@ VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (see DESIGN.md).
 
 Each PATH is a JSONL file or a directory; directories are searched recursively for
-*.jsonl files, and a directory holding manifest.json also has its content hashes
+pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped), and a directory holding manifest.json also has its content hashes
 checked. Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first),
 followed by a summary. Exit status: 0 when everything is valid, 1 when any problem
 was found, 2 when a PATH does not exist or holds no JSONL files.
@@ -52,8 +52,16 @@ def register(subparsers: Any) -> None:
     c.set_defaults(func=convert_command)
 
 
-def _jsonl_files(path: Path) -> list[Path]:
-    return [path] if path.is_file() else sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise")
+
+
+def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """Contract files to check and other *.jsonl skipped in a directory (a named file is always checked)."""
+    if path.is_file():
+        return [path], []
+    found = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+    checked = [p for p in found if p.name.startswith(CONTRACT_PREFIXES)]
+    return checked, [p for p in found if p not in checked]
 
 
 def validate_command(args: argparse.Namespace) -> int:
@@ -64,7 +72,7 @@ def validate_command(args: argparse.Namespace) -> int:
 
     problems: list[Problem] = []
     missing = False
-    n_files = n_items = 0
+    n_files = n_items = n_skipped = 0
     bad_files: set[str] = set()
     for raw in args.paths:
         path = Path(raw)
@@ -72,9 +80,12 @@ def validate_command(args: argparse.Namespace) -> int:
             print(f"{raw}: no such file or directory", file=sys.stderr)
             missing = True
             continue
-        files = _jsonl_files(path)
+        files, others = _jsonl_files(path)
+        for other in others:
+            print(f"skipped (not named pairwise*/pointwise*): {other}")
+        n_skipped += len(others)
         if not files:
-            print(f"{raw}: no *.jsonl files found", file=sys.stderr)
+            print(f"{raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
             missing = True
             continue
         for file in files:
@@ -94,7 +105,8 @@ def validate_command(args: argparse.Namespace) -> int:
         print(problem)
     status = "OK" if not problems else "FAILED"
     print(f"{status}: {n_files} file(s), {n_items} valid item(s), "
-          f"{len(problems)} problem(s) in {len(bad_files)} file(s)")
+          f"{len(problems)} problem(s) in {len(bad_files)} file(s)"
+          + (f", {n_skipped} other JSONL file(s) skipped" if n_skipped else ""))
     if missing:
         return 2
     return 1 if problems else 0
