@@ -1,0 +1,255 @@
+"""`judgeaudit audit`: run the probe battery as one eval-set and assemble the audit card data.
+
+The battery is one resumable, cached `inspect_ai.eval_set` (logs under `<out>/logs`) over:
+the unperturbed run (seed S), a second unperturbed run with seed S+1 (the `repeat` probe:
+identical configuration, a different seed, so Inspect's cache cannot serve one from the
+other), and one task per probe (`-T probe=<name>`). The audited items (the first `limit`
+items of the dataset) are written to `<out>/items/` so every task and a later resume judge
+exactly the same items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from judgeaudit.data.contract import Item, PairItem, PointItem
+from judgeaudit.probes.frame import LogFrame
+from judgeaudit.probes.gates import HEADLINE, Gate, GateResult, evaluate, verdict
+from judgeaudit.probes.readings import Figure, Reading, ReadingConfig, read_all
+from judgeaudit.probes.transforms import apply_probe
+from judgeaudit.stats import bootstrap_metric
+from judgeaudit.stats.metrics import metrics_for, outcomes_for
+
+CARD_SCHEMA = "judgeaudit.audit/1"
+DEFAULT_DATASET = "iclr2026/human_only"
+PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
+    "pairwise": ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+    "pointwise": ("presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+}
+# Probes that run as their own task; `repeat` is the second unperturbed run.
+TASK_PROBES: frozenset[str] = frozenset({"position", "presumption", "verbosity", "surface", "injection", "self_preference"})
+HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
+CHANCE = 0.5
+
+
+class AuditError(ValueError):
+    """An audit that cannot run or cannot be read (bad options, failed tasks, missing results)."""
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """Everything that defines one audit."""
+
+    model: str
+    prompt: str = "reference"
+    dataset: str = DEFAULT_DATASET
+    kind: str = "pairwise"
+    limit: int | None = None
+    seed: int = 20260
+    probes: tuple[str, ...] = PROBES_BY_KIND["pairwise"]
+    cache: bool = True
+    resamples: int = 10_000
+    gates_file: str | None = None
+    model_args: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict without model args (they may hold secrets)."""
+        return {
+            "model": self.model, "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
+            "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
+            "resamples": self.resamples, "gates_file": self.gates_file,
+        }
+
+
+def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:
+    """The first `limit` items of a dataset (all when None); an error on an empty selection."""
+    from judgeaudit.data.samples import load_items
+
+    if kind not in PROBES_BY_KIND:
+        raise AuditError(f"kind must be 'pairwise' or 'pointwise', got {kind!r}")
+    if limit is not None and limit < 1:
+        raise AuditError(f"--limit must be a positive number of items, got {limit}")
+    items = load_items(dataset, kind)
+    if not items:
+        raise AuditError(f"dataset {dataset!r} has no {kind} items")
+    return items[:limit] if limit is not None else items
+
+
+def write_audit_items(items: Sequence[Item], out: Path, kind: str) -> Path:
+    """Write the audited items to `<out>/items/<kind>.jsonl` (a set directory the tasks load)."""
+    from judgeaudit.data.jsonl import write_items
+
+    items_dir = out / "items"
+    write_items(items_dir / f"{kind}.jsonl", list(items))
+    return items_dir
+
+
+def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list[Any]:
+    """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe."""
+    from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+
+    make = novelty_pairwise if spec.kind == "pairwise" else novelty_pointwise
+    common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache}
+    tasks = [make(seed=spec.seed, **common)]
+    if "repeat" in probes:
+        tasks.append(make(seed=spec.seed + 1, **common))
+    for probe in probes:
+        if probe in TASK_PROBES:
+            tasks.append(make(seed=spec.seed, probe=probe, **common))
+    return tasks
+
+
+def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], dict[str, str]]:
+    """Probes that apply to these items, and a reason for each one that does not."""
+    wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
+    skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
+    run = []
+    for p in wanted:
+        if p == "self_preference" and not apply_probe(p, items, spec.seed):
+            skipped[p] = "no Human+Generated items with a generated side in this dataset"
+            continue
+        run.append(p)
+    return run, skipped
+
+
+def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None) -> tuple[list[Any], list[Item], dict[str, str]]:
+    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes)."""
+    from inspect_ai import eval_set
+
+    items = select_items(spec.dataset, spec.kind, spec.limit)
+    items_dir = write_audit_items(items, out, spec.kind)
+    probes, skipped = runnable_probes(spec, items)
+    tasks = build_tasks(spec, items_dir, probes)
+    kwargs: dict[str, Any] = {}
+    if max_connections is not None:
+        kwargs["max_connections"] = max_connections
+    success, logs = eval_set(
+        tasks,
+        log_dir=str(out / "logs"),
+        model=spec.model,
+        model_args=spec.model_args,
+        display=display,  # type: ignore[arg-type]
+        retry_attempts=2,
+        retry_wait=1,
+        log_dir_allow_dirty=True,
+        **kwargs,
+    )
+    if not success:
+        failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}" for log in logs if log.status != "success"]
+        raise AuditError(f"the audit eval-set did not complete; rerun the same command to resume. Failed: {failed}")
+    return list(logs), items, skipped
+
+
+def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Mark the S+1 unperturbed run as `repeat/run2` and copy the S run as `repeat/run1`."""
+    if frame.empty:
+        raise AuditError("the audit logs hold no scored samples")
+    base = frame["task_probe"].isna()
+    run2 = base & (frame["task_seed"] == seed + 1)
+    main = base & (frame["task_seed"] == seed)
+    out = frame[~run2].copy()
+    if run2.any():
+        r2 = frame[run2].copy()
+        r2["probe"], r2["probe_variant"] = "repeat", "run2"
+        r1 = frame[main].copy()
+        r1["probe"], r1["probe_variant"] = "repeat", "run1"
+        r1["tokens"], r1["cost_usd"] = 0, None  # a view of the unperturbed run: no extra calls
+        out = pd.concat([out, r1, r2], ignore_index=True)
+    return out
+
+
+def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
+    """Accuracy (or macro-F1), invalid and tie rate of the unperturbed run, with intervals."""
+    base = frame[frame["probe"].isna()].sort_values("item_id")
+    if base.empty:
+        raise AuditError("no unperturbed run in the audit logs")
+    outcomes = outcomes_for(kind, base["verdict"].astype(str).tolist(), base["gold"].astype(str).tolist())
+    metrics = metrics_for(kind)
+    figures = {
+        "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
+                           bootstrap_metric(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
+        "invalid_rate": Figure("invalid_rate", "invalid rate",
+                               bootstrap_metric(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
+    }
+    if kind == "pairwise":
+        figures["tie_rate"] = Figure("tie_rate", "tie rate", bootstrap_metric(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
+    return Reading(HEADLINE, "ok", len(base), figures)
+
+
+def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
+    """Item id -> generator model of its generated idea (None when it has none)."""
+    out: dict[str, str | None] = {}
+    for item in items:
+        ideas = (item.idea_a, item.idea_b) if isinstance(item, PairItem) else (item.idea,) if isinstance(item, PointItem) else ()
+        out[item.item_id] = next((i.generator for i in ideas if i.source == "generated"), None)
+    return out
+
+
+@dataclass
+class AuditResult:
+    """Everything on the card."""
+
+    spec: AuditSpec
+    verdict: str
+    reasons: list[GateResult]
+    headline: Reading
+    readings: dict[str, Reading]
+    gates: list[GateResult]
+    cost: dict[str, Any]
+    skipped_samples: list[dict[str, Any]]
+    items: dict[str, Any]
+    log_dir: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The card as JSON-ready data."""
+        return {
+            "schema": CARD_SCHEMA,
+            "verdict": self.verdict,
+            "reasons": [r.to_dict() for r in self.reasons],
+            "judge": self.spec.to_dict(),
+            "items": self.items,
+            "headline": {**self.headline.to_dict(), "chance": CHANCE,
+                         "above_chance": bool(self.headline.figures["accuracy"].value.low > CHANCE)},
+            "probes": {k: r.to_dict() for k, r in self.readings.items()},
+            "gates": [g.to_dict() for g in self.gates],
+            "cost": self.cost,
+            "skipped_samples": self.skipped_samples,
+            "log_dir": self.log_dir,
+        }
+
+
+def cost_summary(frame: pd.DataFrame) -> dict[str, Any]:
+    """Tokens, calls and USD (None when the provider reported no cost) over the battery."""
+    costs = [c for c in frame["cost_usd"].tolist() if c is not None and c == c]
+    return {
+        "usd": float(sum(costs)) if costs else None,
+        "tokens": int(frame["tokens"].fillna(0).sum()),
+        "judge_calls": int(frame.loc[~((frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")), "n_calls"].sum()),
+        "note": "from the provider's token usage as Inspect logged it; cached calls are not charged again",
+    }
+
+
+def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
+             gates: tuple[Gate, ...], log_dir: str) -> AuditResult:
+    """Readings, gates and the verdict from the battery's logs."""
+    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
+    frame = label_runs(logframe.frame, spec.seed)
+    head = headline(frame, spec.kind, cfg)
+    readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]], cfg,
+                        judge_model=spec.model, generators=generators_of(items))
+    for probe, reason in skipped_probes.items():
+        readings[probe] = Reading(probe, "not_run", 0, note=reason)
+    results = evaluate(gates, {HEADLINE: head, **readings}, spec.kind)
+    word, reasons = verdict(results)
+    digest = hashlib.sha256("\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()).hexdigest()
+    items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
+                  "items_sha256": digest, "setups": sorted({i.setup for i in items})}
+    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame),
+                       logframe.skipped, items_info, log_dir)

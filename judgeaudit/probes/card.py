@@ -1,0 +1,163 @@
+"""Write the audit card: `card.md` (verdict first), `card.json`, and PNG figures."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.files import atomic_open, atomic_write_text
+from judgeaudit.probes.audit import CHANCE, AuditResult
+from judgeaudit.probes.gates import HEADLINE, POINTWISE_FIGURES, GateResult
+from judgeaudit.probes.readings import Figure, Reading
+
+MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "not_run": "not run"}
+
+
+def _num(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def _ci(fig: Figure) -> str:
+    v = fig.value
+    return f"{_num(v.estimate)} [{_num(v.low)}, {_num(v.high)}]"
+
+
+def _corrected(fig: Figure) -> str:
+    c = fig.corrected
+    if c is None:
+        return ""
+    return f"{_num(c.estimate)} [{_num(c.low)}, {_num(c.high)}]"
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _reason(r: GateResult) -> str:
+    return f"{r.gate.name}: {r.gate.description} = {_num(r.value)} ({r.gate.rule()})"
+
+
+def render_markdown(result: AuditResult) -> str:
+    """The card as Markdown: verdict and reasons, accuracy vs chance, probes, gates, cost."""
+    spec = result.spec
+    lines = [f"# Audit card: `{spec.model}` ({spec.kind}, prompt `{spec.prompt}`)", ""]
+    lines.append(f"## Verdict: **{result.verdict.upper()}**")
+    lines.append("")
+    if result.reasons:
+        for r in result.reasons:
+            lines.append(f"- {MARK[r.outcome]} {_reason(r)}")
+    else:
+        lines.append("- every gate that ran passed")
+    not_run = [r.gate.name for r in result.gates if r.outcome == "not_run"]
+    if not_run:
+        lines.append(f"- gates not run: {', '.join(not_run)}")
+    lines += ["", f"Items: {result.items['count']} {spec.kind} items of `{spec.dataset}`"
+              + (f" (first {spec.limit})" if spec.limit else "") + f", setups {', '.join(result.items['setups'])}.", ""]
+
+    head = result.headline
+    acc = head.figures["accuracy"]
+    above = acc.value.low > CHANCE
+    lines += ["## Accuracy", "", "| figure | estimate [95% CI] |", "|---|---|"]
+    for fig in head.figures.values():
+        lines.append(f"| {fig.label} | {_ci(fig)} |")
+    lines += ["", f"Chance is {CHANCE}; the interval {'excludes' if above else 'does not exclude'} it. "
+              f"Intervals: {acc.value.method} bootstrap over items, {acc.value.resamples} resamples, seed {acc.value.seed}.", ""]
+
+    lines += ["## Probes", "", "| probe | figure | estimate [95% CI] | noise-floor corrected | n items |", "|---|---|---|---|---|"]
+    for probe, reading in result.readings.items():
+        if reading.status != "ok" and not reading.figures:
+            lines.append(f"| {probe} | not run: {_cell(reading.note)} | | | 0 |")
+            continue
+        for fig in reading.figures.values():
+            lines.append(f"| {probe} | {_cell(fig.name + ': ' + fig.label)} | {_ci(fig)} | {_corrected(fig)} | {reading.n_items} |")
+        if reading.note:
+            lines.append(f"| {probe} | note: {_cell(reading.note)} | | | |")
+    lines += ["", "Shifts are paired differences on the same items (x - y); corrected flip rates subtract the "
+              "repeat-run flip rate (noise floor) item by item.", ""]
+
+    lines += ["## Gates", "", "| gate | outcome | value | thresholds | what it measures |", "|---|---|---|---|---|"]
+    for r in result.gates:
+        note = f" ({r.note})" if r.note else ""
+        lines.append(f"| {r.gate.name} | {MARK[r.outcome]} | {_num(r.value)} | {_cell(r.gate.rule())} | {_cell(r.gate.description + note)} |")
+    lines += ["", "Verdict rule: any FAIL -> unfit; else any WARN -> use with care; else fit. "
+              "Thresholds are the defaults in `judgeaudit/probes/gates.py`"
+              + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
+
+    cost = result.cost
+    lines += ["## Cost", "", f"- judge calls: {cost['judge_calls']}", f"- tokens: {cost['tokens']}",
+              f"- USD: {_num(cost['usd'], 4) if cost['usd'] is not None else 'not reported by the provider'}",
+              f"- {cost['note']}", ""]
+    if result.skipped_samples:
+        lines += [f"Skipped samples (no score): {len(result.skipped_samples)}", ""]
+    lines += ["## Figures", "", "![gates](gates.png)", "", f"Logs: `{result.log_dir}` (view with `inspect view --log-dir {result.log_dir}`).", ""]
+    return "\n".join(lines)
+
+
+def _gate_points(result: AuditResult) -> list[tuple[str, float, float, float, GateResult]]:
+    readings: dict[str, Reading] = {HEADLINE: result.headline, **result.readings}
+    out = []
+    for r in result.gates:
+        if r.outcome == "not_run":
+            continue
+        name = POINTWISE_FIGURES.get(r.gate.probe, r.gate.figure) if result.spec.kind == "pointwise" else r.gate.figure
+        fig = readings[r.gate.probe].figures[name]
+        v = fig.corrected if r.gate.statistic == "corrected" and fig.corrected is not None else fig.value
+        out.append((f"{r.gate.name}\n({fig.name})", v.estimate, v.low, v.high, r))
+    return out
+
+
+def plot_gates(result: AuditResult, path: Path) -> None:
+    """One row per gate: the figure with its interval and the pass/fail thresholds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = _gate_points(result)
+    fig, ax = plt.subplots(figsize=(8, 0.6 * max(len(points), 1) + 1.5))
+    colours = {"pass": "tab:green", "warn": "tab:orange", "fail": "tab:red"}
+    for y, (_label, est, lo, hi, r) in enumerate(points):
+        g = r.gate
+        ax.errorbar([est], [y], xerr=[[max(est - lo, 0)], [max(hi - est, 0)]], fmt="o", color=colours[r.outcome], capsize=4)
+        centre = 0.5 if g.statistic == "distance_from_half" else 0.0
+        signs = (-1, 1) if g.statistic in ("abs", "distance_from_half") else (1,)
+        for s in signs:
+            for thr, style in ((g.pass_at, ":"), (g.fail_at, "--")):
+                ax.plot([centre + s * thr] * 2, [y - 0.35, y + 0.35], style, color="grey", lw=1)
+    ax.set_yticks(range(len(points)), [p[0] for p in points], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(-1.05, 1.05)
+    ax.axvline(0, color="black", lw=0.5)
+    ax.set_xlabel("estimate with 95% bootstrap interval (dotted: pass threshold, dashed: fail threshold)")
+    ax.set_title(f"{result.spec.model}: {result.verdict}")
+    fig.tight_layout()
+    with atomic_open(path, "wb") as fh:
+        fig.savefig(fh, format="png", dpi=110)
+    plt.close(fig)
+
+
+def write_card(result: AuditResult, out: Path) -> dict[str, Path]:
+    """Write card.md, card.json and gates.png under `out`; returns their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"md": out / "card.md", "json": out / "card.json", "png": out / "gates.png"}
+    data: dict[str, Any] = result.to_dict()
+    atomic_write_text(paths["json"], json.dumps(_finite(data), indent=2, allow_nan=False) + "\n")
+    plot_gates(result, paths["png"])
+    atomic_write_text(paths["md"], render_markdown(result))
+    return paths
+
+
+def _finite(obj: Any) -> Any:
+    """NaN/inf (undefined figures) as JSON null, recursively."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
