@@ -1,0 +1,68 @@
+"""`inspect eval-set` over two prompt variants with mockllm/model: runs, then resumes.
+
+Hosted LLMs are unreachable here; the model is Inspect's `mockllm/model` with a callable
+that answers from the prompt text and counts calls.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval_set
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+from judgeaudit.judges.tasks import novelty_pairwise
+
+TINY = str(Path(__file__).parent / "fixtures" / "tiny_judge")
+
+
+def test_eval_set_over_prompt_variants_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    calls: list[str] = []
+
+    def answer(input: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        text = input[-1].text
+        calls.append(text)
+        first = text.split("Idea A:\n", 1)[1].split("\n\nIdea B:", 1)[0]
+        out = ModelOutput.from_content(
+            "mockllm/model", "Verdict: A" if "Kestrel" in first else "Verdict: B"
+        )
+        out.usage = ModelUsage(input_tokens=100, output_tokens=3, total_tokens=103)
+        return out
+
+    model = get_model("mockllm/model", custom_outputs=answer)
+    log_dir = str(tmp_path / "grid")
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "log_dir": log_dir,
+        "display": "none",
+        "log_dir_allow_dirty": True,
+    }
+
+    # The first session completes only the reference configuration.
+    # (Inspect identifies a task by the arguments *passed*, so the grid always names its prompt.)
+    ok, logs = eval_set(
+        [novelty_pairwise(dataset=TINY, prompt="reference", resamples=200)], **kwargs
+    )
+    assert ok and len(calls) == 6
+    # The full grid resumes: the finished reference run is reused, only p3 is new work.
+    grid = [
+        novelty_pairwise(dataset=TINY, prompt=p, resamples=200)
+        for p in ("reference", "p3_judged_novel")
+    ]
+    ok, logs = eval_set(grid, **kwargs)
+    assert ok and len(logs) == 2 and len(calls) == 12
+    assert all("exactly one" in t for t in calls[6:])
+    assert sorted(log.eval.task_args["prompt"] for log in logs) == ["p3_judged_novel", "reference"]
+    assert all(
+        log.status == "success" and log.results.scores[0].metrics["strict_accuracy"].value == 1.0
+        for log in logs
+    )  # type: ignore[union-attr]
+    # Nothing left to do: a third call makes no model call at all.
+    ok, logs = eval_set(grid, **kwargs)
+    assert ok and len(calls) == 12
+    assert len(list(Path(log_dir).glob("*.eval"))) == 2

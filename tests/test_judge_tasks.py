@@ -1,0 +1,418 @@
+"""End-to-end runs of novelty_pairwise / novelty_pointwise with Inspect's mockllm/model.
+
+The hosted judge LLMs are unreachable here, so the model is Inspect's own `mockllm/model`
+driven by a callable that reads each prompt and answers by a script (the real Inspect
+eval loop, cache, scorer, metrics and log are all exercised).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.stats import DEFAULT_SEED, PAIRWISE, bootstrap_metric, pairwise_outcomes
+
+TINY = str(Path(__file__).parent / "fixtures" / "tiny_judge")
+MARK = "Kestrel"  # every gold-novel idea of the tiny fixtures names this method
+RESAMPLES = 500
+
+Policy = Callable[[str, int], str]  # (prompt text, call index) -> answer text
+
+
+class ScriptedJudge:
+    """A mockllm callable: answers by `policy` and counts calls (a stand-in for a real LLM)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.calls: list[tuple[str, int]] = []
+
+    def __call__(
+        self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        text = input[-1].text
+        index = (config.seed or DEFAULT_SEED) - DEFAULT_SEED
+        self.calls.append((text, index))
+        out = ModelOutput.from_content("mockllm/model", self.policy(text, index))
+        out.usage = ModelUsage(
+            input_tokens=len(text) // 4, output_tokens=5, total_tokens=len(text) // 4 + 5
+        )
+        return out
+
+    def model(self) -> Model:
+        """A mockllm model answering with this script."""
+        return get_model("mockllm/model", custom_outputs=self)
+
+
+def shown_ideas(text: str) -> tuple[str, str]:
+    """The texts shown as Idea A and Idea B in a pairwise prompt."""
+    match = re.search(r"Idea A:\n(.*?)\n\nIdea B:\n(.*?)\n\n", text, re.S)
+    assert match, text
+    return match.group(1), match.group(2)
+
+
+def shown_idea(text: str) -> str:
+    """The idea text of a pointwise prompt."""
+    match = re.search(r"\nIdea:\n(.*?)\n\n", text, re.S)
+    assert match, text
+    return match.group(1)
+
+
+def marker_position(text: str) -> str:
+    """'A' or 'B': where the gold-novel idea is shown."""
+    a, _ = shown_ideas(text)
+    return "A" if MARK in a else "B"
+
+
+def other(letter: str) -> str:
+    return "B" if letter == "A" else "A"
+
+
+def run(task: Any, judge: ScriptedJudge, tmp_path: Path, **kwargs: Any) -> EvalLog:
+    """One eval with the scripted judge; asserts success."""
+    log = eval(task, model=judge.model(), log_dir=str(tmp_path / "logs"), display="none", **kwargs)[
+        0
+    ]
+    assert log.status == "success", log.error
+    return log
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
+    """Metric values of the novelty scorer."""
+    assert log.results is not None
+    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
+
+
+def scores(log: EvalLog) -> dict[str, Any]:
+    """Per-sample novelty Score by sample id."""
+    assert log.samples is not None
+    return {str(s.id): s.scores["novelty"] for s in log.samples}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
+    # pair0 right, pair1 wrong, pair2 tie, pair3 refusal (invalid), pair4/5 right.
+    def policy(text: str, index: int) -> str:
+        a, b = shown_ideas(text)
+        pos = marker_position(text)
+        if "online matching market" in a + b or "counterfactual program traces" in a + b:
+            return (
+                "Idea A is weaker.\nVerdict: " + other(pos)
+                if "counterfactual" in a + b
+                else f"Verdict: {pos}"
+            )
+        if "token merging" in a + b:
+            return "They are comparable.\nVerdict: TIE"
+        if "dual view" in a + b:
+            return "I'm sorry, but I can't judge this."
+        return f"**Verdict: {pos}**"
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), judge, tmp_path)
+    m = metrics(log)
+    # n0 right, n1 invalid, n2 tie, n3 wrong, n4 right, n5 right
+    assert m["strict_accuracy"] == pytest.approx(3 / 6)
+    assert m["soft_accuracy"] == pytest.approx(3.5 / 6)
+    assert m["accuracy_no_ties"] == pytest.approx(3 / 4)
+    assert m["tie_rate"] == pytest.approx(1 / 6)
+    assert m["invalid_rate"] == pytest.approx(1 / 6)
+    verdicts = {sid: s.answer for sid, s in scores(log).items()}
+    assert verdicts == {
+        "pair0": "a",
+        "pair1": "invalid",
+        "pair2": "tie",
+        "pair3": "a",
+        "pair4": "a",
+        "pair5": "b",
+    }
+    # The intervals are the stats package's bootstrap with the recorded seed and resamples.
+    ids = sorted(verdicts)
+    outcomes = pairwise_outcomes(
+        [verdicts[i] for i in ids], [scores(log)[i].metadata["gold"] for i in ids]
+    )
+    expected = bootstrap_metric(outcomes, PAIRWISE["strict_accuracy"], RESAMPLES, DEFAULT_SEED)
+    assert (m["strict_accuracy_ci_low"], m["strict_accuracy_ci_high"]) == pytest.approx(
+        (expected.low, expected.high)
+    )
+    assert m["strict_accuracy_ci_low"] < 0.5 < m["strict_accuracy_ci_high"]
+    params = log.results.scores[0].metrics["strict_accuracy"].params  # type: ignore[union-attr]
+    assert params == {"resamples": RESAMPLES, "seed": DEFAULT_SEED}
+    assert log.eval.metadata["judgeaudit"]["bootstrap"] == {
+        "method": "percentile",
+        "resamples": RESAMPLES,
+        "seed": DEFAULT_SEED,
+        "confidence": 0.95,
+    }
+    # Per-call records (SCORE_SCHEMA) keep the raw text and parse path of every call.
+    s1 = scores(log)["pair1"]
+    assert s1.metadata["calls"] == [
+        {
+            "order": "ab",
+            "shown_verdict": "invalid",
+            "verdict": "invalid",
+            "raw": "I'm sorry, but I can't judge this.",
+            "parse": "failed",
+            "call_index": 0,
+            "error": None,
+        }
+    ]
+    s0 = scores(log)["pair0"].metadata
+    assert (
+        s0["calls"][0]["parse"] == "strict"
+        and scores(log)["pair4"].metadata["calls"][0]["parse"] == "tolerant"
+    )
+    for key in (
+        "schema",
+        "kind",
+        "item_id",
+        "setup",
+        "area",
+        "gold",
+        "verdict",
+        "calls",
+        "k",
+        "both_orders",
+        "split_rule",
+        "split",
+        "judge",
+        "prompt",
+        "idea_format",
+        "probe",
+        "probe_variant",
+        "probe_target",
+        "human",
+    ):
+        assert key in s0, key
+    assert (
+        s0["schema"] == "judgeaudit.score/1" and s0["prompt"] == "reference" and s0["probe"] is None
+    )
+    assert s0["human"]["a"]["rating_mean"] == 7.5
+    assert len(judge.calls) == 6
+    assert log.stats.model_usage["mockllm/model"].output_tokens == 30
+
+
+def test_both_orders_maps_positions_back(tmp_path: Path) -> None:
+    # A judge with a pure first-position preference: consistent-looking per call, a tie per item.
+    always_a = ScriptedJudge(lambda text, i: "Verdict: A")
+    log = run(
+        novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES), always_a, tmp_path
+    )
+    m = metrics(log)
+    assert m["tie_rate"] == 1.0 and m["strict_accuracy"] == 0.0 and m["soft_accuracy"] == 0.5
+    assert math.isnan(m["accuracy_no_ties"])
+    calls = scores(log)["pair1"].metadata["calls"]
+    assert [(c["order"], c["shown_verdict"], c["verdict"]) for c in calls] == [
+        ("ab", "a", "a"),
+        ("ba", "a", "b"),
+    ]
+    assert scores(log)["pair1"].metadata["both_orders"] is True
+    # The ba prompt really shows the ideas swapped.
+    ab = [t for t, _ in always_a.calls if "online matching market" in t]
+    assert len(ab) == 2 and shown_ideas(ab[0]) == shown_ideas(ab[1])[::-1]
+    # A judge that follows the content is right in both orders.
+    follows = ScriptedJudge(lambda text, i: f"Verdict: {marker_position(text)}")
+    # (cache off: the cache would rightly serve the first judge's answers to the same prompts)
+    log2 = run(
+        novelty_pairwise(dataset=TINY, both_orders=True, cache=False, resamples=RESAMPLES),
+        follows,
+        tmp_path,
+    )
+    assert metrics(log2)["strict_accuracy"] == 1.0
+    assert {c["shown_verdict"] for c in scores(log2)["pair0"].metadata["calls"]} == {"a", "b"}
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (["right", "wrong", "right"], {"strict_accuracy": 1.0, "tie_rate": 0.0}),
+        (["right", "wrong"], {"strict_accuracy": 0.0, "tie_rate": 1.0}),
+        (["junk", "junk", "wrong"], {"strict_accuracy": 0.0, "invalid_rate": 0.0, "tie_rate": 0.0}),
+        (["junk", "junk"], {"strict_accuracy": 0.0, "invalid_rate": 1.0}),
+    ],
+)
+def test_k_calls_are_distinct_and_aggregated(
+    tmp_path: Path, script: list[str], expected: dict[str, float]
+) -> None:
+    def policy(text: str, index: int) -> str:
+        pos = marker_position(text)
+        return {"right": f"Verdict: {pos}", "wrong": f"Verdict: {other(pos)}", "junk": "Hmm."}[
+            script[index]
+        ]
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, k=len(script), resamples=RESAMPLES), judge, tmp_path)
+    for name, value in expected.items():
+        assert metrics(log)[name] == pytest.approx(value), name
+    # Every call reached the model with its own seed, although prompt and cache are on.
+    assert len(judge.calls) == 6 * len(script)
+    assert sorted({i for _, i in judge.calls}) == list(range(len(script)))
+    rec = scores(log)["pair0"].metadata
+    assert [c["call_index"] for c in rec["calls"]] == list(range(len(script))) and rec["k"] == len(
+        script
+    )
+
+
+def test_invalid_outputs_are_never_coerced(tmp_path: Path) -> None:
+    outputs = [
+        "",
+        "I cannot decide.",
+        "Verdict: A or B",
+        "Verdict: probably B",
+        "Verdict: A\nVerdict: B",
+        "Verdict: NOVEL",
+    ]
+    judge = ScriptedJudge(
+        lambda text, i: outputs[int(re.search(r"Idea A:\n(.)", text).group(1) == "K") + 2 * (i % 2)]
+    )  # type: ignore[union-attr]
+    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    m = metrics(log)
+    assert m["invalid_rate"] == 1.0 and m["strict_accuracy"] == 0.0 and m["soft_accuracy"] == 0.0
+    for score in scores(log).values():
+        assert score.answer == "invalid"
+        assert all(
+            c["verdict"] == "invalid" and c["parse"] == "failed" for c in score.metadata["calls"]
+        )
+        assert {c["raw"] for c in score.metadata["calls"]} <= set(outputs)
+
+
+def test_provider_errors_become_invalid_calls(tmp_path: Path) -> None:
+    def policy(text: str, index: int) -> str:
+        if "online matching market" in text and index == 0:
+            raise RuntimeError("upstream returned 503")
+        return f"Verdict: {marker_position(text)}"
+
+    log = run(
+        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path
+    )
+    calls = scores(log)["pair0"].metadata["calls"]
+    assert calls[0]["parse"] == "error" and calls[0]["verdict"] == "invalid"
+    assert "upstream returned 503" in calls[0]["error"]
+    assert calls[1]["parse"] == "strict"
+    assert scores(log)["pair0"].answer == "a"  # the valid call still decides the item
+    assert metrics(log)["strict_accuracy"] == 1.0
+
+
+def test_pointwise_metrics_and_split_rule(tmp_path: Path) -> None:
+    # Everything "novel" except pt_o0, which gets an unparseable answer.
+    def policy(text: str, index: int) -> str:
+        idea = shown_idea(text)
+        if idea.startswith("We add dropout"):
+            return "It depends."
+        return "The idea is fine.\nVerdict: NOVEL"
+
+    log = run(novelty_pointwise(dataset=TINY, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path)
+    m = metrics(log)
+    assert m["f1_novel"] == pytest.approx(2 * 3 / (5 + 3))
+    assert m["f1_not_novel"] == 0.0
+    assert m["macro_f1"] == pytest.approx(0.375)
+    assert m["invalid_rate"] == pytest.approx(1 / 6)
+    assert m["macro_f1_ci_low"] <= 0.375 <= m["macro_f1_ci_high"]
+    assert scores(log)["pt_o0"].answer == "invalid"
+    assert scores(log)["pt_o0"].metadata["calls"][0]["order"] == "single"
+
+    # k=2 split votes: resolved by the split rule and flagged.
+    def split(text: str, index: int) -> str:
+        return ["Verdict: NOVEL", "Verdict: NOT NOVEL"][index]
+
+    for rule, verdict in (("not_novel", "not_novel"), ("novel", "novel"), ("invalid", "invalid")):
+        task = novelty_pointwise(
+            dataset=TINY, k=2, split_rule=rule, cache=False, resamples=RESAMPLES
+        )
+        log = run(task, ScriptedJudge(split), tmp_path)
+        for score in scores(log).values():
+            assert score.answer == verdict and score.metadata["split"] is True
+            assert score.metadata["split_rule"] == rule
+
+
+def test_correct_pointwise_judge_scores_one(tmp_path: Path) -> None:
+    judge = ScriptedJudge(
+        lambda t, i: "Verdict: NOVEL" if MARK in shown_idea(t) else "Verdict: NOT NOVEL"
+    )
+    log = run(
+        novelty_pointwise(
+            dataset=TINY, prompt="p3_judged_novel", idea_format="plan", resamples=RESAMPLES
+        ),
+        judge,
+        tmp_path,
+    )
+    m = metrics(log)
+    assert m["macro_f1"] == 1.0 and m["invalid_rate"] == 0.0
+    assert all(
+        "Did expert reviewers judge this idea novel?" in t and "Steps:" in t for t, _ in judge.calls
+    )
+    meta = scores(log)["pt_n0"].metadata
+    assert meta["prompt"] == "p3_judged_novel" and meta["idea_format"] == "plan"
+
+
+def test_bad_parameters_fail_clearly() -> None:
+    with pytest.raises(ValueError, match="unknown pointwise prompt 'p5_judged_more_novel'"):
+        novelty_pointwise(dataset=TINY, prompt="p5_judged_more_novel")
+    with pytest.raises(ValueError, match="idea_format"):
+        novelty_pairwise(dataset=TINY, idea_format="poem")
+    with pytest.raises(ValueError, match="split_rule"):
+        novelty_pointwise(dataset=TINY, split_rule="coin")
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        novelty_pairwise(dataset=TINY, k=0)
+    with pytest.raises(FileNotFoundError, match="no_such_set"):
+        novelty_pairwise(dataset="no_such_set")
+
+
+def test_cache_serves_repeated_and_shared_calls(tmp_path: Path) -> None:
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    first = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12
+    again = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12, "a repeated configuration must be served from the cache"
+    assert metrics(again) == metrics(first)
+    # k=1 shares call index 0 with the k=2 run; k=3 only pays for call index 2.
+    run(novelty_pairwise(dataset=TINY, k=1, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12
+    run(novelty_pairwise(dataset=TINY, k=3, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 18 and {i for _, i in judge.calls[12:]} == {2}
+    # A different prompt variant is a different call.
+    run(
+        novelty_pairwise(dataset=TINY, prompt="p4_which_novel", resamples=RESAMPLES),
+        judge,
+        tmp_path,
+    )
+    assert len(judge.calls) == 24
+    # cache=false always calls the model.
+    run(novelty_pairwise(dataset=TINY, cache=False, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 30
+
+
+def test_metrics_show_in_evals_df(tmp_path: Path) -> None:
+    from inspect_ai.analysis import evals_df
+
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    run(
+        novelty_pairwise(dataset=TINY, prompt="p1_no_guardrails", resamples=RESAMPLES),
+        judge,
+        tmp_path,
+    )
+    df = evals_df(str(tmp_path / "logs"), quiet=True)
+    row = df.iloc[0]
+    for name in (
+        "strict_accuracy",
+        "soft_accuracy",
+        "accuracy_no_ties",
+        "tie_rate",
+        "invalid_rate",
+    ):
+        for suffix in ("", "_ci_low", "_ci_high"):
+            assert f"score_novelty_{name}{suffix}" in df.columns
+    assert row["score_novelty_strict_accuracy"] == 1.0
+    assert row["task_arg_prompt"] == "p1_no_guardrails"
+    assert '"resamples": 500' in row["metadata"] and '"method": "percentile"' in row["metadata"]
