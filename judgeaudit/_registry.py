@@ -1,3 +1,4 @@
 """Inspect entry point: importing this registers our tasks and model providers."""
 
 # ruff: noqa: F401
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
