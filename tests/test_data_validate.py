@@ -53,12 +53,12 @@ def broken_pairwise(path: Path) -> Path:
     lines = [
         dumps_item(p0).encode(),
         _line(p1, area=_DELETE).encode(),
-        _line(p1, idea_a__label="maybe").encode(),
+        _line(p1, pair_id="pair1b", idea_a__label="maybe").encode(),
         _line(p0).encode(),
         _line(p2, idea_b=p2.idea_a.to_dict(), gold="a").encode(),
         _line(p3, idea_b__text="   ").encode(),
         dumps_item(p3).encode().replace(b"Idea", b"Id\xffea", 1),
-        _line(p3, idea_a__evidence__review_count="4", gold=1).encode(),
+        _line(p3, pair_id="pair8", idea_a__evidence__review_count="4", gold=1).encode(),
         _line(p3, pair_id="pair9", setup="human-only").encode(),
     ]
     truncated = dumps_item(p3).replace('"pair3"', '"pair10"')[:-25]
@@ -91,7 +91,7 @@ def test_every_defect_found_with_line_and_field(tmp_path: Path) -> None:
 def test_pointwise_defects(tmp_path: Path) -> None:
     p0, p1 = make_points(2)
     bad_gold = p1.to_dict() | {"gold": "novelish"}
-    wrong_label = p1.to_dict() | {"gold": "novel"}  # gold disagrees with idea.label
+    wrong_label = p1.to_dict() | {"item_id": "item1b", "gold": "novel"}  # gold disagrees with idea.label
     not_object = [1, 2]
     path = tmp_path / "pointwise.jsonl"
     path.write_text("\n".join(json.dumps(o) for o in (p0.to_dict(), bad_gold, wrong_label, not_object)) + "\n"
@@ -181,3 +181,22 @@ def test_validate_dir_skips_other_jsonl_visibly(set_dir: Path, capsys: pytest.Ca
     assert f"skipped (not named pairwise*/pointwise*): {set_dir / 'corpus.jsonl'}" in out
     assert out.strip().endswith("1 other JSONL file(s) skipped")
     assert main(["validate", str(set_dir / "corpus.jsonl")]) == 1  # named explicitly: checked
+
+
+def test_duplicate_found_even_when_first_occurrence_is_broken(tmp_path: Path) -> None:
+    p0, p1 = make_pairs(2)
+    first = p0.to_dict() | {"gold": "x"}
+    path = tmp_path / "pairwise.jsonl"
+    path.write_text("\n".join(json.dumps(o) for o in (first, p1.to_dict(), p0.to_dict())) + "\n", encoding="utf-8")
+    _, problems = check_file(path)
+    assert [(p.line, p.field) for p in problems] == [(1, "gold"), (3, "pair_id")]
+
+
+def test_duplicate_line_still_gets_its_own_problems(tmp_path: Path) -> None:
+    p0, _ = make_pairs(2)
+    path = tmp_path / "pairwise.jsonl"
+    path.write_text("\n".join(json.dumps(o) for o in (p0.to_dict(), p0.to_dict() | {"gold": "x"})) + "\n",
+                    encoding="utf-8")
+    items, problems = check_file(path)
+    assert [(p.line, p.field) for p in problems] == [(2, "pair_id"), (2, "gold")]
+    assert len(items) == 1

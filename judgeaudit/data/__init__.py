@@ -1,7 +1,9 @@
 """The data contract (Idea, PairItem, PointItem) and its file formats."""
 
+from judgeaudit.data.card import write_card
 from judgeaudit.data.contract import Evidence, Idea, Item, PairItem, PointItem, Provenance
 from judgeaudit.data.jsonl import check_file, read_items, read_pairs, read_points, write_items
+from judgeaudit.data.manifest import read_manifest, verify_manifest, write_manifest
 from judgeaudit.data.validate import ContractError, Problem
 
 __all__ = [
@@ -16,6 +18,10 @@ __all__ = [
     "check_file",
     "read_items",
     "read_pairs",
+    "read_manifest",
     "read_points",
+    "verify_manifest",
+    "write_card",
     "write_items",
+    "write_manifest",
 ]

@@ -51,11 +51,20 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
     if kind is None:
         problems.append(Problem(name, 0, "", "cannot tell pairwise from pointwise (name the file pairwise*/pointwise* or pass kind)"))
         return [], problems
+    id_field = "pair_id" if kind == "pairwise" else "item_id"
+    first_line: dict[str, int] = {}
     parsed: list[tuple[int, Item]] = []
     for number, obj in decoded:
+        raw_id = obj.get(id_field) if isinstance(obj, dict) else None
+        duplicate = isinstance(raw_id, str) and raw_id in first_line
+        if duplicate:  # found even when the first occurrence is itself broken
+            problems.append(Problem(name, number, id_field,
+                                    f"duplicate id {raw_id!r} (first on line {first_line[str(raw_id)]})"))
+        elif isinstance(raw_id, str) and raw_id:
+            first_line[raw_id] = number
         item, item_problems = parse_item(obj, kind, name, number)
         problems.extend(item_problems)
-        if item is not None:
+        if item is not None and not duplicate:
             parsed.append((number, item))
     items, cross = check_unique(parsed, name)
     problems.extend(cross)
