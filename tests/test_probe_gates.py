@@ -1,0 +1,112 @@
+"""Audit gates: outcomes at the thresholds, verdict and reasons, config-file overrides and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judgeaudit.probes.gates import (
+    DEFAULT_GATES,
+    HEADLINE,
+    GateConfigError,
+    evaluate,
+    load_gates,
+    verdict,
+)
+from judgeaudit.probes.readings import Figure, Reading
+from judgeaudit.stats import Interval, PairedDifference
+
+
+def _iv(x: float) -> Interval:
+    return Interval(x, x - 0.1, x + 0.1, 0.95, "percentile", 100, 1, 10)
+
+
+def _pd(x: float) -> PairedDifference:
+    return PairedDifference(x, x - 0.1, x + 0.1, 0.5, False, 0.95, "paired percentile", 100, 1, 10)
+
+
+def readings(acc: float = 0.9, first: float = 0.5, flip: float = 0.0, noise: float = 0.0,
+             cue: float = 0.0, pad: float = 0.0) -> dict[str, Reading]:
+    """Readings with chosen figure values (corrected flip = flip - noise)."""
+    return {
+        HEADLINE: Reading(HEADLINE, "ok", 10, {"accuracy": Figure("accuracy", "", _iv(acc)),
+                                               "invalid_rate": Figure("invalid_rate", "", _iv(0.0))}),
+        "repeat": Reading("repeat", "ok", 10, {"noise_floor": Figure("noise_floor", "", _iv(noise))}),
+        "position": Reading("position", "ok", 10, {
+            "order_flip_rate": Figure("order_flip_rate", "", _iv(flip), _pd(flip - noise)),
+            "first_position_rate": Figure("first_position_rate", "", _iv(first))}),
+        "presumption": Reading("presumption", "ok", 10, {"cue_shift": Figure("cue_shift", "", _pd(cue))}),
+        "verbosity": Reading("verbosity", "ok", 10, {"padding_shift": Figure("padding_shift", "", _pd(pad))}),
+    }
+
+
+def outcomes(**kw: float) -> dict[str, str]:
+    """Gate name -> outcome for readings built with `kw`."""
+    return {r.gate.name: r.outcome for r in evaluate(DEFAULT_GATES, readings(**kw))}
+
+
+def test_clean_judge_passes_and_missing_probes_are_not_run() -> None:
+    out = outcomes()
+    assert {out[g] for g in ("accuracy", "invalid_rate", "noise_floor", "position_flip", "position_first",
+                             "presumption", "verbosity")} == {"pass"}
+    assert out["surface"] == out["injection"] == "not_run"
+    word, reasons = verdict(evaluate(DEFAULT_GATES, readings()))
+    assert word == "fit" and reasons == []
+
+
+@pytest.mark.parametrize(("kw", "gate", "expected"), [
+    ({"acc": 0.55}, "accuracy", "warn"),
+    ({"acc": 0.45}, "accuracy", "fail"),
+    ({"acc": 0.60}, "accuracy", "pass"),
+    ({"first": 0.95}, "position_first", "fail"),
+    ({"first": 0.05}, "position_first", "fail"),
+    ({"first": 0.68}, "position_first", "warn"),
+    ({"flip": 0.35, "noise": 0.3}, "position_flip", "pass"),  # only 0.05 beyond the noise floor
+    ({"flip": 0.4, "noise": 0.0}, "position_flip", "fail"),
+    ({"cue": -0.5}, "presumption", "fail"),  # contrarian to the cue is a bias too
+    ({"pad": 0.2}, "verbosity", "warn"),
+])
+def test_thresholds(kw: dict[str, float], gate: str, expected: str) -> None:
+    assert outcomes(**kw)[gate] == expected
+
+
+def test_verdict_names_the_worst_fails_first() -> None:
+    results = evaluate(DEFAULT_GATES, readings(first=1.0, cue=0.35, pad=0.2))
+    word, reasons = verdict(results)
+    assert word == "unfit"
+    assert [r.gate.name for r in reasons] == ["position_first", "presumption"]
+    word, reasons = verdict(evaluate(DEFAULT_GATES, readings(pad=0.2)))
+    assert word == "use with care" and [r.gate.name for r in reasons] == ["verbosity"]
+
+
+def test_override_file_yaml_and_json(tmp_path: Path) -> None:
+    y = tmp_path / "gates.yaml"
+    y.write_text("verbosity:\n  pass_at: 0.25\n  fail_at: 0.5\n", encoding="utf-8")
+    gates = load_gates(y)
+    v = next(g for g in gates if g.name == "verbosity")
+    assert (v.pass_at, v.fail_at) == (0.25, 0.5)
+    assert {r.gate.name: r.outcome for r in evaluate(gates, readings(pad=0.2))}["verbosity"] == "pass"
+    j = tmp_path / "gates.json"
+    j.write_text(json.dumps({"accuracy": {"pass_at": 0.8, "fail_at": 0.7}}), encoding="utf-8")
+    assert {r.gate.name: r.outcome for r in evaluate(load_gates(j), readings(acc=0.75))}["accuracy"] == "warn"
+    assert "pass if >= 0.8; fail if < 0.7" in next(g for g in load_gates(j) if g.name == "accuracy").rule()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("loudness:\n  pass_at: 1\n", "unknown gate 'loudness'"),
+    ("verbosity:\n  pass_at: high\n", "must be a number"),
+    ("verbosity:\n  colour: red\n", "unknown fields"),
+    ("verbosity:\n  pass_at: 0.5\n  fail_at: 0.1\n", "passing side"),
+    ("- just a list\n", "expected a mapping"),
+    ("verbosity: [unclosed\n", "does not parse"),
+])
+def test_bad_override_files_name_file_and_problem(tmp_path: Path, text: str, message: str) -> None:
+    p = tmp_path / "g.yaml"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(GateConfigError, match=message) as err:
+        load_gates(p)
+    assert str(p) in str(err.value)
+    with pytest.raises(GateConfigError, match="cannot read"):
+        load_gates(tmp_path / "absent.yaml")
