@@ -64,11 +64,11 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
     """Cost per item vs headline metric (with CI bars), Pareto front drawn per group."""
     n = max(len(results), 1)
     fig, axes = plt.subplots(1, n, figsize=(6.5 * n, 4.8), squeeze=False)
+    colors = _colors(sorted({e["judge"] for g in results for e in g["configs"].values()}))
     for ax, g in zip(axes[0], results, strict=False):
         metric = g["headline_metric"]
         entries = [(name, e) for name, e in sorted(g["configs"].items())]
         known = [(name, e) for name, e in entries if _finite(e["cost_per_item_usd"])]
-        colors = _colors([e["judge"] for _, e in entries])
         pts = []
         for _name, e in known:
             iv = e["metrics"][metric]
@@ -79,12 +79,14 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
             pts.append((x, y))
         if pts:
             front = pareto_front(pts)
-            ax.plot([pts[i][0] for i in front], [pts[i][1] for i in front], "--", color="grey", lw=1, label="Pareto front")
+            ax.plot([pts[i][0] for i in front], [pts[i][1] for i in front], "--s", color="grey", lw=1,
+                    markersize=11, markerfacecolor="none", label="Pareto front")
         unknown = len(entries) - len(known)
         note = f" ({unknown} config(s) without cost not shown)" if unknown else ""
         if not pts:
             ax.text(0.5, 0.5, "no configuration reported a cost", ha="center", va="center", transform=ax.transAxes)
         ax.set_title(f"{g['kind']} on {g['dataset']}: cost vs {LABEL.get(metric, metric)}{note}", fontsize=10)
+        ax.margins(x=0.25, y=0.08)
         ax.set_xlabel("cost per item (USD)")
         ax.set_ylabel(f"{LABEL.get(metric, metric)} (95% CI)")
         handles, labels = ax.get_legend_handles_labels()
@@ -93,6 +95,7 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
             ax.legend(uniq.values(), uniq.keys(), fontsize=8, loc="best")
         ax.grid(alpha=0.3)
     fig.suptitle("Cost against quality per configuration")
+    fig.tight_layout()
     return _save(fig, out, "cost_vs_quality")
 
 
@@ -119,8 +122,8 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("tie rate (share of items; 95% CI)")
-    ax.set_title(f"Tie rates per judge and setup: {g['kind']} on {g['dataset']} (n = {g['n_items']})")
-    ax.legend(title="setup", fontsize=8)
+    ax.set_title(f"Tie rates per judge and setup: {g['kind']} on {g['dataset']} (n = {g['n_items']} items)")
+    ax.legend(title="setup", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, out, safe_name(f"tie_rates_{g['dataset']}"))
 
