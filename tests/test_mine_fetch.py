@@ -211,6 +211,23 @@ def test_rerun_with_complete_cache_makes_no_request(
     assert shard_bytes(cache) == before
 
 
+def test_complete_cache_files_are_checked_not_rewritten(
+    server: OpenReviewTestServer, tmp_path: Path
+) -> None:
+    cache = tmp_path / "c"
+    run_fetch(server, cache)
+    server.reset()
+    stray = cache / "notes-99.jsonl.gz"
+    stray.write_bytes(b"someone else's file")
+    run_fetch(server, cache)
+    assert stray.exists(), "a complete cache must not delete files it did not write"
+    last = sorted(cache.glob("notes-0*.jsonl.gz"))[-1]
+    last.write_bytes(last.read_bytes()[:-10])
+    with pytest.raises(FetchError, match=f"{last.name} changed since it was written"):
+        run_fetch(server, cache)
+    assert server.request_count() == 0
+
+
 # --------------------------------------------------------------------------- resumption
 
 

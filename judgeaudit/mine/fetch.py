@@ -544,10 +544,16 @@ class _Cache:
         return cache
 
     def _repair(self) -> None:
-        """Make the files agree with the state after an interrupted run."""
+        """Make the files agree with the state after an interrupted run; check a complete one."""
         shards = self.state["shards"]
-        for path in self.dir.glob(SHARD_GLOB):
-            if path.name not in {s["file"] for s in shards}:
+        complete = bool(self.state["complete"])
+        listed = {s["file"] for s in shards}
+        for path in sorted(self.dir.glob(SHARD_GLOB)):
+            if path.name in listed:
+                continue
+            if complete:
+                log.warning("%s is not part of the fetched cache (not in %s)", path, STATE_FILE)
+            else:
                 log.info("removing %s: written after the last checkpoint", path)
                 path.unlink()
         for index, shard in enumerate(shards):
@@ -556,10 +562,11 @@ class _Cache:
                 raise FetchError(
                     f"{path} is listed in {STATE_FILE} but missing; delete {self.dir} to refetch"
                 )
-            if len(shard["forums"]) >= self.state["shard_size"] and index < len(shards) - 1:
+            if complete or index < len(shards) - 1:  # final shards are never rewritten
                 if path.stat().st_size != shard["bytes"]:
                     raise FetchError(
-                        f"{path} changed since it was written; delete {self.dir} to refetch"
+                        f"{path} changed since it was written ({path.stat().st_size} bytes, "
+                        f"{shard['bytes']} recorded); delete {self.dir} to refetch"
                     )
                 continue
             self._load_open_shard(index, path, shard)

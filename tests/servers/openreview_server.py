@@ -402,3 +402,29 @@ class OpenReviewTestServer:
                 raise _ApiError(404, "NotFoundError", f"no route {method} {path}")
 
         return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve a raw cache directory until interrupted; prints the base URL on the first line."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="Serve a raw OpenReview note cache like API v2.")
+    parser.add_argument("cache_dir", type=Path)
+    args = parser.parse_args(argv)
+    server = OpenReviewTestServer.from_cache(args.cache_dir).start()
+    print(server.baseurl, flush=True)
+    print(
+        f"{len(server.notes)} notes, {server.collapsed_duplicates} repeated ids collapsed",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
