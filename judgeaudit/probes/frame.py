@@ -1,88 +1,51 @@
-"""Inspect judge logs -> the per-judged-unit frame the probe readings consume.
+"""The battery's Inspect logs -> the per-judged-unit frame the probe readings consume.
 
-One row per scored sample with the SCORE_SCHEMA fields (`item_id`, `kind`, `gold`, `verdict`,
-`probe`, `probe_variant`, `probe_target`, `prompt`), plus the run's `task`, `model`,
-`task_seed`, and the sample's token and cost totals. A sample without a `novelty` score
-(e.g. an errored sample) is counted in `skipped` and reported, never dropped silently.
+Built on the report layer's tidy frame (`judgeaudit.report.frame.load_frame`, one row per
+scored sample with the SCORE_SCHEMA fields), restricted to the logs of this audit's eval-set
+and given the few columns the audit needs: `task_probe` and `task_seed` (from the task args),
+`tokens`, `cost_usd` and `n_calls`. Unscored samples and superseded logs are carried over
+as reported skips, never dropped silently.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from inspect_ai.log import EvalLog, read_eval_log
-
-SCORER = "novelty"
-SCHEMA = "judgeaudit.score/1"
 
 
 @dataclass
 class LogFrame:
-    """The rows read from a set of logs and the samples that could not be read."""
+    """The rows of the audit's logs and the samples/logs that could not be used."""
 
     frame: pd.DataFrame
     skipped: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _usage_totals(sample: Any) -> tuple[int, float | None]:
-    tokens, cost, any_cost = 0, 0.0, False
-    for usage in (sample.model_usage or {}).values():
-        tokens += int(usage.total_tokens or 0)
-        if usage.total_cost is not None:
-            cost += float(usage.total_cost)
-            any_cost = True
-    return tokens, (cost if any_cost else None)
+def _log_name(location: str) -> str:
+    """A log's file name, whether given as a path or a file:// URI."""
+    return Path(str(location).removeprefix("file://")).name
 
 
-def rows_from_log(log: EvalLog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Rows of one log (samples are read from disk when the log came without them)."""
-    if log.samples is None:
-        log = read_eval_log(log.location)
-    args = dict(log.eval.task_args or {})
-    rows, skipped = [], []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SCORER)
-        meta = score.metadata if score is not None else None
-        if not meta or meta.get("schema") != SCHEMA:
-            reason = "sample error: " + str(sample.error.message)[:200] if sample.error else "no novelty score"
-            skipped.append({"task": log.eval.task, "sample_id": str(sample.id), "epoch": sample.epoch, "reason": reason})
-            continue
-        tokens, cost = _usage_totals(sample)
-        rows.append({
-            "task": log.eval.task,
-            "model": log.eval.model,
-            "task_seed": args.get("seed"),
-            "task_probe": args.get("probe"),
-            "sample_id": str(sample.id),
-            "epoch": sample.epoch,
-            "item_id": meta["item_id"],
-            "kind": meta["kind"],
-            "setup": meta.get("setup"),
-            "gold": meta["gold"],
-            "verdict": meta["verdict"],
-            "probe": meta.get("probe"),
-            "probe_variant": meta.get("probe_variant"),
-            "probe_target": meta.get("probe_target"),
-            "prompt": meta.get("prompt"),
-            "n_calls": len(meta.get("calls") or []),
-            "tokens": tokens,
-            "cost_usd": cost,
-        })
-    return rows, skipped
+def frame_from_logdir(log_dir: str | Path, locations: Iterable[str] | None = None) -> LogFrame:
+    """Frame of the logs under `log_dir` (only those at `locations` when given)."""
+    from judgeaudit.report.frame import load_frame
 
-
-def frame_from_logs(logs: Iterable[EvalLog]) -> LogFrame:
-    """One frame over several logs (object columns keep nulls as None)."""
-    rows: list[dict[str, Any]] = []
-    skipped: list[dict[str, Any]] = []
-    for log in logs:
-        r, s = rows_from_log(log)
-        rows.extend(r)
-        skipped.extend(s)
-    frame = pd.DataFrame(rows)
-    if not frame.empty:
-        frame = frame.astype({"probe": object, "probe_variant": object, "probe_target": object})
-    return LogFrame(frame, skipped)
+    loaded = load_frame(log_dir)
+    frame = loaded.frame
+    if locations is not None:
+        keep = {_log_name(loc) for loc in locations}
+        frame = frame[[_log_name(loc) in keep for loc in frame["log"]]]
+    frame = frame.copy()
+    args = [json.loads(a) if isinstance(a, str) else dict(a or {}) for a in frame["task_args"]]
+    frame["task_probe"] = [a.get("probe") for a in args]
+    frame["task_seed"] = [a.get("seed") for a in args]
+    frame["tokens"] = frame["total_tokens"].fillna(0).astype(int) if len(frame) else frame["total_tokens"]
+    frame["cost_usd"] = [None if c is None or c != c else float(c) for c in frame["cost"]]
+    frame["n_calls"] = [len(c) for c in frame["calls"]]
+    skipped: list[dict[str, Any]] = [*loaded.skipped_samples, *({**s, "kind": "log"} for s in loaded.skipped_logs)]
+    return LogFrame(frame.reset_index(drop=True), skipped)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from judgeaudit.probes.audit import AuditResult, AuditSpec, assemble, run_battery
 from judgeaudit.probes.card import write_card
-from judgeaudit.probes.frame import frame_from_logs
+from judgeaudit.probes.frame import frame_from_logdir
 from judgeaudit.probes.gates import DEFAULT_GATES, Gate
 
 
@@ -15,5 +15,7 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
     """Run the audit of `spec` into `out` and write card.md / card.json / gates.png there."""
     out = Path(out)
     logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
-    result = assemble(spec, frame_from_logs(logs), items, skipped, gates, str(out / "logs"))
+    log_dir = out / "logs"
+    frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir))
     return result, write_card(result, out)
