@@ -28,6 +28,7 @@ from judgeaudit.mine.fetch import (
     InjectedCrash,
     RetryPolicy,
     UnknownVenueError,
+    cached_summary,
     fetch_venue,
     parse_retry_after,
     reply_type,
@@ -163,6 +164,7 @@ def test_full_fetch_equals_fixture(reference: dict[str, Any]) -> None:
         if n["id"] == n["forum"] and "Withdrawn" in n["content"]["venueid"]["value"]
     ]
     assert summary.duplicates_skipped == len(withdrawn) == 7
+    assert summary.duplicate_replies == 0
 
 
 def test_fixture_duplicate_id_is_served_once_as_latest_version(reference: dict[str, Any]) -> None:
@@ -184,17 +186,58 @@ def test_explicit_client_is_used(
     from openreview.api import OpenReviewClient
 
     client = OpenReviewClient(baseurl=server.baseurl)
-    fetch_venue(
-        VENUE,
-        tmp_path / "c",
-        client=client,
-        page_size=PAGE,
-        shard_size=SHARD,
-        progress=False,
-        retry=fast_policy(),
-    )
+    for name in ("a", "b"):
+        fetch_venue(
+            VENUE,
+            tmp_path / name,
+            client=client,
+            page_size=PAGE,
+            shard_size=SHARD,
+            progress=False,
+            retry=fast_policy(),
+        )
+        assert shard_bytes(tmp_path / name) == reference["bytes"]
+    assert len(client.session.hooks["response"]) == 1, "instrumentation must not pile up"
+
+
+def test_duplicated_replies_are_dropped_and_counted(
+    server: OpenReviewTestServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    reference: dict[str, Any],
+) -> None:
+    real = server._with_details
+
+    def doubled(note: dict[str, Any], details: list[str]) -> dict[str, Any]:
+        out = real(note, details)
+        replies = out.get("details", {}).get("replies")
+        if replies:
+            out["details"]["replies"] = replies + replies[:1]
+        return out
+
+    monkeypatch.setattr(server, "_with_details", doubled)
+    summary = run_fetch(server, tmp_path / "c")
+    with_replies = len({n["forum"] for n in reference["notes"] if n["id"] != n["forum"]})
+    assert summary.duplicate_replies == with_replies
     assert shard_bytes(tmp_path / "c") == reference["bytes"]
-    assert server.request_count("/notes") > 0
+
+
+def test_cached_summary_reads_the_state(server: OpenReviewTestServer, tmp_path: Path) -> None:
+    cache = tmp_path / "c"
+    assert cached_summary(cache) is None
+    with pytest.raises(InjectedCrash):
+        run_fetch(server, cache, crash_after=60)
+    partial = cached_summary(cache)
+    assert partial is not None and not partial.complete
+    full = run_fetch(server, cache)
+    recorded = cached_summary(cache)
+    assert recorded is not None and recorded.complete and recorded.requests == 0
+    assert (recorded.submissions, recorded.replies_by_type, recorded.shards) == (
+        full.submissions,
+        full.replies_by_type,
+        full.shards,
+    )
+    assert partial.submissions < full.submissions
 
 
 def test_rerun_with_complete_cache_makes_no_request(

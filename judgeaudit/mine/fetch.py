@@ -139,6 +139,7 @@ class FetchSummary:
     retries: int
     resumed_from: int | None
     duplicates_skipped: int
+    duplicate_replies: int
     complete: bool
     elapsed_s: float = 0.0
     streams: list[str] = field(default_factory=list)
@@ -174,7 +175,8 @@ class FetchSummary:
         out += [f"  {kind}: {n}" for kind, n in sorted(self.replies_by_type.items())]
         out.append(
             f"requests {self.requests}, retries {self.retries}, duplicate forums skipped "
-            f"{self.duplicates_skipped}, {self.elapsed_s:.1f} s"
+            f"{self.duplicates_skipped}, duplicated replies dropped {self.duplicate_replies}, "
+            f"{self.elapsed_s:.1f} s"
         )
         return out
 
@@ -257,6 +259,7 @@ class _Session:
         client.session.mount("http://", adapter)
         client.session.mount("https://", adapter)
         hooks = client.session.hooks.setdefault("response", [])
+        hooks[:] = [h for h in hooks if not isinstance(getattr(h, "__self__", None), _Session)]
         hooks.append(self._on_response)
 
     def _on_response(
@@ -509,7 +512,12 @@ class _Cache:
                 "shard_size": shard_size,
                 "streams": None,
                 "shards": [],
-                "counts": {"submissions": 0, "replies_by_type": {}, "duplicates_skipped": 0},
+                "counts": {
+                    "submissions": 0,
+                    "replies_by_type": {},
+                    "duplicates_skipped": 0,
+                    "duplicate_replies": 0,
+                },
                 "complete": False,
             }
             return cls(cache_dir, state, resumed=False)
@@ -709,10 +717,26 @@ def _summary(
         retries=session.retries if session else 0,
         resumed_from=resumed_from,
         duplicates_skipped=counts["duplicates_skipped"],
+        duplicate_replies=counts["duplicate_replies"],
         complete=bool(cache.state["complete"]),
         elapsed_s=round(time.monotonic() - started, 3),
         streams=[_describe(s["query"]) for s in cache.state["streams"] or []],
     )
+
+
+def cached_summary(cache_dir: Path) -> FetchSummary | None:
+    """The summary recorded in a fetch cache's state (no request), or None when it has no state."""
+    path = Path(cache_dir) / STATE_FILE
+    if not path.exists():
+        return None
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise FetchError(f"{path}: unreadable fetch state ({exc})") from None
+    if state.get("format") != STATE_FORMAT:
+        raise FetchError(f"{path}: not a {STATE_FORMAT} state file")
+    cache = _Cache(Path(cache_dir), state, resumed=True)
+    return _summary(cache, state["venue_id"], None, cache.forums, time.monotonic())
 
 
 def fetch_venue(
@@ -804,6 +828,7 @@ def fetch_venue(
                     notes, dup_replies = _forum_notes(note, venue_id)
                     if dup_replies:
                         log.warning("forum %s: %d duplicated replies dropped", note.id, dup_replies)
+                        cache.state["counts"]["duplicate_replies"] += dup_replies
                     for _ in notes:
                         received += 1
                         if crash_after is not None and received >= crash_after:
@@ -837,6 +862,7 @@ __all__ = [
     "InjectedCrash",
     "RetryPolicy",
     "UnknownVenueError",
+    "cached_summary",
     "fetch_venue",
     "note_to_api_json",
     "parse_retry_after",
