@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -82,13 +83,21 @@ def resample_indices(n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEF
 def counts_from_indices(indices: np.ndarray, n: int) -> FloatArray:
     """Multiplicity matrix (resamples x n): how often each item is drawn in each resample."""
     b = indices.shape[0]
-    flat = indices.astype(np.int64) + (np.arange(b, dtype=np.int64) * n)[:, None]
+    dtype = np.int32 if b * n < 2**31 else np.int64
+    flat: np.ndarray = indices.astype(dtype)
+    np.add(flat, (np.arange(b, dtype=dtype) * n)[:, None], out=flat)
     return np.bincount(flat.ravel(), minlength=b * n).reshape(b, n).astype(np.float64)
 
 
+@lru_cache(maxsize=4)
 def resample_counts(n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> FloatArray:
-    """Multiplicity matrix of the seeded resamples (same draws as `resample_indices`)."""
-    return counts_from_indices(resample_indices(n, resamples, seed), n)
+    """Multiplicity matrix of the seeded resamples (same draws as `resample_indices`).
+
+    Cached (read-only) so the many metrics and configurations of one item set share one draw.
+    """
+    counts = counts_from_indices(resample_indices(n, resamples, seed), n)
+    counts.flags.writeable = False
+    return counts
 
 
 def _n_items(outcomes: Mapping[str, ArrayLike]) -> int:
@@ -148,10 +157,16 @@ def bootstrap_metric(
 ) -> Interval:
     """Percentile bootstrap interval of `metric` over items (resampling whole items)."""
     n = _n_items(outcomes)
-    idx = resample_indices(n, resamples, seed) if indices is None else indices
-    reps = _replicates(outcomes, metric, idx, None)
+    if indices is None and isinstance(metric, Metric):
+        counts = resample_counts(n, resamples, seed)
+        reps = _replicates(outcomes, metric, np.empty((0, n)), counts)
+        b = resamples
+    else:
+        idx = resample_indices(n, resamples, seed) if indices is None else indices
+        reps = _replicates(outcomes, metric, idx, None)
+        b = int(idx.shape[0])
     lo, hi, undefined = _percentiles(reps, confidence)
-    return Interval(_point(outcomes, metric), lo, hi, confidence, METHOD, int(idx.shape[0]), seed, n, undefined)
+    return Interval(_point(outcomes, metric), lo, hi, confidence, METHOD, b, seed, n, undefined)
 
 
 def paired_bootstrap(
@@ -172,8 +187,13 @@ def paired_bootstrap(
     n = _n_items(outcomes_x)
     if _n_items(outcomes_y) != n:
         raise ValueError("paired bootstrap needs both configurations on the same items")
-    idx = resample_indices(n, resamples, seed) if indices is None else indices
-    counts = counts_from_indices(idx, n) if isinstance(metric, Metric) else None
+    counts: FloatArray | None = None
+    if indices is None and isinstance(metric, Metric):
+        counts = resample_counts(n, resamples, seed)
+        idx = np.empty((counts.shape[0], 0))
+    else:
+        idx = resample_indices(n, resamples, seed) if indices is None else indices
+        counts = counts_from_indices(idx, n) if isinstance(metric, Metric) else None
     diff = _replicates(outcomes_x, metric, idx, counts) - _replicates(outcomes_y, metric, idx, counts)
     est = _point(outcomes_x, metric) - _point(outcomes_y, metric)
     return _paired_result(est, diff, confidence, int(idx.shape[0]), seed, n)
