@@ -200,6 +200,27 @@ def test_explicit_client_is_used(
     assert len(client.session.hooks["response"]) == 1, "instrumentation must not pile up"
 
 
+def test_progress_bar_total_comes_from_count(
+    server: OpenReviewTestServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    reference: dict[str, Any],
+) -> None:
+    fetch_venue(
+        VENUE,
+        tmp_path / "c",
+        baseurl=server.baseurl,
+        page_size=PAGE,
+        shard_size=SHARD,
+        progress=True,
+        retry=fast_policy(),
+    )
+    first_notes = next(r for r in server.records if r.path == "/notes")
+    assert first_notes.params.get("count") == "true"
+    assert "40/40" in capsys.readouterr().err
+    assert shard_bytes(tmp_path / "c") == reference["bytes"]
+
+
 def test_duplicated_replies_are_dropped_and_counted(
     server: OpenReviewTestServer,
     tmp_path: Path,

@@ -31,7 +31,8 @@ temp file + rename), then the state file is replaced atomically. The state is th
 truth: on resume, forums a shard holds beyond its state entry (a crash between the
 two writes) are dropped, shards the state does not know are deleted, and paging
 restarts at the stream's saved cursor, so no note is lost or duplicated and an
-interrupted fetch ends byte-identical to an uninterrupted one. A cache whose state
+interrupted fetch ends byte-identical to an uninterrupted one (given the same server
+data: a forum cached before an interruption is kept as it was then). A cache whose state
 says ``complete`` is answered from the state without constructing a client.
 
 Retries: openreview-py mounts a urllib3 ``Retry`` on its session (total=8,
