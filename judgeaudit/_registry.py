@@ -1,4 +1,5 @@
 """Inspect entry point: importing this registers our tasks and model providers."""
 
 # ruff: noqa: F401
+from judgeaudit.providers.register import litellm, local
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise

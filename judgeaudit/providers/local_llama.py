@@ -1,0 +1,234 @@
+"""Inspect model provider `local/<model>`: a GGUF model run in process by llama-cpp-python.
+
+`local/gemma-3-270m` uses the Gemma 3 270M file assembled from PyPI (see `gguf.py`); any other
+`local/<path.gguf>` loads that file. The model is a base model, so chat messages are rendered
+as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (see
+`grammars.py`; default `none`), `n_ctx` (default 4096), `n_threads` (default: half the
+cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower),
+`n_batch` (default 512), `prefix_cache` (default false). With `prefix_cache=false` every call
+evaluates its prompt from scratch, so a seed gives the same output whatever ran before; with
+`true` a prompt prefix shared with the previous call is reused (faster for k calls on one
+prompt), but logits can differ in the last bits and sampled outputs may then differ. Each model file is loaded once per process and reused; llama.cpp is
+not thread-safe, so calls are serialised with a lock and run in a worker thread so the event
+loop stays free. Usage is reported from llama.cpp's token counts; cost is 0.
+
+What was sent is recorded in the model call record and in `ModelOutput.metadata["local"]`:
+`{"model_path", "prompt_format", "grammar", "seed", "params"}`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+)
+from inspect_ai.model._model_output import StopReason
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from judgeaudit.providers.gguf import resolve_gguf
+from judgeaudit.providers.grammars import resolve_grammar
+from judgeaudit.providers.transcript import STOP_SEQUENCES, TRANSCRIPT_FORMAT, render_transcript
+
+DEFAULT_N_CTX = 4096
+DEFAULT_N_BATCH = 512
+DEFAULT_MAX_TOKENS = 512
+DEFAULT_CONFIG = GenerateConfig()
+_FINISH_REASONS: dict[str, StopReason] = {"stop": "stop", "length": "max_tokens"}
+
+
+@dataclass
+class LoadedModel:
+    """One llama.cpp model instance plus the lock that serialises every call into it."""
+
+    path: Path
+    llama: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    grammars: dict[str, Any] = field(default_factory=dict)
+
+    def grammar(self, text: str) -> Any:
+        """Compiled LlamaGrammar for GBNF `text` (compiled once, reused)."""
+        if text not in self.grammars:
+            from llama_cpp import LlamaGrammar
+
+            self.grammars[text] = LlamaGrammar.from_string(text, verbose=False)
+        return self.grammars[text]
+
+
+_MODELS: dict[tuple[str, int, int, int], LoadedModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def default_threads() -> int:
+    """llama-cpp-python's own default: half the logical cores, at least one."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def load_model(
+    path: Path,
+    n_ctx: int = DEFAULT_N_CTX,
+    n_threads: int | None = None,
+    n_batch: int = DEFAULT_N_BATCH,
+) -> LoadedModel:
+    """The process-wide instance of the model at `path` with these settings, loading it on first use."""
+    threads = n_threads or default_threads()
+    key = (str(path.resolve()), n_ctx, threads, n_batch)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            try:
+                from llama_cpp import Llama
+            except ImportError as ex:
+                raise RuntimeError(
+                    "local/ models need llama-cpp-python: pip install 'judgeaudit[local]'"
+                ) from ex
+            llama = Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_batch=n_batch, verbose=False
+            )
+            _MODELS[key] = LoadedModel(path=path, llama=llama)
+        return _MODELS[key]
+
+
+def completion_params(config: GenerateConfig, default_max_tokens: int) -> dict[str, Any]:
+    """llama-cpp `create_completion` keyword arguments for an Inspect GenerateConfig."""
+    params: dict[str, Any] = {
+        "max_tokens": config.max_tokens or default_max_tokens,
+        "stop": [*STOP_SEQUENCES, *(config.stop_seqs or [])],
+    }
+    optional = {
+        "temperature": config.temperature,
+        "top_p": config.top_p,
+        "top_k": config.top_k,
+        "seed": config.seed,
+        "frequency_penalty": config.frequency_penalty,
+        "presence_penalty": config.presence_penalty,
+    }
+    params.update({k: v for k, v in optional.items() if v is not None})
+    return params
+
+
+class LocalLlamaAPI(ModelAPI):
+    """`local/gemma-3-270m` or `local/<path.gguf>` (see module docstring for model args)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = DEFAULT_CONFIG,
+        grammar: str | None = None,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+        n_batch: int = DEFAULT_N_BATCH,
+        prefix_cache: bool | str = False,
+    ) -> None:
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        resolve_grammar(grammar, "")  # fail at construction on an unknown grammar name
+        self.grammar_spec = grammar
+        self.prefix_cache = str(prefix_cache).lower() in ("1", "true", "yes")
+        self.model_path = resolve_gguf(model_name)
+        self.model = load_model(
+            self.model_path, int(n_ctx), int(n_threads) if n_threads else None, int(n_batch)
+        )
+
+    def max_connections(self) -> int:
+        """One: the in-process model serves one call at a time."""
+        return 1
+
+    def connection_key(self) -> str:
+        """All instances of one model file share one slot."""
+        return str(self.model_path)
+
+    def max_tokens(self) -> int | None:
+        """Default answer budget when the caller sets none."""
+        return DEFAULT_MAX_TOKENS
+
+    def should_retry(self, ex: Exception) -> bool:
+        """Local failures are deterministic: never retried."""
+        return False
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
+        """Render the transcript, complete it (optionally under a grammar) in a worker thread."""
+        if tools:
+            raise ValueError(f"local/{self.model_name}: tools are not supported by a base model")
+        prompt = render_transcript(input)
+        grammar_name, grammar_text = resolve_grammar(self.grammar_spec, prompt)
+        params = completion_params(config, DEFAULT_MAX_TOKENS)
+        request = {
+            "model_path": str(self.model_path),
+            "prompt_format": TRANSCRIPT_FORMAT,
+            "prompt": prompt,
+            "grammar": grammar_name,
+            "prefix_cache": self.prefix_cache,
+            **params,
+        }
+        call = ModelCall.create(request, None)
+        try:
+            response = await anyio.to_thread.run_sync(self._complete, prompt, params, grammar_text)
+        except ValueError as ex:  # llama-cpp reports a prompt longer than the context this way
+            if "context window" not in str(ex):
+                raise
+            call.set_error({"error": str(ex)})
+            return ModelOutput.from_content(
+                self.model_name, "", stop_reason="model_length", error=str(ex)
+            ), call
+        call.set_response(response)
+        choice = response["choices"][0]
+        usage = response.get("usage") or {}
+        output = ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(
+                        content=choice["text"], model=self.model_name, source="generate"
+                    ),
+                    stop_reason=_FINISH_REASONS.get(choice.get("finish_reason") or "", "unknown"),
+                )
+            ],
+            usage=ModelUsage(
+                input_tokens=int(usage.get("prompt_tokens", 0)),
+                output_tokens=int(usage.get("completion_tokens", 0)),
+                total_tokens=int(usage.get("total_tokens", 0)),
+                total_cost=0.0,
+            ),
+            metadata={
+                "local": {
+                    "model_path": str(self.model_path),
+                    "prompt_format": TRANSCRIPT_FORMAT,
+                    "grammar": grammar_name,
+                    "seed": params.get("seed"),
+                    "params": {k: v for k, v in params.items() if k != "stop"},
+                }
+            },
+        )
+        return output, call
+
+    def _complete(
+        self, prompt: str, params: dict[str, Any], grammar_text: str | None
+    ) -> dict[str, Any]:
+        """Blocking llama.cpp completion under the model's lock (runs in a worker thread)."""
+        with self.model.lock:
+            if not self.prefix_cache:
+                self.model.llama.reset()  # evaluate the whole prompt afresh: repeatable per seed
+            grammar = self.model.grammar(grammar_text) if grammar_text else None
+            result: dict[str, Any] = self.model.llama.create_completion(
+                prompt, grammar=grammar, **params
+            )
+        return result

@@ -1,0 +1,139 @@
+"""The `local/gemma-3-270m` provider with the real model (llama-cpp-python + the PyPI Gemma GGUF).
+
+Prompts are kept short and answers capped so the file stays a few seconds on an idle 2-core box.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.scorer import includes
+from inspect_ai.solver import generate
+
+from judgeaudit.judges.parse import parse_verdict
+
+pytestmark = [
+    pytest.mark.local_llm,
+    pytest.mark.skipif(
+        importlib.util.find_spec("llama_cpp") is None,
+        reason="llama-cpp-python is not installed (pip install 'judgeaudit[local]')",
+    ),
+]
+
+PAIR_PROMPT = (
+    "Which research idea is more novel?\nIdea A: a learned optimiser that rewrites its own update rule.\n"
+    "Idea B: training a ResNet on a new image dataset.\n"
+    'End with one final line that is exactly "Verdict: A", "Verdict: B" or "Verdict: TIE".'
+)
+VERDICT_LINE = re.compile(r"^Verdict: (A|B|TIE)$")
+
+
+def _model(**model_args: object) -> Model:
+    """The local Gemma model (one llama.cpp instance is shared by every Model object)."""
+    return get_model("local/gemma-3-270m", memoize=False, **model_args)  # type: ignore[arg-type]
+
+
+def _complete(model: Model, prompt: str, **config: object) -> tuple[str, object]:
+    """One generate; returns (completion, output)."""
+    output = asyncio.run(model.generate(prompt, config=GenerateConfig(**config)))  # type: ignore[arg-type]
+    return output.completion, output
+
+
+def test_usage_and_zero_cost_reported() -> None:
+    """Prompt and completion tokens come from llama.cpp; cost is zero; the prompt is recorded."""
+    text, output = _complete(_model(), "The capital of France is", max_tokens=8, temperature=0.0)
+    usage = output.usage  # type: ignore[attr-defined]
+    assert usage.input_tokens > 5 and 0 < usage.output_tokens <= 8
+    assert usage.total_tokens == usage.input_tokens + usage.output_tokens
+    assert usage.total_cost == 0.0
+    meta = output.metadata["local"]  # type: ignore[attr-defined]
+    assert meta["prompt_format"] == "transcript/1" and meta["grammar"] is None
+    assert Path(meta["model_path"]).name == "gemma-3-270m-q4_k_m.gguf"
+
+
+@pytest.mark.slow
+def test_seed_makes_sampling_repeatable() -> None:
+    """At temperature 1.0 the same seed gives the same text, even after other calls ran in between."""
+    model = _model()
+    prompt = "Write one sentence about a new kind of optimiser:"
+    first = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=16)[0]
+    others = {
+        _complete(model, prompt, temperature=1.0, seed=s, max_tokens=16)[0] for s in (8, 9, 10)
+    }
+    again = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=16)[0]
+    assert first == again
+    assert len(others | {first}) > 1, (
+        "different seeds never changed the sample: seed is not reaching the sampler"
+    )
+
+
+@pytest.mark.slow
+def test_grammar_always_yields_a_verdict_line() -> None:
+    """Under the pairwise grammar every sampled answer is a strict verdict line, whatever the seed."""
+    model = _model(grammar="pairwise")
+    for seed in range(3):
+        text, output = _complete(model, PAIR_PROMPT, temperature=1.5, seed=seed, max_tokens=8)
+        assert VERDICT_LINE.match(text), text
+        assert parse_verdict(text, "pairwise").path == "strict"
+        assert output.metadata["local"]["grammar"] == "pairwise"  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_reasoned_grammar_ends_with_verdict() -> None:
+    """The reasoned grammar allows a few short lines and still ends in a strict verdict line."""
+    from judgeaudit.providers.grammars import REASONED_MIN_TOKENS
+
+    model = _model(grammar="pairwise_reasoned")
+    text, _ = _complete(model, PAIR_PROMPT, temperature=0.8, seed=3, max_tokens=REASONED_MIN_TOKENS)
+    assert VERDICT_LINE.match(text.splitlines()[-1]), text
+    assert parse_verdict(text, "pairwise").path == "strict"
+
+
+def test_through_inspect_eval(tmp_path: Path) -> None:
+    """Two samples through `inspect_ai.eval`: usage lands in the log, auto grammar picks the verdict format."""
+    task = Task(
+        dataset=[Sample(id=f"s{i}", input=PAIR_PROMPT, target="Verdict") for i in range(2)],
+        solver=generate(),
+        scorer=includes(),
+    )
+    log = eval(
+        task,
+        model="local/gemma-3-270m",
+        model_args={"grammar": "auto"},
+        log_dir=str(tmp_path),
+        display="none",
+        temperature=0.7,
+        seed=11,
+        max_tokens=8,
+    )[0]
+    log = read_eval_log(log.location)
+    assert log.status == "success", log.error
+    usage = log.stats.model_usage["local/gemma-3-270m"]
+    assert usage.input_tokens > 40 and usage.output_tokens > 0 and usage.total_cost == 0.0
+    assert log.samples
+    for sample in log.samples:
+        assert VERDICT_LINE.match(sample.output.completion)
+        assert sample.output.metadata["local"]["grammar"] == "auto:pairwise"
+        calls = [e.call for e in sample.events if e.event == "model"]
+        assert calls and calls[0]
+        prompt = str(calls[0].request["prompt"])  # long strings are stored once, as attachments
+        prompt = sample.attachments.get(prompt.removeprefix("attachment://"), prompt)
+        assert prompt.startswith("### User\nWhich research idea") and prompt.endswith(
+            "### Assistant\n"
+        )
+
+
+def test_unknown_local_model_is_a_clear_error() -> None:
+    """A name that is neither the Gemma alias nor a .gguf path says what to use instead."""
+    with pytest.raises(Exception, match="unknown local model 'gemma-9b'"):
+        get_model("local/gemma-9b")
+    with pytest.raises(Exception, match="does not exist"):
+        get_model("local//nonexistent/model.gguf")
