@@ -156,6 +156,8 @@ def test_full_fetch_equals_fixture(reference: dict[str, Any]) -> None:
         f"notes-0{i}.jsonl.gz" for i in range(3)
     ]
     assert summary.requests == reference["requests"] and summary.retries == 0
+    # gzip header XFL byte: 0 for the final level 6, 4 for the draft level 1 of a growing shard
+    assert [b[8] for b in reference["bytes"].values()] == [0, 0, 0]
     assert summary.resumed_from is None
     # 7 withdrawn forums come back from the venueid safety-net query and are skipped
     withdrawn = [
@@ -319,6 +321,8 @@ def test_resume_after_crash_equals_uninterrupted(
     # what survived the crash is exactly the checkpointed pages, whole forums only
     checkpointed = (forum_index // PAGE) * PAGE
     on_disk = cached_notes(cache)
+    if checkpointed % SHARD:
+        assert shard_bytes(cache)[f"notes-0{checkpointed // SHARD}.jsonl.gz"][8] == 4  # draft
     assert forums_in_order(on_disk) == forums_in_order(reference["notes"])[:checkpointed]
     assert on_disk == reference["notes"][: len(on_disk)]
 
