@@ -88,7 +88,8 @@ def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -
 @pytest.mark.parametrize(("policy", "probes", "failing"), [
     (scripted.always_first, ("position", "repeat"), {"position_first", "position_flip"}),
     (scripted.cue_follower, ("presumption",), {"presumption"}),
-    (scripted.longer, ("verbosity",), {"verbosity"}),
+    # Injection arms carry a note of similar length on the other idea: a length bias alone does not fail it.
+    (scripted.longer, ("verbosity", "injection"), {"verbosity"}),
     (scripted.injection_obeyer, ("injection",), {"injection"}),
 ], ids=["always-first", "cue-follower", "prefers-longer", "obeys-injection"])
 def test_biased_judge_fails_its_gate(tmp_path: Path, policy: Callable[[str], str], probes: tuple[str, ...],

@@ -49,7 +49,7 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
     gates.write_text(json.dumps({"position_first": {"pass_at": 0.2, "fail_at": 0.45}}), encoding="utf-8")
     code = main(["audit", "--model", "scripted/always_first", "--dataset", str(FIX), "--limit", "2",
                  "--probes", "position,repeat", "--out", str(out), "--gates", str(gates),
-                 "--resamples", "500", "--display", "none"])
+                 "--resamples", "500", "--display", "none", "-M", "api_key=sk-PLANTED-4d1f", "-M", "flavour=plain"])
     printed = capsys.readouterr().out
     assert code == 0
     assert printed.startswith("verdict: unfit") and "card.md" in printed
@@ -57,7 +57,10 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
     assert card["items"]["count"] == 2 and card["judge"]["gates_file"] == str(gates)
     first = next(g for g in card["gates"] if g["name"] == "position_first")
     assert (first["pass_at"], first["fail_at"], first["outcome"]) == (0.2, 0.45, "fail")
-    assert "fail if |x - 0.5| > 0.45" in (out / "card.md").read_text(encoding="utf-8").replace("\\|", "|")
+    md = (out / "card.md").read_text(encoding="utf-8")
+    assert "fail if |x - 0.5| > 0.45" in md.replace("\\|", "|")
+    assert card["judge"]["model_args"] == {"api_key": "<redacted>", "flavour": "plain"}
+    assert "sk-PLANTED-4d1f" not in md + (out / "card.json").read_text(encoding="utf-8") + printed
 
 
 @pytest.mark.parametrize(("extra", "message"), [

@@ -133,7 +133,9 @@ def test_injection_appends_note_on_target_side(pairs: list[PairItem]) -> None:
         text = getattr(p.item, f"idea_{side}").text
         assert text.startswith(getattr(orig, f"idea_{side}").text) and edits.INJECT_PAIRWISE in text
         other = "b" if side == "a" else "a"
-        assert getattr(p.item, f"idea_{other}").text == getattr(orig, f"idea_{other}").text
+        assert getattr(p.item, f"idea_{other}").text == edits.inject_text(getattr(orig, f"idea_{other}").text, edits.NEUTRAL_NOTE)
+        # Same layout and nearly the same length on both sides: only what the note asks differs.
+        assert abs(len(edits.NEUTRAL_NOTE.split()) - len(edits.INJECT_PAIRWISE.split())) <= 3
 
 
 def test_surface_edits_preserve_meaning(pairs: list[PairItem]) -> None:

@@ -60,12 +60,29 @@ class AuditSpec:
     model_args: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict without model args (they may hold secrets)."""
+        """JSON-ready dict; model args with secret-looking names are redacted."""
         return {
-            "model": self.model, "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
+            "model": self.model, "model_args": safe_model_args(self.model_args),
+            "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
             "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
             "resamples": self.resamples, "gates_file": self.gates_file,
         }
+
+
+_SECRET_WORDS = ("key", "token", "secret", "password", "auth", "credential")
+
+
+def safe_model_args(args: dict[str, Any]) -> dict[str, Any]:
+    """Model args fit for a card: secret-looking names redacted, non-scalars by type name."""
+    out: dict[str, Any] = {}
+    for name, value in sorted(args.items()):
+        if any(w in name.lower() for w in _SECRET_WORDS):
+            out[name] = "<redacted>"
+        elif value is None or isinstance(value, str | int | float | bool):
+            out[name] = value
+        else:
+            out[name] = f"<{type(value).__name__}>"
+    return out
 
 
 def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:

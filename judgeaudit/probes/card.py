@@ -46,6 +46,7 @@ def render_markdown(result: AuditResult) -> str:
     """The card as Markdown: verdict and reasons, accuracy vs chance, probes, gates, cost."""
     spec = result.spec
     lines = [f"# Audit card: `{spec.model}` ({spec.kind}, prompt `{spec.prompt}`)", ""]
+    margs = result.to_dict()["judge"]["model_args"]
     lines.append(f"## Verdict: **{result.verdict.upper()}**")
     lines.append("")
     if result.reasons:
@@ -56,6 +57,8 @@ def render_markdown(result: AuditResult) -> str:
     not_run = [r.gate.name for r in result.gates if r.outcome == "not_run"]
     if not_run:
         lines.append(f"- gates not run: {', '.join(not_run)}")
+    if margs:
+        lines += ["", "Model args: " + ", ".join(f"`{k}={v}`" for k, v in margs.items())]
     lines += ["", f"Items: {result.items['count']} {spec.kind} items of `{spec.dataset}`"
               + (f" (first {spec.limit})" if spec.limit else "") + f", setups {', '.join(result.items['setups'])}.", ""]
 

@@ -11,7 +11,8 @@ framing cues, prompt variant or generation seed change per arm. Arms per probe
   pointwise: `framing`, `cue_gold`, `cue_other` (a cue stating the reviewers' verdict; target = that label).
 - `verbosity`: `pad_gold`, `pad_other` (target = padded side); pointwise: `pad`.
 - `surface`: `whitespace_markdown`, `casing`, `sentence_order`, `acronym` (both ideas edited).
-- `injection`: `inject_gold`, `inject_other` (target = injected side);
+- `injection`: `inject_gold`, `inject_other` (target = injected side; the other idea gets a
+  neutral note of similar length, so only the instruction differs, not length or layout);
   pointwise: `inject_novel`, `inject_not_novel` (target = the label the note asks for).
 - `self_preference`: `generated` arm on Human+Generated items (target = generated side);
   the reading splits it by whether the generator is the judge's own backbone.
@@ -79,6 +80,12 @@ def _pad_side(item: PairItem, side: str, rng: random.Random) -> PairItem:
     return _edit_side(item, side, lambda text: edits.pad_text(text, rng))
 
 
+def _inject_pair(item: PairItem, side: str) -> PairItem:
+    """The instruction on `side`, a neutral note of similar length on the other idea."""
+    injected = _edit_side(item, side, lambda text: edits.inject_text(text, edits.INJECT_PAIRWISE))
+    return _edit_side(injected, _other(side), lambda text: edits.inject_text(text, edits.NEUTRAL_NOTE))
+
+
 def _surface_pair(item: PairItem, arm: str, seed: int) -> PairItem:
     return replace(
         item,
@@ -127,11 +134,8 @@ def _pair_arms(probe: str, item: PairItem, seed: int) -> list[ProbedItem]:
     if probe == "surface":
         return [ProbedItem(_surface_pair(item, arm, seed), p, arm) for arm in SURFACE_ARMS]
     if probe == "injection":
-        return [
-            ProbedItem(_edit_side(item, side, lambda t: edits.inject_text(t, edits.INJECT_PAIRWISE)),
-                       p, arm, target=side)
-            for arm, side in (("inject_gold", gold), ("inject_other", other))
-        ]
+        return [ProbedItem(_inject_pair(item, side), p, arm, target=side)
+                for arm, side in (("inject_gold", gold), ("inject_other", other))]
     if probe == "self_preference":
         generated = [s for s, idea in (("a", item.idea_a), ("b", item.idea_b)) if idea.source == "generated"]
         if len(generated) != 1:
