@@ -112,6 +112,8 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ]
     t0 = time.perf_counter()
     results = eval(tasks, model=models, log_dir=str(logs), display="none", max_tasks=4)
+    results += eval(novelty_pairwise(dataset=str(set_dir), probe="position", cache=False), model=models[1],
+                    log_dir=str(logs), display="none")
     assert all(r.status == "success" for r in results)
     print("grid", time.perf_counter() - t0)
     foreign = Task(dataset=[Sample(input="hi", target="x", id="s1")], scorer=match(), name="foreign")
@@ -142,7 +144,7 @@ def _cfg(group: dict[str, Any], judge: str, variant: str) -> dict[str, Any]:
 def test_frame_rows_and_skips(logdir: Path) -> None:
     loaded = load_frame(logdir)
     frame = loaded.frame
-    assert len(frame) == 3 * 3 * N  # 3 judges x 3 tasks x 8 items
+    assert len(frame) == 3 * 3 * N + 2 * N  # 3 judges x 3 tasks x 8 items + 2 position arms
     reasons = sorted(s["reason"] for s in loaded.skipped_logs)
     assert len(reasons) == 2
     assert reasons[0].startswith("not a judgeaudit log") and reasons[1] == "status error"
@@ -186,6 +188,17 @@ def test_paired_differences_and_flip_rates(report: dict[str, Any]) -> None:
     assert _cfg(g, "half_tie", BOTH)["flip_rate_vs_reference"]["estimate"] == 0.0
     soft = _cfg(g, "half_tie", REF)["metrics"]["soft_accuracy"]
     assert _cfg(g, "half_tie", REF)["is_reference"] and soft["low"] <= 0.75 <= soft["high"]
+
+
+def test_position_probe_arms(report: dict[str, Any]) -> None:
+    """always_a on forced orders: order_ab answers a (right on gold-a pairs), order_ba answers b."""
+    g = _group(report, "pairwise")
+    ab = _cfg(g, "always_a", REF + " · probe=position/order_ab")
+    ba = _cfg(g, "always_a", REF + " · probe=position/order_ba")
+    assert ab["verdict_counts"] == {"a": N} and ba["verdict_counts"] == {"b": N}
+    assert ab["metrics"]["strict_accuracy"]["estimate"] == 0.5 == ba["metrics"]["strict_accuracy"]["estimate"]
+    assert ba["flip_rate_vs_reference"]["estimate"] == 1.0 and ab["flip_rate_vs_reference"]["estimate"] == 0.0
+    assert ab["probe"] == "position" and ba["probe_variant"] == "order_ba"
 
 
 def test_tie_rates_by_setup(report: dict[str, Any]) -> None:
@@ -258,7 +271,7 @@ def test_figures_and_json(report: dict[str, Any]) -> None:
             assert (out / f"{stem}.{ext}").stat().st_size > 1000, stem
     data = report["json"]
     assert data["bootstrap"]["resamples"] == B and data["bootstrap"]["seed"] == 5
-    assert data["input"]["logs_read"] == 9 and len(data["input"]["skipped_logs"]) == 2
+    assert data["input"]["logs_read"] == 10 and len(data["input"]["skipped_logs"]) == 2
 
 
 def test_item_mismatch_is_an_error_unless_intersect(logdir: Path, tmp_path: Path) -> None:
@@ -284,3 +297,16 @@ def test_reference_by_full_config_name(logdir: Path, tmp_path: Path) -> None:
     assert d["estimate"] == pytest.approx(-0.5)
     with pytest.raises(KeyError, match="matches no configuration"):
         build_report(logdir, tmp_path, reference="nonesuch", resamples=200, figures=False)
+
+
+def test_rerun_supersedes_older_log(logdir: Path, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(logdir, logs)
+    set_dir = tmp_path / "toyset"
+    _items(set_dir)
+    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=get_model(
+        "mockllm/right", custom_outputs=_judge("right")), log_dir=str(logs), display="none")
+    loaded = load_frame(logs)
+    superseded = [s for s in loaded.skipped_logs if s["reason"].startswith("superseded")]
+    assert len(superseded) == 1 and f"right · {REF}" in superseded[0]["reason"]
+    assert len(loaded.frame) == 3 * 3 * N + 2 * N

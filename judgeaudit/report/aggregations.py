@@ -56,13 +56,14 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
     if frame.empty:
         return frame
     blocks = [frame]
-    seen: dict[str, list[tuple[int, ...]]] = {}
+    seen: dict[str, list[tuple[Any, ...]]] = {}
     for name, keep in AGGREGATIONS.items():
         uses = frame["calls"].map(lambda calls, keep=keep: _uses_fewer_calls(calls, keep))
         configs = []
         for config in sorted(set(frame.loc[uses, "config"])):
             rows = frame[frame["config"] == config]
-            signature = tuple(sum(1 for c in calls if keep(c)) for calls in rows["calls"])
+            signature = tuple(tuple((c.get("order"), c.get("call_index")) for c in calls if keep(c))
+                              for calls in rows["calls"])
             if signature in seen.setdefault(config, []):
                 continue  # same calls as an aggregation already added
             seen[config].append(signature)

@@ -22,7 +22,8 @@ SCHEMA = "judgeaudit.score/1"
 SCORER = "novelty"
 # Task args that never name a configuration: where the items come from (the dataset column)
 # and bookkeeping that does not change a verdict.
-HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples"})
+# The probe is named per sample from the score metadata (probe and arm), not from the task args.
+HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples", "probe"})
 # Always shown, even at their defaults, so every name says which prompt and k it used.
 ALWAYS_ARGS: tuple[str, ...] = ("prompt", "k")
 # Generation settings that change verdicts (shown when set); operational ones are not.
@@ -143,6 +144,13 @@ def variant_name(task: str, task_args: Mapping[str, Any], passed: Iterable[str] 
     return SEP.join(parts) if parts else "default"
 
 
+def probe_label(probe: str | None, variant: str | None) -> str | None:
+    """`probe=position/order_ba` for a probe arm, None for an unperturbed run."""
+    if not probe:
+        return None
+    return f"probe={probe}/{variant}" if variant else f"probe={probe}"
+
+
 def _usage(sample: Any) -> tuple[float, float, float, float]:
     usage = getattr(sample, "model_usage", None) or {}
     inp = out = tot = 0.0
@@ -191,7 +199,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if k not in meta]
         if missing:
             raise ValueError(f"{location}: sample {sample.id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
-        arm = f"probe={meta['probe']}/{meta.get('probe_variant')}" if meta.get("probe") else None
+        arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
         inp, out, tot, cost = _usage(sample)
         calls = list(meta["calls"])

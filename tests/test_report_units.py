@@ -1,0 +1,110 @@
+"""Report building blocks without Inspect runs: configuration names, aggregations recomputed
+from per-call verdicts, item alignment, reference choice, Pareto front, Markdown rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from judgeaudit.report.aggregations import check_stored, with_aggregations
+from judgeaudit.report.compute import (
+    ItemMismatchError,
+    align_group,
+    choose_reference,
+    compute_group,
+)
+from judgeaudit.report.figures import pareto_front
+from judgeaudit.report.frame import dataset_label, probe_label, short_model, variant_name
+from judgeaudit.report.tables import ablation_table, diff_cell, interval_cell, to_markdown
+
+
+def test_variant_name_shows_prompt_k_and_changed_args() -> None:
+    defaults = {"dataset": "x", "prompt": "reference", "k": 1, "both_orders": False, "seed": 1, "cache": True, "probe": None}
+    args = {"dataset": "/data/set", "prompt": "p1_no_guardrails", "k": 1, "both_orders": True, "seed": 1, "cache": False, "probe": "position"}
+    name = variant_name("judgeaudit/novelty_pairwise", args, None, {"reasoning_effort": "high", "max_connections": 4}, defaults)
+    assert name == "prompt=p1_no_guardrails · k=1 · both_orders=true · reasoning_effort=high"
+    # without known defaults, only the args that were passed are shown
+    name = variant_name("judgeaudit/retrieval_pairwise", args, ["both_orders"], {}, None)
+    assert name == "retrieval_pairwise · prompt=p1_no_guardrails · k=1 · both_orders=true"
+
+
+def test_names() -> None:
+    assert short_model("litellm/openai/gpt-4o") == "gpt-4o" and short_model("mockllm/model") == "model"
+    assert dataset_label("/tmp/x/toyset") == "toyset" and dataset_label("iclr2026/human_only") == "iclr2026/human_only"
+    assert dataset_label("/tmp/x/toyset/pairwise.jsonl") == "toyset"
+    assert probe_label("position", "order_ba") == "probe=position/order_ba" and probe_label(None, None) is None
+
+
+def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], verdict: str, judge: str = "j",
+         variant: str | None = None, setup: str = "human_only") -> dict[str, Any]:
+    return {
+        "log": "log.eval", "config": config, "judge": judge, "variant": variant or config.split(" · ", 1)[1],
+        "model": f"mock/{judge}", "task": "novelty_pairwise", "task_args": "{}", "probe": None, "probe_variant": None,
+        "kind": "pairwise", "dataset": "d", "sample_id": item, "item_id": item, "setup": setup, "gold": gold,
+        "verdict": verdict, "split_rule": None, "human": {},
+        "calls": [{"order": o, "call_index": i, "verdict": v} for o, i, v in calls],
+        "call_verdicts": "", "input_tokens": 1.0, "output_tokens": 1.0, "total_tokens": 2.0, "cost": 0.5,
+    }
+
+
+def test_aggregations_recomputed_from_calls() -> None:
+    calls = [("ab", 0, "a"), ("ab", 1, "tie"), ("ba", 0, "b"), ("ba", 1, "b")]
+    # all four: votes 1, .5, 0, 0 -> mean 0.375 -> b; k1: a, b -> tie; one order: a, tie -> a; single call: a
+    frame = pd.DataFrame([_row("j · v", "i1", "a", calls, "b")])
+    check_stored(frame)
+    out = with_aggregations(frame).set_index("variant")["verdict"].to_dict()
+    assert out == {"v": "b", "v · agg=k1": "tie", "v · agg=one_order": "a", "v · agg=k1_one_order": "a"}
+    bad = pd.DataFrame([_row("j · v", "i1", "a", calls, "a")])
+    with pytest.raises(ValueError, match="stores verdict 'a' but its calls"):
+        check_stored(bad)
+
+
+def test_item_mismatch_lists_missing_items() -> None:
+    rows = [_row("j · v1", f"i{i}", "a", [("ab", 0, "a")], "a") for i in range(3)]
+    rows += [_row("j · v2", f"i{i}", "a", [("ab", 0, "b")], "b") for i in range(2)]
+    frame = pd.DataFrame(rows)
+    with pytest.raises(ItemMismatchError, match=r"'j · v2' lacks 1: i2.*--intersect"):
+        align_group(frame, "pairwise", "d")
+    g = align_group(frame, "pairwise", "d", intersect=True)
+    assert g.items == ["i0", "i1"] and g.intersected["items_dropped"] == ["i2"]
+
+
+def test_compute_group_and_reference_choice() -> None:
+    rows = []
+    for i in range(10):
+        gold = "a" if i % 2 == 0 else "b"
+        rows.append(_row("j · v1", f"i{i}", gold, [("ab", 0, gold)], gold))
+        wrong = "tie" if i < 4 else gold
+        rows.append(_row("j · v1 · x", f"i{i}", gold, [("ab", 0, wrong)], wrong))
+        rows.append(_row("k · v1", f"i{i}", gold, [("ab", 0, "a")], "a", judge="k"))
+    g = align_group(pd.DataFrame(rows), "pairwise", "d")
+    refs, single = choose_reference(g, None)
+    assert refs == {"j": "j · v1", "k": "k · v1"} and not single
+    res = compute_group(g, None, resamples=500, seed=3, human_agreement=False)
+    x = res["configs"]["j · v1 · x"]
+    assert x["metrics"]["tie_rate"]["estimate"] == pytest.approx(0.4)
+    assert x["vs_reference"]["strict_accuracy"]["estimate"] == pytest.approx(-0.4)
+    assert x["flip_rate_vs_reference"]["estimate"] == pytest.approx(0.4)
+    assert res["configs"]["k · v1"]["is_reference"] and res["configs"]["k · v1"]["cost_usd"] == pytest.approx(5.0)
+    table = ablation_table(res).display.set_index("configuration")
+    assert table.loc["v1 · x", "k"] == "–" and table.loc["v1", "k"].endswith("(reference)")
+    with pytest.raises(KeyError, match="neither a configuration nor a variant"):
+        choose_reference(g, "nope")
+    refs, single = choose_reference(g, "j · v1")
+    assert single and set(refs.values()) == {"j · v1"}
+
+
+def test_pareto_front() -> None:
+    pts = [(1.0, 0.5), (2.0, 0.7), (1.5, 0.4), (3.0, 0.7), (0.5, 0.2)]
+    assert pareto_front(pts) == [4, 0, 1]
+
+
+def test_cells_and_markdown() -> None:
+    iv = {"estimate": 0.5, "low": 0.25, "high": 0.75}
+    assert interval_cell(iv) == "0.500 [0.250, 0.750]"
+    assert diff_cell({"estimate": -0.1, "low": -0.2, "high": -0.01, "significant": True}) == "-0.100 [-0.200, -0.010]*"
+    assert interval_cell({"estimate": float("nan"), "low": None, "high": 1}) == "n/a [n/a, 1.000]"
+    md = to_markdown(pd.DataFrame({"a|b": ["x|y"], "c": [1]}))
+    assert md.splitlines() == ["| a\\|b | c |", "|---|---|", "| x\\|y | 1 |"]
