@@ -8,9 +8,6 @@ A metric `m` yields the values `m`, `m_ci_low`, `m_ci_high`; its params (`resamp
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from judgeaudit.stats import (
@@ -22,15 +19,9 @@ from judgeaudit.stats import (
     pairwise_outcomes,
     pointwise_outcomes,
 )
-from judgeaudit.stats.bootstrap import METHOD, resample_indices
+from judgeaudit.stats.bootstrap import METHOD
 
 BOOTSTRAP_METHOD = METHOD
-
-
-@lru_cache(maxsize=8)
-def _indices(n: int, resamples: int, seed: int) -> np.ndarray:
-    """Resample index matrix shared by all metrics of one run (same items, same seed)."""
-    return resample_indices(n, resamples, seed)
 
 
 def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str], list[str]]:
@@ -58,9 +49,8 @@ def interval_values(
         outcomes, fn = pairwise_outcomes(verdicts, gold), PAIRWISE[name]
     else:
         outcomes, fn = pointwise_outcomes(verdicts, gold), POINTWISE[name]
-    interval = bootstrap_metric(
-        outcomes, fn, resamples, seed, indices=_indices(len(verdicts), resamples, seed)
-    )
+    # No explicit indices: the stats package caches the seeded resample draw across metrics.
+    interval = bootstrap_metric(outcomes, fn, resamples, seed)
     return {
         name: interval.estimate,
         f"{name}_ci_low": interval.low,

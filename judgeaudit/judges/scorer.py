@@ -31,8 +31,7 @@ def pairwise_value(verdict: str, gold: str) -> dict[str, float]:
 def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
     """Per-item outcome floats of a pointwise verdict (Score.value)."""
     outcomes = pointwise_outcomes([verdict], [gold])
-    correct = outcomes["tp_novel"][0] + outcomes["tp_not_novel"][0]
-    return {"correct": float(correct), "invalid": float(outcomes["invalid"][0])}
+    return {key: float(outcomes[key][0]) for key in ("correct", "invalid")}
 
 
 def build_score(

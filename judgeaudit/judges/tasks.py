@@ -7,6 +7,8 @@ options (`--reasoning-effort`, `--temperature`) and are recorded in the log's Ge
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
@@ -36,6 +38,21 @@ def probed_items(items: list[Item], probe: str | None, seed: int) -> list[Probed
     return apply_probe(probe, items, seed)
 
 
+def locate_dataset(dataset: str) -> str:
+    """`dataset` as given, or resolved against the shell's directory ($PWD) when a relative path
+    only exists there (`inspect eval tasks/<file>.py` runs the task from the file's directory)."""
+    path = Path(dataset)
+    shell_dir = os.environ.get("PWD")
+    if (
+        not path.is_absolute()
+        and not path.exists()
+        and shell_dir
+        and (Path(shell_dir) / path).exists()
+    ):
+        return str(Path(shell_dir) / path)
+    return dataset
+
+
 def judge_dataset(
     dataset: str, kind: str, idea_format: str, probe: str | None, seed: int
 ) -> MemoryDataset:
@@ -44,6 +61,7 @@ def judge_dataset(
         raise ValueError(
             f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
         )
+    dataset = locate_dataset(dataset)
     path = resolve_dataset_file(dataset, kind, idea_format)
     items = load_items(dataset, kind, idea_format)
     samples = []

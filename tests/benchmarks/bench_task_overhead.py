@@ -1,0 +1,120 @@
+"""Overhead of the novelty_pairwise task over a bare Inspect task (one generate per sample).
+
+Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
+without cache, writing a real log. Reports the best of `--repeats` wall times per side and
+the ratio (target <= 1.10x).
+
+    python tests/benchmarks/bench_task_overhead.py [--items 1000] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.scorer import includes
+from inspect_ai.solver import generate
+
+from judgeaudit.data.contract import Evidence, Idea, PairItem
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.judges.solvers import render_call
+from judgeaudit.judges.tasks import novelty_pairwise
+
+
+def make_pairs(n: int) -> list[PairItem]:
+    """n synthetic pairs with abstract-length texts; the novel idea names 'Kestrel'."""
+    filler = "The method is evaluated on standard benchmarks with careful ablations. " * 6
+    out = []
+    for i in range(n):
+
+        def idea(tag: str, label: str, text: str) -> Idea:
+            return Idea(
+                f"{tag}{i}",
+                text + " " + filler,
+                "abstract",
+                "human",
+                "area",
+                label,  # type: ignore[arg-type]
+                evidence=Evidence(rating_mean=5.0, contribution_mean=2.5, review_count=3),
+            )
+
+        good = idea("n", "novel", f"Kestrel {i} reframes the problem as matching.")
+        bad = idea("o", "not_novel", f"Baseline {i} adds a known regulariser.")
+        gold = "a" if i % 2 == 0 else "b"
+        a, b = (good, bad) if gold == "a" else (bad, good)
+        out.append(PairItem(f"p{i}", "human_only", "area", a, b, gold))  # type: ignore[arg-type]
+    return out
+
+
+def answer(input: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+    """Pick the shown idea that names Kestrel."""
+    text = input[-1].text
+    first = text.split("Idea A:\n", 1)[-1].split("\n\nIdea B:", 1)[0]
+    out = ModelOutput.from_content(
+        "mockllm/model", "Short reason.\nVerdict: " + ("A" if "Kestrel" in first else "B")
+    )
+    out.usage = ModelUsage(input_tokens=300, output_tokens=6, total_tokens=306)
+    return out
+
+
+def bare_task(pairs: list[PairItem]) -> Task:
+    """The same prompts as plain Samples: one generate, a built-in scorer."""
+    samples = []
+    for p in pairs:
+        meta = {"item": p.to_dict(), "area": p.area}
+        samples.append(
+            Sample(
+                id=p.pair_id,
+                input=render_call("pairwise", "reference", meta, "ab"),
+                target=f"Verdict: {p.gold.upper()}",
+            )
+        )
+    return Task(dataset=MemoryDataset(samples), solver=generate(), scorer=includes())
+
+
+def timed(task: Task, log_dir: str) -> float:
+    """Wall seconds of one eval (fresh model instance, no cache)."""
+    model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
+    start = time.perf_counter()
+    log = eval(task, model=model, log_dir=log_dir, display="none", max_connections=10)[0]
+    elapsed = time.perf_counter() - start
+    assert log.status == "success", log.error
+    return elapsed
+
+
+def main() -> None:
+    """Run both sides alternately and print the figures."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--items", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
+        pairs = make_pairs(args.items)
+        write_items(Path(tmp) / "pairwise.jsonl", pairs)
+        # warm up imports and registries on both paths
+        timed(novelty_pairwise(dataset=tmp, cache=False), str(Path(tmp) / "warm"))
+        timed(bare_task(pairs[:20]), str(Path(tmp) / "warm"))
+        ours, bare = [], []
+        for r in range(args.repeats):
+            ours.append(
+                timed(novelty_pairwise(dataset=tmp, cache=False), str(Path(tmp) / f"ours{r}"))
+            )
+            bare.append(timed(bare_task(pairs), str(Path(tmp) / f"bare{r}")))
+    print(f"items={args.items} repeats={args.repeats}")
+    print("novelty_pairwise s: " + ", ".join(f"{t:.2f}" for t in ours))
+    print("bare generate    s: " + ", ".join(f"{t:.2f}" for t in bare))
+    print(
+        f"best ours={min(ours):.2f}s bare={min(bare):.2f}s ratio={min(ours) / min(bare):.3f}x (target <= 1.10x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
