@@ -28,25 +28,25 @@ from judgeaudit.judges.solvers import render_call
 from judgeaudit.judges.tasks import novelty_pairwise
 
 
+def _idea(idea_id: str, label: str, text: str, filler: str) -> Idea:
+    return Idea(
+        idea_id,
+        text + " " + filler,
+        "abstract",
+        "human",
+        "area",
+        label,  # type: ignore[arg-type]
+        evidence=Evidence(rating_mean=5.0, contribution_mean=2.5, review_count=3),
+    )
+
+
 def make_pairs(n: int) -> list[PairItem]:
     """n synthetic pairs with abstract-length texts; the novel idea names 'Kestrel'."""
     filler = "The method is evaluated on standard benchmarks with careful ablations. " * 6
     out = []
     for i in range(n):
-
-        def idea(tag: str, label: str, text: str) -> Idea:
-            return Idea(
-                f"{tag}{i}",
-                text + " " + filler,
-                "abstract",
-                "human",
-                "area",
-                label,  # type: ignore[arg-type]
-                evidence=Evidence(rating_mean=5.0, contribution_mean=2.5, review_count=3),
-            )
-
-        good = idea("n", "novel", f"Kestrel {i} reframes the problem as matching.")
-        bad = idea("o", "not_novel", f"Baseline {i} adds a known regulariser.")
+        good = _idea(f"n{i}", "novel", f"Kestrel {i} reframes the problem as matching.", filler)
+        bad = _idea(f"o{i}", "not_novel", f"Baseline {i} adds a known regulariser.", filler)
         gold = "a" if i % 2 == 0 else "b"
         a, b = (good, bad) if gold == "a" else (bad, good)
         out.append(PairItem(f"p{i}", "human_only", "area", a, b, gold))  # type: ignore[arg-type]
