@@ -117,10 +117,12 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
             lo.append(max(iv["estimate"] - iv["low"], 0))
             hi.append(max(iv["high"] - iv["estimate"], 0))
         ax.barh(ys, xs, height=height, xerr=[lo, hi], capsize=2, color=cmap(k), label=setup)
+        for y, x, h in zip(ys, xs, hi, strict=True):  # the value, so a zero rate is visible as "0.00"
+            ax.text(x + h + 0.01, y, f"{x:.2f}", va="center", fontsize=6)
     ax.set_yticks(range(len(entries)))
     ax.set_yticklabels([f"{e['judge']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1.1)
     ax.set_xlabel("tie rate (share of items; 95% CI)")
     ax.set_title(f"Tie rates per judge and setup: {g['kind']} on {g['dataset']} (n = {g['n_items']} items)")
     ax.legend(title="setup", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
