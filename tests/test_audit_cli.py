@@ -76,3 +76,16 @@ def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], e
     assert code == 1
     assert message in capsys.readouterr().err
     assert not (tmp_path / "o" / "card.md").exists()
+
+
+@pytest.mark.slow
+def test_resume_with_other_items_or_model_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["audit", "--dataset", str(FIX), "--out", str(tmp_path / "o"), "--probes", "position",
+            "--resamples", "200", "--display", "none"]
+    assert main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0
+    assert main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0  # a plain resume is fine
+    capsys.readouterr()
+    assert main([*base, "--model", "scripted/accurate", "--limit", "2"]) == 1
+    assert "different items_sha256" in capsys.readouterr().err
+    assert main([*base, "--model", "scripted/always_first", "--limit", "1"]) == 1
+    assert "different model" in capsys.readouterr().err

@@ -108,6 +108,41 @@ def write_audit_items(items: Sequence[Item], out: Path, kind: str) -> Path:
     return items_dir
 
 
+def items_digest(items: Sequence[Item]) -> str:
+    """SHA-256 over the audited items' canonical JSON (ids, texts, gold)."""
+    return hashlib.sha256("\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()).hexdigest()
+
+
+RUN_FILE = "audit-run.json"
+# Options that decide which calls the eval-set makes; a resume must agree on all of them.
+_RUN_KEYS: tuple[str, ...] = ("model", "model_args", "prompt", "kind", "seed", "cache")
+
+
+def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path) -> None:
+    """Record what this out dir audits; refuse to resume it with other items or judge options.
+
+    Inspect's eval-set recognises finished tasks by their arguments, not by the items behind
+    a dataset path, so resuming with another `--limit` or model would silently reuse old logs.
+    """
+    from judgeaudit.files import atomic_write_text
+
+    current = {"items_sha256": items_digest(items), **{k: spec.to_dict()[k] for k in _RUN_KEYS}}
+    path = out / RUN_FILE
+    if path.is_file():
+        try:
+            previous = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise AuditError(f"{path} is not valid JSON ({exc.msg}); remove it or use another --out") from exc
+        differs = sorted(k for k in current if previous.get(k) != current[k])
+        if differs:
+            raise AuditError(
+                f"{out} already holds an audit with different {', '.join(differs)}; "
+                "use another --out (or delete it) to audit this configuration"
+            )
+        return
+    atomic_write_text(path, json.dumps(current, indent=2) + "\n")
+
+
 def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list[Any]:
     """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe."""
     from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
@@ -141,6 +176,7 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connectio
     from inspect_ai import eval_set
 
     items = select_items(spec.dataset, spec.kind, spec.limit)
+    claim_out_dir(spec, items, out)
     items_dir = write_audit_items(items, out, spec.kind)
     probes, skipped = runnable_probes(spec, items)
     tasks = build_tasks(spec, items_dir, probes)
@@ -265,7 +301,7 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
         readings[probe] = Reading(probe, "not_run", 0, note=reason)
     results = evaluate(gates, {HEADLINE: head, **readings}, spec.kind)
     word, reasons = verdict(results)
-    digest = hashlib.sha256("\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()).hexdigest()
+    digest = items_digest(items)
     items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
                   "items_sha256": digest, "setups": sorted({i.setup for i in items})}
     return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame),
