@@ -132,3 +132,15 @@ def test_pointwise_verbosity_and_injection() -> None:
     assert r["injection"].figures["injection_shift"].value.estimate == pytest.approx(0.75)
     assert r["injection"].figures["injected_win_rate"].value.estimate == pytest.approx(7 / 8)
     assert r["position"].status == "not_run"
+
+
+def test_each_probe_reports_its_invalid_rate() -> None:
+    f = frame(
+        rows(None, None, GOLD),
+        rows("verbosity", "pad_gold", ["a", "invalid", "a", "b"], ["a", "b", "a", "b"]),
+        rows("verbosity", "pad_other", ["invalid", "invalid", "b", "a"], ["b", "a", "b", "a"]),
+    )
+    v = read_all(f, ["verbosity"], CFG)["verbosity"].figures
+    assert v["invalid_rate"].value.estimate == pytest.approx(3 / 8)
+    # invalid counts as wrong: accuracy 3/4 with gold padded, 0/4 with the other padded
+    assert v["padding_shift"].value.estimate == pytest.approx(0.75)

@@ -23,6 +23,9 @@ Figures (all shares over items; intervals are percentile bootstraps over items):
 - repeat: `noise_floor` = flip rate between two identical runs with distinct seeds.
 - self_preference: generated-side win rate for ideas from the judge's own backbone and from
   others (reported as not run when no such items exist).
+
+Every probe that ran also carries `invalid_rate` over its arms: a perturbation that makes the
+judge fail to answer moves accuracy-based shifts too, and the card should show it.
 """
 
 from __future__ import annotations
@@ -202,6 +205,16 @@ class Reader:
             corrected = self._paired({"flip": flags}, {"flip": aligned}, FLIP_RATE)
         return Figure(name, label, value, corrected)
 
+    def with_invalid_rate(self, reading: Reading) -> Reading:
+        """The reading plus `invalid_rate`: share of invalid verdicts over the probe's arms, per item."""
+        if reading.status != "ok":
+            return reading
+        rows = self.frame[self.frame["probe"] == reading.probe]
+        per_item = rows.assign(bad=(rows["verdict"] == "invalid").astype(float)).groupby("item_id")["bad"].mean()
+        fig = Figure("invalid_rate", "verdicts that are invalid, over this probe's arms",
+                     self._interval({"invalid": per_item.to_numpy()}, share("invalid_rate", "invalid")))
+        return Reading(reading.probe, reading.status, reading.n_items, {**reading.figures, "invalid_rate": fig}, reading.note)
+
     # --- probes ----------------------------------------------------------------------
     def repeat(self) -> Reading:
         """Noise floor: flip rate between two identical runs."""
@@ -368,5 +381,5 @@ def read_all(frame: pd.DataFrame, probes: Sequence[str], config: ReadingConfig |
         elif probe == "position" and reader.kind != "pairwise":
             out[probe] = reader.position()
         else:
-            out[probe] = getattr(reader, probe)()
+            out[probe] = reader.with_invalid_rate(getattr(reader, probe)())
     return out
