@@ -261,7 +261,16 @@ def test_agreement_with_human_scores(report: dict[str, Any]) -> None:
     assert right["pearson"]["estimate"] == pytest.approx(1.0) and right["cohen_kappa"]["estimate"] == pytest.approx(1.0)
     # half_tie: ties on 4 items, right on 4; kappa over {b, tie, a}: p_o 1/2, p_e 1/4 -> 1/3
     assert _cfg(g, "half_tie", REF)["agreement"]["cohen_kappa"]["estimate"] == pytest.approx(1 / 3)
-    assert "undefined" in _cfg(g, "always_a", REF)["agreement"]["pearson"]  # constant judge
+    assert _cfg(g, "always_a", REF)["agreement"]["pearson"]["estimate"] is None  # constant judge: undefined
+    md = (report["out"] / "agreement_pairwise_toyset.md").read_text()
+    assert "| prompt=reference · k=1 | half_tie | 8 |" in md and "0.333 [" in md
+
+
+def test_flip_rate_matrix(report: dict[str, Any]) -> None:
+    csv = pd.read_csv(report["out"] / "flip_rates_pairwise_toyset.csv")
+    pick = csv[(csv["config_x"] == f"always_a · {REF}") & (csv["config_y"] == f"half_tie · {REF}")]
+    # always_a says a everywhere; half_tie ties on 0-3 and is right on 4-7 (a on 4 and 6) -> 6 of 8 differ
+    assert pick["flip_rate"].tolist() == [0.75]
 
 
 def test_figures_and_json(report: dict[str, Any]) -> None:

@@ -229,6 +229,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         for m, fn in metrics.items():
             for c, d in paired_bootstrap_many(sub, ref, fn, resamples, seed).items():
                 diffs.setdefault(c, {})[m] = d.to_dict()
+    result["flip_rates"] = flip_matrix(group)
     setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
     for c in group.configs:
         rows = group.rows[group.rows["config"] == c]
@@ -265,6 +266,16 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             entry["agreement"] = agreement_for(aligned.reset_index(), group.kind, resamples, seed)
         result["configs"][c] = entry
     return result
+
+
+def flip_matrix(group: Group) -> dict[str, dict[str, float]]:
+    """Share of items on which each pair of configurations gives different verdicts (point estimates)."""
+    v = group.verdicts[group.configs].to_numpy(dtype=object)
+    out: dict[str, dict[str, float]] = {}
+    for i, a in enumerate(group.configs):
+        out[a] = {b: float(FLIP_RATE({"flip": flip_flags(v[:, i].tolist(), v[:, j].tolist())}))
+                  for j, b in enumerate(group.configs)}
+    return out
 
 
 def compute_all(frame: pd.DataFrame, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,

@@ -157,6 +157,49 @@ def _iv_cols(iv: dict[str, Any]) -> dict[str, Any]:
             "resamples": iv["resamples"], "seed": iv["seed"], "n": iv["n"], "undefined": iv.get("undefined", 0)}
 
 
+AGREEMENT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("pearson", "Pearson r"), ("spearman", "Spearman ρ"), ("cohen_kappa", "Cohen κ"),
+    ("krippendorff_alpha_ordinal", "Krippendorff α (ordinal)"),
+)
+
+
+def agreement_table(g: dict[str, Any]) -> Table | None:
+    """Judge-human agreement per configuration (None when no configuration has agreement numbers)."""
+    rows, records = [], []
+    for name, e in sorted(g["configs"].items()):
+        a = e.get("agreement")
+        if not a:
+            continue
+        cells = {"configuration": e["variant"], "judge": e["judge"], "units": a["units_with_human_scores"]}
+        for key, label in AGREEMENT_COLUMNS:
+            iv = a.get(key, {})
+            cells[label] = interval_cell(iv) if "estimate" in iv else "undefined"
+            if "estimate" in iv:
+                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                                "variant": e["variant"], "statistic": key, **_iv_cols(iv)})
+            else:
+                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                                "variant": e["variant"], "statistic": key, "undefined_reason": iv.get("undefined")})
+        rows.append(cells)
+    if not rows:
+        return None
+    human = "rating of a minus rating of b" if g["kind"] == "pairwise" else "the idea's mean review rating"
+    caption = (f"Agreement with humans, {_group_title(g)} [95% CI]: correlations of the judge's vote share with "
+               f"{human}; κ and ordinal α of the verdict with the gold label (invalid verdicts left out).")
+    return Table(f"agreement_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+
+
+def flip_table(g: dict[str, Any]) -> Table:
+    """Flip rate between every pair of configurations (share of items whose verdicts differ)."""
+    names = sorted(g["flip_rates"])
+    display = pd.DataFrame([[f"{g['flip_rates'][a][b]:.3f}" for b in names] for a in names],
+                           columns=names, index=pd.Index(names, name="configuration")).reset_index()
+    records = [{"kind": g["kind"], "dataset": g["dataset"], "config_x": a, "config_y": b, "flip_rate": g["flip_rates"][a][b]}
+               for a in names for b in names]
+    caption = f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are in report.json)."
+    return Table(f"flip_rates_{g['kind']}_{g['dataset']}", caption, display, pd.DataFrame(records))
+
+
 def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
     """Every table of a report."""
     tables: list[Table] = []
@@ -166,6 +209,10 @@ def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
             tables.append(tie_table(g))
         else:
             tables.append(f1_table(g))
+        tables.append(flip_table(g))
+        agreement = agreement_table(g)
+        if agreement is not None:
+            tables.append(agreement)
     if results:
         tables.append(cost_table(results))
     return tables
