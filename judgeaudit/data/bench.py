@@ -38,6 +38,8 @@ SETUP_DIRS: dict[str, str] = {"human-only": "human_only", "human-plus-generated"
 LABEL_MAP: dict[str, str] = {"POSITIVE": "novel", "NEGATIVE": "not_novel"}
 FORUM_KEYS: tuple[str, ...] = ("forum", "forum_id", "openreview_id", "paper_id")
 _BACKBONE = re.compile(r"^backbone-(.+)$")
+# libyaml's parser when PyYAML was built with it (much faster on the large published files)
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class BenchSourceError(RuntimeError):
@@ -94,7 +96,7 @@ def _load_yaml(path: Path, name: str) -> tuple[Any, dict[Any, int], list[Problem
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, {}, [Problem(name, 0, "", f"invalid UTF-8 at byte {exc.start}")]
-    loader = yaml.SafeLoader(text)
+    loader = _SafeLoader(text)
     problems: list[Problem] = []
     lines: dict[Any, int] = {}
     try:

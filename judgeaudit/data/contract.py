@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Format = Literal["abstract", "plan"]
@@ -29,6 +29,17 @@ class Evidence:
     negative_signals: tuple[str, ...] = ()
     similar_papers: tuple[str, ...] = ()
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict (lists, not tuples)."""
+        return {
+            "rating_mean": self.rating_mean,
+            "contribution_mean": self.contribution_mean,
+            "review_count": self.review_count,
+            "positive_signals": list(self.positive_signals),
+            "negative_signals": list(self.negative_signals),
+            "similar_papers": list(self.similar_papers),
+        }
+
 
 @dataclass(frozen=True)
 class Provenance:
@@ -37,6 +48,10 @@ class Provenance:
     dataset: str = ""
     source_id: str = ""
     forum: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict."""
+        return {"dataset": self.dataset, "source_id": self.source_id, "forum": self.forum}
 
 
 @dataclass(frozen=True)
@@ -56,8 +71,20 @@ class Idea:
     provenance: Provenance = field(default_factory=Provenance)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict (lists, not tuples)."""
-        return _jsonable(asdict(self))
+        """Plain JSON-ready dict (lists, not tuples); same keys and order as the dataclass fields."""
+        return {
+            "idea_id": self.idea_id,
+            "text": self.text,
+            "format": self.format,
+            "source": self.source,
+            "area": self.area,
+            "label": self.label,
+            "generator": self.generator,
+            "title": self.title,
+            "evidence": self.evidence.to_dict(),
+            "original_text": self.original_text,
+            "provenance": self.provenance.to_dict(),
+        }
 
 
 @dataclass(frozen=True)
@@ -73,7 +100,8 @@ class PairItem:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict."""
-        return _jsonable(asdict(self))
+        return {"pair_id": self.pair_id, "setup": self.setup, "area": self.area,
+                "idea_a": self.idea_a.to_dict(), "idea_b": self.idea_b.to_dict(), "gold": self.gold}
 
     @property
     def item_id(self) -> str:
@@ -92,7 +120,7 @@ class PointItem:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict."""
-        return _jsonable(asdict(self))
+        return {"item_id": self.item_id, "setup": self.setup, "idea": self.idea.to_dict(), "gold": self.gold}
 
     @property
     def area(self) -> str:
@@ -102,10 +130,3 @@ class PointItem:
 
 Item = PairItem | PointItem
 
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value

@@ -62,7 +62,7 @@ class _Collector:
         if not isinstance(value, str):
             self.add(full, f"expected a string, got {type(value).__name__}")
             return ""
-        if nonempty and not value.strip():
+        if nonempty and (not value or value.isspace()):
             self.add(full, "empty text")
         return value
 
