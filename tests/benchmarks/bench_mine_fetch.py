@@ -3,7 +3,8 @@
 The live API is unreachable here, so `tests/servers/openreview_server.py` serves the
 shared ICLR 2026 snapshot (19,630 forums) from a separate process on 127.0.0.1 and
 `judgeaudit.mine.fetch.fetch_venue` fetches it into a temporary cache. Measures:
-wall time and peak RSS of a full fetch (the fetch process only), an interrupted fetch
+wall time, CPU time and peak RSS of a full fetch (the fetch process only; the
+server's CPU is not counted), an interrupted fetch
 (crash after half the notes) plus its resume, and a re-run over the complete cache.
 Checks that the fetched cache holds every served note once and that the resumed
 cache is byte-identical to the uninterrupted one.
@@ -64,11 +65,13 @@ def main() -> None:
         report["server_load_s"] = round(server_load_s, 1)
         with tempfile.TemporaryDirectory() as tmp:
             full, resumed = Path(tmp) / "full", Path(tmp) / "resumed"
-            t0 = time.monotonic()
+            t0, c0 = time.monotonic(), time.process_time()
             summary = fetch_venue(
                 VENUE, full, baseurl=baseurl, page_size=args.page_size, progress=False
             )
             report["full_fetch_s"] = round(time.monotonic() - t0, 1)
+            report["full_fetch_cpu_s"] = round(time.process_time() - c0, 1)
+            report["load_average_1min"] = os.getloadavg()[0]
             report["full_fetch_peak_rss_mb"] = round(peak_rss_mb())
             report["summary"] = summary.to_dict()
             report["cache_mb"] = round(sum(len(b) for b in shard_bytes(full).values()) / 2**20, 1)
