@@ -33,10 +33,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from inspect_ai import Task, task
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.validate import parse_item
+from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY
 from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Corpus, Exclusion, load_corpus
 from judgeaudit.retrieval.embed import cosine_rows, default_embedder, normalise
@@ -50,9 +52,6 @@ DEFAULT_NGRAM = 5
 DEFAULT_FIT_SEED = 20260
 FIT_BY: tuple[str, ...] = ("auto", "area", "item")
 TOLERANCE_QUANTILES: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
-# Keys in the sample store (the prompted judge's scorer reads calls and plan from there).
-CALLS_KEY = "judgeaudit:calls"
-PLAN_KEY = "judgeaudit:plan"
 METRIC_PROMPT = "none"  # metric judges have no prompt; this is their `prompt` in score metadata
 
 
@@ -332,3 +331,71 @@ def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BU
     prior = PriorWork(load_corpus(corpus), embedder=embedder, cutoff=cutoff, neighbours=neighbours)
     split = split_items(items, fit_seed, fit_by)
     return fit_rule(kind, judge, items, prior, split), prior
+
+
+# ---- Inspect tasks -----------------------------------------------------------------------------
+
+
+def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS,
+                embedder: str = "auto", cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
+                fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
+                seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+    """An Inspect Task judging the scored split of `dataset` with a fitted metric judge (`--model none`)."""
+    from inspect_ai.dataset import MemoryDataset
+
+    from judgeaudit.data.samples import load_items
+    from judgeaudit.judges.inspect_metrics import (
+        BOOTSTRAP_METHOD,
+        pairwise_metrics,
+        pointwise_metrics,
+    )
+    from judgeaudit.judges.scorer import SCHEMA, novelty
+    from judgeaudit.judges.tasks import judge_dataset, locate_dataset
+    from judgeaudit.stats import DEFAULT_RESAMPLES
+
+    if kind not in ("pairwise", "pointwise"):
+        raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
+    located = locate_dataset(dataset)
+    items = load_items(located, kind, idea_format)
+    rule, prior = build_rule(kind, judge, items, corpus=corpus, embedder=embedder, cutoff=cutoff,
+                             neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by)
+    full = judge_dataset(located, kind, idea_format, probe, seed)
+    scored = set(rule.split.scored_ids)
+    samples = [s for s in full if (s.metadata or {}).get("item_id") in scored]
+    if not samples:
+        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
+    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
+    metadata = {"judgeaudit": {
+        "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
+        "probe": probe, "metric_rule": rule.to_dict(),
+        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
+    }}
+    return Task(dataset=MemoryDataset(samples, name=full.name, location=full.location),
+                solver=metric_novelty_judge(rule, prior),
+                scorer=novelty(judge=judge, idea_format=idea_format),
+                metrics=metrics, metadata=metadata)
+
+
+@task
+def novelty_metric_pairwise(dataset: str = "iclr2026/human_only", judge: str = "metric_embedding",
+                            idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS, embedder: str = "auto",
+                            cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
+                            fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
+                            seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+    """Which of two ideas is more novel, by a metric judge (no LLM: `--model none`)."""
+    return metric_task("pairwise", judge, dataset, idea_format=idea_format, corpus=corpus, embedder=embedder,
+                       cutoff=cutoff, neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by, probe=probe,
+                       seed=seed, resamples=resamples)
+
+
+@task
+def novelty_metric_pointwise(dataset: str = "iclr2026/human_only", judge: str = "metric_embedding",
+                             idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS, embedder: str = "auto",
+                             cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
+                             fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
+                             seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+    """Is this idea novel, by a metric judge with a fitted threshold (no LLM: `--model none`)."""
+    return metric_task("pointwise", judge, dataset, idea_format=idea_format, corpus=corpus, embedder=embedder,
+                       cutoff=cutoff, neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by, probe=probe,
+                       seed=seed, resamples=resamples)
