@@ -166,7 +166,7 @@ def test_full_fetch_equals_fixture(reference: dict[str, Any]) -> None:
         if n["id"] == n["forum"] and "Withdrawn" in n["content"]["venueid"]["value"]
     ]
     assert summary.duplicates_skipped == len(withdrawn) == 7
-    assert summary.duplicate_replies == 0
+    assert summary.duplicate_replies == 0 and summary.non_submissions_skipped == 0
 
 
 def test_fixture_duplicate_id_is_served_once_as_latest_version(reference: dict[str, Any]) -> None:
@@ -243,6 +243,19 @@ def test_duplicated_replies_are_dropped_and_counted(
     with_replies = len({n["forum"] for n in reference["notes"] if n["id"] != n["forum"]})
     assert summary.duplicate_replies == with_replies
     assert shard_bytes(tmp_path / "c") == reference["bytes"]
+
+
+def test_reply_returned_by_a_submission_query_is_skipped_and_counted(tmp_path: Path) -> None:
+    notes = [dict(n) for n in load_cache_notes(FIXTURE)]
+    odd = next(n for n in notes if reply_type(n) == "Official_Comment")
+    odd["content"] = {**odd["content"], "venueid": {"value": f"{VENUE}/Withdrawn_Submission"}}
+    with OpenReviewTestServer(notes) as srv:
+        summary = run_fetch(srv, tmp_path / "c")
+        served = {n["id"]: n for n in srv.notes}
+    cached = cached_notes(tmp_path / "c")
+    assert summary.non_submissions_skipped == 1 and summary.submissions == 40
+    assert [n["id"] for n in cached].count(odd["id"]) == 1  # kept once, inside its forum
+    assert sorted(n["id"] for n in cached) == sorted(served)
 
 
 def test_cached_summary_reads_the_state(server: OpenReviewTestServer, tmp_path: Path) -> None:

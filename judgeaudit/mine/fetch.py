@@ -143,6 +143,7 @@ class FetchSummary:
     resumed_from: int | None
     duplicates_skipped: int
     duplicate_replies: int
+    non_submissions_skipped: int
     complete: bool
     elapsed_s: float = 0.0
     streams: list[str] = field(default_factory=list)
@@ -179,7 +180,7 @@ class FetchSummary:
         out.append(
             f"requests {self.requests}, retries {self.retries}, duplicate forums skipped "
             f"{self.duplicates_skipped}, duplicated replies dropped {self.duplicate_replies}, "
-            f"{self.elapsed_s:.1f} s"
+            f"non-submission notes skipped {self.non_submissions_skipped}, {self.elapsed_s:.1f} s"
         )
         return out
 
@@ -520,6 +521,7 @@ class _Cache:
                     "replies_by_type": {},
                     "duplicates_skipped": 0,
                     "duplicate_replies": 0,
+                    "non_submissions_skipped": 0,
                 },
                 "complete": False,
             }
@@ -733,6 +735,7 @@ def _summary(
         resumed_from=resumed_from,
         duplicates_skipped=counts["duplicates_skipped"],
         duplicate_replies=counts["duplicate_replies"],
+        non_submissions_skipped=counts["non_submissions_skipped"],
         complete=bool(cache.state["complete"]),
         elapsed_s=round(time.monotonic() - started, 3),
         streams=[_describe(s["query"]) for s in cache.state["streams"] or []],
@@ -837,6 +840,15 @@ def fetch_venue(
                     cache.checkpoint()
                     break
                 for note in page:
+                    if note.forum and note.forum != note.id:
+                        log.warning(
+                            "%s returned %s, a reply in forum %s, not a submission; skipped",
+                            what,
+                            note.id,
+                            note.forum,
+                        )
+                        cache.state["counts"]["non_submissions_skipped"] += 1
+                        continue
                     if note.id in cache.forum_ids:
                         cache.state["counts"]["duplicates_skipped"] += 1
                         continue
