@@ -319,3 +319,18 @@ def test_rerun_supersedes_older_log(logdir: Path, tmp_path: Path) -> None:
     superseded = [s for s in loaded.skipped_logs if s["reason"].startswith("superseded")]
     assert len(superseded) == 1 and f"right · {REF}" in superseded[0]["reason"]
     assert len(loaded.frame) == 3 * 3 * N + 2 * N
+
+
+def test_epochs_are_separate_runs_and_bad_files_are_skipped(tmp_path: Path) -> None:
+    set_dir = tmp_path / "toyset"
+    _items(set_dir)
+    logs = tmp_path / "logs"
+    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=get_model(
+        "mockllm/half_tie", custom_outputs=_judge("half_tie")), log_dir=str(logs), display="none", epochs=2)
+    (logs / "2026-01-01T00-00-00-00-00_broken_abc.eval").write_bytes(b"not a zip file")
+    loaded = load_frame(logs)
+    assert sorted(loaded.frame["variant"].unique()) == [REF + " · epoch=1", REF + " · epoch=2"]
+    assert [s["reason"].split(":")[0] for s in loaded.skipped_logs] == ["unreadable"]
+    rep = build_report(logs, tmp_path / "out", resamples=200, figures=False)
+    cfg = rep.groups[0]["configs"][f"half_tie · {REF} · epoch=2"]
+    assert cfg["flip_rate_vs_reference"]["estimate"] == 0.0 and cfg["reference"] == f"half_tie · {REF} · epoch=1"

@@ -34,7 +34,7 @@ DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwis
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
-    "log", "eval_id", "created", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
+    "log", "eval_id", "created", "epoch", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
     "split_rule", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "input_tokens", "output_tokens", "total_tokens", "cost",
@@ -188,6 +188,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     passed = getattr(ev, "task_args_passed", None)
     variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
     location = str(log.location)
+    epochs = int(getattr(ev.config, "epochs", None) or 1)
     rows = []
     for sample in log.samples or []:
         score = (sample.scores or {}).get(SCORER)
@@ -201,12 +202,15 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             raise ValueError(f"{location}: sample {sample.id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
         arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
+        if epochs > 1:  # each epoch is its own run of the configuration (repeat runs: noise floor)
+            sample_variant = f"{sample_variant}{SEP}epoch={sample.epoch}"
         inp, out, tot, cost = _usage(sample)
         calls = list(meta["calls"])
         rows.append({
             "log": location,
             "eval_id": ev.eval_id,
             "created": ev.created,
+            "epoch": sample.epoch,
             "task": short_task(ev.task),
             "task_args": json.dumps(task_args, sort_keys=True, default=str),
             "model": ev.model,
@@ -273,11 +277,15 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
     rows: list[dict[str, Any]] = []
     for info in list_eval_logs(str(root), recursive=recursive):
-        header = read_eval_log(info, header_only=True)
-        if header.status != "success":
-            result.skipped_logs.append({"log": info.name, "reason": f"status {header.status}"})
+        try:
+            header = read_eval_log(info, header_only=True)
+            if header.status != "success":
+                result.skipped_logs.append({"log": info.name, "reason": f"status {header.status}"})
+                continue
+            log = read_eval_log(info)
+        except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
+            result.skipped_logs.append({"log": info.name, "reason": f"unreadable: {type(exc).__name__}: {exc}"[:300]})
             continue
-        log = read_eval_log(info)
         if not _ours(log):
             result.skipped_logs.append({"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"})
             continue
