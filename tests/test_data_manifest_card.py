@@ -104,3 +104,17 @@ def test_card_needs_data(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("n", "bucket"), [(0, "n<1K"), (999, "n<1K"), (1000, "1K<n<10K"), (20_000_000, "n>10M")])
 def test_size_category(n: int, bucket: str) -> None:
     assert size_category(n) == bucket
+
+
+def test_verify_card(set_dir: Path) -> None:
+    from judgeaudit.data.card import verify_card
+
+    assert [p.message for p in verify_card(set_dir)] == ["no README.md dataset card in the set directory"]
+    write_card(set_dir, pretty_name="Demo", summary="s", sections={})
+    assert verify_card(set_dir) == []
+    (set_dir / "pairwise_plan.jsonl").rename(set_dir / "pointwise_plan.jsonl")
+    got = sorted((p.field, p.message) for p in verify_card(set_dir))
+    assert got == [("configs", "pointwise_plan.jsonl is not listed in any config"),
+                   ("configs.1.data_files", "no such data file: 'pairwise_plan.jsonl'")]
+    (set_dir / "README.md").write_text("# no header\n", encoding="utf-8")
+    assert "no YAML header" in verify_card(set_dir)[0].message

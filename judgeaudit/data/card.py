@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from judgeaudit.data.manifest import MANIFEST_NAME, read_manifest
+from judgeaudit.data.validate import Problem
 from judgeaudit.files import atomic_write_text
 
 CARD_NAME = "README.md"
@@ -118,3 +119,33 @@ def read_card_header(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{path}: dataset card YAML header is not a mapping")
     return data
+
+
+def verify_card(set_dir: Path) -> list[Problem]:
+    """Problems with a set's card: no/invalid YAML header, configs naming missing or omitting JSONL files."""
+    path = Path(set_dir) / CARD_NAME
+    name = str(path)
+    if not path.is_file():
+        return [Problem(name, 0, "", "no README.md dataset card in the set directory")]
+    try:
+        header = read_card_header(path)
+    except (ValueError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        return [Problem(name, 1, "", str(exc))]
+    problems = [Problem(name, 1, key, "missing from the YAML header") for key in ("license", "configs")
+                if key not in header]
+    listed: set[str] = set()
+    for index, config in enumerate(header.get("configs") or []):
+        files = config.get("data_files") if isinstance(config, dict) else None
+        if not isinstance(files, list):
+            problems.append(Problem(name, 1, f"configs.{index}.data_files", "expected a list of {split, path}"))
+            continue
+        for entry in files:
+            rel = entry.get("path") if isinstance(entry, dict) else None
+            if not isinstance(rel, str) or not (Path(set_dir) / rel).is_file():
+                problems.append(Problem(name, 1, f"configs.{index}.data_files", f"no such data file: {rel!r}"))
+            else:
+                listed.add(rel)
+    for jsonl in sorted(Path(set_dir).glob("*.jsonl")):
+        if jsonl.name not in listed:
+            problems.append(Problem(name, 1, "configs", f"{jsonl.name} is not listed in any config"))
+    return problems

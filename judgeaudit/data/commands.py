@@ -11,11 +11,14 @@ from typing import Any
 VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (see DESIGN.md).
 
-Each PATH is a JSONL file or a directory; directories are searched recursively for
-pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped), and a directory holding manifest.json also has its content hashes
-checked. Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first),
-followed by a summary. Exit status: 0 when everything is valid, 1 when any problem
-was found, 2 when a PATH does not exist or holds no JSONL files.
+Each PATH is a JSONL file or a directory. Directories are searched recursively for
+pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped);
+a set directory (one holding manifest.json) must also match its manifest's content
+hashes and carry a README.md card whose YAML configs name its files.
+
+Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
+summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds
+no pairwise*/pointwise* JSONL files.
 """
 
 CONVERT_HELP = """\
@@ -38,7 +41,8 @@ def register(subparsers: Any) -> None:
     v.add_argument("paths", nargs="+", metavar="PATH", help="JSONL file or set directory (searched recursively)")
     v.add_argument("--kind", choices=("pairwise", "pointwise"), default=None,
                    help="item kind for files not named pairwise*/pointwise* (default: from the name)")
-    v.add_argument("--no-manifest", action="store_true", help="do not check manifest.json content hashes")
+    v.add_argument("--no-manifest", action="store_true",
+                   help="do not check set directories' manifest.json hashes and README.md cards")
     v.set_defaults(func=validate_command)
 
     c = subparsers.add_parser("convert", help="convert a published benchmark into contract JSONL",
@@ -66,6 +70,7 @@ def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
 
 def validate_command(args: argparse.Namespace) -> int:
     """Handler of `judgeaudit validate`: print every problem, a summary, return the exit code."""
+    from judgeaudit.data.card import verify_card
     from judgeaudit.data.jsonl import check_file
     from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest
     from judgeaudit.data.validate import Problem
@@ -96,11 +101,11 @@ def validate_command(args: argparse.Namespace) -> int:
             if file_problems:
                 bad_files.add(str(file))
         if path.is_dir() and not args.no_manifest:
+            # a set directory (one holding a manifest) must match it and carry a valid card
             for manifest in sorted(path.rglob(MANIFEST_NAME)):
-                manifest_problems = verify_manifest(manifest.parent)
-                problems.extend(manifest_problems)
-                if manifest_problems:
-                    bad_files.add(str(manifest))
+                for found in (verify_manifest(manifest.parent), verify_card(manifest.parent)):
+                    problems.extend(found)
+                    bad_files.update(p.file for p in found)
     for problem in problems:
         print(problem)
     status = "OK" if not problems else "FAILED"
