@@ -199,3 +199,19 @@ def test_console_script_help() -> None:
     out = subprocess.run([sys.executable, "-m", "judgeaudit.cli", "convert", "--help"], capture_output=True,
                          text=True, check=True, cwd="/")
     assert "noystl/novelty-judge-bench" in out.stdout and "--force" in out.stdout
+
+
+def test_instance_not_a_mapping_and_generated_without_backbone(tmp_path: Path) -> None:
+    d = tmp_path / "src" / "human-plus-generated"
+    d.mkdir(parents=True)
+    (d / "pointwise.yaml").write_text(
+        "p1: just text\n"
+        "p2: {context: opt, idea: A generated idea., label: NEGATIVE}\n"
+        "p3: {context: opt, idea: A human idea., label: POSITIVE}\n", encoding="utf-8")
+    conv = convert_dir(tmp_path / "src")
+    assert [(p.line, p.field, p.message) for p in conv.problems] == [(1, "p1", "expected a mapping, got str")]
+    [bench_file] = conv.files
+    assert bench_file.set_path == "human_generated"
+    gen, human = (i.idea for i in bench_file.items if isinstance(i, PointItem))
+    assert (gen.source, gen.generator) == ("generated", None)
+    assert (human.source, human.generator) == ("human", None)

@@ -107,7 +107,9 @@ def _load_yaml(path: Path, name: str) -> tuple[Any, dict[Any, int], list[Problem
             for key_node, _ in node.value:
                 key = loader.construct_object(key_node, deep=True)
                 line = key_node.start_mark.line + 1
-                if key in lines:
+                if not isinstance(key, str | int | float | bool):
+                    problems.append(Problem(name, line, "", f"instance id must be a string or number, got {key!r}"))
+                elif key in lines:
                     problems.append(Problem(name, line, str(key),
                                             f"duplicate instance id (first on line {lines[key]})"))
                 else:
@@ -129,7 +131,8 @@ class _Reader:
         self.problems: list[Problem] = []
 
     def add(self, fieldname: str, message: str) -> None:
-        self.problems.append(Problem(self.file, self.line, f"{self.instance}.{fieldname}", message))
+        where = f"{self.instance}.{fieldname}" if fieldname else self.instance
+        self.problems.append(Problem(self.file, self.line, where, message))
 
     def text(self, obj: dict[Any, Any], key: str, path: str) -> str:
         if key not in obj or obj[key] is None:
@@ -220,7 +223,7 @@ def _idea(r: _Reader, text: str, meta: dict[Any, Any], mpath: str, *, label: str
         source="generated" if generated else "human",
         area=r.opt_text(meta, "area", f"{mpath}.area") or area,
         label=label,  # type: ignore[arg-type]
-        generator=(generator or "unknown") if generated else None,
+        generator=generator if generated else None,  # null when no backbone-<model> folder names it
         title=r.opt_text(meta, "title", f"{mpath}.title"),
         evidence=Evidence(
             rating_mean=r.number(meta, "rating", f"{mpath}.rating"),
