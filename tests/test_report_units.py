@@ -43,7 +43,7 @@ def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], v
         "log": "log.eval", "config": config, "judge": judge, "variant": variant or config.split(" · ", 1)[1],
         "model": f"mock/{judge}", "task": "novelty_pairwise", "task_args": "{}", "probe": None, "probe_variant": None,
         "kind": "pairwise", "dataset": "d", "sample_id": item, "item_id": item, "setup": setup, "gold": gold,
-        "verdict": verdict, "split_rule": None, "human": {},
+        "verdict": verdict, "split_rule": None, "split": False, "human": {},
         "calls": [{"order": o, "call_index": i, "verdict": v} for o, i, v in calls],
         "call_verdicts": "", "input_tokens": 1.0, "output_tokens": 1.0, "total_tokens": 2.0, "cost": 0.5,
     }
@@ -59,6 +59,15 @@ def test_aggregations_recomputed_from_calls() -> None:
     bad = pd.DataFrame([_row("j · v", "i1", "a", calls, "a")])
     with pytest.raises(ValueError, match="stores verdict 'a' but its calls"):
         check_stored(bad)
+
+
+def test_pointwise_split_recounted_per_aggregation() -> None:
+    row = _row("j · v", "i1", "novel", [("single", 0, "novel"), ("single", 1, "not_novel")], "not_novel")
+    row.update(kind="pointwise", split_rule="not_novel", split=True)
+    frame = pd.DataFrame([row])
+    check_stored(frame)
+    out = with_aggregations(frame).set_index("variant")[["verdict", "split"]].to_dict("index")
+    assert out == {"v": {"verdict": "not_novel", "split": True}, "v · agg=k1": {"verdict": "novel", "split": False}}
 
 
 def test_item_mismatch_lists_missing_items() -> None:

@@ -26,13 +26,18 @@ AGGREGATIONS: dict[str, CallFilter] = {
 }
 
 
-def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> str:
-    """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority)."""
+def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> tuple[str, bool]:
+    """(aggregated verdict, whether the pointwise split rule decided it) of a list of call records."""
     verdicts = [str(c["verdict"]) for c in calls]
     if kind == "pairwise":
-        return aggregate_pairwise(verdicts)
-    verdict, _ = aggregate_pointwise(verdicts, (split_rule or DEFAULT_SPLIT_RULE))  # type: ignore[arg-type]
-    return verdict
+        return aggregate_pairwise(verdicts), False
+    verdict, split = aggregate_pointwise(verdicts, (split_rule or DEFAULT_SPLIT_RULE))  # type: ignore[arg-type]
+    return verdict, split
+
+
+def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> str:
+    """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority)."""
+    return aggregate_with_split(kind, calls, split_rule)[0]
 
 
 def check_stored(frame: pd.DataFrame) -> None:
@@ -72,7 +77,9 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         sub = frame[frame["config"].isin(configs)].copy()
         sub["calls"] = sub["calls"].map(lambda calls, keep=keep: [c for c in calls if keep(c)])
-        sub["verdict"] = [aggregate_calls(k, c, r) for k, c, r in zip(sub["kind"], sub["calls"], sub["split_rule"], strict=True)]
+        again = [aggregate_with_split(k, c, r) for k, c, r in zip(sub["kind"], sub["calls"], sub["split_rule"], strict=True)]
+        sub["verdict"] = [v for v, _ in again]
+        sub["split"] = [sp for _, sp in again]
         sub["call_verdicts"] = sub["calls"].map(call_summary)
         sub["variant"] = sub["variant"] + f"{SEP}agg={name}"
         sub["config"] = sub["judge"] + SEP + sub["variant"]

@@ -245,6 +245,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             "probe_variant": meta.loc[c, "probe_variant"],
             "n_items": len(group.items),
             "verdict_counts": {k: int(v) for k, v in Counter(group.verdicts[c]).items()},
+            "split_items": int(rows["split"].fillna(False).astype(bool).sum()) if "split" in rows else 0,
             "metrics": {m: intervals[m][c].to_dict() for m in metrics},
             "reference": ref,
             "is_reference": c == ref,

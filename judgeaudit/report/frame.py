@@ -36,7 +36,7 @@ SEP = " · "
 COLUMNS: tuple[str, ...] = (
     "log", "eval_id", "created", "epoch", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
-    "split_rule", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
+    "split_rule", "split", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "input_tokens", "output_tokens", "total_tokens", "cost",
 )
 
@@ -230,6 +230,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "k": meta.get("k"),
             "both_orders": meta.get("both_orders"),
             "split_rule": meta.get("split_rule"),
+            "split": bool(meta.get("split", False)),
             "judge_kind": meta.get("judge"),
             "prompt": meta.get("prompt"),
             "idea_format": meta.get("idea_format"),

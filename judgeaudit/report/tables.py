@@ -124,8 +124,10 @@ def f1_table(g: dict[str, Any]) -> Table:
             cells[label] = interval_cell(e["metrics"][key])
             records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
                             "variant": e["variant"], "metric": key, **_iv_cols(e["metrics"][key])})
+        cells["split items"] = e.get("split_items", 0)
         rows.append(cells)
-    caption = f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict is a miss for its gold class."
+    caption = (f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict is a miss for its "
+               "gold class; 'split items' were decided by the task's exact-split rule.")
     return Table(f"pointwise_f1_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
