@@ -200,3 +200,21 @@ def test_duplicate_line_still_gets_its_own_problems(tmp_path: Path) -> None:
     items, problems = check_file(path)
     assert [(p.line, p.field) for p in problems] == [(2, "pair_id"), (2, "gold")]
     assert len(items) == 1
+
+
+def test_plan_variant_must_agree_with_abstract_file(set_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judgeaudit.data.sets import variant_problems
+
+    assert variant_problems(set_dir) == []
+    plan = [i.to_dict() for i in read_items(set_dir / "pairwise_plan.jsonl")]
+    swapped = plan[1] | {"gold": "a", "idea_a": plan[1]["idea_b"], "idea_b": plan[1]["idea_a"]}
+    relabelled = json.loads(json.dumps(plan[0]))  # same idea ids, labels exchanged, other area
+    relabelled["idea_a"]["label"], relabelled["idea_b"]["label"] = "not_novel", "novel"
+    relabelled["gold"] = "b"
+    relabelled["area"] = relabelled["idea_a"]["area"] = relabelled["idea_b"]["area"] = "optimization"
+    path = set_dir / "pairwise_plan.jsonl"
+    path.write_text(json.dumps(relabelled) + "\n" + json.dumps(swapped) + "\n", encoding="utf-8")
+    assert check_file(path)[1] == []  # valid on its own; a position swap alone is no problem
+    assert [(p.line, p.field) for p in variant_problems(set_dir)] == [(1, "area"), (1, "idea_a.label"), (1, "idea_b.label")]
+    assert main(["validate", str(set_dir)]) == 1
+    assert "pairwise_plan.jsonl:1: idea_a.label: idea 'n0' is 'not_novel' here but 'novel' in pairwise.jsonl" in capsys.readouterr().out

@@ -12,9 +12,10 @@ VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (see DESIGN.md).
 
 Each PATH is a JSONL file or a directory. Directories are searched recursively for
-pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped);
-a set directory (one holding manifest.json) must also match its manifest's content
-hashes and carry a README.md card whose YAML configs name its files.
+pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped).
+A *_plan.jsonl file must agree with its abstract file (same item id: setup and area;
+same idea id: label). A set directory (one holding manifest.json) must also match its
+manifest's content hashes and carry a README.md card whose YAML configs name its files.
 
 Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
 summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds
@@ -73,6 +74,7 @@ def validate_command(args: argparse.Namespace) -> int:
     from judgeaudit.data.card import verify_card
     from judgeaudit.data.jsonl import check_file
     from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest
+    from judgeaudit.data.sets import variant_problems
     from judgeaudit.data.validate import Problem
 
     problems: list[Problem] = []
@@ -100,6 +102,10 @@ def validate_command(args: argparse.Namespace) -> int:
             problems.extend(file_problems)
             if file_problems:
                 bad_files.add(str(file))
+        for parent in sorted({f.parent for f in files}):
+            found = variant_problems(parent)  # a _plan file must agree with its abstract file
+            problems.extend(found)
+            bad_files.update(p.file for p in found)
         if path.is_dir() and not args.no_manifest:
             # a set directory (one holding a manifest) must match it and carry a valid card
             for manifest in sorted(path.rglob(MANIFEST_NAME)):
