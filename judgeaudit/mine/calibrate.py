@@ -1,0 +1,118 @@
+"""Measure an extractor and the miner against the reference study's dev labels.
+
+The dev file (`human_only_dev.jsonl`, see ../shared/data/reference-study/README.md) lists, per
+idea, the review passages a frontier-model extractor kept as affirmations (`positive_signals`)
+or disputes (`negative_signals`). Matching rule: an extracted quote matches a reference passage
+when, after normalisation (case, markup, whitespace), one contains the other or they share at
+least 80% of the shorter one's words (`sentences.quotes_overlap`). The reference only lists the
+passages of an idea's own label side (novel ideas carry no disputes, not-novel ideas no
+affirmations), so every opposite-polarity quote on a dev idea counts as a false positive.
+Precision is therefore measured against a reference that may not be exhaustive.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.mine.parse import Corpus
+from judgeaudit.mine.select import Decision
+from judgeaudit.mine.sentences import quotes_overlap
+from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
+
+
+def load_dev(path: str | Path) -> list[dict[str, Any]]:
+    """The dev rows; ValueError naming file and line for a malformed row."""
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{number}: invalid JSON ({exc.msg})") from exc
+            for key in ("label", "positive_signals", "negative_signals"):
+                if key not in row:
+                    raise ValueError(f"{path}:{number}: missing field {key!r}")
+            rows.append(row)
+    return rows
+
+
+def _prf(tp_pred: int, n_pred: int, tp_ref: int, n_ref: int) -> dict[str, Any]:
+    precision = tp_pred / n_pred if n_pred else None
+    recall = tp_ref / n_ref if n_ref else None
+    f1 = (2 * precision * recall / (precision + recall)) if precision and recall else None
+    return {"precision": _r(precision), "recall": _r(recall), "f1": _r(f1),
+            "extracted": n_pred, "extracted_matching": tp_pred, "reference": n_ref, "reference_found": tp_ref}
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: SignalExtractor) -> dict[str, Any]:
+    """Precision/recall of the extractor's quotes against the reference passages, per polarity."""
+    counts = {AFFIRM: [0, 0, 0, 0], DISPUTE: [0, 0, 0, 0]}  # tp_pred, n_pred, tp_ref, n_ref
+    review_level = Counter[str]()
+    ideas = 0
+    for row in dev:
+        forum = row.get("forum")
+        reviews = corpus.reviews.get(forum or "")
+        if not reviews:
+            continue
+        ideas += 1
+        sigs = [extractor.extract(r) for r in reviews]
+        for polarity, key in ((AFFIRM, "positive_signals"), (DISPUTE, "negative_signals")):
+            refs = [p for p in row[key] if isinstance(p, str)]
+            quotes = [q for s in sigs for q in s.quotes(polarity)]
+            c = counts[polarity]
+            c[0] += sum(1 for q in quotes if any(quotes_overlap(q, p) for p in refs))
+            c[1] += len(quotes)
+            c[2] += sum(1 for p in refs if any(quotes_overlap(q, p) for q in quotes))
+            c[3] += len(refs)
+        review_level["reviews"] += len(reviews)
+    return {"ideas_measured": ideas,
+            "affirm": _prf(*counts[AFFIRM]),
+            "dispute": _prf(*counts[DISPUTE])}
+
+
+def label_agreement(dev: list[dict[str, Any]], candidates: Mapping[str, str], kept: Mapping[str, Decision]) -> dict[str, Any]:
+    """Per dev label: how many the miner keeps with the same label, swaps, or drops (and at which step)."""
+    out: dict[str, Any] = {}
+    for label in ("novel", "not_novel"):
+        rows = [r for r in dev if r.get("label") == label]
+        in_snapshot = [r for r in rows if r.get("forum")]
+        same = sum(1 for r in in_snapshot if r["forum"] in kept and kept[r["forum"]].label == label)
+        swapped = sum(1 for r in in_snapshot if r["forum"] in kept and kept[r["forum"]].label != label)
+        candidate = sum(1 for r in in_snapshot if candidates.get(r["forum"]) == label)
+        out[label] = {"dev_ideas": len(rows), "with_forum": len(in_snapshot), "candidates": candidate,
+                      "kept_same_label": same, "swapped": swapped,
+                      "recall": _r(same / len(in_snapshot)) if in_snapshot else None}
+    return out
+
+
+def signals_for(corpus: Corpus, forums: list[str], extractor: SignalExtractor) -> dict[str, list[ReviewSignals]]:
+    """Signals of every review of the given forums."""
+    return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
+
+
+def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, candidates: Mapping[str, str],
+            kept: Mapping[str, Decision], *, fingerprint: str | None, command: str) -> dict[str, Any]:
+    """The calibration record stored beside a set: passage quality and label agreement on the dev file."""
+    from judgeaudit.files import sha256_file
+
+    dev = load_dev(dev_path)
+    return {
+        "extractor": extractor.name,
+        "extractor_fingerprint": fingerprint,
+        "dev_file": Path(dev_path).name,
+        "dev_sha256": sha256_file(dev_path),
+        "matching_rule": "normalised containment either way, or >= 80% of the shorter quote's words shared",
+        "passages": passage_quality(dev, corpus, extractor),
+        "labels": label_agreement(dev, candidates, kept),
+        "command": command,
+    }

@@ -1,0 +1,242 @@
+"""`judgeaudit mine`: OpenReview reviews -> validated novel/not_novel ideas -> Human-Only pair and point sets."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_VENUE = "ICLR.cc/2026/Conference"
+DEFAULT_OUT = "datasets/iclr2026"
+DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
+
+DESCRIPTION = """\
+Mine Human-Only gold labels from a venue's OpenReview reviews (DESIGN.md, "Gold labels").
+
+Stages: read submissions and official reviews (from the live API into a raw cache, or from an
+existing cache/snapshot) -> per-area rating deciles and contribution thresholds pick candidates
+-> novelty signals per review (explicit statements affirming or disputing originality) -> keep
+a candidate when most reviewers agree and none opposes -> strip evaluation sentences from
+abstracts -> write <out>/human_only/{pairwise,pointwise}.jsonl, manifest.json and README.md.
+"""
+
+EPILOG = """\
+examples:
+  # offline, from the shared snapshot (what the bundled data was built with)
+  judgeaudit mine --source snapshot:../shared/data/openreview/ICLR.cc-2026-Conference \\
+      --dev ../shared/data/reference-study/human_only_dev.jsonl
+
+  # live API into a resumable raw cache, then mine
+  judgeaudit mine --venue ICLR.cc/2026/Conference --cache .cache/openreview/iclr2026
+
+  # an LLM signal extractor through litellm (responses cached; re-runs are free)
+  judgeaudit mine --source snapshot:PATH --extractor litellm/openai/gpt-4o-mini --out /tmp/iclr-llm
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the `mine` subcommand."""
+    p = subparsers.add_parser("mine", help="mine Human-Only novel/not_novel ideas and pairs from OpenReview reviews",
+                              description=DESCRIPTION, epilog=EPILOG,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = p.add_argument_group("input (one of)")
+    src.add_argument("--source", metavar="snapshot:PATH",
+                     help="read an existing raw cache / snapshot directory of notes-*.jsonl.gz instead of fetching")
+    src.add_argument("--venue", default=DEFAULT_VENUE, help=f"OpenReview venue id (default: {DEFAULT_VENUE})")
+    src.add_argument("--cache", metavar="DIR",
+                     help="raw cache directory for a live fetch (default: .cache/openreview/<venue>); "
+                          "an interrupted fetch resumes, a complete one makes no request")
+    src.add_argument("--baseurl", default=None, help="OpenReview API base URL (default: the live API v2)")
+    out = p.add_argument_group("output")
+    out.add_argument("--out", default=DEFAULT_OUT, help=f"set root; files go to <out>/human_only/ (default: {DEFAULT_OUT})")
+    out.add_argument("--seed", type=int, default=0, help="seed of the pairing shuffle and a/b positions (default: 0)")
+    ex = p.add_argument_group("signals and sanitising")
+    ex.add_argument("--extractor", default="offline",
+                    help="'offline' (default: rule-based cues, no model) or 'litellm/<model>', e.g. litellm/openai/gpt-4o-mini")
+    ex.add_argument("--no-prefilter", action="store_true",
+                    help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
+    ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
+    ex.add_argument("--llm-cache", default=DEFAULT_LLM_CACHE, help=f"cache of LLM answers (default: {DEFAULT_LLM_CACHE})")
+    ex.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server for litellm models")
+    ex.add_argument("--workers", type=int, default=2, help="processes for the offline extractor (default: 2)")
+    th = p.add_argument_group("selection thresholds (defaults: the reference study's rule)")
+    th.add_argument("--min-reviews", type=int, default=3, help="minimum official reviews per paper (default: 3)")
+    th.add_argument("--top-quantile", type=float, default=0.9, help="top-decile cut as a quantile of the area's mean ratings (default: 0.9)")
+    th.add_argument("--bottom-quantile", type=float, default=0.1, help="bottom-decile cut (default: 0.1)")
+    th.add_argument("--novel-min-contribution", type=float, default=3.0, help="novel candidates need mean contribution >= this (default: 3)")
+    th.add_argument("--not-novel-max-contribution", type=float, default=2.0, help="not_novel candidates need mean contribution <= this (default: 2)")
+    th.add_argument("--majority", type=float, default=0.5, help="keep when MORE than this share of reviews agree (default: 0.5)")
+    th.add_argument("--max-opposing", type=int, default=0, help="largest number of opposing reviews a kept idea may have (default: 0)")
+    th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
+    misc = p.add_argument_group("measurement and display")
+    misc.add_argument("--dev", metavar="PATH",
+                      help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
+    misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.set_defaults(func=handle_mine)
+
+
+def _thresholds(args: argparse.Namespace) -> Any:
+    from judgeaudit.mine.select import Thresholds
+
+    return Thresholds(min_reviews=args.min_reviews, top_quantile=args.top_quantile, bottom_quantile=args.bottom_quantile,
+                      novel_min_contribution=args.novel_min_contribution,
+                      not_novel_max_contribution=args.not_novel_max_contribution, majority=args.majority,
+                      max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn)
+
+
+def _command(args: argparse.Namespace, source_arg: str) -> str:
+    """A canonical, reproducible command line (no timestamps, no secrets)."""
+    parts = ["judgeaudit", "mine", *source_arg.split(" "), "--out", args.out, "--extractor", args.extractor,
+             "--sanitiser", args.sanitiser, "--seed", str(args.seed)]
+    defaults = {"min_reviews": 3, "top_quantile": 0.9, "bottom_quantile": 0.1, "novel_min_contribution": 3.0,
+                "not_novel_max_contribution": 2.0, "majority": 0.5, "max_opposing": 0}
+    for key, default in defaults.items():
+        if getattr(args, key) != default:
+            parts += ["--" + key.replace("_", "-"), str(getattr(args, key))]
+    if args.exclude_withdrawn:
+        parts.append("--exclude-withdrawn")
+    if args.no_prefilter:
+        parts.append("--no-prefilter")
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    return {"api_base": args.api_base} if args.api_base else {}
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if not 0.0 < args.bottom_quantile < args.top_quantile < 1.0:
+        return f"need 0 < --bottom-quantile < --top-quantile < 1 (got {args.bottom_quantile}, {args.top_quantile})"
+    if args.min_reviews < 1:
+        return f"--min-reviews must be >= 1 (got {args.min_reviews})"
+    if not 0.0 <= args.majority < 1.0:
+        return f"--majority must be in [0, 1) (got {args.majority})"
+    for opt, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
+        if value not in ("offline", "rules") and not value.startswith("litellm/"):
+            return f"{opt} must be 'offline'/'rules' or 'litellm/<model>' (got {value!r})"
+    if args.extractor == "rules" or args.sanitiser == "offline":
+        return "use --extractor offline and --sanitiser rules for the offline passes"
+    if args.source and not args.source.startswith("snapshot:"):
+        return f"--source must look like snapshot:PATH (got {args.source!r})"
+    return None
+
+
+def handle_mine(args: argparse.Namespace) -> int:
+    """Run the miner and write the set; returns the exit code."""
+    import os
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
+    from judgeaudit.mine.export import SET_NAME, export_set, read_calibration, write_calibration
+    from judgeaudit.mine.llm_signals import LLMExtractor
+    from judgeaudit.mine.pipeline import mine
+    from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
+    from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
+
+    problem = _check(args)
+    if problem:
+        print(f"judgeaudit mine: error: {problem}", file=sys.stderr)
+        return 2
+    progress = not args.no_progress
+    if args.source:
+        cache_dir = Path(args.source.split(":", 1)[1])
+        source_arg = f"--source {args.source}"
+        kind = "snapshot"
+    else:
+        cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
+        source_arg = f"--venue {args.venue} --cache {cache_dir}"
+        kind = "fetch"
+        code = _fetch(args, cache_dir, progress)
+        if code:
+            return code
+    try:
+        files = [p.name for p in cache_files(cache_dir)]
+        snapshot_hash = cache_hash(cache_dir)
+    except CacheError as exc:
+        print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
+        return 2
+    thresholds = _thresholds(args)
+    llm_cache = Path(args.llm_cache)
+    extractor: Any
+    if args.extractor == "offline":
+        extractor, workers, fingerprint = OfflineExtractor(), max(1, args.workers), offline_fingerprint()
+    else:
+        extractor = LLMExtractor(args.extractor.split("/", 1)[1], llm_cache / "signals",
+                                 prefilter=not args.no_prefilter, completion_kwargs=_llm_kwargs(args))
+        workers, fingerprint = 1, None
+    sanitiser: Any = RuleSanitiser() if args.sanitiser == "rules" else LLMSanitiser(
+        args.sanitiser.split("/", 1)[1], llm_cache / "sanitise", completion_kwargs=_llm_kwargs(args))
+    command = _command(args, source_arg)
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr)
+
+    result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
+                  workers=workers, progress=progress, log=log)
+    out_dir = Path(args.out)
+    set_dir = out_dir / SET_NAME
+    if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
+        for name, n in result.stages:
+            print(f"  {name}: {n}", file=sys.stderr)
+        print("judgeaudit mine: error: the selection kept no novel or no not_novel idea, so there is no set to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
+    calibration = None
+    if args.dev:
+        from judgeaudit.mine.calibrate import measure
+        from judgeaudit.mine.pipeline import load_corpus
+        from judgeaudit.mine.summary import RunSummary
+
+        log(f"measuring the extractor against {args.dev}")
+        corpus = load_corpus(cache_dir, RunSummary())
+        calibration = measure(args.dev, corpus, extractor, result.selection.candidates, result.selection.kept(),
+                              fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
+        write_calibration(set_dir, calibration)
+    else:
+        calibration = read_calibration(set_dir, extractor.name, fingerprint)
+    source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
+    set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
+                                 extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration)
+    _print_summary(result, report, set_dir, calibration)
+    return 0
+
+
+def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
+    from judgeaudit.mine import fetch
+
+    kwargs: dict[str, Any] = {"progress": progress}
+    if args.baseurl:
+        kwargs["baseurl"] = args.baseurl
+    try:
+        summary = fetch.fetch_venue(args.venue, cache_dir, **kwargs)
+    except fetch.FetchError as exc:
+        print(f"judgeaudit mine: fetch of {args.venue} failed: {exc}", file=sys.stderr)
+        return 2
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    return 0
+
+
+def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[str, Any] | None) -> None:
+    print("\ncounts after each stage")
+    width = max(len(name) for name, _ in result.stages)
+    for name, n in result.stages:
+        print(f"  {name:<{width}}  {n:>7}")
+    print("\nby area" + " " * 46 + "reviewed  cand.N  cand.NN  novel  not_novel  pairs")
+    for area, c in result.by_area.items():
+        print(f"  {area[:50]:<50}  {c['reviewed']:>8}  {c['candidates_novel']:>6}  {c['candidates_not_novel']:>7}  "
+              f"{c['novel']:>5}  {c['not_novel']:>9}  {report.pairs_by_area.get(area, 0):>5}")
+    skipped = result.summary.lines()
+    if skipped:
+        print("\nskipped (counted)")
+        for line in skipped:
+            print("  " + line)
+    if calibration:
+        p = calibration["passages"]
+        print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
+              f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
+        for lab, q in calibration["labels"].items():
+            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} kept with the same label, {q['swapped']} swapped")
+    print(f"\nwrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")

@@ -1,0 +1,183 @@
+"""Write a mined Human-Only set: pairwise/pointwise JSONL (atomic), manifest and dataset card."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.data.card import write_card
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.data.manifest import write_manifest
+from judgeaudit.files import atomic_write_text
+from judgeaudit.mine.pairing import PairingReport, make_pairs, make_points
+from judgeaudit.mine.pipeline import MineResult, stage_dict
+from judgeaudit.mine.select import Thresholds
+
+SET_NAME = "human_only"
+CALIBRATION_NAME = "calibration.json"
+
+
+def write_calibration(set_dir: Path, calibration: dict[str, Any]) -> Path:
+    """Store measured extractor quality beside the set (atomic)."""
+    path = Path(set_dir) / CALIBRATION_NAME
+    atomic_write_text(path, json.dumps(calibration, indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def read_calibration(set_dir: Path, extractor: str, fingerprint: str | None) -> dict[str, Any] | None:
+    """The stored calibration if it was measured for this extractor and source version, else None."""
+    path = Path(set_dir) / CALIBRATION_NAME
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("extractor") != extractor or data.get("extractor_fingerprint") != fingerprint:
+        return None
+    return dict(data)
+
+
+def export_set(result: MineResult, out_dir: Path, *, seed: int, thresholds: Thresholds, source: dict[str, Any],
+               command: str, extractor: str, sanitiser: str, calibration: dict[str, Any] | None) -> tuple[Path, PairingReport]:
+    """Write `<out_dir>/human_only/` and return its path and the pairing report."""
+    set_dir = Path(out_dir) / SET_NAME
+    set_dir.mkdir(parents=True, exist_ok=True)
+    pairs, report = make_pairs(result.ideas, seed)
+    points = make_points(result.ideas)
+    write_items(set_dir / "pairwise.jsonl", pairs)
+    write_items(set_dir / "pointwise.jsonl", points)
+    mining: dict[str, Any] = {
+        "seed": seed,
+        "thresholds": thresholds.to_dict(),
+        "extractor": extractor,
+        "sanitiser": sanitiser,
+        "stages": stage_dict(result),
+        "by_area": result.by_area,
+        "area_cutoffs": {a: {"bottom": round(lo, 4), "top": round(hi, 4)} for a, (lo, hi) in result.selection.cutoffs.items()},
+        "not_candidates": result.selection.dropped,
+        "candidate_outcomes": _outcomes(result),
+        "pairing": {
+            "pairs_by_area": report.pairs_by_area,
+            "reused_not_novel_by_area": report.reused_not_novel_by_area,
+            "unpaired_novel_by_area": report.unpaired_novel_by_area,
+            "unused_not_novel_by_area": report.unused_not_novel_by_area,
+            "novel_at_a": report.novel_at_a, "novel_at_b": report.novel_at_b,
+        },
+        "sanitised_abstracts_changed": result.sanitised_changed,
+        "quotes_dropped_not_verbatim": result.dropped_quotes,
+        "skips": result.summary.to_dict(),
+        "calibration": calibration or "not measured for this extractor version (run with --dev PATH)",
+    }
+    write_manifest(set_dir, source=source, command=command, extra={"mining": mining})
+    write_card(set_dir, pretty_name="ICLR 2026 Human-Only novelty pairs", summary=_summary(result, report),
+               sections=_sections(result, thresholds, extractor, sanitiser, calibration, source, command, seed))
+    return set_dir, report
+
+
+def _outcomes(result: MineResult) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for d in result.selection.decisions.values():
+        reason = d.reason
+        if reason.startswith("only "):
+            reason = "not a majority of reviews agree"
+        elif "review(s)" in reason and ("dispute" in reason or "affirm" in reason):
+            reason = "an opposing review"
+        side = out.setdefault(d.side, {})
+        side[reason] = side.get(reason, 0) + 1
+    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+
+
+def _summary(result: MineResult, report: PairingReport) -> str:
+    n = sum(1 for i in result.ideas if i.label == "novel")
+    nn = len(result.ideas) - n
+    return (f"Human-Only gold labels mined from the public ICLR 2026 OpenReview reviews: {n} `novel` and "
+            f"{nn} `not_novel` ideas (abstracts with evaluation information removed), "
+            f"{sum(report.pairs_by_area.values())} same-area pairs and {len(result.ideas)} pointwise items. "
+            "Labels follow the reference study's rule (rating deciles, contribution scores, and explicit "
+            "reviewer statements about originality); see *Labels* below.")
+
+
+def _fmt(x: Any) -> str:
+    return "n/a" if x is None else (f"{x:.3f}" if isinstance(x, float) else str(x))
+
+
+def _sections(result: MineResult, th: Thresholds, extractor: str, sanitiser: str,
+              calibration: dict[str, Any] | None, source: dict[str, Any], command: str, seed: int) -> dict[str, str]:
+    stages = "\n".join(f"| {name} | {n} |" for name, n in result.stages)
+    areas = "\n".join(
+        f"| {a} | {c['reviewed']} | {c['candidates_novel']} | {c['candidates_not_novel']} | {c['novel']} | {c['not_novel']} |"
+        for a, c in result.by_area.items())
+    labels = f"""\
+Per ICLR primary area, over every submission with at least one official review (withdrawn papers
+included, as in the reference study, whose labels include withdrawn submissions):
+
+- review scores are the latest version of each official review; a paper's mean rating and mean
+  contribution are plain means over its reviews;
+- decile cuts per area use numpy's linear-interpolation percentile over all reviewed submissions
+  of the area; top decile means mean rating >= the {th.top_quantile:.0%} percentile, bottom decile
+  means mean rating <= the {th.bottom_quantile:.0%} percentile (inclusive: ties at a cut are in);
+- `novel` candidates: >= {th.min_reviews} official reviews, top decile, mean contribution >= {th.novel_min_contribution};
+  `not_novel` candidates: >= {th.min_reviews} official reviews, bottom decile, mean contribution <= {th.not_novel_max_contribution};
+- a review *affirms* originality when it holds an explicit statement that the work is novel,
+  original or first; it *disputes* it when it says the work lacks novelty, is incremental or was
+  done before. A `novel` candidate is kept when more than {th.majority:.0%} of its reviews affirm and
+  at most {th.max_opposing} disputes; the mirror rule keeps `not_novel` candidates.
+
+Signals come from the review fields strengths, weaknesses and questions (the summary field
+restates the authors' own claims). Extractor: `{extractor}`. Abstract sanitiser: `{sanitiser}`
+(sentences reporting results, benchmark numbers, state-of-the-art claims, "experiments show"
+statements and code release notes are removed; the original abstract is kept in `original_text`).
+Pairs join one `novel` and one `not_novel` idea of the same area; every novel idea is used once,
+not_novel ideas are reused only in areas with fewer not_novel than novel ideas; the novel idea's
+position (a/b) is balanced by a shuffle seeded with {seed}.
+"""
+    if calibration:
+        pq = calibration.get("passages", {})
+        la = calibration.get("labels", {})
+        rows = []
+        for pol in ("affirm", "dispute"):
+            q = pq.get(pol, {})
+            rows.append(f"| {pol} | {_fmt(q.get('precision'))} | {_fmt(q.get('recall'))} | {_fmt(q.get('f1'))} | {q.get('extracted')} | {q.get('reference')} |")
+        lrows = []
+        for lab in ("novel", "not_novel"):
+            q = la.get(lab, {})
+            lrows.append(f"| {lab} | {q.get('with_forum')} | {q.get('candidates')} | {q.get('kept_same_label')} | {q.get('swapped')} | {_fmt(q.get('recall'))} |")
+        quality = f"""\
+Measured on the development third of the reference study's published Human-Only labels
+(`human_only_dev.jsonl`, {pq.get('ideas_measured')} ideas found in the snapshot; the other two thirds are held out).
+Matching rule: an extracted quote matches a reference passage when, after normalising case,
+markup and whitespace, one contains the other or they share >= 80% of the shorter one's words.
+The reference lists only the passages on each idea's own label side, so any opposite-polarity
+quote on a dev idea counts as a false positive; precision is measured against a reference
+that may not be exhaustive.
+
+| signal | precision | recall | F1 | extracted | reference passages |
+|---|---|---|---|---|---|
+{chr(10).join(rows)}
+
+Agreement of the mined labels with the dev labels:
+
+| dev label | dev ideas in snapshot | our candidates | kept with same label | swapped label | recall |
+|---|---|---|---|---|---|
+{chr(10).join(lrows)}
+
+Reproduce: `{calibration.get('command', 'python tests/benchmarks/bench_extractor.py')}`.
+"""
+    else:
+        quality = "Not measured for this extractor version (run `judgeaudit mine ... --dev PATH`)."
+    return {
+        "Labels": labels,
+        "Counts by stage": "| stage | count |\n|---|---|\n" + stages,
+        "Counts by area": "| area | reviewed | novel candidates | not_novel candidates | novel | not_novel |\n|---|---|---|---|---|---|\n" + areas,
+        "Extractor quality": quality,
+        "Source and licence": f"""\
+Source: OpenReview `{source.get('venue')}` (snapshot `{source.get('path')}`, sha256 `{source.get('sha256')}`).
+Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and ICLR
+when redistributing. Build command: `{command}`.
+""",
+        "Limitations": """\
+The offline extractor is a rule-based cue matcher: it misses implicit statements and some
+explicit ones, and can misread irony or unusual phrasing; its figures above are the measured
+error rates. Labels reflect reviewers' opinions before the ICLR 2026 decisions, not ground truth
+about the papers. Reviews edited after the snapshot can change scores and therefore deciles.
+""",
+    }

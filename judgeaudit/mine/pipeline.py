@@ -1,0 +1,172 @@
+"""The mining pipeline: raw cache -> records -> scores and candidates -> signals -> labels -> ideas."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.data.contract import Evidence, Idea, Provenance
+from judgeaudit.mine.cache import iter_notes
+from judgeaudit.mine.parse import Corpus, parse_notes
+from judgeaudit.mine.sanitise import Sanitiser
+from judgeaudit.mine.select import (
+    Decision,
+    SelectionResult,
+    Thresholds,
+    decide,
+    find_candidates,
+    paper_scores,
+)
+from judgeaudit.mine.signals import ReviewSignals, SignalExtractor
+from judgeaudit.mine.summary import RunSummary
+
+
+@dataclass
+class MineResult:
+    """Everything a run produced: ideas, the selection behind them, stage counts and skips."""
+
+    ideas: list[Idea]
+    selection: SelectionResult
+    summary: RunSummary
+    stages: list[tuple[str, int]] = field(default_factory=list)
+    by_area: dict[str, dict[str, int]] = field(default_factory=dict)
+    sanitised_changed: int = 0
+    sanitise_errors: int = 0
+    dropped_quotes: int = 0
+
+
+def load_corpus(cache_dir: str | Path, summary: RunSummary) -> Corpus:
+    """Parse a raw cache into a Corpus (skips counted in `summary`)."""
+    return parse_notes(iter_notes(cache_dir, summary), summary)
+
+
+# Worker state for forked extraction processes (set before the pool forks, read in children).
+_WORK: tuple[Corpus, SignalExtractor] | None = None
+
+
+def _extract_forums(forums: list[str]) -> dict[str, list[ReviewSignals]]:
+    assert _WORK is not None
+    corpus, extractor = _WORK
+    return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
+
+
+def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtractor, *,
+                    workers: int = 1, progress: bool = False) -> dict[str, list[ReviewSignals]]:
+    """Signals of every review of `forums`; offline extraction may fan out over forked workers."""
+    global _WORK
+    from tqdm import tqdm
+
+    out: dict[str, list[ReviewSignals]] = {}
+    bar = tqdm(total=len(forums), desc="novelty signals", unit="paper", disable=not progress)
+    chunk = 50
+    chunks = [forums[i:i + chunk] for i in range(0, len(forums), chunk)]
+    _WORK = (corpus, extractor)
+    try:
+        if workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for part in pool.map(_extract_forums, chunks):
+                    out.update(part)
+                    bar.update(len(part))
+        else:
+            for c in chunks:
+                out.update(_extract_forums(c))
+                bar.update(len(c))
+    finally:
+        _WORK = None
+        bar.close()
+    return {f: out[f] for f in forums}
+
+
+def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *,
+                  workers: int = 1, progress: bool = False) -> tuple[SelectionResult, dict[str, list[ReviewSignals]]]:
+    """Scores, decile candidates, and the signal rule applied to every candidate."""
+    scores = paper_scores(corpus)
+    cutoffs, candidates, dropped = find_candidates(scores, th)
+    forums = sorted(candidates)
+    signals = extract_signals(corpus, forums, extractor, workers=workers, progress=progress)
+    decisions: dict[str, Decision] = {
+        f: decide(f, candidates[f], scores[f].review_count, signals[f], th) for f in forums
+    }
+    return SelectionResult(scores, cutoffs, candidates, decisions, dropped), signals
+
+
+def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str, dataset: str) -> Idea:
+    """The contract Idea of one kept forum."""
+    sub = corpus.submissions[forum]
+    s = selection.scores[forum]
+    d = selection.decisions[forum]
+    assert d.label is not None
+    return Idea(
+        idea_id=forum, text=text, format="abstract", source="human", area=sub.area, label=d.label,
+        generator=None, title=sub.title or None,
+        evidence=Evidence(
+            rating_mean=round(s.rating_mean, 4),
+            contribution_mean=None if s.contribution_mean is None else round(s.contribution_mean, 4),
+            review_count=s.review_count,
+            positive_signals=d.positive_quotes, negative_signals=d.negative_quotes),
+        original_text=sub.abstract,
+        provenance=Provenance(dataset=dataset, source_id=forum, forum=forum),
+    )
+
+
+def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sanitiser: Sanitiser,
+         thresholds: Thresholds, workers: int = 1, progress: bool = False,
+         log: Callable[[str], None] | None = None) -> MineResult:
+    """Run every mining stage over a raw cache and return the labelled, sanitised ideas."""
+    from tqdm import tqdm
+
+    say = log or (lambda _msg: None)
+    summary = RunSummary()
+    say(f"reading raw cache {cache_dir}")
+    corpus = load_corpus(cache_dir, summary)
+    n_reviews = sum(len(v) for v in corpus.reviews.values())
+    say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
+    selection, _ = select_labels(corpus, extractor, thresholds, workers=workers, progress=progress)
+    kept = selection.kept()
+    dataset = f"openreview:{venue_id}"
+    ideas: list[Idea] = []
+    changed = errors = 0
+    for forum in tqdm(sorted(kept), desc="sanitise abstracts", unit="idea", disable=not progress):
+        result = sanitiser.sanitise(corpus.submissions[forum].abstract)
+        changed += int(result.changed)
+        if result.error:
+            errors += 1
+            summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum)
+        ideas.append(build_idea(corpus, selection, forum, result.text, dataset))
+    scores = selection.scores
+    reviewed = len(scores)
+    enough = sum(1 for s in scores.values() if s.review_count >= thresholds.min_reviews)
+    cand = Counter(selection.candidates.values())
+    lab = Counter(i.label for i in ideas)
+    stages = [
+        ("submissions parsed", len(corpus.submissions)),
+        ("official reviews parsed", n_reviews),
+        ("submissions with >= 1 official review (decile population)", reviewed),
+        (f"submissions with >= {thresholds.min_reviews} official reviews", enough),
+        ("candidates novel (top decile, contribution)", cand["novel"]),
+        ("candidates not_novel (bottom decile, contribution)", cand["not_novel"]),
+        ("kept novel (majority affirm, no dispute)", lab["novel"]),
+        ("kept not_novel (majority dispute, no affirm)", lab["not_novel"]),
+    ]
+    by_area: dict[str, dict[str, int]] = {}
+    for area in sorted(selection.cutoffs):
+        by_area[area] = {"reviewed": 0, "candidates_novel": 0, "candidates_not_novel": 0, "novel": 0, "not_novel": 0}
+    for s in scores.values():
+        by_area[s.area]["reviewed"] += 1
+    for forum, side in selection.candidates.items():
+        by_area[scores[forum].area][f"candidates_{side}"] += 1
+    for idea in ideas:
+        by_area[idea.area][idea.label] += 1
+    return MineResult(ideas=ideas, selection=selection, summary=summary, stages=stages, by_area=by_area,
+                      sanitised_changed=changed, sanitise_errors=errors,
+                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)))
+
+
+def stage_dict(result: MineResult) -> dict[str, Any]:
+    """Stage counts as a JSON-ready mapping."""
+    return {name: n for name, n in result.stages}
