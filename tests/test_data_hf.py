@@ -45,7 +45,7 @@ def test_features_round_trip_exactly(set_dir: Path, tmp_path: Path) -> None:
         assert loaded[name].features == dd[name].features
     hf.to_parquet(dd, tmp_path / "pq")
     # the parquet schema metadata alone (no features passed) restores the same Features
-    plain = datasets.Dataset.from_parquet(str(tmp_path / "pq" / "pointwise.parquet"))
+    plain = datasets.Dataset.from_parquet(str(tmp_path / "pq" / "pointwise.parquet"), cache_dir=str(tmp_path / "c"))
     assert plain.features == hf.point_features()
 
 
@@ -95,3 +95,12 @@ def test_hf_library_found_even_from_repository_root() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     shadowed, found = out.stdout.split()
     assert found == "True", f"shadowed={shadowed}"
+
+
+def test_parquet_with_foreign_columns_is_a_clear_error(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"pair_id": ["x"], "other": [1]}), tmp_path / "pairwise.parquet")
+    with pytest.raises(ValueError, match="pairwise.parquet: parquet columns do not match"):
+        hf.read_parquet(tmp_path)

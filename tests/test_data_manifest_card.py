@@ -91,7 +91,7 @@ def test_card_hf_datasets_loads_configs(set_dir: Path) -> None:
     import datasets
 
     write_card(set_dir, pretty_name="Demo", summary="s", sections={})
-    ds = datasets.load_dataset(str(set_dir), "pointwise", split="test")
+    ds = datasets.load_dataset(str(set_dir), "pointwise", split="test", cache_dir=str(set_dir.parent / "hf-cache"))
     assert ds.num_rows == 4
     assert json.loads(json.dumps(ds[0]["idea"]))["idea_id"] == "q0"
 

@@ -214,10 +214,17 @@ def to_parquet(dd: HFDatasetDict, out_dir: str | Path) -> dict[str, Path]:
 
 def read_parquet_dataset(path: str | Path) -> HFDataset:
     """A Dataset read from one of our parquet files with its explicit Features."""
-    Dataset = hf_datasets().Dataset
+    import pyarrow.parquet as pq
 
+    hfd = hf_datasets()
     p = Path(path)
-    return Dataset.from_parquet(str(p), features=features_for(split_kind(p.stem)))
+    features = features_for(split_kind(p.stem))
+    # read directly (no copy into the HF cache); a schema mismatch raises here, naming the file
+    try:
+        table = pq.read_table(p).cast(features.arrow_schema)
+    except (ValueError, TypeError) as exc:  # pyarrow's ArrowInvalid/ArrowTypeError derive from these
+        raise ValueError(f"{p}: parquet columns do not match the judgeaudit features: {exc}") from exc
+    return hfd.Dataset(table, info=hfd.DatasetInfo(features=features))
 
 
 def read_parquet(out_dir: str | Path) -> dict[str, list[Item]]:
