@@ -258,6 +258,30 @@ def test_reply_returned_by_a_submission_query_is_skipped_and_counted(tmp_path: P
     assert sorted(n["id"] for n in cached) == sorted(served)
 
 
+def test_safety_net_stream_catches_a_withdrawn_forum_the_invitation_misses(
+    tmp_path: Path, reference: dict[str, Any]
+) -> None:
+    """Some venues move withdrawn papers off the submission invitation; the venueid query finds them."""
+    notes = [dict(n) for n in load_cache_notes(FIXTURE)]
+    moved = next(
+        n
+        for n in notes
+        if n["id"] == n["forum"] and "Withdrawn" in n["content"]["venueid"]["value"]
+    )
+    moved["invitations"] = [f"{VENUE}/-/Withdrawn_Submission"]
+    with OpenReviewTestServer(notes) as srv:
+        summary = run_fetch(srv, tmp_path / "c")
+        by_id = [r.params.get("id") for r in srv.records if r.path == "/notes"]
+        listing = [r for r in srv.records if r.params.get("content.venueid")]
+    cached = cached_notes(tmp_path / "c")
+    assert summary.submissions == 40 and summary.duplicates_skipped == 6
+    assert forums_in_order(cached)[-1] == moved["id"]  # found last, by the withdrawn stream
+    assert sorted(n["id"] for n in cached) == sorted(n["id"] for n in reference["notes"])
+    assert {n["id"]: n for n in cached}[moved["id"]] == moved
+    assert by_id.count(moved["id"]) == 1  # only the missed forum is fetched again
+    assert listing and all("details" not in r.params for r in listing)
+
+
 def test_cached_summary_reads_the_state(server: OpenReviewTestServer, tmp_path: Path) -> None:
     cache = tmp_path / "c"
     assert cached_summary(cache) is None

@@ -15,14 +15,14 @@ How the venue is fetched (one request per page of submissions, not per forum):
    ``<venue>/-/Submission``, ``<venue>/Withdrawn_Submission``,
    ``<venue>/Desk_Rejected_Submission``). A missing group is an unknown venue.
 2. Three *streams* are paged with ``sort=id`` and an ``after=<last id>`` cursor
-   (the cursor openreview-py's own ``get_all_notes`` uses), each with
-   ``details=replies`` so a page of up to ``page_size`` submissions arrives with
-   every reply in their forums: the submission invitation (OpenReview keeps
-   withdrawn and desk-rejected papers under it), then ``content.venueid`` =
-   withdrawn and = desk-rejected as a safety net for notes the invitation query
-   does not return. A forum already cached is skipped and counted as a duplicate.
-   Per-forum ``get_notes(forum=...)`` would cost ~20,000 requests for ICLR 2026
-   instead of ~25.
+   (the cursor openreview-py's own ``get_all_notes`` uses). The main stream is the
+   submission invitation (OpenReview keeps withdrawn and desk-rejected papers under
+   it) with ``details=replies``, so a page of up to ``page_size`` submissions
+   arrives with every reply in their forums: ~20 requests for ICLR 2026, where
+   per-forum ``get_notes(forum=...)`` would take ~20,000. The two safety-net streams
+   list ``content.venueid`` = withdrawn and = desk-rejected *without* replies (small
+   pages); a forum already cached is skipped and counted as a duplicate, and only a
+   forum the main stream missed is fetched again by id with ``details=replies``.
 3. A stream ends on an empty page. A venue whose streams hold no submission at
    all is reported as unknown.
 
@@ -693,21 +693,45 @@ def _resolve_streams(client: Any, session: _Session, venue_id: str) -> list[dict
     desk_rejected = (
         _content_value(group, "desk_rejected_venue_id") or f"{venue_id}/Desk_Rejected_Submission"
     )
+    # `replies`: page with details=replies (the main stream), or list submissions only and
+    # fetch replies just for forums the main stream missed (the safety-net streams)
     return [
-        {"name": "submissions", "query": {"invitation": submission}, "after": None, "done": False},
+        {
+            "name": "submissions",
+            "query": {"invitation": submission},
+            "replies": True,
+            "after": None,
+            "done": False,
+        },
         {
             "name": "withdrawn",
             "query": {"content": {"venueid": withdrawn}},
+            "replies": False,
             "after": None,
             "done": False,
         },
         {
             "name": "desk_rejected",
             "query": {"content": {"venueid": desk_rejected}},
+            "replies": False,
             "after": None,
             "done": False,
         },
     ]
+
+
+def _refetch_with_replies(client: Any, session: _Session, note_id: str, venue_id: str) -> Any:
+    """One submission again, with ``details=replies`` (for a forum a safety-net stream found)."""
+    found = session.call(
+        f"GET /notes id={note_id} details=replies",
+        functools.partial(client.get_notes, id=note_id, details="replies"),
+    )
+    if len(found) != 1:
+        raise FetchError(
+            f"OpenReview venue {venue_id}: submission {note_id} was listed but GET /notes "
+            f"id={note_id} returned {len(found)} notes"
+        )
+    return found[0]
 
 
 def _describe(query: dict[str, Any]) -> str:
@@ -819,13 +843,9 @@ def fetch_venue(
                 want_count = (
                     progress and stream["name"] == "submissions" and stream["after"] is None
                 )
-                query = dict(
-                    stream["query"],
-                    details="replies",
-                    sort="id",
-                    limit=page_size,
-                    after=stream["after"],
-                )
+                query = dict(stream["query"], sort="id", limit=page_size, after=stream["after"])
+                if stream["replies"]:
+                    query["details"] = "replies"
                 what = f"GET /notes {_describe(stream['query'])} after={stream['after']}"
                 page = session.call(
                     what,
@@ -852,6 +872,8 @@ def fetch_venue(
                     if note.id in cache.forum_ids:
                         cache.state["counts"]["duplicates_skipped"] += 1
                         continue
+                    if not stream["replies"]:
+                        note = _refetch_with_replies(client, session, note.id, venue_id)
                     notes, dup_replies = _forum_notes(note, venue_id)
                     if dup_replies:
                         log.warning("forum %s: %d duplicated replies dropped", note.id, dup_replies)
