@@ -269,6 +269,7 @@ class _Session:
     def _on_response(
         self, response: requests.Response, *args: Any, **kwargs: Any
     ) -> requests.Response:
+        """Remember the latest response (status and headers classify a failure)."""
         self._last = response
         return response
 
@@ -301,6 +302,7 @@ class _Session:
             ) from None
 
     def _attempt(self, what: str, fn: Callable[[], T]) -> T:
+        """One request; failures become _Transient (retry) or FetchError (stop)."""
         from openreview import OpenReviewException
 
         self._last = None
@@ -350,6 +352,7 @@ class _Session:
             ) from None
 
     def _wait(self, state: RetryCallState) -> float:
+        """Exponential backoff with jitter, at least the server's capped Retry-After."""
         policy = self.policy
         backoff = (
             wait_exponential(multiplier=policy.initial_wait, max=policy.max_wait)
@@ -362,6 +365,7 @@ class _Session:
         return backoff
 
     def _before_sleep(self, what: str, state: RetryCallState) -> None:
+        """Count and log a retry (no credentials reach the message)."""
         self.retries += 1
         exc = state.outcome.exception() if state.outcome is not None else None
         wait = state.next_action.sleep if state.next_action is not None else 0.0
@@ -463,6 +467,7 @@ def _forum_notes(note: Any, venue_id: str) -> tuple[list[dict[str, Any]], int]:
 
 
 def _encode(note: dict[str, Any]) -> bytes:
+    """One cache line: the note as UTF-8 JSON plus a newline."""
     return (json.dumps(note, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -585,6 +590,7 @@ class _Cache:
             self._load_open_shard(index, path, shard)
 
     def _load_open_shard(self, index: int, path: Path, shard: dict[str, Any]) -> None:
+        """Load the growing shard, keeping only the forums its checkpoint lists."""
         by_forum: dict[str, list[bytes]] = {}
         try:
             with gzip.open(path, "rb") as fh:
@@ -658,6 +664,7 @@ class _Cache:
 
 
 def _content_value(group: Any, key: str) -> str | None:
+    """A group content value (API v2 wraps values as ``{"value": ...}``), or None."""
     content = getattr(group, "content", None) or {}
     value = content.get(key)
     if isinstance(value, dict):
@@ -735,6 +742,7 @@ def _refetch_with_replies(client: Any, session: _Session, note_id: str, venue_id
 
 
 def _describe(query: dict[str, Any]) -> str:
+    """A query as ``key=value`` text (``content.venueid=...`` for nested content)."""
     parts = []
     for key, value in query.items():
         if isinstance(value, dict):
@@ -747,6 +755,7 @@ def _describe(query: dict[str, Any]) -> str:
 def _summary(
     cache: _Cache, venue_id: str, session: _Session | None, resumed_from: int | None, started: float
 ) -> FetchSummary:
+    """The summary of `cache` with this run's request counts (none without a session)."""
     counts = cache.state["counts"]
     return FetchSummary(
         venue_id=venue_id,
