@@ -15,7 +15,8 @@ call:
   optional ``:asc``/``:desc``; default ``id``), ``after`` (id cursor: only notes with
   a larger id, sorted by id), ``offset``, ``limit`` (default and cap ``max_limit``)
   and ``count=true`` (the number of notes matching the filters, before ``after``,
-  ``offset`` and ``limit``, in ``"count"``). Unknown parameters are a 400 error,
+  ``offset`` and ``limit``, in ``"count"``); ``trash`` and ``select`` are accepted
+  and ignored (no deleted notes here; whole notes are returned). Unknown parameters are a 400 error,
   so a client sending something this server does not implement fails loudly.
 - ``GET /groups?id=`` for the venue groups (content ``submission_id``,
   ``withdrawn_venue_id``, ``desk_rejected_venue_id``); an unknown id is 404, or an
