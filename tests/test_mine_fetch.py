@@ -652,3 +652,34 @@ def test_password_never_reaches_errors_or_logs(
     for text in (str(info.value), repr(info.value), caplog.text, out, err):
         assert PLANTED_PASSWORD not in text
     assert "HTTP 400" in str(info.value) and "***" in caplog.text
+
+
+# --------------------------------------------------------------------------- the stand-in server
+
+
+def test_server_answers_openreview_py_paging_and_filters(server: OpenReviewTestServer) -> None:
+    """The stand-in honours what openreview-py sends: after/offset/limit/count/sort/filters."""
+    import requests
+    from openreview.api import OpenReviewClient
+
+    client = OpenReviewClient(baseurl=server.baseurl)
+    invitation = f"{VENUE}/-/Submission"
+    all_subs = client.get_all_notes(invitation=invitation)  # efficient_iterget: count + after
+    ids = [n.id for n in all_subs]
+    assert ids == sorted(ids) and len(ids) == 40
+    first, count = client.get_notes(invitation=invitation, with_count=True, limit=5, sort="id")
+    assert count == 40 and [n.id for n in first] == ids[:5]
+    assert [
+        n.id for n in client.get_notes(invitation=invitation, offset=35, limit=10, sort="id")
+    ] == ids[35:]
+    numbers = [
+        n.number for n in client.get_notes(invitation=invitation, sort="number:desc", limit=3)
+    ]
+    assert numbers == sorted(numbers, reverse=True)
+    forum = ids[0]
+    in_forum = client.get_notes(forum=forum)
+    assert {n.forum for n in in_forum} == {forum} and len(in_forum) == len(server.by_forum[forum])
+    withdrawn = client.get_notes(content={"venueid": f"{VENUE}/Withdrawn_Submission"})
+    assert len(withdrawn) == 7
+    bad = requests.get(f"{server.baseurl}/notes", params={"invitaton": invitation}, timeout=5)
+    assert bad.status_code == 400 and "invitaton" in bad.json()["message"]
