@@ -66,3 +66,34 @@ def test_eval_set_over_prompt_variants_resumes(
     ok, logs = eval_set(grid, **kwargs)
     assert ok and len(calls) == 12
     assert len(list(Path(log_dir).glob("*.eval"))) == 2
+
+
+def test_prompt_ablation_grid_file_covers_every_variant() -> None:
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "tasks" / "prompt_ablation_grid.py"
+    spec = importlib.util.spec_from_file_location("prompt_ablation_grid", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tasks = module.grid(dataset=TINY, resamples=100)
+    cells = {(t.metadata["judgeaudit"]["kind"], t.metadata["judgeaudit"]["prompt"]) for t in tasks}
+    assert len(tasks) == 10
+    pairwise = (
+        "reference",
+        "p1_no_guardrails",
+        "p2_no_criterion",
+        "p3_judged_novel",
+        "p4_which_novel",
+        "p5_judged_more_novel",
+    )
+    pointwise = ("reference", "p1_no_guardrails", "p2_no_criterion", "p3_judged_novel")
+    assert cells == {("pairwise", p) for p in pairwise} | {("pointwise", p) for p in pointwise}
+    # Every cell is also a @task of the file, for `inspect eval-set tasks/prompt_ablation_grid.py`.
+    for kind, names in (("pairwise", pairwise), ("pointwise", pointwise)):
+        for name in names:
+            cell = getattr(module, f"{kind}_{name}")(dataset=TINY, resamples=100)
+            assert (
+                cell.metadata["judgeaudit"]["prompt"] == name
+                and cell.metadata["judgeaudit"]["kind"] == kind
+            )

@@ -18,6 +18,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
+from judgeaudit.judges.solvers import call_seed
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.stats import DEFAULT_SEED, PAIRWISE, bootstrap_metric, pairwise_outcomes
 
@@ -25,6 +26,7 @@ TINY = str(Path(__file__).parent / "fixtures" / "tiny_judge")
 MARK = "Kestrel"  # every gold-novel idea of the tiny fixtures names this method
 RESAMPLES = 500
 
+CALL_INDEX = {call_seed(DEFAULT_SEED, i): i for i in range(8)}  # generation seed -> call index
 Policy = Callable[[str, int], str]  # (prompt text, call index) -> answer text
 
 
@@ -34,12 +36,14 @@ class ScriptedJudge:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.calls: list[tuple[str, int]] = []
+        self.efforts: list[str | None] = []
 
     def __call__(
         self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
     ) -> ModelOutput:
         text = input[-1].text
-        index = (config.seed or DEFAULT_SEED) - DEFAULT_SEED
+        index = CALL_INDEX[config.seed]
+        self.efforts.append(config.reasoning_effort)
         self.calls.append((text, index))
         out = ModelOutput.from_content("mockllm/model", self.policy(text, index))
         out.usage = ModelUsage(
@@ -416,3 +420,71 @@ def test_metrics_show_in_evals_df(tmp_path: Path) -> None:
     assert row["score_novelty_strict_accuracy"] == 1.0
     assert row["task_arg_prompt"] == "p1_no_guardrails"
     assert '"resamples": 500' in row["metadata"] and '"method": "percentile"' in row["metadata"]
+
+
+def test_probe_arms_force_orders_cues_prompts_and_seeds(tmp_path: Path) -> None:
+    seeds: list[int | None] = []
+
+    def policy(text: str, index: int) -> str:
+        return f"Verdict: {marker_position(text)}"
+
+    class SeedJudge(ScriptedJudge):
+        def __call__(
+            self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+        ) -> ModelOutput:
+            seeds.append(config.seed)
+            out = ModelOutput.from_content("mockllm/model", self.policy(input[-1].text, 0))
+            out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+            self.calls.append((input[-1].text, 0))
+            return out
+
+    # position: each arm is shown in one forced order; the content-following judge is right in both.
+    judge = SeedJudge(policy)
+    log = run(
+        novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path
+    )
+    s = scores(log)
+    assert len(s) == 12 and metrics(log)["strict_accuracy"] == 1.0
+    ba = s["pair0|order_ba"].metadata
+    assert [c["order"] for c in ba["calls"]] == ["ba"] and ba["calls"][0]["shown_verdict"] == "b"
+    assert (ba["probe"], ba["probe_variant"], ba["probe_target"], ba["item_id"]) == (
+        "position",
+        "order_ba",
+        "b",
+        "pair0",
+    )
+
+    # presumption: the cue reaches the prompt's cue slot; the framing arm swaps the prompt variant.
+    judge = SeedJudge(policy)
+    log = run(
+        novelty_pairwise(dataset=TINY, probe="presumption", resamples=RESAMPLES), judge, tmp_path
+    )
+    s = scores(log)
+    assert s["pair1|framing"].metadata["prompt"] == "p3_judged_novel"
+    assert s["pair1|cue_gold"].metadata["prompt"] == "reference"
+    cued = [t for t, _ in judge.calls if "reviewers preferred" in t]
+    assert len(cued) == 12 and all(
+        t.index("Idea B:") < t.index("reviewers preferred") < t.index("Reason briefly")
+        for t in cued
+    )
+    assert sum("exactly one of these two ideas" in t for t, _ in judge.calls) == 6
+
+    # repeat: the two runs have their own seeds, so the cache cannot serve run2 from run1.
+    seeds.clear()
+    judge = SeedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, probe="repeat", resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12 and len(set(seeds)) == 2
+    assert {call_seed(1, 0), call_seed(2, 0)} == set(seeds)
+
+
+def test_reasoning_effort_is_recorded_in_the_log(tmp_path: Path) -> None:
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    log = run(
+        novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
+        judge,
+        tmp_path,
+        reasoning_effort="low",
+        limit=2,
+    )
+    assert log.plan.config.reasoning_effort == "low"  # the GenerateConfig of the run
+    assert len(judge.calls) == 2 and judge.efforts == ["low", "low"]  # and it reached the model

@@ -1,8 +1,9 @@
 """The prompted judge solver: k calls per presented order, each its own generate, parsed per call.
 
-Every call is a separate `generate` with its own cache scope (`call_index`) and seed
-(`seed + call_index`), so the k calls of one item are never served by one cache entry,
-while the same (model, prompt, config, call index) in another configuration is.
+Every call is a separate `generate` with its own cache scope (base seed, call index) and
+generation seed (`call_seed(seed, call_index)`), so the k calls of one item are never served
+by one cache entry, while the same (model, prompt, config, call index) in another
+configuration is. A probe arm may set its own base seed (the `repeat` probe does).
 Provider errors and refusals become `invalid` calls with the error recorded; the sample
 goes on. The per-call records land in the sample store for the scorer.
 """
@@ -10,6 +11,7 @@ goes on. The per-call records land in the sample store for the scorer.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,10 +31,17 @@ from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.verdicts import CallRecord, Order, map_back
 
-CALLS_KEY = "judgeaudit:calls"
-PLAN_KEY = "judgeaudit:plan"
+# Store keys read by the `novelty` scorer; any judge solver (prompted, metric, ...) writes both.
+CALLS_KEY = "judgeaudit:calls"  # list of CallRecord dicts
+PLAN_KEY = "judgeaudit:plan"  # {"prompt": str, "orders": [str], "k": int}
 _MAX_ERROR_CHARS = 500
 _REFUSAL_STOPS = ("content_filter",)
+
+
+def call_seed(base: int, call_index: int) -> int:
+    """Generation seed of call `call_index` under base seed `base` (distinct across both)."""
+    digest = hashlib.sha256(f"judgeaudit:{base}:{call_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
@@ -79,10 +88,11 @@ async def judge_call(
     model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
 ) -> tuple[CallRecord, ModelOutput | None]:
     """One generate for one (order, call index); exceptions become an `error` record."""
-    config = GenerateConfig(seed=seed + call_index) if seed is not None else GenerateConfig()
-    policy: CachePolicy | bool = (
-        CachePolicy(scopes={"judgeaudit_call": str(call_index)}) if cache else False
+    config = (
+        GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     )
+    scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)}
+    policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
         output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
     except LimitExceededError:
@@ -126,6 +136,8 @@ def novelty_judge(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        arm_seed = state.metadata.get("seed")
+        base_seed = arm_seed if arm_seed is not None else seed
         model = get_model()
         jobs = []
         first_text = ""
@@ -133,7 +145,7 @@ def novelty_judge(
             text = render_call(kind, name, state.metadata, order)
             first_text = first_text or text
             for call_index in range(k):
-                jobs.append(judge_call(model, kind, order, call_index, text, seed, cache))
+                jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
         results = await asyncio.gather(*jobs)
         state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
         state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})

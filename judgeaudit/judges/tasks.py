@@ -73,6 +73,7 @@ def judge_dataset(
             "orders": list(arm.orders) if arm.orders else None,
             "cue": arm.cue,
             "prompt": arm.prompt,
+            "seed": arm.seed,
         }
         samples.append(item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra))
     ids = [s.id for s in samples]
@@ -82,13 +83,20 @@ def judge_dataset(
 
 
 def _metadata(
-    kind: str, dataset: str, idea_format: str, probe: str | None, resamples: int, seed: int
+    kind: str,
+    prompt: str,
+    dataset: str,
+    idea_format: str,
+    probe: str | None,
+    resamples: int,
+    seed: int,
 ) -> dict[str, Any]:
     return {
         "judgeaudit": {
             "schema": SCHEMA,
             "kind": kind,
             "judge": "prompted",
+            "prompt": prompt,
             "dataset": dataset,
             "idea_format": idea_format,
             "probe": probe,
@@ -122,7 +130,7 @@ def novelty_pairwise(
         ),
         scorer=novelty(judge="prompted", idea_format=idea_format),
         metrics=pairwise_metrics(resamples, seed),
-        metadata=_metadata("pairwise", dataset, idea_format, probe, resamples, seed),
+        metadata=_metadata("pairwise", prompt, dataset, idea_format, probe, resamples, seed),
     )
 
 
@@ -147,5 +155,5 @@ def novelty_pointwise(
         solver=novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
         scorer=novelty(judge="prompted", idea_format=idea_format, split_rule=rule),
         metrics=pointwise_metrics(resamples, seed),
-        metadata=_metadata("pointwise", dataset, idea_format, probe, resamples, seed),
+        metadata=_metadata("pointwise", prompt, dataset, idea_format, probe, resamples, seed),
     )

@@ -79,11 +79,18 @@ def bare_task(pairs: list[PairItem]) -> Task:
     return Task(dataset=MemoryDataset(samples), solver=generate(), scorer=includes())
 
 
-def timed(task: Task, log_dir: str) -> float:
+def timed(task: Task, log_dir: str, score_display: bool = True) -> float:
     """Wall seconds of one eval (fresh model instance, no cache)."""
     model = get_model("mockllm/model", custom_outputs=answer, memoize=False)
     start = time.perf_counter()
-    log = eval(task, model=model, log_dir=log_dir, display="none", max_connections=10)[0]
+    log = eval(
+        task,
+        model=model,
+        log_dir=log_dir,
+        display="none",
+        max_connections=10,
+        score_display=score_display,
+    )[0]
     elapsed = time.perf_counter() - start
     assert log.status == "success", log.error
     return elapsed
@@ -94,6 +101,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--no-score-display",
+        action="store_true",
+        help="turn off Inspect's running metrics (recomputed about once a second during a run)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
@@ -108,7 +120,7 @@ def main() -> None:
                 timed(novelty_pairwise(dataset=tmp, cache=False), str(Path(tmp) / f"ours{r}"))
             )
             bare.append(timed(bare_task(pairs), str(Path(tmp) / f"bare{r}")))
-    print(f"items={args.items} repeats={args.repeats}")
+    print(f"items={args.items} repeats={args.repeats} score_display={not args.no_score_display}")
     print("novelty_pairwise s: " + ", ".join(f"{t:.2f}" for t in ours))
     print("bare generate    s: " + ", ".join(f"{t:.2f}" for t in bare))
     print(
