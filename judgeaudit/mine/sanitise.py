@@ -26,26 +26,30 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, re.
     ("state-of-the-art claim", r"\bstate[- ]of[- ]the[- ]art\b|\bSOTA\b|\bnew records?\b|\bbest[- ]in[- ]class\b|\bleading (?:performance|results)\b"),
     ("comparison with baselines", r"\b(?:outperform\w*|surpass\w*|beats?|beating|exceed\w*|rival\w*|on par with|matches or exceeds|comparable (?:performance|results) (?:to|with)|superior (?:performance|results|accuracy)|competitive (?:performance|results|accuracy)|better than (?:\w+ ){0,3}(?:baselines?|existing|prior|previous|state|competing|other))\b"),
     ("reported gains", r"\b(?:improv\w+|boost\w*|reduc\w+|increas\w+|gains?|speed\w*[- ]?ups?|accelerat\w+)\b[^.]{0,40}\b(?:by|of|up to|over|upon)\s+(?:up to\s+)?(?:\d|an average|a factor|orders? of magnitude|a large margin|a significant margin|a wide margin|large margins)|\b(?:significant|substantial|consistent|notable|remarkable|considerable|large|dramatic|strong)(?:ly)?\s+(?:\w+\s+)?(?:improv\w+|gains?|outperform\w*|better|boosts?|speed\w*[- ]?ups?|reductions?)\b"),
-    ("experiments show", r"\b(?:experiment\w*|empirical(?:ly)?|evaluations?|results|benchmarks?|simulations?|studies|ablations?|tests?)\b[^.]{0,80}\b(?:show|shows|showed|demonstrat\w+|reveal\w*|confirm\w*|indicat\w+|validat\w+|verif\w+|highlight\w*|suggest\w*|prove\w*|establish\w*|exhibit\w*)\b|\b(?:extensive|comprehensive|thorough|systematic)\s+(?:\w+\s+)?(?:experiments?|evaluations?|empirical (?:studies|results|analys[ie]s)|benchmarking)\b|\bwe (?:empirically|experimentally) (?:show|demonstrate|validate|verify|evaluate|find)\b|\b(?:evaluated|tested|validated|benchmarked) (?:\w+ ){0,3}on\b|\bachiev\w+\s+(?:\w+\s+){0,4}(?:performance|results|accuracy|scores?|gains?|improvements?|speed\w*|success rates?|f1|auc|bleu)\b"),
+    ("experiments show", r"\b(?:experiment\w*|empirical(?:ly)?|evaluations?|results|benchmarks?|simulations?|studies|ablations?|tests?)\b[^.]{0,80}\b(?:show|shows|showed|demonstrat\w+|reveal\w*|confirm\w*|indicat\w+|validat\w+|verif\w+|highlight\w*|suggest\w*|prove\w*|establish\w*|exhibit\w*)\b|\b(?:extensive|comprehensive|thorough|systematic)\s+(?:\w+\s+)?(?:experiments?|evaluations?|empirical (?:studies|results|analys[ie]s)|benchmarking)\b|\bwe (?:empirically|experimentally) (?:show|demonstrate|validate|verify|evaluate|find)\b|\b(?:evaluated|tested|validated|benchmarked) (?:\w+ ){0,3}on\b|\b(?:achiev\w+|yield\w*|deliver\w*|obtain\w*|attain\w*|leads? to|results? in)\s+(?:\w+\s+){0,3}?(?:faster|better|higher|lower|improved|superior|stronger|significant|substantial|remarkable|strong|competitive|notable|consistent)\s+(?:\w+\s+){0,2}?(?:convergence|performance|accuracy|results|generali[sz]ation|efficiency|throughput|latency|speed|quality|fidelity|robustness|gains?|improvements?|scores?)\b|\bachiev\w+\s+(?:\w+\s+){0,4}(?:performance|results|accuracy|scores?|gains?|improvements?|speed\w*|success rates?|f1|auc|bleu)\b"),
     ("release statement", r"\b(?:code|data|dataset|models?|implementation|weights|checkpoints|benchmark|project page|source code)\b[^.]{0,60}\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?(?:publicly\s+|freely\s+|openly\s+)?(?:available|released|open[- ]sourced?|accessible)\b|https?://|github\.com|anonymous\.4open|\bwe (?:release|open[- ]source|make (?:\w+ ){0,3}(?:available|public))\b|\bavailable at\b"),
 ))
 
 
-def split_abstract(text: str) -> list[str]:
-    """Sentences of an abstract (verbatim substrings, abbreviation-aware)."""
-    out: list[str] = []
-    for paragraph in text.split("\n"):
+def _split(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for number, paragraph in enumerate(p for p in text.split("\n") if p.strip()):
         paragraph = paragraph.strip()
         start = 0
         for m in _ABSTRACT_BOUNDARY.finditer(paragraph):
             if _ABBREV_END.search(paragraph[start:m.start()]):
                 continue
             if paragraph[start:m.start()].strip():
-                out.append(paragraph[start:m.start()].strip())
+                out.append((number, paragraph[start:m.start()].strip()))
             start = m.end()
         if paragraph[start:].strip():
-            out.append(paragraph[start:].strip())
+            out.append((number, paragraph[start:].strip()))
     return out
+
+
+def split_abstract(text: str) -> list[str]:
+    """Sentences of an abstract (verbatim substrings, abbreviation-aware)."""
+    return [s for _, s in _split(text)]
 
 
 def evaluation_reason(sentence: str) -> str | None:
@@ -67,8 +71,8 @@ class Sanitised:
 
     @property
     def changed(self) -> bool:
-        """True if anything was removed."""
-        return self.text != self.original
+        """True if any sentence was removed."""
+        return bool(self.removed)
 
 
 class Sanitiser(Protocol):
@@ -81,13 +85,18 @@ class Sanitiser(Protocol):
         ...
 
 
-def _assemble(sentences: list[str], drop: dict[int, str], original: str) -> Sanitised:
-    if len(drop) >= len(sentences):
+def _assemble(text: str, drop: dict[int, str]) -> Sanitised:
+    parts = _split(text)
+    if len(drop) >= len(parts):
         # Never return an empty idea: keep the opening sentence (it states the problem or idea).
         drop = {i: r for i, r in drop.items() if i != 0}
-    kept = [s for i, s in enumerate(sentences) if i not in drop]
-    removed = tuple((sentences[i], drop[i]) for i in sorted(drop))
-    return Sanitised(" ".join(kept), original, removed)
+    paragraphs: dict[int, list[str]] = {}
+    for i, (para, sentence) in enumerate(parts):
+        if i not in drop:
+            paragraphs.setdefault(para, []).append(sentence)
+    kept = "\n".join(" ".join(v) for _, v in sorted(paragraphs.items()))
+    removed = tuple((parts[i][1], drop[i]) for i in sorted(drop))
+    return Sanitised(kept, text, removed)
 
 
 @dataclass
@@ -98,9 +107,8 @@ class RuleSanitiser:
 
     def sanitise(self, text: str) -> Sanitised:
         """The abstract without its evaluation sentences (at least one sentence is kept)."""
-        sentences = split_abstract(text)
-        drop = {i: r for i, s in enumerate(sentences) if (r := evaluation_reason(s)) is not None}
-        return _assemble(sentences, drop, text)
+        drop = {i: r for i, s in enumerate(split_abstract(text)) if (r := evaluation_reason(s)) is not None}
+        return _assemble(text, drop)
 
 
 @dataclass
@@ -137,4 +145,4 @@ class LLMSanitiser:
         except LLMResponseError as exc:
             fallback = RuleSanitiser().sanitise(text)
             return Sanitised(fallback.text, text, fallback.removed, error=str(exc))
-        return _assemble(sentences, {i - 1: "llm" for i in remove}, text)
+        return _assemble(text, {i - 1: "llm" for i in remove})

@@ -119,7 +119,7 @@ _DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:derivative of|re-?branding|repackag\w+ of|a rehash|re-?invent\w*|reinventing)\b",
     r"\b(?:close|closely) to (?:prior|previous|existing|the (?:prior|previous|existing)|\[?\d)",
     # a wrong "first" claim
-    r"\b(?:claims?|claimed|claiming|assertion|statement)\b[^.]{0,80}\b(?:first|novel|new|original)\b[^.]{0,80}\b(?:incorrect|inaccurate|not accurate|not correct|not true|untrue|overstated|overclaim\w*|misleading|questionable|wrong|false|exaggerat\w+|not entirely|not fully|debatable|unfounded|not supported|problematic|too strong|strong claim)",
+    r"\b(?:claims?|claimed|claiming|assertion|statement)\b[^.]{0,80}\b(?:first|novel|new|original)\b[^.]{0,160}\b(?:not upheld|unsupported|not justified|incorrect|inaccurate|not accurate|not correct|not true|untrue|overstated|overclaim\w*|misleading|questionable|wrong|false|exaggerat\w+|not entirely|not fully|debatable|unfounded|not supported|problematic|too strong|strong claim)",
     r"\b(?:incorrect|inaccurate|overstated|misleading|questionable|exaggerated|unfounded)\b[^.]{0,40}\b(?:claims?|claimed)\b[^.]{0,40}\b(?:first|novel|new|original|novelty)\b",
     # asking what is new: "unclear what is novel", "should clarify what is fundamentally new"
     r"\b(?:unclear|not clear|hard to (?:see|tell|identify|understand)|difficult to (?:see|tell|identify|distinguish|understand)|clarify|articulate|state|explain|elaborate on|highlight|delineate|distinguish|justify|emphasi[sz]e)\b[^.]{0,40}\bwhat (?:is|are|makes)\b[^.]{0,30}\b(?:new|novel|original|different|unique)\b",
@@ -131,6 +131,7 @@ _DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:adopted|used|employed|explored) (?:\w+ ){0,2}?in (?:prior|previous|existing|earlier|many|numerous|several|other) (?:works?|studies|papers|literature|methods)\b",
     r"\bcombin\w+ (?:\w+ ){0,2}?(?:existing|known|established|off[- ]the[- ]shelf|standard|prior|well[- ]known|previously proposed)\b",
     r"\bnovel combination\b[^.]{0,60}\bexisting\b",
+    r"\b(?:several|many|numerous|multiple|various|a number of|some|other)\s+(?:existing|prior|previous|earlier|recent|related)\s+(?:works?|methods|studies|papers|approaches)\s+(?:have\s+)?(?:already\s+)?(?:utili[sz]e|use|propose|explore|study|address|employ|consider|apply|adopt|leverage|tackle|investigate|introduce)d?\b",
     r"\b(?:repackag\w+|restates?|re-?brand\w*)\b",
     r"\bminor (?:changes?|adjustments?|modifications?|tweaks?|variations?|variants?)\b",
     r"(?:\bnot|n't)\s+(?:\w+\s+){0,3}?(?:significant|substantial|major|additional|real|meaningful)\s+(?:\w+\s+)?(?:leap|advance|contribution|step|departure|innovation)s?\b",
@@ -166,7 +167,7 @@ _AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:the|a)\s+(?:very\s+)?first\s+(?:[\w-]+\s+){0,3}?(?:guarantees?|bounds?|theorems?|characteri[sz]ations?|proofs?|algorithms?|benchmarks?|datasets?|frameworks?|analys[ie]s|results?|studies|study|works?|papers?|attempts?|methods?|models?|systems?|demonstrations?|evaluations?)\b(?!\s+(?:of|in) (?:the|this) (?:paper|section|table|figure))",
     r"(?:^\W*|\b(?:establish\w*|sets?|marks?|enables?|yields?|gives?|derives?|creates?|proposes?)\s+)(?:an?\s+|the\s+)?new\s+(?:[\w-]+[\s,]+){0,3}?(?:ideas?|concepts?|approach(?:es)?|methods?|strateg\w+|setups?|settings?|problems?|formulations?|results?|bounds?|metrics?|pipelines?|frameworks?|dualit\w+|perspectives?|paradigms?|mechanisms?|techniques?|algorithms?|insights?|theor\w+|tasks?|architectures?|designs?|objectives?|lens|angle|directions?)\b",
     r"\b(?:is|are|seems?|appears?)\s+(?:both\s+|truly\s+|genuinely\s+|entirely\s+|completely\s+)?(?:new|unique)\b(?!\s+to\b)",
-    r"\b(?:fills?|filling|addresses?|addressing|closes?|closing|identif\w+|bridg\w+|tackl\w+|targets?)\s+(?:\w+\s+){0,3}?gaps?\b",
+    r"\b(?:fills?|filling|addresses?|addressing|closes?|closing|identif\w+|bridg\w+|tackl\w+|targets?)\s+(?:[\w-]+\s+){0,3}?gaps?\b",
     r"\b(?:unprecedented|breakthrough|conceptual leap|paradigm shift|previously infeasible|previously impossible|not previously possible)\b",
     r"\b(?:clear|significant|notable|major|substantial|important|meaningful)\s+advance(?:ment)?s?\s+(?:over|beyond)\b|\bnotable advance\b",
     r"\b(?:largely\s+|often\s+|severely\s+)?underrepresented\b|\b(?:rarely|seldom) (?:been )?(?:studied|explored|addressed|considered|investigated)\b|\bremains? rare\b",
