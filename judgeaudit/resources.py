@@ -23,7 +23,19 @@ def read_prompt(relative: str) -> str:
 
 
 def datasets_root() -> Path:
-    """Filesystem path of the shipped `datasets/` tree."""
+    """Filesystem path of the shipped `datasets/` tree (wheel install or source checkout).
+
+    The top-level `datasets/` folder has no `__init__.py`, so it can never shadow the
+    Hugging Face `datasets` library when Python runs from the checkout root. In a wheel it
+    is the namespace portion `judgeaudit/bundled_datasets`; in a source or editable
+    checkout it is the folder next to the package.
+    """
+    installed = Path(__file__).resolve().parent / "bundled_datasets"
+    if installed.is_dir():
+        return installed
+    checkout = Path(__file__).resolve().parent.parent / "datasets"
+    if checkout.is_dir():
+        return checkout
     with as_file(files("judgeaudit.bundled_datasets")) as path:
         return Path(path)
 

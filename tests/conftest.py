@@ -3,17 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
-
-# `python -m pytest` puts the working directory on sys.path; at the repository root the
-# top-level `datasets/` folder (shipped as judgeaudit.bundled_datasets) would then shadow
-# the Hugging Face `datasets` library. judgeaudit itself is importable through the
-# editable install, so the checkout root is not needed on sys.path.
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != REPO_ROOT]
-if "datasets" in sys.modules and str(REPO_ROOT) in str(getattr(sys.modules["datasets"], "__file__", "")):
-    del sys.modules["datasets"]
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # No internet here: make huggingface_hub / datasets fail fast instead of retrying the network.

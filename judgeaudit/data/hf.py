@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -24,22 +22,8 @@ SPLIT_STEMS: tuple[str, ...] = ("pairwise", "pointwise", "pairwise_plan", "point
 
 
 def hf_datasets() -> ModuleType:
-    """The Hugging Face `datasets` module, even when the checkout's `datasets/` folder shadows it."""
-    module = importlib.import_module("datasets")
-    if hasattr(module, "DatasetDict"):
-        return module
-    shadow = Path(getattr(module, "__file__", "") or "").resolve().parent.parent
-    del sys.modules["datasets"]
-    saved = list(sys.path)
-    sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != shadow]
-    try:
-        module = importlib.import_module("datasets")
-    finally:
-        sys.path[:] = saved
-    if not hasattr(module, "DatasetDict"):
-        raise ImportError(f"'datasets' resolves to {module.__file__}, not the Hugging Face library; "
-                          "install it with `pip install datasets`")
-    return module
+    """The Hugging Face `datasets` module (imported lazily: it is slow to import)."""
+    return importlib.import_module("datasets")
 
 
 def _idea_features() -> dict[str, Any]:

@@ -1,1 +1,0 @@
-"""Bundled datasets built by the miner (shipped in the wheel)."""
