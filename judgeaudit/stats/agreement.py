@@ -15,6 +15,7 @@ ranked on the sorted set of values observed in the data (or the `values` given).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -25,8 +26,11 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    METHOD,
     Interval,
+    _percentiles,
     bootstrap_metric,
+    resample_counts,
 )
 from judgeaudit.stats.metrics import FloatArray, Metric, Sums
 
@@ -75,6 +79,57 @@ def _spearman_rows(o: Mapping[str, FloatArray]) -> FloatArray:
     den = np.sqrt((rx * rx).sum(axis=-1) * (ry * ry).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(np.where(den > 0, (rx * ry).sum(axis=-1) / np.where(den > 0, den, 1.0), np.nan), dtype=float)
+
+
+def _resample_ranks(values: FloatArray, counts: FloatArray) -> FloatArray:
+    """Average ranks of every item inside each resample, from the multiplicity matrix.
+
+    An item drawn w times occupies w consecutive positions after everything smaller; items
+    with equal values share one block, so each gets the block's mean position (average rank).
+    """
+    levels, group_of_item = np.unique(values, return_inverse=True)
+    if levels.size <= 64:  # few distinct values (vote shares, ratings): group totals by one matrix product
+        onehot = (group_of_item[:, None] == np.arange(levels.size)[None, :]).astype(np.float64)
+        totals = counts @ onehot  # resamples x groups
+    else:
+        order = np.argsort(group_of_item, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(group_of_item[order]) != 0])
+        totals = np.add.reduceat(counts[:, order], starts, axis=1)
+    before = np.cumsum(totals, axis=1) - totals
+    group_rank = before + (totals + 1) / 2
+    return np.asarray(group_rank[:, group_of_item], dtype=np.float64)
+
+
+@lru_cache(maxsize=4)
+def _seeded_ranks(values: bytes, resamples: int, seed: int) -> FloatArray:
+    """Resample ranks for the seeded resamples, cached: the human side is the same for every configuration."""
+    v = np.frombuffer(values, dtype=np.float64)
+    ranks = _resample_ranks(v, resample_counts(v.size, resamples, seed))
+    ranks.flags.writeable = False
+    return ranks
+
+
+def spearman_replicates(x: FloatArray, y: FloatArray, counts: FloatArray,
+                        seeded: tuple[int, int] | None = None) -> FloatArray:
+    """Spearman correlation of every resample (rows of the multiplicity matrix), re-ranked inside each.
+
+    `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so ranks may be cached.
+    """
+    if seeded is not None:
+        rx = _seeded_ranks(np.ascontiguousarray(x, dtype=np.float64).tobytes(), *seeded)
+        ry = _seeded_ranks(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
+    else:
+        rx, ry = _resample_ranks(x, counts), _resample_ranks(y, counts)
+    m = counts.sum(axis=1)
+    sx = np.einsum("ij,ij->i", counts, rx)
+    sy = np.einsum("ij,ij->i", counts, ry)
+    wry = counts * ry
+    cov = np.einsum("ij,ij->i", wry, rx) - sx * sy / m
+    vx = np.einsum("ij,ij,ij->i", counts, rx, rx) - sx * sx / m
+    vy = np.einsum("ij,ij->i", wry, ry) - sy * sy / m
+    den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float)
 
 
 def spearman(x: ArrayLike, y: ArrayLike) -> float:
@@ -197,7 +252,9 @@ def spearman_interval(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAM
                       confidence: float = DEFAULT_CONFIDENCE) -> Interval:
     """Spearman correlation with a percentile bootstrap interval over units (re-ranked per resample)."""
     xa, ya = _pair(x, y)
-    return bootstrap_metric({"x": xa, "y": ya}, _spearman_rows, resamples, seed, confidence)
+    reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
+    lo, hi, undefined = _percentiles(reps, confidence)
+    return Interval(spearman(xa, ya), lo, hi, confidence, METHOD, resamples, seed, int(xa.size), undefined)
 
 
 def cohen_kappa_interval(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None = None,
