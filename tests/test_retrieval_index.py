@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rank_bm25 import BM25Okapi
 
 from judgeaudit.data.contract import Idea, Provenance
 from judgeaudit.retrieval import index as index_mod
@@ -104,6 +105,14 @@ def test_vector_cache_round_trip(small: Corpus, tmp_path: Path) -> None:
     assert [(h.doc.doc_id, round(h.score, 9)) for h in a.hits] == [(h.doc.doc_id, round(h.score, 9)) for h in b.hits]
 
 
+def test_sparse_bm25_equals_rank_bm25_scores(small: Corpus, built: dict[str, Retriever]) -> None:
+    """The precomputed weight matrix reproduces rank-bm25's own get_scores (repeated and unknown tokens too)."""
+    reference = BM25Okapi([tokenize(d.text) or ["<empty>"] for d in small.documents])
+    for query in ("graph neural networks for graphs", small.documents[9].abstract, "zzzunknownword language"):
+        expected = reference.get_scores(tokenize(query))
+        assert np.allclose(built["bm25"].scores(query), expected, rtol=1e-9, atol=1e-9)
+
+
 def test_rrf_fuses_ranks() -> None:
     fused = rrf([np.array([3.0, 2.0, 1.0]), np.array([1.0, 3.0, 2.0])], k=1)
     # doc0: 1/2 + 1/4; doc1: 1/3 + 1/2; doc2: 1/4 + 1/3
@@ -148,3 +157,17 @@ def test_documents_without_text_still_index() -> None:
     corpus = Corpus("tiny", (Document("a", "", "the of", 1), Document("b", "Graph nets", "graph networks", 2),
                              Document("c", "Optimizers", "adaptive step sizes", 3)))
     assert [h.doc.doc_id for h in Retriever(corpus, "bm25", use_cache=False).search("graph", k=2).hits][0] == "b"
+
+
+def test_search_for_idea_excludes_it_and_get_retriever_is_shared(small: Corpus, tmp_path: Path) -> None:
+    from judgeaudit.retrieval.build_corpus import write_corpus
+    from judgeaudit.retrieval.index import get_retriever, search_for_idea
+
+    path = tmp_path / "c.jsonl.gz"
+    write_corpus(list(small.head(200).documents), path)
+    retriever = get_retriever(str(path), "bm25")
+    assert get_retriever(str(path), "bm25") is retriever
+    doc = small.documents[17]
+    idea = Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area="x", label="novel")
+    result = search_for_idea(retriever, idea, k=4)
+    assert result.excluded_target == [doc.doc_id] and len(result.hits) == 4

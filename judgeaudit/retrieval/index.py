@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -19,7 +20,9 @@ from typing import Any, Literal
 
 import numpy as np
 from rank_bm25 import BM25Okapi
+from scipy import sparse
 
+from judgeaudit.data.contract import Idea
 from judgeaudit.files import atomic_open
 from judgeaudit.retrieval.corpus import Corpus, Document, Exclusion, to_millis
 from judgeaudit.retrieval.embed import Embedder, cosine_rows, default_embedder, tokenize
@@ -27,7 +30,7 @@ from judgeaudit.retrieval.embed import Embedder, cosine_rows, default_embedder, 
 Method = Literal["bm25", "dense", "hybrid"]
 METHODS: tuple[str, ...] = ("bm25", "dense", "hybrid")
 RRF_K = 60  # reciprocal rank fusion constant (the usual choice in the RRF literature)
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 Cutoff = str | date | datetime | int | None
 
 
@@ -84,24 +87,52 @@ def _store_cached(path: Path, obj: Any, use_cache: bool) -> None:
 
 
 class BM25Scorer:
-    """BM25 (Okapi, k1=1.5, b=0.75 as rank-bm25 defaults) over `tokenize` tokens of title + abstract."""
+    """BM25 (Okapi, rank-bm25 defaults k1=1.5, b=0.75, epsilon idf floor) over `tokenize` tokens.
+
+    rank-bm25 fits the statistics (idf with its floor, document lengths, average length);
+    its per-term weights are then laid out once as a sparse documents x terms matrix, so a
+    query costs one sparse product instead of a Python loop over every document per term.
+    `scores` equals `BM25Okapi.get_scores` on the same tokens (checked by a test).
+    """
 
     method = "bm25"
 
     def __init__(self, corpus: Corpus, use_cache: bool = True) -> None:
         path = _cache_path("bm25", corpus)
-        model = _load_cached(path, use_cache)
-        if not hasattr(model, "get_scores"):
-            model = BM25Okapi([tokenize(d.text) or ["<empty>"] for d in corpus.documents])
-            _store_cached(path, model, use_cache)
-        self.model = model
+        cached = _load_cached(path, use_cache)
+        if isinstance(cached, dict) and {"vocab", "weights"} <= set(cached):
+            self.vocab: dict[str, int] = cached["vocab"]
+            self.weights: sparse.csr_matrix = cached["weights"]
+        else:
+            tokens = [tokenize(d.text) or ["<empty>"] for d in corpus.documents]
+            self.vocab, self.weights = self._weights(BM25Okapi(tokens))
+            _store_cached(path, {"vocab": self.vocab, "weights": self.weights}, use_cache)
+
+    @staticmethod
+    def _weights(model: BM25Okapi) -> tuple[dict[str, int], sparse.csr_matrix]:
+        vocab = {term: i for i, term in enumerate(sorted(model.idf))}
+        rows, cols, vals = [], [], []
+        k1, b, avgdl = model.k1, model.b, model.avgdl
+        for d, (freqs, length) in enumerate(zip(model.doc_freqs, model.doc_len, strict=True)):
+            norm = k1 * (1 - b + b * length / avgdl)
+            for term, tf in freqs.items():
+                rows.append(d)
+                cols.append(vocab[term])
+                vals.append(model.idf[term] * tf * (k1 + 1) / (tf + norm))
+        shape = (len(model.doc_freqs), len(vocab))
+        return vocab, sparse.csr_matrix((vals, (rows, cols)), shape=shape, dtype=np.float64)
 
     def scores(self, query: str) -> np.ndarray:
-        """BM25 score of every document for the query."""
+        """BM25 score of every document for the query (each query token counts once per occurrence)."""
         tokens = tokenize(query)
         if not tokens:
             raise ValueError("query has no searchable words")
-        return np.asarray(self.model.get_scores(tokens), dtype=np.float64)
+        counts = Counter(self.vocab[t] for t in tokens if t in self.vocab)
+        if not counts:
+            return np.zeros(self.weights.shape[0], dtype=np.float64)
+        q = sparse.csr_matrix((list(counts.values()), ([0] * len(counts), list(counts))),
+                              shape=(1, self.weights.shape[1]), dtype=np.float64)
+        return np.asarray((self.weights @ q.T).toarray(), dtype=np.float64).ravel()
 
 
 class VectorScorer:
@@ -225,3 +256,24 @@ class Retriever:
                 continue
             result.hits.append(Hit(doc, float(scores[i]), len(result.hits) + 1, self.method))
         return result
+
+
+_RETRIEVERS: dict[tuple[str, str, str], Retriever] = {}
+
+
+def get_retriever(corpus: str = "iclr2026_submissions", method: Method = "bm25", embedder: str = "auto") -> Retriever:
+    """A process-wide shared retriever for a bundled corpus name or corpus path (built/loaded once)."""
+    from judgeaudit.retrieval.corpus import load_corpus
+    from judgeaudit.retrieval.embed import default_embedder
+
+    key = (corpus, method, embedder)
+    if key not in _RETRIEVERS:
+        vectors = default_embedder(embedder) if method != "bm25" else None
+        _RETRIEVERS[key] = Retriever(load_corpus(corpus), method, vectors)
+    return _RETRIEVERS[key]
+
+
+def search_for_idea(retriever: Retriever, idea: Idea, k: int = 5, cutoff: Cutoff = None,
+                    query: str | None = None) -> SearchResult:
+    """Top-k prior work for an idea (query = the idea text unless given), the idea itself excluded."""
+    return retriever.search(query or idea.text, k=k, cutoff=cutoff, exclude=Exclusion.for_idea(idea))
