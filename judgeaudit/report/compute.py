@@ -21,7 +21,6 @@ from judgeaudit.stats import (
     DEFAULT_SEED,
     FLIP_RATE,
     bootstrap_many,
-    bootstrap_metric,
     flip_flags,
     metrics_for,
     outcomes_for,
@@ -230,7 +229,17 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             for c, d in paired_bootstrap_many(sub, ref, fn, resamples, seed).items():
                 diffs.setdefault(c, {})[m] = d.to_dict()
     result["flip_rates"] = flip_matrix(group)
+    flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "judge"])]].tolist())}
+             for c in group.configs if refs.get(str(meta.loc[c, "judge"])) not in (None, c)}
+    flip_ivs = bootstrap_many(flips, FLIP_RATE, resamples, seed) if flips else {}
     setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
+    ties_by_setup: dict[str, dict[str, Any]] = {}
+    if group.kind == "pairwise":
+        for setup in sorted(setups.dropna().unique()):
+            mask = (setups == setup).to_numpy()
+            subsets = {c: {k: v[mask] for k, v in outcomes[c].items()} for c in group.configs}
+            for c, iv in bootstrap_many(subsets, metrics["tie_rate"], resamples, seed).items():
+                ties_by_setup.setdefault(c, {})[str(setup)] = iv.to_dict()
     for c in group.configs:
         rows = group.rows[group.rows["config"] == c]
         judge = str(meta.loc[c, "judge"])
@@ -252,16 +261,10 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             "vs_reference": diffs.get(c, {}),
             **_cost(rows),
         }
-        if ref is not None and ref != c:
-            flags = flip_flags(group.verdicts[c].tolist(), group.verdicts[ref].tolist())
-            entry["flip_rate_vs_reference"] = bootstrap_metric({"flip": flags}, FLIP_RATE, resamples, seed).to_dict()
+        if c in flip_ivs:
+            entry["flip_rate_vs_reference"] = flip_ivs[c].to_dict()
         if group.kind == "pairwise":
-            by_setup = {}
-            for setup in sorted(setups.dropna().unique()):
-                mask = (setups == setup).to_numpy()
-                sub_o = {k: v[mask] for k, v in outcomes[c].items()}
-                by_setup[str(setup)] = bootstrap_metric(sub_o, metrics["tie_rate"], resamples, seed).to_dict()
-            entry["tie_rate_by_setup"] = by_setup
+            entry["tie_rate_by_setup"] = ties_by_setup.get(c, {})
         if human_agreement:
             aligned = rows.set_index("item_id").reindex(group.items)
             entry["agreement"] = agreement_for(aligned.reset_index(), group.kind, resamples, seed)
