@@ -71,17 +71,17 @@ def test_recheck_drops_late_and_undated_papers_the_server_let_through() -> None:
     """A server that ignores the date filter cannot leak later or undated papers through."""
     state = FakeState(list(PAPERS))
     with serve(state) as url:
-        backend = SemanticScholar(api_key="", base_url=url, min_interval=0)
-        result = run(backend.search("molecular graphs", k=5, cutoff="2021-01-01"))
-        # the fake applies the filter; now bypass it to test the client-side check
-        state.requests.clear()
-    assert all(d.cdate < 1609459200000 for d in result.documents)
-    from judgeaudit.retrieval.backends import BackendResult, _add
+        backend = OpenAlex(api_key="", base_url=url, min_interval=0)
+        original = backend.http.get_json
 
-    r = BackendResult("t", "q", [])
-    _add(r, "x", "T", "A", None, 1609459200000, 5)
-    _add(r, "y", "T", "A", 1700000000000, 1609459200000, 5)
-    assert r.documents == [] and r.skipped_no_date == 1 and r.after_cutoff == 1
+        async def without_filter(path, params, headers=None):
+            params = {k: v for k, v in params.items() if k != "filter"}  # the server now sees no cutoff
+            return await original(path, params, headers)
+
+        backend.http.get_json = without_filter  # type: ignore[method-assign]
+        result = run(backend.search("molecular graphs", k=5, cutoff="2021-01-01"))
+    assert [d.doc_id for d in result.documents] == []  # P1 (2021-03) and P2 (2025) are after the cutoff
+    assert result.after_cutoff == 2 and result.skipped_no_date == 1  # P3 has no date
 
 
 def test_retries_429_with_retry_after_then_succeeds() -> None:
