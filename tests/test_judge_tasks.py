@@ -488,3 +488,28 @@ def test_reasoning_effort_is_recorded_in_the_log(tmp_path: Path) -> None:
     )
     assert log.plan.config.reasoning_effort == "low"  # the GenerateConfig of the run
     assert len(judge.calls) == 2 and judge.efforts == ["low", "low"]  # and it reached the model
+
+
+def test_epochs_are_pooled_into_one_verdict(tmp_path: Path) -> None:
+    seen: dict[str, int] = {}
+
+    def policy(text: str, index: int) -> str:
+        seen[text] = seen.get(text, 0) + 1
+        pos = marker_position(text)
+        return (
+            f"Verdict: {pos if seen[text] == 1 else other(pos)}"  # right first, wrong on the repeat
+        )
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), judge, tmp_path, epochs=2)
+    assert len(judge.calls) == 12
+    assert metrics(log)["tie_rate"] == 1.0  # one right + one wrong vote per item
+    # Per-epoch scores stay on the samples; the pooled one is the sample's reduction.
+    assert log.samples is not None and len(log.samples) == 12
+    assert log.reductions is not None
+    pooled = {str(r.sample_id): r for r in log.reductions[0].samples}
+    meta = pooled["pair0"].metadata
+    assert (
+        meta is not None and meta["k"] == 2 and [c["call_index"] for c in meta["calls"]] == [0, 1]
+    )
+    assert {c["verdict"] for c in meta["calls"]} == {"a", "b"} and pooled["pair0"].answer == "tie"

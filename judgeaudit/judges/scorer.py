@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
 from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY
@@ -34,6 +34,18 @@ def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
     return {key: float(outcomes[key][0]) for key in ("correct", "invalid")}
 
 
+def aggregate_calls(
+    kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule
+) -> tuple[str, bool, dict[str, float]]:
+    """(verdict, was_split, Score.value) of a list of call records."""
+    verdicts = [c["verdict"] for c in calls]
+    if kind == "pairwise":
+        verdict: str = aggregate_pairwise(verdicts)
+        return verdict, False, pairwise_value(verdict, gold)
+    verdict, split = aggregate_pointwise(verdicts, split_rule)
+    return verdict, split, pointwise_value(verdict, gold)
+
+
 def build_score(
     meta: dict[str, Any],
     calls: list[dict[str, Any]],
@@ -45,14 +57,7 @@ def build_score(
 ) -> Score:
     """Aggregate call records into one Score with the full schema metadata."""
     kind = meta["kind"]
-    verdicts = [c["verdict"] for c in calls]
-    split = False
-    if kind == "pairwise":
-        verdict: str = aggregate_pairwise(verdicts)
-        value = pairwise_value(verdict, meta["gold"])
-    else:
-        verdict, split = aggregate_pointwise(verdicts, split_rule)
-        value = pointwise_value(verdict, meta["gold"])
+    verdict, split, value = aggregate_calls(kind, calls, meta["gold"], split_rule)
     orders = plan["orders"]
     metadata = {
         "schema": SCHEMA,
@@ -110,3 +115,36 @@ def novelty(
         )
 
     return score
+
+
+@score_reducer(name="pool_calls")
+def pool_calls() -> ScoreReducer:
+    """Pool the calls of all epochs of a sample and aggregate them as one run with k x epochs calls.
+
+    Call indices are renumbered (epoch e, call i -> e * k + i) so the pooled record reads
+    exactly like a single run with the larger k.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:
+            return scores[0]
+        first = scores[0].metadata or {}
+        k = int(first["k"])
+        calls = [
+            {**call, "call_index": epoch * k + int(call["call_index"])}
+            for epoch, score in enumerate(scores)
+            for call in (score.metadata or {})["calls"]
+        ]
+        verdict, split, value = aggregate_calls(
+            first["kind"], calls, first["gold"], first["split_rule"]
+        )
+        metadata = {
+            **first,
+            "calls": calls,
+            "k": k * len(scores),
+            "verdict": verdict,
+            "split": split,
+        }
+        return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
+
+    return reduce

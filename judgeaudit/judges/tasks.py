@@ -3,6 +3,8 @@
 Run e.g. `inspect eval judgeaudit/novelty_pairwise --model <model> -T prompt=p1_no_guardrails
 -T both_orders=true -T k=3`. Reasoning effort, temperature etc. come from Inspect's own
 options (`--reasoning-effort`, `--temperature`) and are recorded in the log's GenerateConfig.
+`--epochs N` repeats every call N times; the epochs are pooled (`pool_calls`) into one
+verdict per item, as if k were N times larger.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from judgeaudit.data.contract import Item
 from judgeaudit.data.samples import item_to_sample, load_items
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
-from judgeaudit.judges.scorer import SCHEMA, novelty
+from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
 from judgeaudit.judges.solvers import novelty_judge
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.probes.base import ProbedItem
@@ -130,6 +132,7 @@ def novelty_pairwise(
         ),
         scorer=novelty(judge="prompted", idea_format=idea_format),
         metrics=pairwise_metrics(resamples, seed),
+        epochs=Epochs(1, pool_calls()),
         metadata=_metadata("pairwise", prompt, dataset, idea_format, probe, resamples, seed),
     )
 
@@ -155,5 +158,6 @@ def novelty_pointwise(
         solver=novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
         scorer=novelty(judge="prompted", idea_format=idea_format, split_rule=rule),
         metrics=pointwise_metrics(resamples, seed),
+        epochs=Epochs(1, pool_calls()),
         metadata=_metadata("pointwise", prompt, dataset, idea_format, probe, resamples, seed),
     )
