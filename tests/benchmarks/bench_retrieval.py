@@ -24,14 +24,26 @@ import sys
 import time
 from typing import Any
 
-from judgeaudit.data.contract import PairItem
+from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.samples import load_items
-from judgeaudit.judges.metric_judges import METRIC_JUDGES, PriorWork, fit_rule, judge_item, split_items
+from judgeaudit.judges.metric_judges import (
+    METRIC_JUDGES,
+    PriorWork,
+    fit_rule,
+    judge_item,
+    split_items,
+)
 from judgeaudit.resources import datasets_root
 from judgeaudit.retrieval.corpus import Exclusion, load_corpus
 from judgeaudit.retrieval.embed import default_embedder, embed_available
 from judgeaudit.retrieval.index import Retriever
-from judgeaudit.stats import PAIRWISE, bootstrap_metric, pairwise_outcomes
+from judgeaudit.stats import (
+    PAIRWISE,
+    POINTWISE,
+    bootstrap_metric,
+    pairwise_outcomes,
+    pointwise_outcomes,
+)
 
 
 def bench_latency(n_queries: int, methods: list[str], embedder: str, seed: int = 7) -> dict[str, Any]:
@@ -90,10 +102,26 @@ def bench_accuracy(embedder: str, resamples: int) -> dict[str, Any] | None:
         for name in ("strict_accuracy", "soft_accuracy", "tie_rate"):
             row[name] = bootstrap_metric(outcomes, PAIRWISE[name], resamples=resamples).to_dict()
         out[judge] = row
+        out[judge]["pointwise"] = _pointwise(judge, prior, resamples)
         print(f"{judge:<17} strict {row['strict_accuracy']['estimate']:.3f} "
               f"[{row['strict_accuracy']['low']:.3f}, {row['strict_accuracy']['high']:.3f}] "
               f"tie rate {row['tie_rate']['estimate']:.3f} tol {rule.value:.4f} (n={len(scored)})", flush=True)
     return out
+
+
+def _pointwise(judge: str, prior: PriorWork, resamples: int) -> dict[str, Any] | None:
+    """Macro-F1 with interval of one metric judge on the bundled Human-Only pointwise items."""
+    path = datasets_root() / "iclr2026" / "human_only" / "pointwise.jsonl"
+    if not path.is_file():
+        return None
+    items = [i for i in load_items(str(path.parent), "pointwise") if isinstance(i, PointItem)]
+    split = split_items(items)
+    rule = fit_rule("pointwise", judge, items, prior, split)
+    scored = [i for i in items if i.item_id in set(split.scored_ids)]
+    verdicts = [judge_item(item, rule, prior).verdict for item in scored]
+    outcomes = pointwise_outcomes(verdicts, [i.gold for i in scored])
+    return {"threshold": rule.value, "fit_macro_f1": rule.fit_value, "n_scored": len(scored),
+            "macro_f1": bootstrap_metric(outcomes, POINTWISE["macro_f1"], resamples=resamples).to_dict()}
 
 
 def main(argv: list[str] | None = None) -> int:
