@@ -278,6 +278,9 @@ def test_figures_and_json(report: dict[str, Any]) -> None:
     for stem in ("cost_vs_quality", "tie_rates_toyset", "deltas_pairwise_toyset", "deltas_pointwise_toyset"):
         for ext in ("png", "svg"):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000, stem
+    summary = (out / "report.md").read_text()
+    assert "B = 2000, seed 5" in summary and "![cost_vs_quality](cost_vs_quality.png)" in summary
+    assert summary.count("status error") == 1
     data = report["json"]
     assert data["bootstrap"]["resamples"] == B and data["bootstrap"]["seed"] == 5
     assert data["input"]["logs_read"] == 10 and len(data["input"]["skipped_logs"]) == 2

@@ -59,6 +59,36 @@ def compute_report(loaded: LoadResult, reference: str | None = None, resamples: 
     return frame, groups, data
 
 
+def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: list[str]) -> str:
+    """One Markdown page: settings, input accounting, every table and links to the figures."""
+    b = data["bootstrap"]
+    inp = data["input"]
+    lines = [
+        "# judgeaudit report",
+        "",
+        f"Intervals: {b['confidence']:.0%} {b['method']} bootstrap over items, B = {b['resamples']}, seed {b['seed']}; "
+        f"differences are paired on item id ({b['paired_method']}). Every number is in `report.json`.",
+        "",
+        f"Input: {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s) "
+        f"and {len(inp['skipped_samples'])} sample(s).",
+    ]
+    for s in inp["skipped_logs"]:
+        lines.append(f"- skipped `{s['log']}`: {s['reason']}")
+    for s in inp["skipped_samples"]:
+        lines.append(f"- skipped sample `{s['sample_id']}` of `{s['log']}`: {s['reason']}")
+    for g in data["groups"]:
+        inter = g["intersection"]
+        if inter.get("intersection"):
+            lines.append(f"- {g['kind']} on {g['dataset']}: compared on the intersection of item sets "
+                         f"({inter['items_kept']} kept, dropped: {', '.join(inter['items_dropped'])})")
+    lines.append("")
+    for md in tables_md:
+        lines += [md, ""]
+    for name, paths in files.get("figures", {}).items():
+        lines += [f"![{name}]({Path(paths['png']).name})", ""]
+    return "\n".join(lines)
+
+
 def build_report(logdir: str | Path, out: str | Path | None = None, reference: str | None = None,
                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, intersect: bool = False,
                  aggregations: bool = True, figures: bool = True) -> Report:
@@ -74,12 +104,16 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
     frame, groups, data = compute_report(loaded, reference, resamples, seed, intersect, aggregations)
     out_dir = Path(out) if out is not None else Path(logdir) / "report"
     files: dict[str, Any] = {"tables": {}, "figures": {}}
+    tables_md: list[str] = []
     for table in all_tables(groups):
         files["tables"][table.name] = write_table(table, out_dir)
+        tables_md.append(Path(files["tables"][table.name]["markdown"]).read_text(encoding="utf-8"))
     if figures:
         from judgeaudit.report.figures import all_figures
 
         files["figures"] = all_figures(groups, out_dir)
+    atomic_write_text(out_dir / "report.md", summary_markdown(data, files, tables_md))
+    files["summary"] = str(out_dir / "report.md")
     frame_path = out_dir / "items.csv"
     atomic_write_text(frame_path, frame.drop(columns=["calls", "human"]).to_csv(index=False))
     files["items"] = str(frame_path)
