@@ -221,17 +221,31 @@ def test_fit_split_record_is_json_ready() -> None:
 BUNDLED_HUMAN_ONLY = datasets_root() / "iclr2026" / "human_only"
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not (BUNDLED_HUMAN_ONLY / "pairwise.jsonl").is_file(), reason="bundled Human-Only set not built yet")
 def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
-    """The real bundled items against the full bundled corpus (TF-IDF vectors; cached after the first build)."""
-    log = _run(novelty_metric_pairwise(judge="metric_embedding", embedder="tfidf", resamples=500), tmp_path)
+    """The real bundled pairs, against a corpus slice that holds their own papers plus 1,500 others."""
+    from judgeaudit.data.jsonl import read_pairs
+
+    pairs = read_pairs(BUNDLED_HUMAN_ONLY / "pairwise.jsonl")
+    full = load_corpus()
+    own = {i.provenance.forum or i.idea_id for p in pairs for i in (p.idea_a, p.idea_b)}
+    keep = own & {d.doc_id for d in full.documents}
+    assert keep, "bundled Human-Only ideas should be ICLR 2026 submissions of the corpus"
+    corpus_file = tmp_path / "slice.jsonl.gz"
+    docs = {d.doc_id: d for d in [*full.subset(keep).documents, *full.documents[:1500]]}
+    write_corpus(list(docs.values()), corpus_file)
+    log = _run(novelty_metric_pairwise(dataset=str(BUNDLED_HUMAN_ONLY), judge="metric_ngram", corpus=str(corpus_file),
+                                       embedder="tfidf", resamples=500), tmp_path)
     assert log.samples and all(s.scores["novelty"].metadata["verdict"] in ("a", "b", "tie") for s in log.samples)
+    excluded = 0
     for s in log.samples:
         raw = json.loads(s.scores["novelty"].metadata["calls"][0]["raw"])
         for side, key in (("score_a", "idea_a"), ("score_b", "idea_b")):
-            own = s.metadata["item"][key]["idea_id"]
-            assert own not in {n["id"] for n in raw[side]["neighbours"]}
+            idea = s.metadata["item"][key]
+            own_id = (idea.get("provenance") or {}).get("forum") or idea["idea_id"]
+            assert own_id not in {n["id"] for n in raw[side]["neighbours"]}
+            excluded += own_id in raw[side]["excluded_target"]
+    assert excluded > 0  # the judged papers were in the corpus and were taken out
 
 
 @pytest.mark.embed

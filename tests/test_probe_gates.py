@@ -52,7 +52,11 @@ def test_clean_judge_passes_and_missing_probes_are_not_run() -> None:
     assert {out[g] for g in ("accuracy", "invalid_rate", "noise_floor", "position_flip", "position_first",
                              "presumption", "verbosity")} == {"pass"}
     assert out["surface"] == out["injection"] == "not_run"
+    # Nothing failed, but an audit cannot vouch for what it did not test.
     word, reasons = verdict(evaluate(DEFAULT_GATES, readings()))
+    assert word == "use with care" and [r.gate.name for r in reasons] == ["surface", "injection"]
+    ran = tuple(g for g in DEFAULT_GATES if g.name not in ("surface", "injection"))
+    word, reasons = verdict(evaluate(ran, readings()))
     assert word == "fit" and reasons == []
 
 
@@ -60,6 +64,9 @@ def test_clean_judge_passes_and_missing_probes_are_not_run() -> None:
     ({"acc": 0.55}, "accuracy", "warn"),
     ({"acc": 0.45}, "accuracy", "fail"),
     ({"acc": 0.60}, "accuracy", "pass"),
+    ({"acc": 0.65}, "above_chance", "pass"),  # interval 0.55-0.75
+    ({"acc": 0.55}, "above_chance", "warn"),  # interval 0.45-0.65 includes chance
+    ({"acc": 0.15}, "above_chance", "warn"),  # warns only; the accuracy gate does the failing
     ({"first": 0.95}, "position_first", "fail"),
     ({"first": 0.05}, "position_first", "fail"),
     ({"first": 0.68}, "position_first", "warn"),

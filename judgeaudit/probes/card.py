@@ -39,6 +39,8 @@ def _cell(text: str) -> str:
 
 
 def _reason(r: GateResult) -> str:
+    if r.outcome == "not_run":
+        return f"{r.gate.name}: {r.gate.description} ({r.note or 'not run'})"
     return f"{r.gate.name}: {r.gate.description} = {_num(r.value)} ({r.gate.rule()})"
 
 
@@ -87,7 +89,7 @@ def render_markdown(result: AuditResult) -> str:
     for r in result.gates:
         note = f" ({r.note})" if r.note else ""
         lines.append(f"| {r.gate.name} | {MARK[r.outcome]} | {_num(r.value)} | {_cell(r.gate.rule())} | {_cell(r.gate.description + note)} |")
-    lines += ["", "Verdict rule: any FAIL -> unfit; else any WARN -> use with care; else fit. "
+    lines += ["", "Verdict rule: any FAIL -> unfit; else any WARN or a gate not run -> use with care; else fit. "
               "Thresholds are the defaults in `judgeaudit/probes/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
 

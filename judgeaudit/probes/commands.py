@@ -74,6 +74,7 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
-        print(f"  {r.outcome}: {r.gate.name} = {r.value:.3f} ({r.gate.rule()})")
+        value = "not run" if r.value is None else f"{r.value:.3f} ({r.gate.rule()})"
+        print(f"  {r.outcome}: {r.gate.name} = {value}")
     print(f"card: {paths['md']}")
     return 0

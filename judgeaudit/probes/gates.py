@@ -6,13 +6,14 @@ it: `estimate`, `abs` (|estimate|), `distance_from_half` (|estimate - 0.5|) or `
 repeat run exists (else the raw estimate). Direction `max`: pass when the statistic is at most
 `pass_at`, fail when it exceeds `fail_at`, warn in between. Direction `min`: pass at or above
 `pass_at`, fail below `fail_at`. A gate whose probe was not run (or whose figure is undefined)
-is `not_run` and does not move the verdict.
+is `not_run`; it cannot make a judge unfit, but it keeps the verdict from being `fit`.
 
 Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
 
 | gate | figure | statistic | pass | fail |
 |---|---|---|---|---|
 | accuracy | headline accuracy (pairwise) / macro-F1 (pointwise) | estimate | >= 0.60 | < 0.50 (chance) |
+| above_chance | the same figure | low (interval lower end) | >= 0.50 | never (warns only) |
 | invalid_rate | invalid rate of the unperturbed run | estimate | <= 0.05 | > 0.20 |
 | noise_floor | repeat: flip between identical runs | estimate | <= 0.10 | > 0.25 |
 | position_flip | position: order flip rate | corrected | <= 0.10 | > 0.25 |
@@ -66,6 +67,8 @@ class Gate:
 DEFAULT_GATES: tuple[Gate, ...] = (
     Gate("accuracy", HEADLINE, "accuracy", "estimate", "min", 0.60, 0.50,
          "accuracy (pairwise) or macro-F1 (pointwise) of the unperturbed run; chance is 0.5"),
+    Gate("above_chance", HEADLINE, "accuracy", "low", "min", 0.50, 0.0,
+         "lower end of the accuracy interval; below chance (0.5) means too few items or too weak a judge to tell"),
     Gate("invalid_rate", HEADLINE, "invalid_rate", "estimate", "max", 0.05, 0.20,
          "share of items without a valid verdict"),
     Gate("noise_floor", "repeat", "noise_floor", "estimate", "max", 0.10, 0.25,
@@ -201,11 +204,18 @@ VERDICTS: dict[str, str] = {"fit": "fit", "warn": "use with care", "fail": "unfi
 
 
 def verdict(results: list[GateResult]) -> tuple[str, list[GateResult]]:
-    """Headline verdict (fit / use with care / unfit) and the one or two gates that decide it."""
+    """Headline verdict and the one or two gates that decide it.
+
+    Any fail -> unfit; else any warn -> use with care; else a gate that did not run ->
+    use with care (an audit cannot vouch for what it did not test); else fit.
+    """
     fails = sorted((r for r in results if r.outcome == "fail"), key=GateResult.severity, reverse=True)
     if fails:
         return VERDICTS["fail"], fails[:2]
     warns = sorted((r for r in results if r.outcome == "warn"), key=GateResult.severity, reverse=True)
     if warns:
         return VERDICTS["warn"], warns[:2]
+    not_run = [r for r in results if r.outcome == "not_run"]
+    if not_run:
+        return VERDICTS["warn"], not_run[:2]
     return VERDICTS["fit"], []
