@@ -91,6 +91,50 @@ def test_spearman_replicates_equal_reranking_each_resample() -> None:
     fast = spearman_replicates(x, y, counts_from_indices(idx, 100))
     slow = [sps.spearmanr(x[row], y[row])[0] for row in idx]
     assert fast == pytest.approx(slow)
+    swapped = spearman_replicates(y, x, counts_from_indices(idx, 100))  # grouped side first: the one-hot path
+    assert swapped == pytest.approx(slow)
+
+
+def test_spearman_interval_equals_percentiles_of_reranked_resamples() -> None:
+    """The seeded, cached path: same resamples as resample_indices(n, B, seed), each re-ranked by scipy."""
+    from judgeaudit.stats.bootstrap import resample_indices
+
+    rng = np.random.default_rng(7)
+    judge = rng.integers(0, 3, 40) / 2  # vote shares 0, 0.5, 1
+    human = rng.normal(size=40) + judge
+    iv = spearman_interval(judge, human, resamples=300, seed=4)
+    reps = np.array([sps.spearmanr(judge[r], human[r])[0] for r in resample_indices(40, 300, 4)])
+    reps = reps[np.isfinite(reps)]
+    assert iv.low == pytest.approx(np.quantile(reps, 0.025)) and iv.high == pytest.approx(np.quantile(reps, 0.975))
+    assert iv.estimate == pytest.approx(sps.spearmanr(judge, human)[0])
+
+
+def test_agreement_many_equals_one_at_a_time() -> None:
+    from judgeaudit.stats.agreement import agreement_many
+
+    rng = np.random.default_rng(9)
+    human = rng.normal(size=30)
+    gold = ["a" if h > 0 else "b" for h in human]
+    scores, labels = {}, {}
+    for name, noise in (("good", 0.3), ("bad", 3.0)):
+        judge = human + noise * rng.normal(size=30)
+        scores[name] = (judge, human)
+        labels[name] = (["a" if j > 0.5 else "b" if j < -0.5 else "tie" for j in judge], gold)
+    scores["short"] = (np.array([1.0]), np.array([2.0]))
+    out = agreement_many(scores, labels, ["b", "tie", "a"], resamples=400, seed=2)
+    for name in ("good", "bad"):
+        x, y = scores[name]
+        codes = np.array([[["b", "tie", "a"].index(v) for v in side] for side in labels[name]], dtype=float)
+        singles = {
+            "pearson": pearson_interval(x, y, resamples=400, seed=2),
+            "spearman": spearman_interval(x, y, resamples=400, seed=2),
+            "cohen_kappa": cohen_kappa_interval(*labels[name], ["b", "tie", "a"], resamples=400, seed=2),
+            "krippendorff_alpha_ordinal": krippendorff_alpha_interval(codes, "ordinal", [0, 1, 2], resamples=400, seed=2),
+        }
+        for key, single in singles.items():
+            assert out[name][key].to_dict() == pytest.approx(single.to_dict()), (name, key)  # type: ignore[union-attr]
+    assert out["good"]["spearman"].estimate > out["bad"]["spearman"].estimate  # type: ignore[union-attr]
+    assert "at least two units" in str(out["short"]["pearson"])
 
 
 def test_agreement_intervals_bracket_estimates() -> None:

@@ -162,40 +162,40 @@ def _human_score(kind: str, human: dict[str, Any]) -> float:
     return rating("idea")
 
 
-def agreement_for(rows: pd.DataFrame, kind: str, resamples: int, seed: int) -> dict[str, Any]:
-    """Judge vs humans on the items of one configuration.
+def agreement_inputs(rows: pd.DataFrame, kind: str) -> tuple[tuple[Any, Any], tuple[list[str], list[str]], dict[str, int]]:
+    """Judge-vs-human inputs of one configuration: (scores), (labels) and what was left out.
 
-    Correlations: judge vote share vs human rating (pairwise: rating of a minus rating of b;
-    pointwise: the idea's mean rating). Kappa and ordinal alpha: the judge's verdict vs the
-    gold label on the ordinal scale b < tie < a (pairwise) or not_novel < novel; invalid
-    verdicts are left out and counted.
+    Scores: the judge's vote share vs the human rating (pairwise: rating of a minus rating of
+    b; pointwise: the idea's mean rating); units lacking either are left out. Labels: the
+    judge's verdict vs the gold label on the ordinal scale b < tie < a (pairwise) or
+    not_novel < novel; invalid verdicts are left out.
     """
-    out: dict[str, Any] = {}
     judge = np.array([_vote_share(kind, c) for c in rows["calls"]])
     human = np.array([_human_score(kind, h) for h in rows["human"]])
     ok = np.isfinite(judge) & np.isfinite(human)
-    out["units_with_human_scores"] = int(ok.sum())
-    out["units_without"] = int((~ok).sum())
-    for name, fn in (("pearson", agr.pearson_interval), ("spearman", agr.spearman_interval)):
-        try:
-            out[name] = fn(judge[ok], human[ok], resamples, seed).to_dict()
-        except ValueError as exc:
-            out[name] = {"undefined": str(exc)}
     scale = PAIR_SCALE if kind == "pairwise" else POINT_SCALE
     valid = rows["verdict"].isin(list(scale)).to_numpy()
-    out["invalid_left_out"] = int((~valid).sum())
-    v = rows["verdict"].to_numpy()[valid].tolist()
-    g = rows["gold"].to_numpy()[valid].tolist()
-    try:
-        out["cohen_kappa"] = agr.cohen_kappa_interval(v, g, list(scale), resamples, seed).to_dict()
-    except ValueError as exc:
-        out["cohen_kappa"] = {"undefined": str(exc)}
-    try:
-        data = np.array([[scale[x] for x in v], [scale[x] for x in g]])
-        out["krippendorff_alpha_ordinal"] = agr.krippendorff_alpha_interval(
-            data, "ordinal", sorted(scale.values()), resamples, seed).to_dict()
-    except ValueError as exc:
-        out["krippendorff_alpha_ordinal"] = {"undefined": str(exc)}
+    labels = (rows["verdict"].to_numpy()[valid].tolist(), rows["gold"].to_numpy()[valid].tolist())
+    counts = {"units_with_human_scores": int(ok.sum()), "units_without": int((~ok).sum()),
+              "invalid_left_out": int((~valid).sum())}
+    return (judge[ok], human[ok]), labels, counts
+
+
+def agreement_all(rows_by_config: dict[str, pd.DataFrame], kind: str, resamples: int, seed: int) -> dict[str, dict[str, Any]]:
+    """Agreement with humans for every configuration of a group (batched across configurations)."""
+    scores, labels, counts = {}, {}, {}
+    for c, rows in rows_by_config.items():
+        scores[c], labels[c], counts[c] = agreement_inputs(rows, kind)
+    scale = PAIR_SCALE if kind == "pairwise" else POINT_SCALE
+    categories = sorted(scale, key=lambda k: scale[k])
+    stats = agr.agreement_many(scores, labels, categories, resamples, seed)
+    out = {}
+    for c in rows_by_config:
+        entry: dict[str, Any] = dict(counts[c])
+        for key in ("pearson", "spearman", "cohen_kappa", "krippendorff_alpha_ordinal"):
+            value = stats[c].get(key, "not computed")
+            entry[key] = value.to_dict() if hasattr(value, "to_dict") else {"undefined": str(value)}
+        out[c] = entry
     return out
 
 
@@ -229,6 +229,11 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             for c, d in paired_bootstrap_many(sub, ref, fn, resamples, seed).items():
                 diffs.setdefault(c, {})[m] = d.to_dict()
     result["flip_rates"] = flip_matrix(group)
+    agreement: dict[str, dict[str, Any]] = {}
+    if human_agreement:
+        aligned = {c: group.rows[group.rows["config"] == c].set_index("item_id").reindex(group.items).reset_index()
+                   for c in group.configs}
+        agreement = agreement_all(aligned, group.kind, resamples, seed)
     flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "judge"])]].tolist())}
              for c in group.configs if refs.get(str(meta.loc[c, "judge"])) not in (None, c)}
     flip_ivs = bootstrap_many(flips, FLIP_RATE, resamples, seed) if flips else {}
@@ -266,8 +271,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         if group.kind == "pairwise":
             entry["tie_rate_by_setup"] = ties_by_setup.get(c, {})
         if human_agreement:
-            aligned = rows.set_index("item_id").reindex(group.items)
-            entry["agreement"] = agreement_for(aligned.reset_index(), group.kind, resamples, seed)
+            entry["agreement"] = agreement[c]
         result["configs"][c] = entry
     return result
 

@@ -15,6 +15,7 @@ ranked on the sorted set of values observed in the data (or the `values` given).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -29,6 +30,7 @@ from judgeaudit.stats.bootstrap import (
     METHOD,
     Interval,
     _percentiles,
+    bootstrap_many,
     bootstrap_metric,
     resample_counts,
 )
@@ -81,13 +83,29 @@ def _spearman_rows(o: Mapping[str, FloatArray]) -> FloatArray:
         return np.asarray(np.where(den > 0, (rx * ry).sum(axis=-1) / np.where(den > 0, den, 1.0), np.nan), dtype=float)
 
 
-def _resample_ranks(values: FloatArray, counts: FloatArray) -> FloatArray:
-    """Average ranks of every item inside each resample, from the multiplicity matrix.
+@dataclass(frozen=True)
+class _RankSide:
+    """One variable's ranks inside every resample, kept per tie group (items with equal values)."""
+
+    group_of_item: np.ndarray  # n: tie group of each item
+    onehot: FloatArray | None  # n x groups, when there are few groups
+    group_rank: FloatArray  # resamples x groups: average rank of the group inside the resample
+    s: FloatArray  # resamples: sum of ranks over drawn units
+    ss: FloatArray  # resamples: sum of squared ranks over drawn units
+
+    def full(self) -> FloatArray:
+        """Rank of every item inside every resample (resamples x n)."""
+        return np.asarray(self.group_rank[:, self.group_of_item], dtype=np.float64)
+
+
+def _rank_side(values: FloatArray, counts: FloatArray) -> _RankSide:
+    """Average ranks inside each resample, from the multiplicity matrix.
 
     An item drawn w times occupies w consecutive positions after everything smaller; items
     with equal values share one block, so each gets the block's mean position (average rank).
     """
     levels, group_of_item = np.unique(values, return_inverse=True)
+    onehot = None
     if levels.size <= 64:  # few distinct values (vote shares, ratings): group totals by one matrix product
         onehot = (group_of_item[:, None] == np.arange(levels.size)[None, :]).astype(np.float64)
         totals = counts @ onehot  # resamples x groups
@@ -97,36 +115,52 @@ def _resample_ranks(values: FloatArray, counts: FloatArray) -> FloatArray:
         totals = np.add.reduceat(counts[:, order], starts, axis=1)
     before = np.cumsum(totals, axis=1) - totals
     group_rank = before + (totals + 1) / 2
-    return np.asarray(group_rank[:, group_of_item], dtype=np.float64)
+    s = (totals * group_rank).sum(axis=1)
+    ss = (totals * group_rank * group_rank).sum(axis=1)
+    return _RankSide(group_of_item, onehot, group_rank, s, ss)
 
 
-@lru_cache(maxsize=4)
-def _seeded_ranks(values: bytes, resamples: int, seed: int) -> FloatArray:
-    """Resample ranks for the seeded resamples, cached: the human side is the same for every configuration."""
+def _resample_ranks(values: FloatArray, counts: FloatArray) -> FloatArray:
+    """Average rank of every item inside every resample (resamples x n)."""
+    return _rank_side(values, counts).full()
+
+
+@lru_cache(maxsize=2)
+def _seeded_side(values: bytes, resamples: int, seed: int) -> tuple[_RankSide, FloatArray]:
+    """Ranks (and counts x ranks) for the seeded resamples, cached: the human side is shared by every configuration."""
     v = np.frombuffer(values, dtype=np.float64)
-    ranks = _resample_ranks(v, resample_counts(v.size, resamples, seed))
-    ranks.flags.writeable = False
-    return ranks
+    counts = resample_counts(v.size, resamples, seed)
+    side = _rank_side(v, counts)
+    weighted = counts * side.full()
+    weighted.flags.writeable = False
+    return side, weighted
+
+
+def _cross(x: _RankSide, y: _RankSide, counts: FloatArray, weighted_y: FloatArray | None) -> FloatArray:
+    """Sum over drawn units of rank_x * rank_y, per resample, using tie groups where they are few."""
+    wy = weighted_y if weighted_y is not None else counts * y.full()
+    if x.onehot is not None:
+        return np.asarray(((wy @ x.onehot) * x.group_rank).sum(axis=1), dtype=np.float64)
+    return np.asarray(np.einsum("ij,ij->i", wy, x.full()), dtype=np.float64)
 
 
 def spearman_replicates(x: FloatArray, y: FloatArray, counts: FloatArray,
                         seeded: tuple[int, int] | None = None) -> FloatArray:
     """Spearman correlation of every resample (rows of the multiplicity matrix), re-ranked inside each.
 
-    `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so ranks may be cached.
+    `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so the y side
+    (the human scores, the same for every configuration) may be cached.
     """
+    weighted_y = None
     if seeded is not None:
-        rx = _seeded_ranks(np.ascontiguousarray(x, dtype=np.float64).tobytes(), *seeded)
-        ry = _seeded_ranks(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
+        ry, weighted_y = _seeded_side(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
     else:
-        rx, ry = _resample_ranks(x, counts), _resample_ranks(y, counts)
+        ry = _rank_side(y, counts)
+    rx = _rank_side(x, counts)
     m = counts.sum(axis=1)
-    sx = np.einsum("ij,ij->i", counts, rx)
-    sy = np.einsum("ij,ij->i", counts, ry)
-    wry = counts * ry
-    cov = np.einsum("ij,ij->i", wry, rx) - sx * sy / m
-    vx = np.einsum("ij,ij,ij->i", counts, rx, rx) - sx * sx / m
-    vy = np.einsum("ij,ij->i", wry, ry) - sy * sy / m
+    cov = _cross(rx, ry, counts, weighted_y) - rx.s * ry.s / m
+    vx = rx.ss - rx.s * rx.s / m
+    vy = ry.ss - ry.s * ry.s / m
     den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float)
@@ -271,3 +305,62 @@ def krippendorff_alpha_interval(data: ArrayLike, level: Level = "ordinal", value
     """Krippendorff's alpha with a percentile bootstrap interval over units."""
     metric, cols = _alpha_columns(data, level, values)
     return bootstrap_metric(cols, metric, resamples, seed, confidence)
+
+
+def _by_size(arrays: Mapping[str, int]) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for name, n in arrays.items():
+        groups.setdefault(n, []).append(name)
+    return groups
+
+
+def agreement_many(
+    scores: Mapping[str, tuple[ArrayLike, ArrayLike]],
+    labels: Mapping[str, tuple[Sequence[object], Sequence[object]]],
+    categories: Sequence[object],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, dict[str, Interval | str]]:
+    """Pearson, Spearman, Cohen's kappa and ordinal Krippendorff alpha for many judges at once.
+
+    `scores[name]` = (judge score, human score) per unit, `labels[name]` = (judge label, human
+    label) per unit, labels on the ordinal scale `categories` (lowest first). Units must be
+    complete (filter missing ones first). Judges with the same number of units share one
+    seeded resample draw and one matrix product per statistic; a statistic that cannot be
+    computed is a string saying why.
+    """
+    out: dict[str, dict[str, Interval | str]] = {name: {} for name in {*scores, *labels}}
+    pearson_cols: dict[str, dict[str, FloatArray]] = {}
+    for name, (x, y) in scores.items():
+        try:
+            xa, ya = _pair(x, y)
+        except ValueError as exc:
+            out[name]["pearson"] = out[name]["spearman"] = str(exc)
+            continue
+        pearson_cols[name] = _moment_columns(xa, ya)
+        reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
+        lo, hi, undefined = _percentiles(reps, confidence)
+        out[name]["spearman"] = Interval(spearman(xa, ya), lo, hi, confidence, METHOD, resamples, seed, int(xa.size), undefined)
+    for names in _by_size({k: v["x"].size for k, v in pearson_cols.items()}).values():
+        for name, iv in bootstrap_many({k: pearson_cols[k] for k in names}, PEARSON, resamples, seed, confidence).items():
+            out[name]["pearson"] = iv
+    values = [float(i) for i in range(len(categories))]
+    kappa_cols: dict[str, dict[str, FloatArray]] = {}
+    alpha_cols: dict[str, dict[str, FloatArray]] = {}
+    kappa_metric = alpha_metric = None
+    for name, (judge, human) in labels.items():
+        try:
+            kappa_metric, kappa_cols[name] = _kappa_columns(judge, human, categories)
+            codes = np.array([_codes(judge, categories), _codes(human, categories)], dtype=float)
+            alpha_metric, alpha_cols[name] = _alpha_columns(codes, "ordinal", values)
+        except ValueError as exc:
+            out[name]["cohen_kappa"] = out[name]["krippendorff_alpha_ordinal"] = str(exc)
+            kappa_cols.pop(name, None)
+    for key, cols, metric in (("cohen_kappa", kappa_cols, kappa_metric), ("krippendorff_alpha_ordinal", alpha_cols, alpha_metric)):
+        if metric is None:
+            continue
+        for names in _by_size({k: len(next(iter(v.values()))) for k, v in cols.items()}).values():
+            for name, iv in bootstrap_many({k: cols[k] for k in names}, metric, resamples, seed, confidence).items():
+                out[name][key] = iv
+    return out
