@@ -186,12 +186,9 @@ def handle_mine(args: argparse.Namespace) -> int:
     calibration = None
     if args.dev:
         from judgeaudit.mine.calibrate import measure
-        from judgeaudit.mine.pipeline import load_corpus
-        from judgeaudit.mine.summary import RunSummary
 
         log(f"measuring the extractor against {args.dev}")
-        corpus = load_corpus(cache_dir, RunSummary())
-        calibration = measure(args.dev, corpus, extractor, result.selection.candidates, result.selection.kept(),
+        calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
                               fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
         write_calibration(set_dir, calibration)
     else:

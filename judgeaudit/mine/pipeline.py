@@ -33,6 +33,7 @@ class MineResult:
     ideas: list[Idea]
     selection: SelectionResult
     summary: RunSummary
+    corpus: Corpus
     stages: list[tuple[str, int]] = field(default_factory=list)
     by_area: dict[str, dict[str, int]] = field(default_factory=dict)
     sanitised_changed: int = 0
@@ -162,7 +163,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         by_area[scores[forum].area][f"candidates_{side}"] += 1
     for idea in ideas:
         by_area[idea.area][idea.label] += 1
-    return MineResult(ideas=ideas, selection=selection, summary=summary, stages=stages, by_area=by_area,
+    return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
                       sanitised_changed=changed, sanitise_errors=errors,
                       dropped_quotes=int(getattr(extractor, "dropped_total", 0)))
 

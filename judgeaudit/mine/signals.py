@@ -186,9 +186,8 @@ _AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
 # Descriptive "new X"/"first" statements: not explicit enough to count towards a novel majority,
 # but a reviewer who says them is not disputing originality (they block a not_novel label).
 _WEAK_AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
-    r"\b(?:a|an|the)\s+(?:[\w-]+[\s,]+){0,1}?new\s+(?:[\w-]+[\s,]+){0,2}?(?:benchmarks?|datasets?|phenomen\w+|problems?|tasks?|settings?|resources?|corpus|corpora|environments?|testbeds?|suites?|applications?|use cases?|domains?|evaluation|protocols?|challenges?|formats?|modalit\w+|model|pipeline)\b",
-    r"^\W*first\b(?!\s*(?:,|of all|and foremost))",
-    r"\b(?:their|its|the|this|main|key|core)\s+innovations?\b",
+    r"\b(?:introduc|propos|present|provid|contribut|curat|construct|build|built|releas|creat|collect|develop|offer|design|establish)\w*\s+(?:a|an|the|two|three|several|some)\s+(?:[\w-]+[\s,]+){0,1}?new\s+(?:[\w-]+[\s,]+){0,2}?(?:benchmarks?|datasets?|phenomen\w+|problems?|tasks?|settings?|resources?|corpus|corpora|environments?|testbeds?|suites?|applications?|use cases?|domains?|evaluation|protocols?|challenges?|formats?|modalit\w+|model|pipeline)\b",
+    r"\b(?:their|its)\s+innovations?\b",
 ))
 
 # "novel" used for other things: novel views, generalising to novel classes/objects/tasks, ...
@@ -213,6 +212,7 @@ _QUESTION_NOVELTY = re.compile(r"\b(?:novelty|originality|novel contributions?)\
 
 
 def _affirm_in(clause: str) -> bool | str:
+    """'negated', True (explicit), 'weak', or False; claims/requests only count before the cue."""
     hedged = False
     for pattern in _AFFIRM_PATTERNS:
         for m in pattern.finditer(clause):
@@ -227,17 +227,21 @@ def _affirm_in(clause: str) -> bool | str:
                 continue  # inside a quotation of the paper's own wording
             if _AFFIRM_NEGATION.search(before) and not _KEEPS.search(before):
                 return "negated"
-            if m.group(0) == "novelty" and not re.search(
-                    r"\b(?:novelty (?:is|of (?:the|this|their|its) \w+ (?:is|lies))\s+(?:\w+\s+){0,2}?(?:clear|high|significant|strong|evident|notable|considerable|substantial|good|great|solid|apparent|obvious|undeniable|a (?:key |major |main )?strength)|"
-                    r"(?:clear|high|significant|strong|notable|considerable|substantial|good|great|solid|genuine|real|true)\s+novelty|"
-                    r"^\W*novelty\W*[:\-]|"
-                    r"novelty (?:lies|comes|stems|resides))", clause):
+            if m.group(0) in ("novelty", "originality") and not re.search(
+                    r"\b(?:(?:novelty|originality) (?:is|of (?:the|this|their|its) \w+ (?:is|lies))\s+(?:\w+\s+){0,2}?(?:clear|high|significant|strong|evident|notable|considerable|substantial|good|great|solid|apparent|obvious|undeniable|a (?:key |major |main )?strength)|"
+                    r"(?:clear|high|significant|strong|notable|considerable|substantial|good|great|solid|genuine|real|true)\s+(?:novelty|originality)|"
+                    r"(?:novelty|originality) (?:lies|comes|stems|resides)|"
+                    r"(?:demonstrates?|shows?|has|exhibits?|brings?|offers?)\s+(?:\w+\s+)?(?:novelty|originality))", clause):
                 continue
+            if _CLAIM.search(clause[:m.start()]) or _REQUEST.search(clause[:m.start()]):
+                continue  # "the authors claim ... novel", "please explain why ... novel"
             return True
     if hedged:
         return "weak"
-    if any(p.search(clause) for p in _WEAK_AFFIRM_PATTERNS):
-        return "weak"
+    for p in _WEAK_AFFIRM_PATTERNS:
+        m = p.search(clause)
+        if m and not _CLAIM.search(clause[:m.start()]) and not _REQUEST.search(clause[:m.start()]):
+            return "weak"
     return False
 
 
@@ -248,9 +252,11 @@ def _dispute_in(clause: str) -> bool:
 _NEGATED_NEGATIVE = re.compile(
     r"(?:\bnot|n't) (?:just|merely|simply|only|a mere|another|an?) (?:a |an )?(?:\w+\s+)?(?:incremental|minor tweak|tweak|small tweak|straightforward|simple (?:extension|combination|application))\b"
     r"|\b(?:beyond|more than) (?:an? )?(?:merely |simply |just )?incremental\b|\bnot incremental\b")
-_PERFORMANCE_INCREMENTAL = re.compile(r"\b(?:performance|gains?|improvements?|results?|accuracy|scores?|speed-?ups?|metrics?|margins?|benefits?|increases?)\b[^.;]{0,40}\bincremental\b|\bincremental\s+(?:gains?|improvements?|performance|benefits?|increases?|accuracy)\b(?!\s+over\s+(?:prior|previous|existing))")
+_PERFORMANCE_INCREMENTAL = re.compile(
+    r"\b(?:performance|gains?|improvements?|results?|accuracy|scores?|speed-?ups?|metrics?|margins?|benefits?|increases?)\b[^.;]{0,40}\bincremental\b"
+    r"|\bincremental\s+(?:gains?|improvements?|performance|benefits?|increases?)\s+(?:in|on|for)\s+(?:\w+\s+)?(?:performance|accuracy|results|metrics?|scores?|benchmarks?|datasets?|tasks?)\b")
 _INCREMENTAL = re.compile(
-    r"\b(?:is|are|seems?|appears?|feels?|looks?|rather|quite|somewhat|largely|mostly|fairly|very|too|only|merely|and|or|remains?|be|being)\s+incremental\b"
+    r"\b(?:is|are|seems?|appears?|feels?|looks?|rather|quite|somewhat|largely|mostly|fairly|very|too|only|merely|and|or|remains?|be|being)\s+(?:(?:relatively|rather|quite|somewhat|largely|mostly|fairly|very|too|only|merely|still|overall|generally|primarily|mainly|a bit|slightly|highly|more|an?)\s+){0,2}incremental\b"
     r"|\bincremental\s+(?:\w+\s+)?(?:contributions?|novelty|work|paper|improvements?|extensions?|steps?|changes?|advances?|ideas?|modifications?|approach|methods?|techniques?|variants?|progress|innovations?|gains?|updates?|additions?|in nature)\b"
     r"|^\W*incremental\b")
 
@@ -270,7 +276,7 @@ def _clause_polarity(clause: str, *, question: bool) -> str | None:
     if found == "negated":
         return DISPUTE
     if found:
-        if _CLAIM.search(clause) or _REQUEST.search(clause) or _TEMPLATE.search(clause):
+        if _TEMPLATE.search(clause):
             return None
         return WEAK_AFFIRM if found == "weak" else AFFIRM
     return None
