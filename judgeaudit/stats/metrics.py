@@ -102,8 +102,8 @@ def accuracy_no_ties(correct: ArrayLike, decided: ArrayLike) -> FloatArray:
     return _ratio(correct, decided)
 
 
-def rate(flags: ArrayLike, n: int) -> FloatArray:
-    """Share of items with a flag set (tie rate, invalid rate, flip rate)."""
+def rate(flags: ArrayLike, n: ArrayLike) -> FloatArray:
+    """Share of items with a flag set (tie rate, invalid rate, flip rate); `n` may be a per-resample count."""
     return _ratio(flags, n)
 
 
