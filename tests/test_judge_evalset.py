@@ -6,6 +6,7 @@ that answers from the prompt text and counts calls.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,49 @@ def test_prompt_ablation_grid_file_covers_every_variant() -> None:
                 cell.metadata["judgeaudit"]["prompt"] == name
                 and cell.metadata["judgeaudit"]["kind"] == kind
             )
+
+
+ENTRY_POINT_SCRIPT = """
+import sys
+from inspect_ai import eval
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+def answer(input, tools, tool_choice, config):
+    out = ModelOutput.from_content("mockllm/model", "Verdict: NOT NOVEL")
+    out.usage = ModelUsage(input_tokens=10, output_tokens=3, total_tokens=13)
+    return out
+
+logs = eval(["judgeaudit/novelty_pairwise", "judgeaudit/novelty_pointwise"],
+            model=get_model("mockllm/model", custom_outputs=answer),
+            task_args={"dataset": sys.argv[1], "resamples": 100}, limit=2, log_dir="logs", display="none")
+for log in logs:
+    m = log.results.scores[0].metrics
+    print(log.eval.task, log.status, m["invalid_rate"].value, m.get("f1_not_novel") and m["f1_not_novel"].value)
+"""
+
+
+@pytest.mark.slow
+def test_registered_names_resolve_through_the_entry_point(tmp_path: Path) -> None:
+    """A fresh interpreter outside the checkout resolves `judgeaudit/<task>` via the entry point.
+
+    (Inside a checkout's root Inspect reads `judgeaudit/...` as a path, and the source tree's
+    `judgeaudit.egg-info` hides the editable install, so tasks are registered without prefix.)
+    """
+    import subprocess
+    import sys
+
+    env = {**os.environ, "INSPECT_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", ENTRY_POINT_SCRIPT, TINY],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].split() == ["judgeaudit/novelty_pairwise", "success", "1.0", "None"]
+    pointwise = lines[1].split()
+    assert pointwise[:3] == ["judgeaudit/novelty_pointwise", "success", "0.0"]
+    assert float(pointwise[3]) == pytest.approx(2 / 3)
