@@ -10,7 +10,6 @@ goes on. The per-call records land in the sample store for the scorer.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -25,7 +24,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import LimitExceededError
+from inspect_ai.util import LimitExceededError, collect
 
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
@@ -146,7 +145,8 @@ def novelty_judge(
             first_text = first_text or text
             for call_index in range(k):
                 jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
-        results = await asyncio.gather(*jobs)
+        # One call needs no concurrency (and no extra transcript spans); several run together.
+        results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
         state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
         state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
         state.messages = [ChatMessageUser(content=first_text)]
