@@ -137,3 +137,37 @@ def test_unknown_local_model_is_a_clear_error() -> None:
         get_model("local/gemma-9b")
     with pytest.raises(Exception, match="does not exist"):
         get_model("local//nonexistent/model.gguf")
+
+
+def test_cache_keeps_grammar_runs_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's cache ignores model args; a grammar run must not get answers cached without one."""
+    from inspect_ai.model import CachePolicy
+
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    task = Task(
+        dataset=[Sample(id="s0", input=PAIR_PROMPT, target="Verdict")],
+        solver=generate(),
+        scorer=includes(),
+    )
+
+    def run(grammar: str) -> tuple[str, str | None]:
+        log = eval(
+            task,
+            model="local/gemma-3-270m",
+            model_args={"grammar": grammar},
+            log_dir=str(tmp_path),
+            display="none",
+            temperature=0.0,
+            max_tokens=8,
+            cache=CachePolicy(expiry=None),
+        )[0]
+        sample = read_eval_log(log.location).samples[0]  # type: ignore[index]
+        event = next(e for e in sample.events if e.event == "model")
+        return sample.output.completion, event.cache
+
+    free, cache_free = run("none")
+    constrained, cache_constrained = run("pairwise")
+    again, cache_again = run("pairwise")
+    assert (cache_free, cache_constrained, cache_again) == ("write", "write", "read")
+    assert VERDICT_LINE.match(constrained) and again == constrained
+    assert free != constrained

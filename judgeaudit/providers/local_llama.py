@@ -12,6 +12,9 @@ prompt), but logits can differ in the last bits and sampled outputs may then dif
 not thread-safe, so calls are serialised with a lock and run in a worker thread so the event
 loop stays free. Usage is reported from llama.cpp's token counts; cost is 0.
 
+Model args that change outputs are also written into `base_url`
+(`local://<file>?grammar=...&prefix_cache=...&n_ctx=...`), which Inspect's response cache keys on.
+
 What was sent is recorded in the model call record and in `ModelOutput.metadata["local"]`:
 `{"model_path", "prompt_format", "grammar", "seed", "params"}`.
 """
@@ -140,6 +143,13 @@ class LocalLlamaAPI(ModelAPI):
         self.model_path = resolve_gguf(model_name)
         self.model = load_model(
             self.model_path, int(n_ctx), int(n_threads) if n_threads else None, int(n_batch)
+        )
+        # Inspect's response cache keys on base_url but not on model args, so the settings that
+        # change outputs go into a descriptive base_url: a run with `-M grammar=auto` is never
+        # served answers cached from an unconstrained run (or from another GGUF file).
+        self.base_url = (
+            f"local://{self.model_path.resolve()}?grammar={grammar or 'none'}"
+            f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}"
         )
 
     def max_connections(self) -> int:
