@@ -221,6 +221,7 @@ def test_fit_split_record_is_json_ready() -> None:
 BUNDLED_HUMAN_ONLY = datasets_root() / "iclr2026" / "human_only"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (BUNDLED_HUMAN_ONLY / "pairwise.jsonl").is_file(), reason="bundled Human-Only set not built yet")
 def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
     """The real bundled pairs, against a corpus slice that holds their own papers plus 1,500 others."""
