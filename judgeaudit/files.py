@@ -17,6 +17,10 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # mkstemp creates 0600; give the final file the usual permissions (0666 minus umask).
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     try:
         binary = "b" in mode
         with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else "\n") as fh:
