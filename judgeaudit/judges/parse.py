@@ -44,11 +44,12 @@ _DELIM = re.compile(r"^\s*(?:$|[.,;:!()\[\]—–-])|^\s+(?:because|since|as|giv
 
 # Pairwise: an option at the start of a labelled value.
 _PAIR_VALUE = re.compile(
-    r"^(?:the\s+)?(?:more\s+novel\s+(?:idea|one)\s+is\s+)?(?:idea|option)?\s*\(?\s*(a|b|tie)\s*\)?(.*)$"
+    r"^(?:the\s+)?(?:more\s+novel\s+(?:idea|one)\s+is\s+)?(?:idea|option)?\s*\(?\s*(a|b|tie)(?:\s*\))?(.*)$"
 )
 _PAIR_TIE_WORDS = re.compile(
     r"^(?:a\s+)?(?:tie|draw|equal|both\s+(?:are\s+)?equally\s+novel|equally\s+novel)\b(.*)$"
 )
+_MORE_NOVEL = re.compile(r"^\s+is\s+(?:the\s+)?more\s+novel\b")
 _PAIR_BOTH = re.compile(r"^(?:idea\s+)?(a|b)\s*(?:or|/|and|,|&)\s*(?:idea\s+)?(a|b)\b")
 _PAIR_PHRASES = (
     re.compile(
@@ -121,7 +122,7 @@ def _pair_value(value: str) -> str | None:
         rest = tie.group(1)
         return "conflict" if _HEDGES.search(rest) else "tie"
     match = _PAIR_VALUE.match(value)
-    if not match or not _DELIM.match(match.group(2)):
+    if not match or not (_DELIM.match(match.group(2)) or _MORE_NOVEL.match(match.group(2))):
         return (
             "conflict"
             if _HEDGES.search(value) and re.search(r"\b(?:idea\s+)?[ab]\b", value)
