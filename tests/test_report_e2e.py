@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from conftest import make_idea
-from inspect_ai import Task, eval
+from inspect_ai import Epochs, Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import match
@@ -324,16 +324,29 @@ def test_rerun_supersedes_older_log(logdir: Path, tmp_path: Path) -> None:
     assert len(loaded.frame) == 3 * 3 * N + 2 * N
 
 
-def test_epochs_are_separate_runs_and_bad_files_are_skipped(tmp_path: Path) -> None:
+def test_epochs_pooled_by_the_task_and_bad_files_skipped(tmp_path: Path) -> None:
+    """--epochs 2: the task's pool_calls reduction is one verdict per item from both epochs' calls;
+    with a reducer that keeps no calls (mean) every epoch is read as its own run."""
     set_dir = tmp_path / "toyset"
     _items(set_dir)
     logs = tmp_path / "logs"
-    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=get_model(
-        "mockllm/half_tie", custom_outputs=_judge("half_tie")), log_dir=str(logs), display="none", epochs=2)
+    model = get_model("mockllm/half_tie", custom_outputs=_judge("half_tie"))
+    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=model, log_dir=str(logs), display="none", epochs=2)
     (logs / "2026-01-01T00-00-00-00-00_broken_abc.eval").write_bytes(b"not a zip file")
     loaded = load_frame(logs)
-    assert sorted(loaded.frame["variant"].unique()) == [REF + " · epoch=1", REF + " · epoch=2"]
     assert [s["reason"].split(":")[0] for s in loaded.skipped_logs] == ["unreadable"]
+    frame = loaded.frame
+    assert frame["variant"].unique().tolist() == [REF + " · epochs=2"] and len(frame) == N
+    row = frame[frame["item_id"] == "pair5"].iloc[0]
+    assert row["call_verdicts"] == "ab#0:b,ab#1:b" and row["epochs"] == 2
+    assert row["total_tokens"] == 220 and row["cost"] == pytest.approx(2 * COST_PER_CALL)
     rep = build_report(logs, tmp_path / "out", resamples=200, figures=False)
-    cfg = rep.groups[0]["configs"][f"half_tie · {REF} · epoch=2"]
-    assert cfg["flip_rate_vs_reference"]["estimate"] == 0.0 and cfg["reference"] == f"half_tie · {REF} · epoch=1"
+    cfg = rep.groups[0]["configs"][f"half_tie · {REF} · epochs=2 · agg=k1"]
+    assert cfg["flip_rate_vs_reference"]["estimate"] == 0.0 and cfg["reference"] == f"half_tie · {REF} · epochs=2"
+
+    other = tmp_path / "other"
+    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=model, log_dir=str(other), display="none",
+         epochs=Epochs(2, "mean"))
+    frame = load_frame(other).frame
+    assert sorted(frame["variant"].unique()) == [REF + " · epoch=1", REF + " · epoch=2"]
+    assert len(frame) == 2 * N and set(frame["epochs"]) == {1}

@@ -20,6 +20,7 @@ import pandas as pd
 
 SCHEMA = "judgeaudit.score/1"
 SCORER = "novelty"
+POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' calls in one verdict
 # Task args that never name a configuration: where the items come from (the dataset column)
 # and bookkeeping that does not change a verdict.
 # The probe is named per sample from the score metadata (probe and arm), not from the task args.
@@ -34,7 +35,7 @@ DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwis
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
-    "log", "eval_id", "created", "epoch", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
+    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
     "split_rule", "split", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "input_tokens", "output_tokens", "total_tokens", "cost",
@@ -151,20 +152,55 @@ def probe_label(probe: str | None, variant: str | None) -> str | None:
     return f"probe={probe}/{variant}" if variant else f"probe={probe}"
 
 
-def _usage(sample: Any) -> tuple[float, float, float, float]:
-    usage = getattr(sample, "model_usage", None) or {}
+def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
+    """Tokens and USD cost summed over samples (epochs); cost NaN unless every usage has a price."""
     inp = out = tot = 0.0
     cost = 0.0
-    cost_known = bool(usage)
-    for u in usage.values():
-        inp += u.input_tokens or 0
-        out += u.output_tokens or 0
-        tot += u.total_tokens or 0
-        if u.total_cost is None:
-            cost_known = False
-        else:
-            cost += u.total_cost
-    return inp, out, tot, (cost if cost_known else math.nan)
+    cost_known = True
+    seen = False
+    for sample in samples:
+        for u in (getattr(sample, "model_usage", None) or {}).values():
+            seen = True
+            inp += u.input_tokens or 0
+            out += u.output_tokens or 0
+            tot += u.total_tokens or 0
+            if u.total_cost is None:
+                cost_known = False
+            else:
+                cost += u.total_cost
+    return inp, out, tot, (cost if cost_known and seen else math.nan)
+
+
+def _pooled_scores(log: Any) -> dict[str, Any] | None:
+    """Per-sample `novelty` scores pooled over epochs by the tasks' `pool_calls` reducer, if the log has them.
+
+    Other reducers (mean, mode, ...) keep one epoch's metadata beside an averaged value, so
+    their per-sample records are not a verdict of all calls and are not used.
+    """
+    for reduction in log.reductions or []:
+        if reduction.scorer != SCORER or reduction.reducer != POOL_REDUCER:
+            continue
+        pooled = {str(s.sample_id): s for s in reduction.samples}
+        if pooled and all((s.metadata or {}).get("schema") == SCHEMA and "calls" in (s.metadata or {})
+                          for s in pooled.values()):
+            return pooled
+    return None
+
+
+def _units(log: Any, epochs: int) -> list[tuple[str, int | None, Any, list[Any]]]:
+    """(sample id, epoch or None, score, samples) per judged unit.
+
+    With several epochs, the task's pooled reduction (all epochs' calls in one verdict, see
+    `pool_calls`) is used when present; otherwise every epoch is its own run (`epoch=<n>`).
+    """
+    samples = list(log.samples or [])
+    pooled = _pooled_scores(log) if epochs > 1 else None
+    if pooled is None:
+        return [(str(s.id), s.epoch if epochs > 1 else None, (s.scores or {}).get(SCORER), [s]) for s in samples]
+    by_id: dict[str, list[Any]] = {}
+    for s in samples:
+        by_id.setdefault(str(s.id), []).append(s)
+    return [(sid, None, pooled.get(sid), group) for sid, group in by_id.items()]
 
 
 def call_summary(calls: list[dict[str, Any]]) -> str:
@@ -189,28 +225,30 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
     location = str(log.location)
     epochs = int(getattr(ev.config, "epochs", None) or 1)
+    if epochs > 1 and _pooled_scores(log) is not None:
+        variant = f"{variant}{SEP}epochs={epochs}"
     rows = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SCORER)
+    for sample_id, epoch, score, samples in _units(log, epochs):
         meta = (score.metadata or {}) if score is not None else {}
         if score is None or meta.get("schema") != SCHEMA:
-            reason = f"sample error: {sample.error.message}" if sample.error else f"no '{SCORER}' score with schema {SCHEMA}"
-            skipped_samples.append({"log": location, "sample_id": str(sample.id), "reason": reason})
+            errors = [s.error.message for s in samples if s.error]
+            reason = f"sample error: {errors[0]}" if errors else f"no '{SCORER}' score with schema {SCHEMA}"
+            skipped_samples.append({"log": location, "sample_id": sample_id, "reason": reason})
             continue
         missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if k not in meta]
         if missing:
-            raise ValueError(f"{location}: sample {sample.id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
+            raise ValueError(f"{location}: sample {sample_id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
         arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
-        if epochs > 1:  # each epoch is its own run of the configuration (repeat runs: noise floor)
-            sample_variant = f"{sample_variant}{SEP}epoch={sample.epoch}"
-        inp, out, tot, cost = _usage(sample)
+        if epoch is not None:  # epochs not pooled by the task: each epoch is its own run
+            sample_variant = f"{sample_variant}{SEP}epoch={epoch}"
+        inp, out, tot, cost = _usage(samples)
         calls = list(meta["calls"])
         rows.append({
             "log": location,
             "eval_id": ev.eval_id,
             "created": ev.created,
-            "epoch": sample.epoch,
+            "epochs": len(samples) if epoch is None else 1,
             "task": short_task(ev.task),
             "task_args": json.dumps(task_args, sort_keys=True, default=str),
             "model": ev.model,
@@ -219,7 +257,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "config": "",  # filled once all judges are known
             "kind": meta["kind"],
             "dataset": dataset_label(task_args.get("dataset")),
-            "sample_id": str(sample.id),
+            "sample_id": sample_id,
             "item_id": str(meta["item_id"]),
             "setup": meta.get("setup"),
             "area": meta.get("area"),
