@@ -37,6 +37,13 @@ def test_names() -> None:
     assert probe_label("position", "order_ba") == "probe=position/order_ba" and probe_label(None, None) is None
 
 
+def test_dataset_labels_disambiguated() -> None:
+    from judgeaudit.report.frame import _name_datasets
+
+    frame = pd.DataFrame({"dataset": ["set", "set", "x"], "dataset_arg": ["/a/set", "/b/set", "x"]})
+    assert _name_datasets(frame)["dataset"].tolist() == ["/a/set", "/b/set", "x"]
+
+
 def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], verdict: str, judge: str = "j",
          variant: str | None = None, setup: str = "human_only") -> dict[str, Any]:
     return {

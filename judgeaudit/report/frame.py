@@ -35,7 +35,7 @@ DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwis
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
-    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset",
+    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset", "dataset_arg",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
     "split_rule", "split", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "input_tokens", "output_tokens", "total_tokens", "cost",
@@ -257,6 +257,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "config": "",  # filled once all judges are known
             "kind": meta["kind"],
             "dataset": dataset_label(task_args.get("dataset")),
+            "dataset_arg": str(task_args.get("dataset")),
             "sample_id": sample_id,
             "item_id": str(meta["item_id"]),
             "setup": meta.get("setup"),
@@ -282,6 +283,14 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "cost": cost,
         })
     return rows
+
+
+def _name_datasets(frame: pd.DataFrame) -> pd.DataFrame:
+    """Dataset labels: short names, the full task argument where two datasets share a short name."""
+    clash = frame.groupby("dataset")["dataset_arg"].nunique()
+    clashing = set(clash[clash > 1].index)
+    frame["dataset"] = [a if d in clashing else d for d, a in zip(frame["dataset"], frame["dataset_arg"], strict=True)]
+    return frame
 
 
 def _name_judges(frame: pd.DataFrame) -> pd.DataFrame:
@@ -333,7 +342,7 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     if not rows:
         return result
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    frame = _name_judges(frame)
+    frame = _name_datasets(_name_judges(frame))
     frame = _drop_superseded(frame, result.skipped_logs)
     dup = frame[frame.duplicated(["config", "dataset", "kind", "item_id"], keep=False)]
     if not dup.empty:
