@@ -89,3 +89,17 @@ def test_resume_with_other_items_or_model_is_refused(tmp_path: Path, capsys: pyt
     assert "different items_sha256" in capsys.readouterr().err
     assert main([*base, "--model", "scripted/always_first", "--limit", "1"]) == 1
     assert "different model" in capsys.readouterr().err
+
+
+def test_limit_takes_gold_classes_in_turn() -> None:
+    from dataclasses import replace
+
+    from judgeaudit.data.jsonl import read_items
+    from judgeaudit.probes.audit import balanced_head
+
+    pairs = read_items(FIX / "pairwise.jsonl", "pairwise")
+    skewed = [replace(p, pair_id=f"{p.pair_id}-{k}", gold="a") for k, p in enumerate(pairs)] + list(pairs)
+    head = balanced_head(skewed, 4)
+    assert sorted(p.gold for p in head) == ["a", "a", "b", "b"]
+    assert [p.item_id for p in head] == [p.item_id for p in skewed if p in head]  # file order kept
+    assert len(balanced_head(skewed, 100)) == len(skewed)

@@ -85,8 +85,28 @@ def safe_model_args(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def balanced_head(items: Sequence[Item], limit: int) -> list[Item]:
+    """The first `limit` items taking gold classes in turn (a, b, a, ... / novel, not_novel, ...).
+
+    A plain head of the file may be all one gold side, and then a judge that always answers
+    "a" looks accurate; alternating keeps the subset balanced while staying deterministic.
+    Classes that run out are filled from the others, in file order.
+    """
+    by_gold: dict[str, list[Item]] = {}
+    for item in items:
+        by_gold.setdefault(item.gold, []).append(item)
+    queues = [by_gold[g] for g in sorted(by_gold)]
+    out: list[Item] = []
+    while len(out) < limit and any(queues):
+        for q in queues:
+            if q and len(out) < limit:
+                out.append(q.pop(0))
+    order = {item.item_id: k for k, item in enumerate(items)}
+    return sorted(out, key=lambda i: order[i.item_id])
+
+
 def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:
-    """The first `limit` items of a dataset (all when None); an error on an empty selection."""
+    """`limit` items of a dataset balanced by gold (all when None); an error on an empty selection."""
     from judgeaudit.data.samples import load_items
 
     if kind not in PROBES_BY_KIND:
@@ -96,7 +116,7 @@ def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:
     items = load_items(dataset, kind)
     if not items:
         raise AuditError(f"dataset {dataset!r} has no {kind} items")
-    return items[:limit] if limit is not None else items
+    return balanced_head(items, limit) if limit is not None else list(items)
 
 
 def write_audit_items(items: Sequence[Item], out: Path, kind: str) -> Path:

@@ -62,7 +62,7 @@ def render_markdown(result: AuditResult) -> str:
     if margs:
         lines += ["", "Model args: " + ", ".join(f"`{k}={v}`" for k, v in margs.items())]
     lines += ["", f"Items: {result.items['count']} {spec.kind} items of `{spec.dataset}`"
-              + (f" (first {spec.limit})" if spec.limit else "") + f", setups {', '.join(result.items['setups'])}.", ""]
+              + (f" (first {spec.limit}, gold classes in turn)" if spec.limit else "") + f", setups {', '.join(result.items['setups'])}.", ""]
 
     head = result.headline
     acc = head.figures["accuracy"]

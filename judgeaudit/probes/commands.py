@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
     p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
     p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
-    p.add_argument("--limit", type=int, default=None, help="audit only the first N items")
+    p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
     p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/probes/gates.py)")
     p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")
