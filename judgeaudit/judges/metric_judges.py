@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
@@ -349,7 +349,7 @@ def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abst
         pairwise_metrics,
         pointwise_metrics,
     )
-    from judgeaudit.judges.scorer import SCHEMA, novelty
+    from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
     from judgeaudit.judges.tasks import judge_dataset, locate_dataset
     from judgeaudit.stats import DEFAULT_RESAMPLES
 
@@ -374,7 +374,7 @@ def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abst
     return Task(dataset=MemoryDataset(samples, name=full.name, location=full.location),
                 solver=metric_novelty_judge(rule, prior),
                 scorer=novelty(judge=judge, idea_format=idea_format),
-                metrics=metrics, metadata=metadata)
+                metrics=metrics, epochs=Epochs(1, pool_calls()), metadata=metadata)
 
 
 @task
