@@ -78,6 +78,22 @@ def import_litellm() -> Any:
     return litellm
 
 
+_WARNED: set[str] = set()
+
+
+def log_first_warning(message: str) -> None:
+    """Log `message` as a warning the first time in this process, at INFO after that.
+
+    Keeps the console readable; every affected call is recorded anyway in its output metadata
+    (`dropped_params`) and model call record.
+    """
+    if message in _WARNED:
+        logger.info(message)
+    else:
+        _WARNED.add(message)
+        logger.warning(message)
+
+
 def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
     """Inspect retry decision for a litellm exception (rate limits, 5xx, timeouts, connection errors)."""
     if isinstance(ex, litellm.RateLimitError):
@@ -245,11 +261,9 @@ class LiteLLMAPI(ModelAPI):
         dropped: dict[str, Any] = {}
         if "reasoning_effort" in params and not self.supports_reasoning():
             dropped["reasoning_effort"] = params.pop("reasoning_effort")
-            logger.warning(
-                "litellm/%s does not support reasoning (per litellm's model map): "
-                "reasoning_effort=%r was not sent",
-                self.model_name,
-                dropped["reasoning_effort"],
+            log_first_warning(
+                f"litellm/{self.model_name} does not support reasoning (per litellm's model map): "
+                f"reasoning_effort={dropped['reasoning_effort']!r} was not sent"
             )
         return params, dropped
 
@@ -260,7 +274,7 @@ class LiteLLMAPI(ModelAPI):
                 self._litellm.completion_cost(completion_response=response, model=self.model_name)
             )
         except Exception:
-            logger.warning("litellm has no price for %r; cost not recorded", self.model_name)
+            log_first_warning(f"litellm has no price for {self.model_name!r}; cost not recorded")
             return None
 
     async def generate(
