@@ -7,6 +7,7 @@ eval loop, cache, scorer, metrics and log are all exercised).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -306,6 +307,28 @@ def test_provider_errors_become_invalid_calls(tmp_path: Path) -> None:
     assert calls[1]["parse"] == "strict"
     assert scores(log)["pair0"].answer == "a"  # the valid call still decides the item
     assert metrics(log)["strict_accuracy"] == 1.0
+
+
+def test_provider_error_text_never_carries_a_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = "sk-planted-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", planted)
+
+    def policy(text: str, index: int) -> str:
+        raise RuntimeError(f"401 unauthorized for key {planted}")
+
+    log = run(
+        novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
+        ScriptedJudge(policy),
+        tmp_path,
+        limit=1,
+    )
+    error = scores(log)["pair0"].metadata["calls"][0]["error"]
+    assert "401 unauthorized" in error and "<redacted>" in error and planted not in error
+    # (Inspect's own model event also records the raised exception: keeping secrets out of
+    # *that* is the provider's job, see judgeaudit/providers/secrets.py.)
+    assert planted not in json.dumps(scores(log)["pair0"].metadata)
 
 
 def test_pointwise_metrics_and_split_rule(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from inspect_ai.util import LimitExceededError, collect
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.verdicts import CallRecord, Order, map_back
+from judgeaudit.providers.secrets import Redactor, env_secrets
 
 # Store keys read by the `novelty` scorer; any judge solver (prompted, metric, ...) writes both.
 CALLS_KEY = "judgeaudit:calls"  # list of CallRecord dicts
@@ -63,8 +64,11 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -
     return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue)
 
 
-def _error_text(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}"
+def _error_text(exc: BaseException, model: Model) -> str:
+    """Type and message of a provider error, with known secrets redacted, cut to a bounded length."""
+    redactor = Redactor(env_secrets())
+    redactor.add(getattr(model.api, "api_key", None))
+    text = redactor.text(f"{type(exc).__name__}: {exc}")
     return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS] + "..."
 
 
@@ -98,7 +102,7 @@ async def judge_call(
         raise
     except Exception as exc:  # provider errors must not end the sample
         return CallRecord(
-            order, "invalid", "invalid", "", "error", call_index, _error_text(exc)
+            order, "invalid", "invalid", "", "error", call_index, _error_text(exc, model)
         ), None
     return record_from_output(kind, order, call_index, output), output
 
