@@ -66,6 +66,7 @@ def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -
     # order_ab repeats the unperturbed prompt and is served from Inspect's cache.
     assert counter.calls == 60 - 4
     assert result.cost["judge_calls"] == 60 and result.cost["tokens"] > 0
+    assert 0 < result.cost["battery_seconds"] < 600
 
     md = paths["md"].read_text(encoding="utf-8")
     assert md.splitlines()[2] == "## Verdict: **FIT**"

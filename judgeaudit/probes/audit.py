@@ -298,10 +298,24 @@ class AuditResult:
         }
 
 
-def cost_summary(frame: pd.DataFrame) -> dict[str, Any]:
-    """Tokens, calls and USD (None when the provider reported no cost) over the battery."""
+def battery_seconds(logs: Sequence[Any]) -> float | None:
+    """Wall time of the battery: first task start to last task end, from the logs' stats."""
+    from datetime import datetime
+
+    starts, ends = [], []
+    for log in logs:
+        stats = getattr(log, "stats", None)
+        if stats and stats.started_at and stats.completed_at:
+            starts.append(datetime.fromisoformat(stats.started_at))
+            ends.append(datetime.fromisoformat(stats.completed_at))
+    return (max(ends) - min(starts)).total_seconds() if starts else None
+
+
+def cost_summary(frame: pd.DataFrame, seconds: float | None = None) -> dict[str, Any]:
+    """Tokens, calls, USD (None when the provider reported no cost) and wall time of the battery."""
     costs = [c for c in frame["cost_usd"].tolist() if c is not None and c == c]
     return {
+        "battery_seconds": seconds,
         "usd": float(sum(costs)) if costs else None,
         "tokens": int(frame["tokens"].fillna(0).sum()),
         "judge_calls": int(frame.loc[~((frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")), "n_calls"].sum()),
@@ -310,7 +324,7 @@ def cost_summary(frame: pd.DataFrame) -> dict[str, Any]:
 
 
 def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
-             gates: tuple[Gate, ...], log_dir: str) -> AuditResult:
+             gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None) -> AuditResult:
     """Readings, gates and the verdict from the battery's logs."""
     cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
     frame = label_runs(logframe.frame, spec.seed)
@@ -324,5 +338,5 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     digest = items_digest(items)
     items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
                   "items_sha256": digest, "setups": sorted({i.setup for i in items})}
-    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame),
+    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds),
                        logframe.skipped, items_info, log_dir)

@@ -94,7 +94,9 @@ def render_markdown(result: AuditResult) -> str:
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
 
     cost = result.cost
-    lines += ["## Cost", "", f"- judge calls: {cost['judge_calls']}", f"- tokens: {cost['tokens']}",
+    secs = cost.get("battery_seconds")
+    lines += ["## Cost", "", f"- judge calls (cache hits included): {cost['judge_calls']}", f"- tokens: {cost['tokens']}",
+              f"- battery wall time: {_num(secs, 0) + ' s' if secs is not None else 'n/a'}",
               f"- USD: {_num(cost['usd'], 4) if cost['usd'] is not None else 'not reported by the provider'}",
               f"- {cost['note']}", ""]
     if result.skipped_samples:

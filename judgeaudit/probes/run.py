@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgeaudit.probes.audit import AuditResult, AuditSpec, assemble, run_battery
+from judgeaudit.probes.audit import AuditResult, AuditSpec, assemble, battery_seconds, run_battery
 from judgeaudit.probes.card import write_card
 from judgeaudit.probes.frame import frame_from_logdir
 from judgeaudit.probes.gates import DEFAULT_GATES, Gate
@@ -17,5 +17,5 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
     logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
-    result = assemble(spec, frame, items, skipped, gates, str(log_dir))
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs))
     return result, write_card(result, out)
