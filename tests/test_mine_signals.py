@@ -43,10 +43,18 @@ CASES = [
     ("We compare against the original implementation.", None),
     ("First, the experiments are limited.", None),
     ("The performance gain is incremental on harder datasets.", None),
+    ("The paper does not test generalization to out-of-distribution prompts or novel value conflicts.", None),
+    ("Evaluation on the dataset just reveals which existing methods work or not.", None),
+    ('[3] Sinii et al. "Steering LLM Reasoning Through Bias-Only Adaptation." arXiv preprint (2025).', None),
+    ("While the combination is novel, individual components are relatively incremental.", DISPUTE),
+    ("Previous works have not addressed this problem.", AFFIRM),
+    ("Limited contributions: the paper does not introduce any new technique.", DISPUTE),
     # claims and requests are not the reviewer's own statement
     ("The authors claim their method is novel.", None),
     ('They write: "this is the first attempt to do X".', None),
     ("Please explain why this is a novel contribution.", None),
+    ("The framing is exaggerated, for example describing the work as a ‘paradigm shift’.", None),
+    ("A comparison table showing how the method differs from existing datasets is missing.", None),
     # contrast: the main clause decides
     ("Although reconstructing occluded geometry is not a new concept, applying it to depth completion is novel.", AFFIRM),
     ("The idea is novel, but the experiments are weak.", AFFIRM),

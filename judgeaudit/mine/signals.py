@@ -107,7 +107,7 @@ _DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:has|have|had)\s+(?:already\s+)?been\s+(?:\w+\s+)?(?:done|proposed|explored|studied|investigated|shown|established|introduced|reported|addressed|demonstrated|developed|applied|used|considered|discussed|observed|examined|known|tried)\s+(?:before|previously|earlier|already|in (?:the )?(?:prior|previous|earlier|existing|past|literature|many|several|numerous|other|multiple|recent)|by (?:prior|previous|several|many|other|multiple)|extensively|widely)",
     r"\b(?:has|have|had)\s+already\s+been\b",
     r"\b(?:widely|extensively|well|thoroughly|heavily|commonly|frequently|previously)\s+(?:been\s+)?(?:studied|explored|investigated|known|established|documented|researched|discussed)\b(?:\s+(?:in|by|before|within)\b)",
-    r"\balready\s+(?:been\s+)?(?:exists?|proposed|explored|studied|known|established|well[- ]known|present|presented|outlined|widely|shown|used|introduced|investigated|done|addressed|demonstrated|covered|available|common|standard|popular|discussed|considered|observed|reported)\b",
+    r"\balready\s+(?:been\s+)?(?:exists?|proposed|explored|studied|known|established|well[- ]known|presented|outlined|widely|shown|used|introduced|investigated|done|addressed|demonstrated|covered|available|common|standard|popular|discussed|considered|observed|reported)\b",
     r"\b(?:similar|same|analogous|related|comparable|identical)\s+(?:\w+\s+){0,2}?(?:ideas?|approach\w*|methods?|techniques?|frameworks?|strateg\w+|formulations?|observations?|findings?|concepts?|designs?|analys\w+|results?|insights?|mechanisms?)\s+(?:\w+\s+){0,2}?(?:have|has|were|was|had)\s+(?:\w+\s+){0,2}?(?:been\s+)?(?:proposed|explored|studied|used|introduced|investigated|presented|shown|reported|developed|established|considered|published|discussed|applied)\b",
     r"(?<!non-)(?<!non)\b(?:well[- ]known|well[- ]established|well[- ]explored|standard|established|known|conventional|classic(?:al)?)\s+(?:\w+\s+){0,2}?(?:in (?:the )?(?:literature|field|community))",
     r"\bwell[- ](?:known|established|studied|explored|understood|documented) (?:in|within|idea|technique|result|fact|trick|approach|method|phenomenon|observation|practice|concept)\b",
@@ -175,7 +175,7 @@ _AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:fresh|new|unique|novel|original|refreshing|unconventional|orthogonal|principled|distinct)\s+(?:[\w-]+\s+)?(?:perspective|viewpoint|angle|lens)\b",
     r"\b(?:address\w*|tackl\w*|stud\w+|explor\w+|investigat\w+|target\w*|identif\w+|focus\w* on|highlight\w*|fill\w*|an?|the|into|on)\s+(?:[\w-]+\s+){0,3}?(?:unexplored|underexplored|under-explored|overlooked|neglected|untouched|understudied|under-studied|largely ignored)\b",
     r"\b(?:has|have|had)\s+(?:not|never|rarely|seldom)\s+been\s+(?:\w+\s+)?(?:explored|studied|addressed|considered|investigated|articulated|examined|proposed|done|tackled|discussed|noticed|identified|recognized|formalized|shown|reported|attempted)\b",
-    r"\b(?:prior|previous|existing|earlier|most)\s+(?:\w+\s+){0,2}?(?:works?|studies|methods|approaches|literature|research)\s+(?:\w+\s+){0,2}?(?:have\s+)?(?:not|never|overlooked|ignored|failed|neglected|missed|lacked)\b",
+    r"\b(?:prior|previous|existing|earlier|most)\s+(?:\w+\s+){0,2}?(?:works?|studies|methods|approaches|literature|research)\s+(?:\w+\s+){0,2}?(?:(?:have|has|had|do|does|did)\s+)?(?:(?:not|never)\s+(?:been\s+)?(?:address|consider|explor|stud|tackl|model|handl|captur|investigat|examin|articulat|identif|recogni[sz]|formali[sz]|notic)\w*|overlooked|ignored|failed to|neglected|missed|lacked)\b",
     r"\b(?:fundamentally|substantially|significantly|clearly|conceptually|markedly|meaningfully|notably|radically|qualitatively)\s+(?:different|distinct|departs?|differs?)\s+from\b",
     r"\b(?:departs?|departure|distinct|differ\w*|diverg\w*) from (?:traditional |conventional |standard |most )?(?:prior|previous|existing|standard|conventional|traditional|most|the (?:prior|previous|existing|standard|conventional))\b",
     r"(?:\bnot|n't) (?:just|merely|simply|only|a mere|another|an?) (?:a |an )?(?:\w+\s+)?(?:incremental|minor tweak|tweak|small tweak|straightforward|simple (?:extension|combination|application))\b",
@@ -194,17 +194,18 @@ _WEAK_AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p i
 _NOVEL_SCOPE = re.compile(
     r"\b(?:to|on|across|for|with|of|in|unseen|new|and|handle|handling|generali[sz]\w*|adapt\w*|transfer\w*|recogni[sz]\w*|detect\w*|segment\w*)\s+(?:\w+\s+)?novel\s+(?:[\w-]+\s+)?"
     r"(?:views?|classes|class|categor\w+|objects?|tasks?|environments?|domains?|scenes?|compounds?|molecul\w+|materials?|proteins?|species|words?|tokens?|instances?|entit\w+|users?|items?|prompts?|inputs?|situations?|concepts?|scenarios?|shapes?|poses?|identit\w+|subjects?|queries|query|data|samples?|images?|settings?|distributions?|graphs?|structures?|sequences?|cells?|drugs?|targets?|antibod\w+|genes?|combinations? of|skills?|problems?|games?|robots?|embodiments?|layouts?|maps?|languages?|characters?|styles?|motions?|actions?|attacks?|threats?)\b"
-    r"|\bnovel[- ]view\b|\bnovel[- ]class\b|\bnovel[- ]categor\w+\b|\bnovel[- ]object\b")
+    r"|\bnovel[- ]view\b|\bnovel[- ]class\b|\bnovel[- ]categor\w+\b|\bnovel[- ]object\b"
+    r"|\b(?:to|on|across|with)\s+(?:[\w-]+\s+){0,4}(?:or|and)\s+novel\b|\b(?:unseen|out-of-distribution|ood|held-out)\s+(?:[\w-]+\s+){0,3}(?:or|and|/)\s*novel\b")
 _AFFIRM_NEGATION = re.compile(
     rf"(?:\b{_NEG}\s+(?:[\w-]+[\s,]+){{0,5}}?$|(?:\bnot|n't)\s+(?:[\w-]+[\s,]+){{0,8}}?(?:any|significant|much|major|a|an)\s+(?:[\w-]+\s+){{0,2}}?$"
     rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,4}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$"
-    rf"|\b(?:whether|if)\s+(?:[\w-]+\s+){{0,6}}?$|\bor\s+(?:[\w-]+\s+){{0,2}}?$)")
-_REQUEST = re.compile(r"\b(?:difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
+    rf"|\b(?:whether|if)\s+(?:[\w-]+\s+){{0,6}}?$)")
+_REQUEST = re.compile(r"\b(?:how|difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
 _TEMPLATE = re.compile(r"\b(?:reviewers?|substantive assessment|each of the following dimensions)\b")
 _QUOTED = re.compile(r"[\"“”]")
 _KEEPS = re.compile(r"\bwithout (?:sacrific|compromis|los|hurt|reduc|harm|affect)\w*\s+(?:[\w-]+\s+)?$|\bnot only\s+(?:[\w-]+\s+)?$")
 _HEDGED = re.compile(rf"\b{_HEDGE}\s+(?:\w+\s+)?$")
-_CLAIM = re.compile(r"\b(?:claims?|claimed|claiming|purports?|asserts?|frames?|framed|presented as|presents? (?:this|it|them) as|positions? (?:this|it) as|they write|authors write|(?:write|writes|state|states|stated)\s*:|the authors (?:state|say|argue|call|describe|present|emphasi[sz]e|stress|highlight|suggest|position)|authors (?:claim|state|argue)|is said to|is described as|marketed as|called|so-called|promis\w+|propos\w+ to be|advertised)\b")
+_CLAIM = re.compile(r"\b(?:claims?|claimed|claiming|purports?|asserts?|describ\w+ (?:the work|the paper|it|this|the method|their \w+) as|exaggerat\w*|overstat\w*|frames?|framed|presented as|presents? (?:this|it|them) as|positions? (?:this|it) as|they write|authors write|(?:write|writes|state|states|stated)\s*:|the authors (?:state|say|argue|call|describe|present|emphasi[sz]e|stress|highlight|suggest|position)|authors (?:claim|state|argue)|is said to|is described as|marketed as|called|so-called|promis\w+|propos\w+ to be|advertised)\b")
 _CONTRAST = re.compile(r"(?:;|\s+-{1,2}\s+|—|,?\s+\b(?:but|however|yet|nevertheless|nonetheless|although|though|whereas|while|despite|even though|albeit|except that|still|that said)\b)", re.IGNORECASE)
 _CONCESSIVE_START = re.compile(r"^\W*(?:although|though|even though|while|whereas|despite|albeit|admittedly|granted|notwithstanding|even if)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r",\s+")
@@ -223,7 +224,7 @@ def _affirm_in(clause: str) -> bool | str:
             span = clause[max(0, m.start() - 40):m.end() + 40]
             if m.group(0).startswith("novel") and _NOVEL_SCOPE.search(span):
                 continue
-            if len(_QUOTED.findall(clause[:m.start()])) % 2 == 1:
+            if len(_QUOTED.findall(clause[:m.start()])) % 2 == 1 or clause[max(0, m.start() - 1):m.start()] in ("‘", "'"):
                 continue  # inside a quotation of the paper's own wording
             if _AFFIRM_NEGATION.search(before) and not _KEEPS.search(before):
                 return "negated"
@@ -239,8 +240,8 @@ def _affirm_in(clause: str) -> bool | str:
     if hedged:
         return "weak"
     for p in _WEAK_AFFIRM_PATTERNS:
-        m = p.search(clause)
-        if m and not _CLAIM.search(clause[:m.start()]) and not _REQUEST.search(clause[:m.start()]):
+        weak = p.search(clause)
+        if weak and not _CLAIM.search(clause[:weak.start()]) and not _REQUEST.search(clause[:weak.start()]):
             return "weak"
     return False
 
@@ -321,10 +322,15 @@ def classify(sentence: str) -> tuple[Polarity, bool] | None:
     return (AFFIRM if found == AFFIRM else DISPUTE), False
 
 
+_REFERENCE_LINE = re.compile(r"^\W*\[\d+\]|arxiv(?: preprint)?|proceedings of|\bconference on\b|\bjournal of\b|\bvol\.\s*\d|\bpp\.\s*\d|\bdoi:|et al\.?,? \(?(?:19|20)\d\d\)?[.,]", re.IGNORECASE)
+
+
 def _classify(sentence: str) -> str | None:
     low = sentence.lower()
     if not _QUICK.search(low):
         return None
+    if _REFERENCE_LINE.search(sentence) and len(_REFERENCE_LINE.findall(sentence)) >= 2 or re.match(r"^\W*\[\d+\]", sentence):
+        return None  # a bibliography entry, not a statement
     heading = _HEADING.match(sentence) if ":" in sentence[:60] else None
     if heading:
         # "Limited novelty: ..." carries a polarity; "Novelty: ..." / "Originality:" is only a topic label.

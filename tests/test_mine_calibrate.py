@@ -1,0 +1,65 @@
+"""Calibration arithmetic: passage precision/recall and label agreement on hand-made dev rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judgeaudit.mine.calibrate import label_agreement, load_dev, passage_quality, reference_estimate
+from judgeaudit.mine.pipeline import load_corpus
+from judgeaudit.mine.select import Decision
+from judgeaudit.mine.signals import OfflineExtractor
+from judgeaudit.mine.summary import RunSummary
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+
+
+@pytest.fixture(scope="module")
+def corpus():  # type: ignore[no-untyped-def]
+    return load_corpus(FIXTURE, RunSummary())
+
+
+def test_passage_quality_counts(corpus) -> None:  # type: ignore[no-untyped-def]
+    # forum wTZt07hzZf: the offline extractor finds one affirmation and one dispute (see the fixture)
+    ex = OfflineExtractor()
+    found = [ex.extract(r) for r in corpus.reviews["wTZt07hzZf"]]
+    affirm = [q for s in found for q in s.quotes("affirm")]
+    dispute = [q for s in found for q in s.quotes("dispute")]
+    assert len(affirm) == 1 and len(dispute) == 1
+    dev = [
+        {"forum": "wTZt07hzZf", "label": "novel", "positive_signals": [affirm[0], "A passage nobody wrote."], "negative_signals": []},
+        {"forum": None, "label": "novel", "positive_signals": ["x"], "negative_signals": []},
+    ]
+    q = passage_quality(dev, corpus, ex)
+    assert q["ideas_measured"] == 1
+    assert q["affirm"] == {"precision": 1.0, "recall": 0.5, "f1": 0.6667, "extracted": 1, "extracted_matching": 1,
+                           "reference": 2, "reference_found": 1}
+    # the dispute found on a dev `novel` idea has no reference passage: a false positive
+    assert q["dispute"]["precision"] == 0.0 and q["dispute"]["extracted"] == 1 and q["dispute"]["recall"] is None
+
+
+def test_label_agreement_and_swaps() -> None:
+    dev = [{"forum": f, "label": lab, "positive_signals": [], "negative_signals": []}
+           for f, lab in [("A", "novel"), ("B", "novel"), ("C", "not_novel"), ("D", "not_novel"), (None, "novel")]]
+
+    def dec(f: str, label: str) -> Decision:
+        return Decision(f, label, label, "kept", 0, 0, (), ())  # type: ignore[arg-type]
+
+    kept = {"A": dec("A", "novel"), "C": dec("C", "novel")}
+    out = label_agreement(dev, {"A": "novel", "B": "novel", "C": "novel"}, kept)
+    assert out["novel"] == {"dev_ideas": 3, "with_forum": 2, "candidates": 2, "kept_same_label": 1, "swapped": 0, "recall": 0.5}
+    assert out["not_novel"]["swapped"] == 1 and out["not_novel"]["kept_same_label"] == 0
+    est = reference_estimate(dev, kept)
+    assert est["novel"]["reference_total_estimate"] == 9 and est["novel"]["ours"] == 2
+
+
+def test_load_dev_names_the_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "dev.jsonl"
+    path.write_text(json.dumps({"label": "novel", "positive_signals": [], "negative_signals": []}) + "\n{oops\n")
+    with pytest.raises(ValueError, match=r"dev.jsonl:2"):
+        load_dev(path)
+    path.write_text(json.dumps({"label": "novel"}) + "\n")
+    with pytest.raises(ValueError, match="positive_signals"):
+        load_dev(path)
