@@ -289,8 +289,7 @@ def test_figures_and_json(report: dict[str, Any]) -> None:
 def test_item_mismatch_is_an_error_unless_intersect(logdir: Path, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(logdir, logs)
-    set_dir = tmp_path / "toyset"
-    _items(set_dir)
+    set_dir = logdir.parent / "toyset"  # the same dataset as the grid (another path would be another dataset)
     eval(novelty_pairwise(dataset=str(set_dir), prompt="p1_no_guardrails", cache=False), model=get_model(
         "mockllm/right", custom_outputs=_judge("right")), log_dir=str(logs), display="none", limit=6)
     with pytest.raises(ItemMismatchError, match=r"lacks 2: pair6, pair7"):
@@ -314,8 +313,7 @@ def test_reference_by_full_config_name(logdir: Path, tmp_path: Path) -> None:
 def test_rerun_supersedes_older_log(logdir: Path, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(logdir, logs)
-    set_dir = tmp_path / "toyset"
-    _items(set_dir)
+    set_dir = logdir.parent / "toyset"
     eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=get_model(
         "mockllm/right", custom_outputs=_judge("right")), log_dir=str(logs), display="none")
     loaded = load_frame(logs)
