@@ -3,6 +3,7 @@ from per-call verdicts, item alignment, reference choice, Pareto front, Markdown
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -124,3 +125,16 @@ def test_cells_and_markdown() -> None:
     assert interval_cell({"estimate": float("nan"), "low": None, "high": 1}) == "n/a [n/a, 1.000]"
     md = to_markdown(pd.DataFrame({"a|b": ["x|y"], "c": [1]}))
     assert md.splitlines() == ["| a\\|b | c |", "|---|---|", "| x\\|y | 1 |"]
+
+
+def test_write_table_formats(tmp_path: Path) -> None:
+    from judgeaudit.report.tables import Table, write_table
+
+    table = Table("demo/table", "Caption with κ", pd.DataFrame({"Spearman ρ": ["0.5 [0.1, 0.9]"], "judge": ["a_b"]}),
+                  pd.DataFrame({"estimate": [0.5], "low": [0.1]}))
+    paths = write_table(table, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_table.csv", "demo_table.md", "demo_table.tex"]
+    tex = Path(paths["latex"]).read_text()
+    assert "Spearman $\\rho$" in tex and "$\\kappa$" in tex and "a\\_b" in tex and "ρ" not in tex
+    assert pd.read_csv(paths["csv"])["estimate"].tolist() == [0.5]
+    assert Path(paths["markdown"]).read_text().startswith("**Caption with κ**")

@@ -19,6 +19,7 @@ import pandas as pd
 from judgeaudit.files import atomic_write_text
 
 MISSING = "–"
+LATEX_GREEK: dict[str, str] = {"ρ": r"$\rho$", "κ": r"$\kappa$", "α": r"$\alpha$", "Δ": r"$\Delta$"}
 SIG_MARK = "*"
 
 
@@ -242,6 +243,8 @@ def write_table(table: Table, out: Path) -> dict[str, str]:
     paths = {"markdown": out / f"{stem}.md", "latex": out / f"{stem}.tex", "csv": out / f"{stem}.csv"}
     atomic_write_text(paths["markdown"], f"**{table.caption}**\n\n" + to_markdown(table.display))
     latex = table.display.to_latex(index=False, escape=True, caption=table.caption, label=f"tab:{stem}")
+    for char, command in LATEX_GREEK.items():  # pdflatex has no Greek letters in text mode
+        latex = latex.replace(char, command)
     atomic_write_text(paths["latex"], latex)
     atomic_write_text(paths["csv"], table.data.to_csv(index=False))
     return {k: str(v) for k, v in paths.items()}
