@@ -1,0 +1,107 @@
+"""`judgeaudit mine --extractor litellm/...` end to end through litellm's real HTTP path.
+
+Hosted models are unreachable here, so a tiny OpenAI-compatible chat-completions server on
+127.0.0.1 stands in for the model. It reads the review out of our prompt and answers with the
+sentences that mention novelty (affirm/dispute by a crude rule) plus one fabricated quote, so
+the run shows quotes being verified (the fabricated one is dropped and counted) and answers
+being cached (a second run makes no request).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from judgeaudit.cli import main
+from judgeaudit.data.jsonl import read_points
+from judgeaudit.mine.sentences import split_sentences
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
+         "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
+FABRICATED = "This sentence was never written by the reviewer."
+
+
+def answer_for(prompt: str) -> str:
+    m = re.search(r"<review>\n(.*)\n</review>", prompt, re.S)
+    if not m:
+        return json.dumps({"remove": []})  # a sanitiser prompt: keep everything
+    signals = [{"polarity": "affirm", "quote": FABRICATED}]
+    for sentence in split_sentences(m.group(1)):
+        low = sentence.lower()
+        if sentence.startswith("## "):
+            continue
+        if re.search(r"limited novelty|not novel|incremental|lack of novelty|lacks novelty", low):
+            signals.append({"polarity": "dispute", "quote": sentence})
+        elif re.search(r"\bnovel\b|\boriginal", low):
+            signals.append({"polarity": "affirm", "quote": sentence})
+    return json.dumps({"signals": signals})
+
+
+class _Handler(BaseHTTPRequestHandler):
+    requests: list[str] = []
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        prompt = body["messages"][-1]["content"]
+        type(self).requests.append(self.path)
+        payload = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
+                   "choices": [{"index": 0, "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": answer_for(prompt)}}],
+                   "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def stub_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+    _Handler.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+def test_llm_extractor_run_verifies_quotes_and_caches(stub_model: str, tmp_path: Path) -> None:
+    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model",
+            "--sanitiser", "litellm/openai/stub-model", "--api-base", stub_model,
+            "--llm-cache", str(tmp_path / "llm"), "--no-progress", *LOOSE]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    first_requests = len(_Handler.requests)
+    assert first_requests > 0 and all(p.endswith("/chat/completions") for p in _Handler.requests)
+    set_dir = tmp_path / "a" / "human_only"
+    manifest = json.loads((set_dir / "manifest.json").read_text())
+    mining = manifest["mining"]
+    assert mining["extractor"] == "litellm/openai/stub-model"
+    assert mining["sanitiser"] == "litellm/openai/stub-model"
+    # one fabricated quote per review sent to the model, each dropped as not verbatim
+    assert mining["quotes_dropped_not_verbatim"] > 0
+    points = read_points(set_dir / "pointwise.jsonl")
+    assert points
+    for p in points:
+        for quote in (*p.idea.evidence.positive_signals, *p.idea.evidence.negative_signals):
+            assert quote != FABRICATED
+    # the cache answers the second run: no request, same files
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    assert len(_Handler.requests) == first_requests
+    for name in ("pairwise.jsonl", "pointwise.jsonl"):
+        assert (set_dir / name).read_bytes() == (tmp_path / "b" / "human_only" / name).read_bytes()
