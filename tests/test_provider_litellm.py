@@ -61,11 +61,16 @@ def _run(
 
 
 def _log_text(log: EvalLog) -> str:
-    """Every byte of the log file, decoded (all members of a .eval zip, or the JSON file)."""
+    """Everything the log file holds, as text: the raw JSON file, or every part of a .eval archive.
+
+    .eval members may be zstd-compressed (which `zipfile` cannot read), so the archive is read
+    back through Inspect in full and serialised; member names are added from the zip directory.
+    """
     path = Path(log.location)
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as z:
-            return "\n".join(z.read(name).decode("utf-8", "replace") for name in z.namelist())
+            names = "\n".join(z.namelist())
+        return names + "\n" + read_eval_log(str(path)).model_dump_json()
     return path.read_text(encoding="utf-8")
 
 
@@ -161,9 +166,11 @@ def test_bad_request_is_not_retried(tmp_path: Path) -> None:
     assert "bad field" in (log.error.message if log.error else "")
 
 
-@pytest.mark.parametrize("via", ["env", "model_arg"])
+@pytest.mark.parametrize(
+    ("via", "log_format"), [("env", "json"), ("model_arg", "json"), ("model_arg", "eval")]
+)
 def test_planted_key_never_reaches_the_log(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, via: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, via: str, log_format: str
 ) -> None:
     """A key from the environment or `-M api_key=`, echoed back by a 401, is absent from log and errors."""
     key = PLANTED_ENV_KEY if via == "env" else PLANTED_ARG_KEY
@@ -187,7 +194,7 @@ def test_planted_key_never_reaches_the_log(
             tmp_path,
             api_key=None if via == "env" else key,
             log_level="debug",
-            log_format="json",
+            log_format=log_format,
             fail_on_error=False,
         )
         sent = {r["headers"].get("authorization") for r in srv.requests}

@@ -73,6 +73,7 @@ def import_litellm() -> Any:
     import litellm
 
     litellm.telemetry = False
+    litellm.suppress_debug_info = True  # no "Give Feedback" banners printed on every error
     litellm.num_retries = 0
     install_log_filter(REDACTOR, LITELLM_LOGGERS)
     return litellm
