@@ -134,6 +134,7 @@ def test_cached_calls_cost_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert second.samples and all(s.output.completion == "Verdict: A" for s in second.samples)
 
 
+@pytest.mark.slow  # Inspect's retry backoff waits a few seconds
 def test_inspect_retries_rate_limits_litellm_does_not(tmp_path: Path) -> None:
     """A 429 is retried by Inspect (one extra request), never by litellm or the OpenAI SDK."""
     with RecordedOpenAIServer() as srv:

@@ -139,6 +139,7 @@ def test_unknown_local_model_is_a_clear_error() -> None:
         get_model("local//nonexistent/model.gguf")
 
 
+@pytest.mark.slow
 def test_cache_keeps_grammar_runs_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Inspect's cache ignores model args; a grammar run must not get answers cached without one."""
     from inspect_ai.model import CachePolicy
