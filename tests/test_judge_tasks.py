@@ -536,3 +536,42 @@ def test_epochs_are_pooled_into_one_verdict(tmp_path: Path) -> None:
         meta is not None and meta["k"] == 2 and [c["call_index"] for c in meta["calls"]] == [0, 1]
     )
     assert {c["verdict"] for c in meta["calls"]} == {"a", "b"} and pooled["pair0"].answer == "tie"
+
+
+def test_running_display_gets_point_estimates_only() -> None:
+    """Inspect's once-a-second progress metrics skip the bootstrap; final results keep it.
+
+    The display function is imitated by a function carrying its module and qualified name
+    (the final-results path is covered by every eval test above).
+    """
+    import types
+
+    from inspect_ai.scorer import SampleScore, Score
+
+    from judgeaudit.judges.inspect_metrics import interval_values
+
+    sample_scores = [
+        SampleScore(
+            score=Score(value=1.0, metadata={"kind": "pairwise", "verdict": v, "gold": "a"}),
+            sample_id=str(i),
+        )
+        for i, v in enumerate("aabab")
+    ]
+
+    def compute() -> dict[str, float]:
+        return interval_values("strict_accuracy", sample_scores, "pairwise", 200, 1)
+
+    code = compute.__code__.replace(co_qualname="update_metrics_display_fn.<locals>.compute")
+    display = types.FunctionType(
+        code,
+        {**compute.__globals__, "__name__": "inspect_ai._eval.task.run"},
+        "compute",
+        None,
+        compute.__closure__,
+    )
+    assert display() == {"strict_accuracy": 0.6}
+    final = compute()
+    assert (
+        final["strict_accuracy"] == 0.6
+        and final["strict_accuracy_ci_low"] < 0.6 < final["strict_accuracy_ci_high"]
+    )

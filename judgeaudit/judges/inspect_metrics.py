@@ -8,6 +8,8 @@ A metric `m` yields the values `m`, `m_ci_low`, `m_ci_high`; its params (`resamp
 
 from __future__ import annotations
 
+import sys
+
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from judgeaudit.stats import (
@@ -22,6 +24,28 @@ from judgeaudit.stats import (
 from judgeaudit.stats.bootstrap import METHOD
 
 BOOTSTRAP_METHOD = METHOD
+# Inspect recomputes metrics about once a second for its progress display while a task runs.
+# Those interim values show only the point estimates; a full bootstrap per refresh would
+# compete with the model for CPU. Detected by the display's code name; if Inspect renames it,
+# interim refreshes simply compute the full interval too (slower, never wrong).
+_DISPLAY_QUALNAME = "update_metrics_display_fn.<locals>.compute"
+_DISPLAY_MODULE = "inspect_ai._eval.task.run"
+
+
+def _in_progress_display(max_depth: int = 12) -> bool:
+    """True when called from Inspect's running-metrics display (not the final results)."""
+    frame = sys._getframe(1)
+    for _ in range(max_depth):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if (
+            code.co_qualname == _DISPLAY_QUALNAME
+            and frame.f_globals.get("__name__") == _DISPLAY_MODULE
+        ):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
 
 
 def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str], list[str]]:
@@ -49,6 +73,8 @@ def interval_values(
         outcomes, fn = pairwise_outcomes(verdicts, gold), PAIRWISE[name]
     else:
         outcomes, fn = pointwise_outcomes(verdicts, gold), POINTWISE[name]
+    if _in_progress_display():
+        return {name: float(fn(outcomes))}
     # No explicit indices: the stats package caches the seeded resample draw across metrics.
     interval = bootstrap_metric(outcomes, fn, resamples, seed)
     return {
