@@ -1,9 +1,11 @@
-"""Read a raw OpenReview cache (`notes-*.jsonl.gz`, API v2 notes) as a stream of valid, de-duplicated notes.
+"""Read a raw OpenReview cache (`notes-*.jsonl.gz`, API v2 notes) as one streaming pass of valid notes.
 
-Two streaming passes keep memory small: the first finds, for every note id, the occurrence with
-the latest `mdate` (ties: the later occurrence in file order, since a re-fetch appends); the
-second yields only those winners. Truncated gzip members, corrupt or non-object lines, notes
-without an id or without content and the losing copies of duplicated notes are counted skips.
+Truncated gzip members, corrupt or non-object lines, notes without an id and notes without
+content are counted skips. Duplicated notes (the same id more than once, e.g. an edited review
+crawled twice) are resolved by `Latest`: the version with the latest `mdate` wins (ties: the later
+occurrence in file order, since a re-fetch appends), every other copy is a counted skip. The
+consumer (the parser) applies `Latest` while it builds its light records, so the raw notes are
+never all held in memory.
 """
 
 from __future__ import annotations
@@ -27,13 +29,17 @@ class CacheError(ValueError):
     """The cache directory cannot be read at all (missing, empty, not a raw cache)."""
 
 
+DUPLICATE = "duplicate note id (an occurrence with a later mdate is kept)"
+
+
 @dataclass(frozen=True)
 class Located:
-    """One note with the file and line it came from."""
+    """One note with the file (name and index in the cache) and line it came from."""
 
     file: str
     line: int
     note: dict[str, Any]
+    file_index: int = 0
 
     @property
     def where(self) -> str:
@@ -106,31 +112,50 @@ def _mdate(note: dict[str, Any]) -> int:
 
 
 def iter_notes(cache_dir: str | Path, summary: RunSummary | None = None) -> Iterator[Located]:
-    """Yield every valid note once (latest `mdate` wins), in file order; skips go to `summary`."""
-    files = cache_files(cache_dir)
-    # Pass 1: the winning occurrence per id (decode errors are counted in pass 2 only).
-    best: dict[str, tuple[int, int, int]] = {}
-    for fi, path in enumerate(files):
-        for number, raw in _raw_lines(path, None):
-            note, _ = _decode(raw)
-            if note is None:
-                continue
-            key = (_mdate(note), fi, number)
-            prev = best.get(note["id"])
-            if prev is None or key >= prev:
-                best[note["id"]] = key
-    # Pass 2: yield winners, count everything else.
-    for fi, path in enumerate(files):
+    """Yield every decodable note with content, in file order (duplicates included: see `Latest`)."""
+    for fi, path in enumerate(cache_files(cache_dir)):
         for number, raw in _raw_lines(path, summary):
-            where = f"{path.name}:{number}"
             note, reason = _decode(raw)
             if note is None:
                 if summary is not None:
-                    summary.skip(STAGE, reason, where)
+                    summary.skip(STAGE, reason, f"{path.name}:{number}")
                 continue
-            _, bfi, bnum = best[note["id"]]
-            if (bfi, bnum) != (fi, number):
-                if summary is not None:
-                    summary.skip(STAGE, "duplicate note id (an occurrence with a later mdate is kept)", where)
-                continue
-            yield Located(path.name, number, note)
+            yield Located(path.name, number, note, fi)
+
+
+class Latest:
+    """Keeps, per note id, which occurrence is the latest version; losers are counted skips."""
+
+    def __init__(self, summary: RunSummary | None = None) -> None:
+        self.summary = summary
+        self._best: dict[str, tuple[int, int, int, str]] = {}
+
+    def offer(self, loc: Located) -> tuple[bool, str | None]:
+        """(is `loc` the latest version so far, location of the version it displaces or None)."""
+        key = (_mdate(loc.note), loc.file_index, loc.line, loc.where)
+        note_id = loc.note["id"]
+        prev = self._best.get(note_id)
+        if prev is None:
+            self._best[note_id] = key
+            return True, None
+        if key[:3] >= prev[:3]:
+            self._best[note_id] = key
+            self._count(prev[3])
+            return True, prev[3]
+        self._count(loc.where)
+        return False, None
+
+    def _count(self, where: str) -> None:
+        if self.summary is not None:
+            self.summary.skip(STAGE, DUPLICATE, where)
+
+
+def latest_notes(cache_dir: str | Path, summary: RunSummary | None = None) -> dict[str, Located]:
+    """Every note id's latest version (holds all notes in memory: for small caches and tests)."""
+    latest = Latest(summary)
+    out: dict[str, Located] = {}
+    for loc in iter_notes(cache_dir, summary):
+        accepted, _ = latest.offer(loc)
+        if accepted:
+            out[loc.note["id"]] = loc
+    return out

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgeaudit.mine.cache import Located
+from judgeaudit.mine.cache import Latest, Located
 from judgeaudit.mine.summary import RunSummary
 
 STAGE = "parse"
@@ -168,36 +168,53 @@ def parse_review(loc: Located, summary: RunSummary) -> Review | None:
 
 
 def parse_notes(notes: Iterable[Located], summary: RunSummary) -> Corpus:
-    """Parse a note stream into a Corpus; reviews of unknown submissions are counted skips."""
+    """Parse a note stream into a Corpus, keeping each note id's latest version (see `cache.Latest`).
+
+    Reviews of submissions that are not in the cache (or were skipped) are counted skips.
+    """
     corpus = Corpus()
-    pending: list[tuple[Located, Review]] = []
+    latest = Latest(summary)
+    submissions: dict[str, Submission] = {}  # by note id
+    reviews: dict[str, tuple[Located, Review]] = {}
+    status_replies: dict[str, tuple[str, str]] = {}  # note id -> (kind, forum)
+    ignored: dict[str, str] = {}  # note id -> kind
     for loc in notes:
+        accepted, displaced = latest.offer(loc)
+        if not accepted:
+            continue
+        note_id = loc.note["id"]
+        if displaced is not None:
+            for table in (submissions, reviews, status_replies, ignored):
+                table.pop(note_id, None)
         kind = note_kind(loc.note)
         if kind == "Submission":
             sub = parse_submission(loc, summary)
             if sub is not None:
-                corpus.submissions[sub.forum] = sub
+                submissions[note_id] = sub
         elif kind == "Official_Review":
             review = parse_review(loc, summary)
             if review is not None:
-                pending.append((loc, review))
-        elif kind == "Withdrawal":
-            corpus.withdrawn_forums.add(str(loc.note.get("forum")))
-            summary.note("replies ignored: Withdrawal (used for status)")
-        elif kind == "Desk_Rejection":
-            corpus.desk_rejected_forums.add(str(loc.note.get("forum")))
-            summary.note("replies ignored: Desk_Rejection (used for status)")
+                reviews[note_id] = (loc, review)
+        elif kind in ("Withdrawal", "Desk_Rejection"):
+            status_replies[note_id] = (kind, str(loc.note.get("forum")))
         elif kind:
-            summary.note(f"replies ignored: {kind}")
+            ignored[note_id] = kind
         else:
             summary.skip(STAGE, "note without a recognisable invitation", loc.where)
-    for loc, review in pending:
+    for sub in submissions.values():
+        corpus.submissions[sub.forum] = sub
+    for kind, forum in status_replies.values():
+        (corpus.withdrawn_forums if kind == "Withdrawal" else corpus.desk_rejected_forums).add(forum)
+        summary.note(f"replies ignored: {kind} (used for status)")
+    for kind in ignored.values():
+        summary.note(f"replies ignored: {kind}")
+    for loc, review in reviews.values():
         if review.forum not in corpus.submissions:
             summary.skip(STAGE, "review of a submission not in the cache (or skipped)", loc.where)
             continue
         corpus.reviews.setdefault(review.forum, []).append(review)
-    for reviews in corpus.reviews.values():
-        reviews.sort(key=lambda r: r.review_id)
+    for forum_reviews in corpus.reviews.values():
+        forum_reviews.sort(key=lambda r: r.review_id)
     return corpus
 
 
