@@ -3,6 +3,7 @@ from per-call verdicts, item alignment, reference choice, Pareto front, Markdown
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,19 @@ def test_write_table_formats(tmp_path: Path) -> None:
     assert "Spearman $\\rho$" in tex and "$\\kappa$" in tex and "a\\_b" in tex and "ρ" not in tex
     assert pd.read_csv(paths["csv"])["estimate"].tolist() == [0.5]
     assert Path(paths["markdown"]).read_text().startswith("**Caption with κ**")
+
+
+def test_usage_and_cost() -> None:
+    from types import SimpleNamespace
+
+    from inspect_ai.model import ModelUsage
+
+    from judgeaudit.report.frame import _usage
+
+    priced = SimpleNamespace(model_usage={"m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12, total_cost=0.5)})
+    unpriced = SimpleNamespace(model_usage={"m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)})
+    cached = SimpleNamespace(model_usage={})
+    assert _usage([priced, priced]) == (20, 4, 24, 1.0)
+    assert _usage([cached]) == (0, 0, 0, 0.0)  # served from the cache: nothing billed
+    inp, _, _, cost = _usage([priced, unpriced])
+    assert inp == 20 and math.isnan(cost)

@@ -153,14 +153,16 @@ def probe_label(probe: str | None, variant: str | None) -> str | None:
 
 
 def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
-    """Tokens and USD cost summed over samples (epochs); cost NaN unless every usage has a price."""
+    """Tokens and USD cost summed over samples (epochs).
+
+    A sample with no model usage at all made no billed call (its calls were served from
+    Inspect's cache): it costs 0. Usage reported without a price makes the cost unknown (NaN).
+    """
     inp = out = tot = 0.0
     cost = 0.0
     cost_known = True
-    seen = False
     for sample in samples:
         for u in (getattr(sample, "model_usage", None) or {}).values():
-            seen = True
             inp += u.input_tokens or 0
             out += u.output_tokens or 0
             tot += u.total_tokens or 0
@@ -168,7 +170,7 @@ def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
                 cost_known = False
             else:
                 cost += u.total_cost
-    return inp, out, tot, (cost if cost_known and seen else math.nan)
+    return inp, out, tot, (cost if cost_known else math.nan)
 
 
 def _pooled_scores(log: Any) -> dict[str, Any] | None:

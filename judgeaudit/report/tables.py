@@ -151,7 +151,8 @@ def cost_table(results: Sequence[dict[str, Any]]) -> Table:
                             "cost_unknown_items": unknown, "input_tokens": e["input_tokens"],
                             "output_tokens": e["output_tokens"], "total_tokens": e["total_tokens"]})
     caption = ("Cost and headline metric per configuration (pairwise: strict accuracy; pointwise: macro-F1) [95% CI]. "
-               "Cost is unknown where the provider reported no price (and for aggregations recomputed from a subset of calls).")
+               "Calls served from Inspect's cache cost 0; cost is unknown where the provider reported usage without a price "
+               "(and for aggregations recomputed from a subset of calls).")
     return Table("cost", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
