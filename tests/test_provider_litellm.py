@@ -256,3 +256,48 @@ def test_generate_config_is_mapped(tmp_path: Path) -> None:
         0.9,
     )
     assert body["stop"] == ["\n\n"]
+
+
+def test_context_overflow_is_an_output_not_a_crash(tmp_path: Path) -> None:
+    """A context-length 400 becomes an empty `model_length` output (the judge counts it invalid)."""
+    with RecordedOpenAIServer() as srv:
+        srv.script.append(
+            Reply(
+                400,
+                error_body(
+                    "This model's maximum context length is 128000 tokens.",
+                    "invalid_request_error",
+                    "context_length_exceeded",
+                ),
+            )
+        )
+        log = _run(srv, tmp_path, task=_task(1))
+    assert log.status == "success", log.error
+    output = log.samples[0].output  # type: ignore[index]
+    assert output.stop_reason == "model_length" and output.completion == ""
+    assert output.error and "maximum context length" in output.error
+    assert len(srv.requests) == 1
+
+
+def test_judge_task_through_litellm(tmp_path: Path) -> None:
+    """novelty_pairwise (both orders) over litellm: every call parsed, tokens and cost in the log."""
+    from judgeaudit.judges.tasks import novelty_pairwise
+
+    fixture = Path(__file__).parent / "fixtures" / "tiny_judge"
+
+    def answer(request: dict[str, Any]) -> str:
+        return "The first idea adds a new mechanism.\nVerdict: A"
+
+    with RecordedOpenAIServer(default_content=answer) as srv:
+        task = novelty_pairwise(dataset=str(fixture), both_orders=True, cache=False, resamples=200)
+        log = _run(srv, tmp_path, task=task, limit=3)
+    assert log.status == "success", log.error
+    assert len(srv.requests) == 6  # 3 pairs x 2 orders
+    usage = log.stats.model_usage["litellm/openai/gpt-4o-mini"]
+    assert (usage.input_tokens, usage.output_tokens) == (6 * 42, 6 * 7)
+    assert usage.total_cost == pytest.approx(6 * _expected_cost("gpt-4o-mini", 42, 7))
+    for sample in log.samples or []:
+        score = next(iter((sample.scores or {}).values()))
+        calls = (score.metadata or {})["calls"]
+        assert [c["parse"] for c in calls] == ["strict", "strict"]
+        assert score.answer == "tie"  # "A" in both orders maps back to a and b
