@@ -172,3 +172,28 @@ def test_cache_keeps_grammar_runs_apart(tmp_path: Path, monkeypatch: pytest.Monk
     assert (cache_free, cache_constrained, cache_again) == ("write", "write", "read")
     assert VERDICT_LINE.match(constrained) and again == constrained
     assert free != constrained
+
+
+@pytest.mark.slow
+def test_concurrent_calls_are_serialised_and_match_sequential() -> None:
+    """Concurrent generates on one model all finish and equal the same calls made one by one."""
+    model = _model(grammar="pairwise")
+    seeds = [21, 22]
+
+    async def together() -> list[str]:
+        outputs = await asyncio.gather(
+            *(
+                model.generate(
+                    PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)
+                )
+                for s in seeds
+            )
+        )
+        return [o.completion for o in outputs]
+
+    concurrent = asyncio.run(together())
+    sequential = [
+        _complete(model, PAIR_PROMPT, temperature=1.5, seed=s, max_tokens=8)[0] for s in seeds
+    ]
+    assert concurrent == sequential
+    assert all(VERDICT_LINE.match(text) for text in concurrent)

@@ -10,7 +10,9 @@ evaluates its prompt from scratch, so a seed gives the same output whatever ran 
 `true` a prompt prefix shared with the previous call is reused (faster for k calls on one
 prompt), but logits can differ in the last bits and sampled outputs may then differ. Each model file is loaded once per process and reused; llama.cpp is
 not thread-safe, so calls are serialised with a lock and run in a worker thread so the event
-loop stays free. Usage is reported from llama.cpp's token counts; cost is 0.
+loop stays free; queued calls wait on a one-slot async limiter rather than in a thread.
+(Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
+`--max-connections 1` to make Inspect itself queue the calls.) Usage is reported from llama.cpp's token counts; cost is 0.
 
 Model args that change outputs are also written into `base_url`
 (`local://<file>?grammar=...&prefix_cache=...&n_ctx=...`), which Inspect's response cache keys on.
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -60,6 +63,16 @@ class LoadedModel:
     llama: Any
     lock: threading.Lock = field(default_factory=threading.Lock)
     grammars: dict[str, Any] = field(default_factory=dict)
+    # a single-slot async limiter for the current event loop, so queued calls wait without
+    # holding a worker thread (the thread lock above still guards calls from other loops)
+    _limiter: tuple[object, anyio.CapacityLimiter] | None = None
+
+    def limiter(self) -> anyio.CapacityLimiter:
+        """The single-slot limiter of the running event loop (replaced when the loop changes)."""
+        token = anyio.lowlevel.current_token()
+        if self._limiter is None or self._limiter[0] != token:
+            self._limiter = (token, anyio.CapacityLimiter(1))
+        return self._limiter[1]
 
     def grammar(self, text: str) -> Any:
         """Compiled LlamaGrammar for GBNF `text` (compiled once, reused)."""
@@ -191,7 +204,9 @@ class LocalLlamaAPI(ModelAPI):
         }
         call = ModelCall.create(request, None)
         try:
-            response = await anyio.to_thread.run_sync(self._complete, prompt, params, grammar_text)
+            response = await anyio.to_thread.run_sync(
+                self._complete, prompt, params, grammar_text, limiter=self.model.limiter()
+            )
         except ValueError as ex:  # llama-cpp reports a prompt longer than the context this way
             if "context window" not in str(ex):
                 raise
