@@ -53,6 +53,8 @@ CASES = [
     ("The authors claim their method is novel.", None),
     ('They write: "this is the first attempt to do X".', None),
     ("Please explain why this is a novel contribution.", None),
+    ("I do not question that they are the first to do this, but I wonder whether it matters.", None),
+    ("All my questions are already discussed in the Weaknesses section.", None),
     ("The framing is exaggerated, for example describing the work as a ‘paradigm shift’.", None),
     ("A comparison table showing how the method differs from existing datasets is missing.", None),
     # contrast: the main clause decides

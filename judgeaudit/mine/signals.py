@@ -117,7 +117,7 @@ _DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:combination|combinations|assembly|composition|collection|mix|integration|patchwork|ensemble|stacking) of (?:\w+\s+){0,2}?(?:existing|known|well[- ]known|established|off[- ]the[- ]shelf|standard|prior|previous|previously proposed|existed|available|popular|common|familiar)\b",
     r"\b(?:closely|largely|heavily|essentially|mostly|very|highly|strongly|quite|substantially|almost)\s+(?:\w+\s+)?(?:resembles?|mirrors?|similar to|identical to|replicates?|derivative|borrow(?:s|ed)?|overlaps? with|related to (?:prior|previous|existing)|follows? (?:prior|previous|existing|the))\b",
     r"\b(?:derivative of|re-?branding|repackag\w+ of|a rehash|re-?invent\w*|reinventing)\b",
-    r"\b(?:close|closely) to (?:prior|previous|existing|the (?:prior|previous|existing)|\[?\d)",
+    r"\b(?:close|closely) to (?:prior|previous|existing|the (?:prior|previous|existing)|\[\d)",
     # a wrong "first" claim
     r"\b(?:claims?|claimed|claiming|assertion|statement)\b[^.]{0,80}\b(?:first|novel|new|original)\b[^.]{0,160}\b(?:not upheld|unsupported|not justified|incorrect|inaccurate|not accurate|not correct|not true|untrue|overstated|overclaim\w*|misleading|questionable|wrong|false|exaggerat\w+|not entirely|not fully|debatable|unfounded|not supported|problematic|too strong|strong claim)",
     r"\b(?:incorrect|inaccurate|overstated|misleading|questionable|exaggerated|unfounded)\b[^.]{0,40}\b(?:claims?|claimed)\b[^.]{0,40}\b(?:first|novel|new|original|novelty)\b",
@@ -262,7 +262,12 @@ _INCREMENTAL = re.compile(
     r"|^\W*incremental\b")
 
 
+_DISCLAIMER = re.compile(r"\b(?:i|we)\s+(?:do not|don't|am not|are not|'m not)\s+(?:\w+\s+)?(?:question\w*|doubt\w*|disput\w*|deny\w*|saying|claim\w*|suggest\w*)\b|\balready (?:discussed|mentioned|listed|raised|covered|described) (?:in|above|below|under)\b")
+
+
 def _clause_polarity(clause: str, *, question: bool) -> str | None:
+    if _DISCLAIMER.search(clause):
+        return None  # "I do not question that they are the first", "already discussed in Weaknesses"
     if _NEGATED_NEGATIVE.search(clause):
         return None if question else AFFIRM
     if _TEMPLATE.search(clause):
