@@ -301,3 +301,21 @@ def test_judge_task_through_litellm(tmp_path: Path) -> None:
         calls = (score.metadata or {})["calls"]
         assert [c["parse"] for c in calls] == ["strict", "strict"]
         assert score.answer == "tie"  # "A" in both orders maps back to a and b
+
+
+def test_response_schema_becomes_response_format(tmp_path: Path) -> None:
+    """A GenerateConfig response_schema is sent as OpenAI's json_schema response_format."""
+    from inspect_ai.model import ResponseSchema
+    from inspect_ai.util import JSONSchema
+
+    schema = ResponseSchema(
+        name="verdict",
+        json_schema=JSONSchema(type="object", properties={"verdict": JSONSchema(type="string")}),
+        strict=True,
+    )
+    with RecordedOpenAIServer(default_content=lambda request: '{"verdict": "A"}') as srv:
+        _run(srv, tmp_path, task=_task(1), response_schema=schema)
+    fmt = srv.requests[0]["body"]["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "verdict"
+    assert fmt["json_schema"]["strict"] is True
+    assert fmt["json_schema"]["schema"]["properties"]["verdict"] == {"type": "string"}

@@ -197,3 +197,25 @@ def test_concurrent_calls_are_serialised_and_match_sequential() -> None:
     ]
     assert concurrent == sequential
     assert all(VERDICT_LINE.match(text) for text in concurrent)
+
+
+def test_response_schema_constrains_to_json() -> None:
+    """A GenerateConfig response_schema becomes a JSON grammar: the answer parses and fits the enum."""
+    import json
+
+    from inspect_ai.model import ResponseSchema
+    from inspect_ai.util import JSONSchema
+
+    schema = ResponseSchema(
+        name="verdict",
+        json_schema=JSONSchema(
+            type="object",
+            properties={"verdict": JSONSchema(enum=["A", "B", "TIE"])},
+            required=["verdict"],
+        ),
+    )
+    text, output = _complete(
+        _model(), PAIR_PROMPT, temperature=0.0, max_tokens=24, response_schema=schema
+    )
+    assert json.loads(text)["verdict"] in ("A", "B", "TIE")
+    assert output.metadata["local"]["grammar"] == "response_schema:verdict"  # type: ignore[attr-defined]

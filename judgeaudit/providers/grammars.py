@@ -7,11 +7,14 @@ with `V` or `#`, then the verdict line; bounded so any `max_tokens >= REASONED_M
 always reaches the verdict, since every token is at least one character); `auto`
 (picks `pairwise` or `pointwise` from the answer instructions in the prompt, else none).
 Anything containing `::=` is taken as GBNF text, a path ending in `.gbnf` as a grammar file.
+Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 REASON_CHARS = 160
 REASON_LINES = 3
@@ -37,6 +40,13 @@ def detect_verdict_kind(prompt: str) -> str | None:
     if '"Verdict: NOVEL"' in prompt and '"Verdict: NOT NOVEL"' in prompt:
         return "pointwise"
     return None
+
+
+def json_schema_grammar(schema: dict[str, Any]) -> str:
+    """GBNF for JSON documents matching `schema` (llama.cpp's own converter)."""
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    return str(json_schema_to_gbnf(json.dumps(schema)))
 
 
 def resolve_grammar(spec: str | None, prompt: str) -> tuple[str | None, str | None]:

@@ -158,6 +158,17 @@ def config_to_params(config: GenerateConfig) -> dict[str, Any]:
     }
     if config.extra_body:
         params["extra_body"] = config.extra_body
+    if config.response_schema is not None:
+        schema = config.response_schema
+        json_schema: dict[str, Any] = {
+            "name": schema.name,
+            "schema": schema.json_schema.model_dump(exclude_none=True),
+        }
+        if schema.description:
+            json_schema["description"] = schema.description
+        if schema.strict is not None:
+            json_schema["strict"] = schema.strict
+        params["response_format"] = {"type": "json_schema", "json_schema": json_schema}
     return {k: v for k, v in params.items() if v is not None}
 
 

@@ -3,7 +3,8 @@
 `local/gemma-3-270m` uses the Gemma 3 270M file assembled from PyPI (see `gguf.py`); any other
 `local/<path.gguf>` loads that file. The model is a base model, so chat messages are rendered
 as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (see
-`grammars.py`; default `none`), `n_ctx` (default 4096), `n_threads` (default: half the
+`grammars.py`; default `none`; without it a GenerateConfig `response_schema` constrains the
+answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (default: half the
 cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower),
 `n_batch` (default 512), `prefix_cache` (default false). With `prefix_cache=false` every call
 evaluates its prompt from scratch, so a seed gives the same output whatever ran before; with
@@ -45,7 +46,7 @@ from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.gguf import resolve_gguf
-from judgeaudit.providers.grammars import resolve_grammar
+from judgeaudit.providers.grammars import json_schema_grammar, resolve_grammar
 from judgeaudit.providers.transcript import STOP_SEQUENCES, TRANSCRIPT_FORMAT, render_transcript
 
 DEFAULT_N_CTX = 4096
@@ -193,6 +194,10 @@ class LocalLlamaAPI(ModelAPI):
             raise ValueError(f"local/{self.model_name}: tools are not supported by a base model")
         prompt = render_transcript(input)
         grammar_name, grammar_text = resolve_grammar(self.grammar_spec, prompt)
+        if grammar_text is None and config.response_schema is not None:
+            schema = config.response_schema
+            grammar_name = f"response_schema:{schema.name}"
+            grammar_text = json_schema_grammar(schema.json_schema.model_dump(exclude_none=True))
         params = completion_params(config, DEFAULT_MAX_TOKENS)
         request = {
             "model_path": str(self.model_path),
