@@ -319,3 +319,22 @@ def test_response_schema_becomes_response_format(tmp_path: Path) -> None:
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "verdict"
     assert fmt["json_schema"]["strict"] is True
     assert fmt["json_schema"]["schema"]["properties"]["verdict"] == {"type": "string"}
+
+
+def test_custom_price_from_model_args(tmp_path: Path) -> None:
+    """`-M input_cost_per_token=... -M output_cost_per_token=...` prices an unknown model name."""
+    with RecordedOpenAIServer() as srv:
+        log = eval(
+            _task(1),
+            model="litellm/openai/judgeaudit-unpriced",
+            model_args={
+                "api_base": srv.url,
+                "api_key": "sk-test-key-123456",
+                "input_cost_per_token": 3e-6,
+                "output_cost_per_token": 5e-6,
+            },
+            log_dir=str(tmp_path),
+            display="none",
+        )[0]
+    usage = read_eval_log(log.location).stats.model_usage["litellm/openai/judgeaudit-unpriced"]
+    assert usage.total_cost == pytest.approx(42 * 3e-6 + 7 * 5e-6)

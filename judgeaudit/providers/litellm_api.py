@@ -280,10 +280,20 @@ class LiteLLMAPI(ModelAPI):
         return params, dropped
 
     def cost(self, response: Any) -> float | None:
-        """USD cost of a response from litellm's bundled price map (None if the model has no price)."""
+        """USD cost from litellm's bundled price map, or from `-M input_cost_per_token=`/
+        `output_cost_per_token=` when given (None if the model has no price)."""
+        custom = {
+            k: float(self.model_args[k])
+            for k in ("input_cost_per_token", "output_cost_per_token")
+            if k in self.model_args
+        }
         try:
             return float(
-                self._litellm.completion_cost(completion_response=response, model=self.model_name)
+                self._litellm.completion_cost(
+                    completion_response=response,
+                    model=self.model_name,
+                    custom_cost_per_token=custom or None,
+                )
             )
         except Exception:
             log_first_warning(f"litellm has no price for {self.model_name!r}; cost not recorded")
