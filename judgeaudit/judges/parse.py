@@ -49,6 +49,7 @@ _PAIR_VALUE = re.compile(
 _PAIR_TIE_WORDS = re.compile(
     r"^(?:a\s+)?(?:tie|draw|equal|both\s+(?:are\s+)?equally\s+novel|equally\s+novel)\b(.*)$"
 )
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 _MORE_NOVEL = re.compile(r"^\s+is\s+(?:the\s+)?more\s+novel\b")
 _PAIR_BOTH = re.compile(r"^(?:idea\s+)?(a|b)\s*(?:or|/|and|,|&)\s*(?:idea\s+)?(a|b)\b")
 _PAIR_PHRASES = (
@@ -214,8 +215,12 @@ def parse_strict(text: str, kind: str) -> str | None:
 
 
 def parse_verdict(text: str, kind: str) -> Parsed:
-    """Strict parse, then tolerant parse; `invalid`/`failed` for anything unclear (never coerced)."""
+    """Strict parse, then tolerant parse; `invalid`/`failed` for anything unclear (never coerced).
+
+    Reasoning wrapped in `<think>...</think>` is ignored (drafts there are not answers).
+    """
     _check_kind(kind)
+    text = _THINK.sub("", text)
     strict = _strict(text, kind)
     tolerant = _tolerant(text, kind)
     if strict is not None:
