@@ -41,9 +41,12 @@ class MineResult:
     dropped_quotes: int = 0
 
 
-def load_corpus(cache_dir: str | Path, summary: RunSummary) -> Corpus:
+def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False) -> Corpus:
     """Parse a raw cache into a Corpus (skips counted in `summary`)."""
-    return parse_notes(iter_notes(cache_dir, summary), summary)
+    from tqdm import tqdm
+
+    notes = tqdm(iter_notes(cache_dir, summary), desc="read raw cache", unit=" notes", disable=not progress)
+    return parse_notes(notes, summary)
 
 
 # Worker state for forked extraction processes (set before the pool forks, read in children).
@@ -124,7 +127,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     say = log or (lambda _msg: None)
     summary = RunSummary()
     say(f"reading raw cache {cache_dir}")
-    corpus = load_corpus(cache_dir, summary)
+    corpus = load_corpus(cache_dir, summary, progress=progress)
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
     selection, _ = select_labels(corpus, extractor, thresholds, workers=workers, progress=progress)

@@ -23,7 +23,8 @@ _ABBREV_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in (
     ("number with a unit of gain", r"\d+(?:\.\d+)?\s?(?:%|percent\b|pp\b|points?\b|×|x\b(?![-\w])|-fold\b|fold\b)|\b(?:two|three|four|five|ten)-?fold\b"),
-    ("state-of-the-art claim", r"\bstate[- ]of[- ]the[- ]art\b|\bSOTA\b|\bnew records?\b|\bbest[- ]in[- ]class\b|\bleading (?:performance|results)\b"),
+    ("state-of-the-art claim", r"\b(?:achiev|attain|set|establish|reach|deliver|obtain|yield|surpass|outperform|beat|exceed|match|rival|advanc)\w*\s+(?:[\w-]+\s+){0,4}?(?:state[- ]of[- ]the[- ]art|sota)\b|\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:[\w-]+\s+){0,2}?(?:performance|results?|accuracy|scores?|quality|on\b)|\bnew (?:state[- ]of[- ]the[- ]art|sota)\b|\bnew records?\b|\bbest[- ]in[- ]class\b|\bleading (?:performance|results)\b"),
+    ("reported metric value", r"\b(?:FIDs?|BLEU|ROUGE[-\w]*|F1|AUC|AUROC|mAP|PSNR|SSIM|IoU|mIoU|accuracy|perplexity|top-1|top-5|win[- ]rate|pass@\d+|success[- ]rate|Elo)\b[^.]{0,30}?\d"),
     ("comparison with baselines", r"\b(?:outperform\w*|surpass\w*|beats?|beating|exceed\w*|rival\w*|on par with|matches or exceeds|comparable (?:performance|results) (?:to|with)|superior (?:performance|results|accuracy)|competitive (?:performance|results|accuracy)|better than (?:\w+ ){0,3}(?:baselines?|existing|prior|previous|state|competing|other))\b"),
     ("reported gains", r"\b(?:improv\w+|boost\w*|reduc\w+|increas\w+|gains?|speed\w*[- ]?ups?|accelerat\w+)\b[^.]{0,40}\b(?:by|of|up to|over|upon)\s+(?:up to\s+)?(?:\d|an average|a factor|orders? of magnitude|a large margin|a significant margin|a wide margin|large margins)|\b(?:significant|substantial|consistent|notable|remarkable|considerable|large|dramatic|strong)(?:ly)?\s+(?:\w+\s+)?(?:improv\w+|gains?|outperform\w*|better|boosts?|speed\w*[- ]?ups?|reductions?)\b"),
     ("experiments show", r"\b(?:experiment\w*|empirical(?:ly)?|evaluations?|results|benchmarks?|simulations?|studies|ablations?|tests?)\b[^.]{0,80}\b(?:show|shows|showed|demonstrat\w+|reveal\w*|confirm\w*|indicat\w+|validat\w+|verif\w+|highlight\w*|suggest\w*|prove\w*|establish\w*|exhibit\w*)\b|\b(?:extensive|comprehensive|thorough|systematic)\s+(?:\w+\s+)?(?:experiments?|evaluations?|empirical (?:studies|results|analys[ie]s)|benchmarking)\b|\bwe (?:empirically|experimentally) (?:show|demonstrate|validate|verify|evaluate|find)\b|\b(?:evaluated|tested|validated|benchmarked) (?:\w+ ){0,3}on\b|\b(?:achiev\w+|yield\w*|deliver\w*|obtain\w*|attain\w*|leads? to|results? in)\s+(?:\w+\s+){0,3}?(?:faster|better|higher|lower|improved|superior|stronger|significant|substantial|remarkable|strong|competitive|notable|consistent)\s+(?:\w+\s+){0,2}?(?:convergence|performance|accuracy|results|generali[sz]ation|efficiency|throughput|latency|speed|quality|fidelity|robustness|gains?|improvements?|scores?)\b|\bachiev\w+\s+(?:\w+\s+){0,4}(?:performance|results|accuracy|scores?|gains?|improvements?|speed\w*|success rates?|f1|auc|bleu)\b"),
@@ -52,11 +53,26 @@ def split_abstract(text: str) -> list[str]:
     return [s for _, s in _split(text)]
 
 
+# A number with a unit of gain is only a result next to a result word ("up to 40% of congestion
+# is caused by ..." is motivation); a sentence about existing work without "we/our" is motivation.
+_RESULT_WORD = re.compile(r"\b(?:we|our|ours|achiev\w*|improv\w*|outperform\w*|reduc\w*|boost\w*|gains?|speed\w*|accura\w*|surpass\w*|increas\w*|decreas\w*|lower\w*|higher|better|fewer|faster|sav\w+|cuts?|yield\w*|attain\w*|reach\w*)\b", re.IGNORECASE)
+_PRIOR_WORK = re.compile(r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions)\b", re.IGNORECASE)
+_OURS = re.compile(r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|approach|framework))\b", re.IGNORECASE)
+
+
 def evaluation_reason(sentence: str) -> str | None:
     """The first rule an abstract sentence trips (it reports evaluation), or None."""
+    about_prior_work = bool(_PRIOR_WORK.search(sentence)) and not _OURS.search(sentence)
     for name, pattern in _RULES:
-        if pattern.search(sentence):
+        if not pattern.search(sentence):
+            continue
+        if name == "release statement":
             return name
+        if about_prior_work:
+            return None
+        if name == "number with a unit of gain" and not _RESULT_WORD.search(sentence):
+            continue
+        return name
     return None
 
 
