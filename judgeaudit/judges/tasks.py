@@ -78,6 +78,8 @@ def judge_dataset(
             "seed": arm.seed,
         }
         samples.append(item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra))
+    if not samples:
+        raise ValueError(f"dataset {dataset!r} ({path}) gives no samples for probe {probe!r}")
     ids = [s.id for s in samples]
     if len(set(ids)) != len(ids):
         raise ValueError(f"dataset {dataset!r} with probe {probe!r}: duplicate sample ids")
