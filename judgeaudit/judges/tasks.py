@@ -3,6 +3,8 @@
 Run e.g. `inspect eval judgeaudit/novelty_pairwise --model <model> -T prompt=p1_no_guardrails
 -T both_orders=true -T k=3`. Reasoning effort, temperature etc. come from Inspect's own
 options (`--reasoning-effort`, `--temperature`) and are recorded in the log's GenerateConfig.
+From a checkout's root directory Inspect reads `judgeaudit/...` as a file path (the package
+folder is there): run `inspect eval tasks/novelty_pairwise.py ...` instead, or run from elsewhere.
 `--epochs N` repeats every call N times; the epochs are pooled (`pool_calls`) into one
 verdict per item, as if k were N times larger.
 """
