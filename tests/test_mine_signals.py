@@ -34,6 +34,7 @@ CASES = [
     ("The idea is not novel.", DISPUTE),
     ("The idea isn't particularly new.", DISPUTE),
     ("The paper does not offer any conceptually novel techniques.", DISPUTE),
+    ("In terms of novelty, it feels more like a solid systems integration than a conceptual leap.", DISPUTE),
     ("This is not the first work on this problem.", DISPUTE),
     ("This is not just an incremental improvement; it changes how we think about X.", AFFIRM),
     ("It scales without sacrificing novelty of the generated molecules.", None),

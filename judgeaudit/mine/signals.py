@@ -198,7 +198,7 @@ _NOVEL_SCOPE = re.compile(
     r"|\b(?:to|on|across|with)\s+(?:[\w-]+\s+){0,4}(?:or|and)\s+novel\b|\b(?:unseen|out-of-distribution|ood|held-out)\s+(?:[\w-]+\s+){0,3}(?:or|and|/)\s*novel\b")
 _AFFIRM_NEGATION = re.compile(
     rf"(?:\b{_NEG}\s+(?:[\w-]+[\s,]+){{0,5}}?$|(?:\bnot|n't)\s+(?:[\w-]+[\s,]+){{0,8}}?(?:any|significant|much|major|a|an)\s+(?:[\w-]+\s+){{0,2}}?$"
-    rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,4}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$"
+    rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,6}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$"
     rf"|\b(?:whether|if)\s+(?:[\w-]+\s+){{0,6}}?$)")
 _REQUEST = re.compile(r"\b(?:how|difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
 _TEMPLATE = re.compile(r"\b(?:reviewers?|substantive assessment|each of the following dimensions)\b")
