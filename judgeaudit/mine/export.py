@@ -150,8 +150,9 @@ def _sections(result: MineResult, th: Thresholds, extractor: str, sanitiser: str
         f"| {a} | {c['reviewed']} | {c['candidates_novel']} | {c['candidates_not_novel']} | {c['novel']} | {c['not_novel']} |"
         for a, c in result.by_area.items())
     labels = f"""\
-Per ICLR primary area, over every submission with at least one official review (withdrawn papers
-included, as in the reference study, whose labels include withdrawn submissions):
+Per ICLR primary area, over every submission with at least one official review (withdrawn and
+desk-rejected papers included when they were reviewed, as in the reference study, whose labels
+include withdrawn submissions; `--exclude-withdrawn` leaves withdrawn papers out of the candidates):
 
 - review scores are the latest version of each official review; a paper's mean rating and mean
   contribution are plain means over its reviews;
