@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.mine.pipeline import load_corpus
-from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser, evaluation_reason, split_abstract
+from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser, evaluation_reason, normalise_layout, split_abstract
 from judgeaudit.mine.summary import RunSummary
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
@@ -31,7 +31,7 @@ def test_results_and_sota_claims_are_removed_from_a_real_abstract(abstracts: dic
     first = split_abstract(original)[0]
     assert out.text.startswith(first)
     for sentence, reason in out.removed:
-        assert sentence in original and reason
+        assert sentence in normalise_layout(original) and reason
 
 
 def test_experiments_show_sentences_go_and_method_sentences_stay(abstracts: dict[str, str]) -> None:
@@ -53,7 +53,7 @@ def test_every_fixture_abstract_keeps_text_and_only_drops_whole_sentences(abstra
         out = RuleSanitiser().sanitise(original)
         assert out.text.strip()
         kept = split_abstract(out.text)
-        assert all(s in original for s in kept)
+        assert all(s in normalise_layout(original) for s in kept)
         assert len(kept) + len(out.removed) == len(split_abstract(original))
         changed += out.changed
     assert changed >= len(abstracts) // 2
@@ -76,6 +76,15 @@ def test_every_fixture_abstract_keeps_text_and_only_drops_whole_sentences(abstra
 ])
 def test_rules(sentence: str, reason: str | None) -> None:
     assert evaluation_reason(sentence) == reason
+
+
+def test_hard_wrapped_abstracts_are_rejoined() -> None:
+    original = ("Safety evaluation has emerged as a critical re-\nsearch frontier. Current practices often in-\n"
+                "volve curating benchmarks.\nOur method outperforms them by 5%.\n\nA second paragraph.")
+    out = RuleSanitiser().sanitise(original)
+    assert out.original == original
+    assert out.text == ("Safety evaluation has emerged as a critical research frontier. Current practices often "
+                        "involve curating benchmarks.\nA second paragraph.")
 
 
 def test_never_empties_an_abstract() -> None:

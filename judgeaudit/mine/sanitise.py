@@ -32,9 +32,23 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, re.
 ))
 
 
+_HYPHEN_BREAK = re.compile(r"(\w)-\n([a-z])")
+
+
+def normalise_layout(text: str) -> str:
+    """Undo hard line wrapping (many abstracts are pasted from PDFs): re-join words hyphenated at a
+    line end, turn single newlines into spaces, keep blank-line paragraph breaks as one newline."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    out = []
+    for p in paragraphs:
+        p = _HYPHEN_BREAK.sub(r"\1\2", p.strip())
+        out.append(re.sub(r"\s*\n\s*", " ", p))
+    return "\n".join(out)
+
+
 def _split(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
-    for number, paragraph in enumerate(p for p in text.split("\n") if p.strip()):
+    for number, paragraph in enumerate(p for p in normalise_layout(text).split("\n") if p.strip()):
         paragraph = paragraph.strip()
         start = 0
         for m in _ABSTRACT_BOUNDARY.finditer(paragraph):
@@ -49,14 +63,14 @@ def _split(text: str) -> list[tuple[int, str]]:
 
 
 def split_abstract(text: str) -> list[str]:
-    """Sentences of an abstract (verbatim substrings, abbreviation-aware)."""
+    """Sentences of an abstract (substrings of its `normalise_layout` form, abbreviation-aware)."""
     return [s for _, s in _split(text)]
 
 
 # A number with a unit of gain is only a result next to a result word ("up to 40% of congestion
 # is caused by ..." is motivation); a sentence about existing work without "we/our" is motivation.
 _RESULT_WORD = re.compile(r"\b(?:we|our|ours|achiev\w*|improv\w*|outperform\w*|reduc\w*|boost\w*|gains?|speed\w*|accura\w*|surpass\w*|increas\w*|decreas\w*|lower\w*|higher|better|fewer|faster|sav\w+|cuts?|yield\w*|attain\w*|reach\w*)\b", re.IGNORECASE)
-_PRIOR_WORK = re.compile(r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions)\b", re.IGNORECASE)
+_PRIOR_WORK = re.compile(r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions|practices|pipelines|benchmarks)\b", re.IGNORECASE)
 _OURS = re.compile(r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|approach|framework))\b", re.IGNORECASE)
 
 
