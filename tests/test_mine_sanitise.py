@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.mine.pipeline import load_corpus
-from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser, evaluation_reason, normalise_layout, split_abstract
+from judgeaudit.mine.sanitise import (
+    LLMSanitiser,
+    RuleSanitiser,
+    evaluation_reason,
+    normalise_layout,
+    split_abstract,
+)
 from judgeaudit.mine.summary import RunSummary
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
