@@ -128,12 +128,14 @@ def llm_extractor(tmp_path: Path, answer: str, **kw: object) -> LLMExtractor:
 def test_llm_quotes_are_checked_and_dropped_when_not_verbatim(tmp_path: Path) -> None:
     answer = json.dumps({"signals": [
         {"polarity": "affirm", "quote": "The idea is novel."},
+        {"polarity": "affirm", "weak": True, "quote": "Clear writing"},
         {"polarity": "dispute", "quote": "The novelty over  [3] is limited"},
         {"polarity": "dispute", "quote": "The method was done before by Smith."},  # not in the review
     ]})
     ex = llm_extractor(tmp_path, answer)
     sig = ex.extract(make_review("The idea is novel. Clear writing.", "The novelty over [3] is limited."))
-    assert [(s.polarity, s.field) for s in sig.signals] == [(AFFIRM, "strengths"), (DISPUTE, "weaknesses")]
+    assert [(s.polarity, s.field, s.weak) for s in sig.signals] == [
+        (AFFIRM, "strengths", False), (AFFIRM, "strengths", True), (DISPUTE, "weaknesses", False)]
     assert sig.dropped_quotes == 1 and ex.dropped_total == 1
     assert ex.name == "litellm/openai/gpt-4o-mini"
 
@@ -156,7 +158,8 @@ def test_llm_prefilter_skips_reviews_without_cues(tmp_path: Path) -> None:
     assert sig.signals == () and ex.llm.calls == 0
 
 
-@pytest.mark.parametrize("answer", ["not json at all", '{"signals": "none"}', '{"signals": [{"polarity": "maybe", "quote": "x"}]}'])
+@pytest.mark.parametrize("answer", ["not json at all", '{"signals": "none"}', '{"signals": [{"polarity": "maybe", "quote": "x"}]}',
+                                    '{"signals": [{"polarity": "affirm", "quote": "x", "weak": "yes"}]}'])
 def test_llm_bad_answers_mark_the_review_failed(tmp_path: Path, answer: str) -> None:
     sig = llm_extractor(tmp_path, answer).extract(make_review("The idea is novel."))
     assert sig.failed and sig.signals == ()

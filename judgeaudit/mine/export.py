@@ -129,8 +129,9 @@ after the snapshot can change scores and therefore deciles.
 _LLM_LIMITATIONS = """\
 Signals come from an LLM extractor; every quote it returned was checked to occur verbatim in
 the review (quotes that did not were dropped and counted in the manifest), but whether a quote
-really affirms or disputes originality is the model's judgement. Hedged and merely descriptive
-affirmations are not distinguished from explicit ones by this extractor. Labels reflect
+really affirms or disputes originality, and whether an affirmation is only hedged or
+descriptive ("weak": blocks a not_novel label, does not count towards a novel majority), is the
+model's judgement. Labels reflect
 reviewers' opinions before the decisions, not ground truth about the papers.
 """
 

@@ -1,7 +1,9 @@
 """The LLM novelty-signal extractor: litellm, prompt `prompts/mining/novelty_signals.txt`, JSON output.
 
 Every quote the model returns is checked to occur verbatim in the review (up to whitespace and
-markup); a quote that does not is dropped and counted. With `prefilter` (default) a review in
+markup); a quote that does not is dropped and counted. The model marks hedged or merely
+descriptive affirmations `weak`, with the same meaning as the offline extractor's (they block a
+not_novel label but do not count towards a novel majority). With `prefilter` (default) a review in
 which the offline extractor's cue pre-filter finds no candidate sentence is not sent at all.
 """
 
@@ -68,26 +70,26 @@ class LLMExtractor:
         texts = review.signal_text(self.fields)
         signals: list[Signal] = []
         dropped = 0
-        for polarity, quote in proposed:
+        for polarity, quote, weak in proposed:
             where = next((name for name, text in texts if normalise(quote) and normalise(quote) in normalise(text)), None)
             if where is None:
                 dropped += 1
                 continue
-            signals.append(Signal(polarity, quote.strip(), where))
+            signals.append(Signal(polarity, quote.strip(), where, weak=weak and polarity == AFFIRM))
         self.dropped_total += dropped
         return ReviewSignals(review.review_id, tuple(signals), dropped_quotes=dropped)
 
 
-def _proposed(answer: dict[str, Any]) -> list[tuple[Polarity, str]]:
+def _proposed(answer: dict[str, Any]) -> list[tuple[Polarity, str, bool]]:
     items = answer.get("signals")
     if not isinstance(items, list):
         raise LLMResponseError("answer has no 'signals' list")
-    out: list[tuple[Polarity, str]] = []
+    out: list[tuple[Polarity, str, bool]] = []
     for item in items:
         if not isinstance(item, dict):
             raise LLMResponseError("a 'signals' entry is not an object")
-        polarity, quote = item.get("polarity"), item.get("quote")
-        if polarity not in (AFFIRM, DISPUTE) or not isinstance(quote, str) or not quote.strip():
-            raise LLMResponseError(f"bad signal entry {item!r}: needs polarity affirm|dispute and a quote")
-        out.append((AFFIRM if polarity == AFFIRM else DISPUTE, quote))
+        polarity, quote, weak = item.get("polarity"), item.get("quote"), item.get("weak", False)
+        if polarity not in (AFFIRM, DISPUTE) or not isinstance(quote, str) or not quote.strip() or not isinstance(weak, bool):
+            raise LLMResponseError(f"bad signal entry {item!r}: needs polarity affirm|dispute, a quote and weak true|false")
+        out.append((AFFIRM if polarity == AFFIRM else DISPUTE, quote, weak))
     return out
