@@ -152,9 +152,15 @@ def handle_mine(args: argparse.Namespace) -> int:
         if code:
             return code
     try:
+        from judgeaudit.mine.fetch import FetchError, cached_summary
+
+        state = cached_summary(cache_dir)
+        if state is not None and not state.complete:
+            raise CacheError(f"{cache_dir} holds an interrupted fetch ({state.submissions} submissions so far); "
+                             f"re-run `judgeaudit mine --venue {state.venue_id} --cache {cache_dir}` to finish it")
         files = [p.name for p in cache_files(cache_dir)]
         snapshot_hash = cache_hash(cache_dir)
-    except CacheError as exc:
+    except (CacheError, FetchError) as exc:
         print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
         return 2
     thresholds = _thresholds(args)
