@@ -52,6 +52,10 @@ DEFAULT_NGRAM = 5
 DEFAULT_FIT_SEED = 20260
 FIT_BY: tuple[str, ...] = ("auto", "area", "item")
 TOLERANCE_QUANTILES: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
+# What a metric judge compares against when the task does not say (module attributes, so a
+# caller dispatching with only the common task parameters gets these).
+DEFAULT_CORPUS = BUNDLED_CORPUS
+DEFAULT_EMBEDDER = "auto"
 METRIC_PROMPT = "none"  # metric judges have no prompt; this is their `prompt` in score metadata
 
 
@@ -336,8 +340,8 @@ def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BU
 # ---- Inspect tasks -----------------------------------------------------------------------------
 
 
-def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS,
-                embedder: str = "auto", cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
+def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str | None = None,
+                embedder: str | None = None, cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
                 fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
                 seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted metric judge (`--model none`)."""
@@ -358,7 +362,8 @@ def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abst
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     located = locate_dataset(dataset)
     items = load_items(located, kind, idea_format)
-    rule, prior = build_rule(kind, judge, items, corpus=corpus, embedder=embedder, cutoff=cutoff,
+    rule, prior = build_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS, embedder=embedder or DEFAULT_EMBEDDER,
+                             cutoff=cutoff,
                              neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by)
     full = judge_dataset(located, kind, idea_format, probe, seed)
     scored = set(rule.split.scored_ids)
