@@ -144,7 +144,8 @@ class TfidfEmbedder:
     def encode(self, texts: Sequence[str]) -> sparse.csr_matrix:
         """L2-normalised sparse TF-IDF rows (terms outside the fitted vocabulary are ignored)."""
         if not self.vocab:
-            raise RuntimeError("TfidfEmbedder.encode called before fit")
+            raise RuntimeError("TfidfEmbedder has no vocabulary: call fit on the corpus first "
+                               f"(a corpus needs terms in at least min_df={self.min_df} documents)")
         rows, cols, vals = [], [], []
         for r, text in enumerate(texts):
             counts = Counter(t for t in self._terms(text) if t in self.vocab)
