@@ -26,6 +26,7 @@ from typing import Any
 
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.samples import load_items
+from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.metric_judges import (
     METRIC_JUDGES,
     PriorWork,
@@ -142,8 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(results, indent=2)
     print(text)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        atomic_write_text(args.out, text + "\n")
     return 0
 
 
