@@ -102,6 +102,7 @@ def test_biased_judge_fails_its_gate(tmp_path: Path, policy: Callable[[str], str
     assert {r.gate.name for r in result.reasons} <= failing and result.reasons
     md = paths["md"].read_text(encoding="utf-8")
     assert "## Verdict: **UNFIT**" in md and f"FAIL {result.reasons[0].gate.name}:" in md
+    assert ("Caveat: this judge's verdicts follow the presentation order" in md) == ("position_first" in failing)
 
 
 @pytest.mark.slow

@@ -84,6 +84,8 @@ def test_verdict_names_the_worst_fails_first() -> None:
     word, reasons = verdict(results)
     assert word == "unfit"
     assert [r.gate.name for r in reasons] == ["position_first", "presumption"]
+    assert reasons[0].describe().startswith("position_first: preference for whichever idea is shown first: "
+                                            "first_position_rate = 1.000, judged value 0.500 (pass if |x - 0.5| <= 0.1")
     word, reasons = verdict(evaluate(DEFAULT_GATES, readings(pad=0.2)))
     assert word == "use with care" and [r.gate.name for r in reasons] == ["verbosity"]
 
@@ -99,6 +101,8 @@ def test_override_file_yaml_and_json(tmp_path: Path) -> None:
     j.write_text(json.dumps({"accuracy": {"pass_at": 0.8, "fail_at": 0.7}}), encoding="utf-8")
     assert {r.gate.name: r.outcome for r in evaluate(load_gates(j), readings(acc=0.75))}["accuracy"] == "warn"
     assert "pass if >= 0.8; fail if < 0.7" in next(g for g in load_gates(j) if g.name == "accuracy").rule()
+    assert next(g for g in DEFAULT_GATES if g.name == "above_chance").rule() == (
+        "pass if lower bound >= 0.5; warn otherwise (never fails)")
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -39,9 +39,7 @@ def _cell(text: str) -> str:
 
 
 def _reason(r: GateResult) -> str:
-    if r.outcome == "not_run":
-        return f"{r.gate.name}: {r.gate.description} ({r.note or 'not run'})"
-    return f"{r.gate.name}: {r.gate.description} = {_num(r.value)} ({r.gate.rule()})"
+    return r.describe()
 
 
 def render_markdown(result: AuditResult) -> str:
@@ -84,6 +82,10 @@ def render_markdown(result: AuditResult) -> str:
             lines.append(f"| {probe} | note: {_cell(reading.note)} | | | |")
     lines += ["", "Shifts are paired differences on the same items (x - y); corrected flip rates subtract the "
               "repeat-run flip rate (noise floor) item by item.", ""]
+    if any(r.gate.probe == "position" and r.outcome == "fail" for r in result.gates):
+        lines += ["Caveat: this judge's verdicts follow the presentation order, so the other probes' shifts "
+                  "(measured in a fixed order) mostly show that order preference, not a response to the "
+                  "perturbation; a zero shift here is not evidence of robustness.", ""]
 
     lines += ["## Gates", "", "| gate | outcome | value | thresholds | what it measures |", "|---|---|---|---|---|"]
     for r in result.gates:

@@ -74,7 +74,6 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
-        value = "not run" if r.value is None else f"{r.value:.3f} ({r.gate.rule()})"
-        print(f"  {r.outcome}: {r.gate.name} = {value}")
+        print(f"  {r.outcome}: {r.describe()}")
     print(f"card: {paths['md']}")
     return 0

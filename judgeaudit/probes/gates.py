@@ -61,6 +61,8 @@ class Gate:
         s = f"{stat} " if stat else ""
         if self.direction == "max":
             return f"pass if {s}<= {self.pass_at:g}; fail if {s}> {self.fail_at:g}"
+        if self.fail_at <= 0.0:  # nothing measured here goes below 0: a warn-only gate
+            return f"pass if {s}>= {self.pass_at:g}; warn otherwise (never fails)"
         return f"pass if {s}>= {self.pass_at:g}; fail if {s}< {self.fail_at:g}"
 
 
@@ -103,10 +105,22 @@ class GateResult:
     outcome: Outcome
     value: float | None
     note: str = ""
+    estimate: float | None = None  # the figure's own estimate (value is the gate's statistic of it)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (thresholds included)."""
-        return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value, "note": self.note}
+        return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value,
+                "estimate": self.estimate, "note": self.note}
+
+    def describe(self) -> str:
+        """One line: the figure, the value the gate judged, and the rule."""
+        g = self.gate
+        if self.value is None:
+            return f"{g.name}: {g.description} ({self.note or 'not run'})"
+        shown = f"{g.figure} = {self.estimate:.3f}" if self.estimate is not None else g.figure
+        if g.statistic != "estimate" and self.estimate is not None and abs(self.estimate - self.value) > 1e-12:
+            shown += f", judged value {self.value:.3f}"
+        return f"{g.name}: {g.description}: {shown} ({g.rule()})"
 
     def severity(self) -> float:
         """How far beyond the fail (or pass) threshold the value is; for ordering reasons."""
@@ -196,7 +210,7 @@ def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = 
         else:
             outcome = "pass" if value >= gate.pass_at else "fail" if value < gate.fail_at else "warn"
         note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
-        results.append(GateResult(gate, outcome, float(value), note))
+        results.append(GateResult(gate, outcome, float(value), note, float(fig.value.estimate)))
     return results
 
 
