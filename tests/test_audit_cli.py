@@ -60,6 +60,8 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
     md = (out / "card.md").read_text(encoding="utf-8")
     assert "fail if |x - 0.5| > 0.45" in md.replace("\\|", "|")
     assert card["judge"]["model_args"] == {"api_key": "<redacted>", "flavour": "plain"}
+    assert (f"`judgeaudit audit --model scripted/always_first -M flavour=plain --prompt reference --dataset {FIX} "
+            f"--kind pairwise --limit 2 --probes position,repeat --gates {gates} --out {out}`") in md
     assert "sk-PLANTED-4d1f" not in md + (out / "card.json").read_text(encoding="utf-8") + printed
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.files import atomic_open, atomic_write_text
-from judgeaudit.probes.audit import CHANCE, AuditResult
+from judgeaudit.probes.audit import CHANCE, PROBES_BY_KIND, AuditResult, AuditSpec
 from judgeaudit.probes.gates import HEADLINE, POINTWISE_FIGURES, GateResult
 from judgeaudit.probes.readings import Figure, Reading
 
@@ -40,6 +40,26 @@ def _cell(text: str) -> str:
 
 def _reason(r: GateResult) -> str:
     return r.describe()
+
+
+def reproduce_command(result: AuditResult) -> str:
+    """The `judgeaudit audit` command that regenerates this card (secret model args left out)."""
+    spec = result.spec
+    parts = ["judgeaudit audit", f"--model {spec.model}"]
+    for k, v in result.to_dict()["judge"]["model_args"].items():
+        if not (isinstance(v, str) and v.startswith("<")):
+            parts.append(f"-M {k}={v}")
+    parts += [f"--prompt {spec.prompt}", f"--dataset {spec.dataset}", f"--kind {spec.kind}"]
+    if spec.limit:
+        parts.append(f"--limit {spec.limit}")
+    if tuple(spec.probes) != PROBES_BY_KIND[spec.kind]:
+        parts.append(f"--probes {','.join(spec.probes)}")
+    if spec.seed != AuditSpec.seed:
+        parts.append(f"--seed {spec.seed}")
+    if spec.gates_file:
+        parts.append(f"--gates {spec.gates_file}")
+    parts.append(f"--out {Path(result.log_dir).parent}")
+    return " ".join(parts)
 
 
 def render_markdown(result: AuditResult) -> str:
@@ -103,7 +123,10 @@ def render_markdown(result: AuditResult) -> str:
               f"- {cost['note']}", ""]
     if result.skipped_samples:
         lines += [f"Skipped samples (no score): {len(result.skipped_samples)}", ""]
-    lines += ["## Figures", "", "![gates](gates.png)", "", f"Logs: `{result.log_dir}` (view with `inspect view --log-dir {result.log_dir}`).", ""]
+    lines += ["## Figures", "", "![gates](gates.png)", "",
+              "## Reproduce", "", f"`{reproduce_command(result)}`", "",
+              f"Logs: `{result.log_dir}` (view with `inspect view --log-dir {result.log_dir}`); running the "
+              "command again resumes the same eval-set and makes no new calls once it is complete.", ""]
     return "\n".join(lines)
 
 
