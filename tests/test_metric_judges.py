@@ -256,3 +256,24 @@ def test_minilm_vectors_are_named_in_the_score(docs: Corpus) -> None:
     prior = PriorWork(docs.head(24), embedder="minilm", neighbours=3, use_cache=False)
     score = prior.score(_idea(docs.documents[3], "novel", "x"), "metric_embedding")
     assert prior.embedder.startswith("minilm-l6-v2") and docs.documents[3].doc_id not in [n["id"] for n in score.neighbours]
+
+
+@pytest.mark.parametrize("kind", ["pairwise", "pointwise"])
+def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
+        set_and_corpus: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """`-T judge=metric_*` on novelty_pairwise/novelty_pointwise runs the metric judge; prompted stays the default."""
+    import inspect as pyinspect
+
+    from judgeaudit.judges import metric_judges
+    from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+
+    set_dir, corpus_file = set_and_corpus
+    monkeypatch.setattr(metric_judges, "DEFAULT_CORPUS", str(corpus_file))
+    monkeypatch.setattr(metric_judges, "DEFAULT_EMBEDDER", "tfidf")
+    make = novelty_pairwise if kind == "pairwise" else novelty_pointwise
+    assert pyinspect.signature(make).parameters["judge"].default == "prompted"
+    log = _run(make(dataset=str(set_dir), judge="metric_embedding", resamples=100), tmp_path)
+    assert log.eval.metadata["judgeaudit"]["judge"] == "metric_embedding"
+    assert log.samples and {s.scores["novelty"].metadata["judge"] for s in log.samples} == {"metric_embedding"}
+    with pytest.raises(ValueError, match="unknown metric judge"):
+        make(dataset=str(set_dir), judge="metric_vibes")

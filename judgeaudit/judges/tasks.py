@@ -127,8 +127,14 @@ def novelty_pairwise(
     probe: str | None = None,
     cache: bool = True,
     resamples: int = DEFAULT_RESAMPLES,
+    judge: str = "prompted",
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
+    if judge != "prompted":  # metric judges (no LLM, `--model none`): judgeaudit.judges.metric_judges
+        from judgeaudit.judges.metric_judges import metric_task
+
+        return metric_task("pairwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
+                           resamples=resamples)
     return Task(
         dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
         solver=novelty_judge(
@@ -152,8 +158,14 @@ def novelty_pointwise(
     probe: str | None = None,
     cache: bool = True,
     resamples: int = DEFAULT_RESAMPLES,
+    judge: str = "prompted",
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
+    if judge != "prompted":  # metric judges (no LLM, `--model none`): judgeaudit.judges.metric_judges
+        from judgeaudit.judges.metric_judges import metric_task
+
+        return metric_task("pointwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
+                           resamples=resamples)
     if split_rule not in SPLIT_RULES:
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     rule: SplitRule = split_rule  # type: ignore[assignment]
