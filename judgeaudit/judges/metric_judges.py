@@ -1,5 +1,11 @@
 """Metric novelty judges (no LLM; run with `--model none`), scored exactly like the prompted judges.
 
+Run: `inspect eval judgeaudit/novelty_pairwise --model none -T judge=metric_ngram` (defaults: the
+bundled corpus, MiniLM if installed), or `judgeaudit/novelty_metric_pairwise` /
+`novelty_metric_pointwise` for every knob (`corpus`, `embedder`, `cutoff`, `neighbours`,
+`fit_seed`, `fit_by`). A first MiniLM run embeds the whole corpus once (about 10-45 minutes
+on 2 CPU cores) and caches it; later runs load the cache.
+
 Two scores, both "higher = more novel", computed against prior work in a corpus (default:
 the bundled ICLR 2026 submissions, the judged idea itself always excluded, optional date
 cutoff), with vectors from the packaged MiniLM when the `embed` extra is installed and
