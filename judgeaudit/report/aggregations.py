@@ -42,6 +42,7 @@ def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | No
 
 def check_stored(frame: pd.DataFrame) -> None:
     """The stored verdict must equal the aggregation of its own calls; a mismatch names the sample."""
+    row: Any
     for row in frame.itertuples(index=False):
         again = aggregate_calls(row.kind, row.calls, row.split_rule)
         if again != row.verdict:

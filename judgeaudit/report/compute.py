@@ -55,7 +55,7 @@ def missing_items(frame: pd.DataFrame) -> dict[str, list[str]]:
     """Per configuration, the item ids other configurations of the group have and it lacks."""
     per = frame.groupby("config")["item_id"].agg(set)
     union: set[str] = set().union(*per.tolist()) if len(per) else set()
-    return {c: sorted(union - s) for c, s in per.items() if union - s}
+    return {str(c): sorted(union - s) for c, s in per.items() if union - s}
 
 
 def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = False) -> Group:
@@ -89,7 +89,7 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
 
 def groups_of(frame: pd.DataFrame, intersect: bool = False) -> list[Group]:
     """All comparison groups of the frame (kind x dataset)."""
-    return [align_group(sub, kind, dataset, intersect)
+    return [align_group(sub, str(kind), str(dataset), intersect)
             for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True)]
 
 
