@@ -133,6 +133,10 @@ def test_keys_come_from_the_environment_and_never_reach_logs_or_errors(monkeypat
     monkeypatch.setenv("OPENALEX_MAILTO", "someone@example.org")
     state = FakeState(list(PAPERS), s2_key=s2_key, openalex_key=oa_key, failures=[(503, "0")])
     caplog.set_level(logging.DEBUG)
+    # Other libraries loaded earlier in the session (Inspect, litellm) quieten httpx's logger;
+    # force it on so the redaction of what httpx logs is really exercised.
+    caplog.set_level(logging.DEBUG, logger="httpx")
+    monkeypatch.setattr(logging.getLogger("httpx"), "disabled", False)
     with serve(state) as url:
         s2, oa = SemanticScholar(base_url=url, min_interval=0), OpenAlex(base_url=url, min_interval=0, sleep=Sleeps())
         assert run(s2.search("protein", k=1)).documents  # the key was sent and accepted
