@@ -207,7 +207,7 @@ def test_pointwise_metric_judge_with_item_split(set_and_corpus: tuple[Path, Path
 
 def test_unknown_judge_and_split_are_clear_errors(set_and_corpus: tuple[Path, Path]) -> None:
     set_dir, corpus_file = set_and_corpus
-    with pytest.raises(ValueError, match="unknown metric judge"):
+    with pytest.raises(ValueError, match="unknown judge .metric_vibes.; choose one of: prompted"):
         novelty_metric_pairwise(dataset=str(set_dir), judge="metric_vibes", corpus=str(corpus_file), embedder="tfidf")
     with pytest.raises(ValueError, match="fit split must be"):
         novelty_metric_pairwise(dataset=str(set_dir), corpus=str(corpus_file), embedder="tfidf", fit_by="author")
@@ -275,5 +275,18 @@ def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
     log = _run(make(dataset=str(set_dir), judge="metric_embedding", resamples=100), tmp_path)
     assert log.eval.metadata["judgeaudit"]["judge"] == "metric_embedding"
     assert log.samples and {s.scores["novelty"].metadata["judge"] for s in log.samples} == {"metric_embedding"}
-    with pytest.raises(ValueError, match="unknown metric judge"):
+    with pytest.raises(ValueError, match="unknown judge .metric_vibes.; choose one of: prompted"):
         make(dataset=str(set_dir), judge="metric_vibes")
+
+
+def test_metric_judge_rejects_prompt_options_it_cannot_honour(set_and_corpus, monkeypatch) -> None:
+    """`-T judge=metric_embedding -T prompt=p1_no_guardrails` must fail, not silently ignore the prompt."""
+    from judgeaudit.judges import metric_judges
+    from judgeaudit.judges.tasks import novelty_pairwise
+
+    set_dir, corpus_file = set_and_corpus
+    monkeypatch.setattr(metric_judges, "DEFAULT_CORPUS", str(corpus_file))
+    with pytest.raises(ValueError, match="cannot honour prompt"):
+        novelty_pairwise(dataset=str(set_dir), judge="metric_embedding", prompt="p1_no_guardrails")
+    with pytest.raises(ValueError, match="cannot honour both_orders, k"):
+        novelty_pairwise(dataset=str(set_dir), judge="metric_embedding", k=3, both_orders=True)

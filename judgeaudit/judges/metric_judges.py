@@ -346,6 +346,19 @@ def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BU
 # ---- Inspect tasks -----------------------------------------------------------------------------
 
 
+def metric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
+                             probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
+                             **options: Any) -> Task:
+    """Catalog factory for `-T judge=metric_*`: prompt-judge options must stay at their defaults."""
+    defaults = {"prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": None}
+    changed = sorted(k for k, v in options.items() if k in defaults and v != defaults[k] and defaults[k] is not None)
+    unknown = sorted(k for k in options if k not in defaults)
+    if changed or unknown:
+        raise ValueError(f"judge {judge!r} uses no LLM prompt; it cannot honour {', '.join(changed + unknown)} "
+                         "(use novelty_metric_* tasks for the metric judges' own settings)")
+    return metric_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples)
+
+
 def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str | None = None,
                 embedder: str | None = None, cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
                 fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,

@@ -20,6 +20,7 @@ from inspect_ai.dataset import MemoryDataset
 
 from judgeaudit.data.contract import Item
 from judgeaudit.data.samples import item_to_sample, load_items
+from judgeaudit.judges.catalog import build_judge_task
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
 from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
 from judgeaudit.judges.solvers import novelty_judge
@@ -130,11 +131,9 @@ def novelty_pairwise(
     judge: str = "prompted",
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
-    if judge != "prompted":  # metric judges (no LLM, `--model none`): judgeaudit.judges.metric_judges
-        from judgeaudit.judges.metric_judges import metric_task
-
-        return metric_task("pairwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
-                           resamples=resamples)
+    if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
+        return build_judge_task("pairwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
+                                resamples=resamples, prompt=prompt, k=k, both_orders=both_orders, cache=cache)
     return Task(
         dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
         solver=novelty_judge(
@@ -161,11 +160,9 @@ def novelty_pointwise(
     judge: str = "prompted",
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
-    if judge != "prompted":  # metric judges (no LLM, `--model none`): judgeaudit.judges.metric_judges
-        from judgeaudit.judges.metric_judges import metric_task
-
-        return metric_task("pointwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
-                           resamples=resamples)
+    if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
+        return build_judge_task("pointwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
+                                resamples=resamples, prompt=prompt, k=k, split_rule=split_rule, cache=cache)
     if split_rule not in SPLIT_RULES:
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     rule: SplitRule = split_rule  # type: ignore[assignment]
