@@ -17,6 +17,10 @@ from inspect_ai import Task
 JUDGE_FACTORIES: dict[str, str] = {
     "metric_embedding": "judgeaudit.judges.metric_judges:metric_task_from_options",
     "metric_ngram": "judgeaudit.judges.metric_judges:metric_task_from_options",
+    "distance_nn": "judgeaudit.judges.distance_judges:distance_task_from_options",
+    "distance_centroid": "judgeaudit.judges.distance_judges:distance_task_from_options",
+    "distance_mean": "judgeaudit.judges.distance_judges:distance_task_from_options",
+    "distance_graph": "judgeaudit.judges.distance_judges:distance_task_from_options",
 }
 
 

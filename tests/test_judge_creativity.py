@@ -1,0 +1,247 @@
+"""Creativity-literature novelty evaluators: semantic-distance judges, surface sanity check, rubric judge.
+
+Distance judges are checked against hand-computed values on fixed small embeddings (a test
+embedder that looks vectors up by text) and run in real Inspect evals (`none` model) on real
+ICLR 2026 abstracts with TF-IDF. The rubric judge runs in real Inspect evals against
+`mockllm/model` with scripted outputs (hosted and local LLMs are out of reach in tests).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.judges.catalog import build_judge_task, judge_names
+from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, DistancePrior, distance_task
+from judgeaudit.judges.metric_judges import pair_verdict, point_verdict
+from judgeaudit.judges.sanity import EDITS, area_pairs, edit_text, render_markdown, surface_sanity
+from judgeaudit.retrieval.build_corpus import write_corpus
+from judgeaudit.retrieval.corpus import Corpus, Document, load_corpus
+
+AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGEAUDIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    monkeypatch.delenv("OPENREVIEW_USERNAME", raising=False)
+    monkeypatch.delenv("OPENREVIEW_PASSWORD", raising=False)
+
+
+class FixedEmbedder:
+    """Test embedder: unit vectors looked up by text (a stand-in for MiniLM with known geometry)."""
+
+    name = "fixed"
+
+    def __init__(self, table: dict[str, Sequence[float]]) -> None:
+        self.table = {k: np.asarray(v, dtype=np.float64) / np.linalg.norm(v) for k, v in table.items()}
+
+    def fit(self, texts: Sequence[str]) -> None:
+        """Nothing to learn."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Rows from the table (KeyError names an unknown text)."""
+        return np.stack([self.table[t] for t in texts])
+
+    def state(self) -> dict[str, Any]:
+        """No state."""
+        return {}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """No state."""
+
+
+def _doc(i: int, title: str) -> Document:
+    return Document(f"d{i}", title, f"abstract {i}", 1_700_000_000_000 + i)
+
+
+def _fixed_prior(tau: float | None = 0.5) -> tuple[DistancePrior, Corpus, dict[str, list[float]]]:
+    docs = [_doc(0, "zero"), _doc(1, "one"), _doc(2, "two"), _doc(3, "three")]
+    vecs = {"zero\nabstract 0": [1.0, 0.0], "one\nabstract 1": [0.8, 0.6], "two\nabstract 2": [0.0, 1.0],
+            "three\nabstract 3": [-1.0, 0.0], "idea x": [1.0, 0.0], "idea far": [0.0, -1.0]}
+    corpus = Corpus("fixed", tuple(docs))
+    prior = DistancePrior(corpus, embedder="tfidf", neighbours=2, use_cache=False, tau=tau,
+                          vectors=FixedEmbedder(vecs))
+    return prior, corpus, vecs
+
+
+def _plain(idea_id: str, text: str, area: str = "x", title: str | None = None) -> Idea:
+    return Idea(idea_id, text, "abstract", "human", area, "novel", title=title)
+
+
+def test_distance_scores_match_hand_computation_and_exclude_the_target() -> None:
+    prior, _, _ = _fixed_prior()
+    # "idea x" is document d0 itself (same id): d0 must be out of every reference set.
+    idea = _plain("d0", "idea x")
+    nn = prior.score(idea, "distance_nn")
+    assert nn.excluded_target == ["d0"] and "d0" not in [n["id"] for n in nn.neighbours]
+    assert nn.value == pytest.approx(1 - 0.8)  # nearest remaining is d1 at cosine 0.8
+    mean = prior.score(idea, "distance_mean")
+    assert mean.value == pytest.approx(1 - (0.8 + 0.0 - 1.0) / 3)
+    centroid = prior.score(idea, "distance_centroid")
+    c = np.array([0.8 + 0 - 1, 0.6 + 1 + 0])
+    assert centroid.value == pytest.approx(1 - c[0] / np.linalg.norm(c))
+    graph = prior.score(idea, "distance_graph")  # tau 0.5: one edge (d1, 0.8)
+    assert graph.parts["edges"] == 1 and graph.value == pytest.approx(1 / 1.8)
+    # A stranger with the same text is not excluded: d0 is its nearest at distance 0, two edges.
+    twin = _plain("other", "idea x")
+    assert prior.score(twin, "distance_nn").value == pytest.approx(0.0, abs=1e-9)
+    assert prior.score(twin, "distance_graph").value == pytest.approx(1 / (1 + 1.0 + 0.8))
+    # Isolated: no cosine >= tau, so the cost is above 1 and grows with the gap to tau.
+    far = prior.score(_plain("f", "idea far"), "distance_graph")
+    assert far.parts["edges"] == 0 and far.value == pytest.approx(1 + (0.5 - 0.0))
+    with pytest.raises(ValueError, match="unknown distance judge"):
+        prior.score(idea, "distance_vibes")
+
+
+def test_title_match_is_excluded_from_the_global_reference_set() -> None:
+    prior, _, _ = _fixed_prior()
+    # Different id and text, but the title of d3: d3 is the idea's own paper and leaves the set.
+    mean = prior.score(_plain("gen-1", "idea x", title="Three"), "distance_mean")
+    assert mean.excluded_target == ["d3"] and mean.parts["reference_size"] == 3
+    assert mean.value == pytest.approx(1 - (1.0 + 0.8 + 0.0) / 3)
+
+
+def test_graph_threshold_is_a_high_quantile_of_random_corpus_pairs() -> None:
+    prior, _, _ = _fixed_prior(tau=None)
+    cosines = [1 * 0.8, 0, -1, 0.6 * 1, -0.8, 0]  # all pairs of the 4 documents
+    assert min(cosines) <= prior.tau <= max(cosines) and prior.tau > float(np.median(cosines))
+    assert prior.describe()["graph_tau"] == pytest.approx(prior.tau, abs=1e-6)
+
+
+def test_cutoff_and_empty_reference_set_are_clear_errors() -> None:
+    _, corpus, vecs = _fixed_prior()
+    with pytest.raises(ValueError, match="no document dated before cutoff"):
+        DistancePrior(corpus, cutoff="2000-01-01", use_cache=False, vectors=FixedEmbedder(vecs))
+    early = DistancePrior(corpus, cutoff=1_700_000_000_001, use_cache=False, vectors=FixedEmbedder(vecs), tau=0.5)
+    with pytest.raises(ValueError, match="no prior work left"):
+        early.score(_plain("d0", "idea x"), "distance_nn")
+
+
+# ---- real abstracts, real Inspect runs ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def docs() -> Corpus:
+    """The first 300 real submissions of the bundled corpus."""
+    return load_corpus().head(300)
+
+
+def _idea(doc: Document, label: str, area: str) -> Idea:
+    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
+                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
+
+
+@pytest.fixture
+def real_set(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
+    """Pairwise and pointwise items of real abstracts, and a corpus file holding those very papers."""
+    pairs, points = [], []
+    for i in range(12):
+        area = AREAS[i % len(AREAS)]
+        a, b = _idea(docs.documents[2 * i], "novel", area), _idea(docs.documents[2 * i + 1], "not_novel", area)
+        gold = "a" if i % 2 == 0 else "b"
+        if gold == "b":
+            a, b = b, a
+        pairs.append(PairItem(f"pair{i}", "human_only", area, a, b, gold))  # type: ignore[arg-type]
+        label = "novel" if i % 2 == 0 else "not_novel"
+        points.append(PointItem(f"item{i}", "human_only", _idea(docs.documents[100 + i], label, area), label))  # type: ignore[arg-type]
+    d = tmp_path / "real_set"
+    write_items(d / "pairwise.jsonl", pairs)
+    write_items(d / "pointwise.jsonl", points)
+    corpus_file = tmp_path / "corpus.jsonl.gz"
+    write_corpus(list(docs.documents), corpus_file)
+    return d, corpus_file
+
+
+def _run(task: Any, tmp_path: Path, model: str = "none") -> Any:
+    logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
+    assert len(logs) == 1 and logs[0].status == "success", logs[0].error
+    return logs[0]
+
+
+@pytest.mark.parametrize("judge", ["distance_centroid", "distance_graph"])
+def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path, judge: str) -> None:
+    set_dir, corpus_file = real_set
+    log = _run(distance_task("pairwise", judge, str(set_dir), corpus=str(corpus_file), embedder="tfidf",
+                             resamples=100), tmp_path)
+    rule = log.eval.metadata["judgeaudit"]["metric_rule"]
+    assert rule["prior_work"]["embedder"] == "tfidf" and "graph_tau" in rule["prior_work"]
+    assert rule["split"]["n_fit"] == 6 and log.samples is not None and len(log.samples) == 6
+    for sample in log.samples:
+        assert sample.metadata["area"] in rule["split"]["scored_areas"]
+        meta = sample.scores["novelty"].metadata
+        raw = json.loads(meta["calls"][0]["raw"])
+        assert raw["embedder"] == "tfidf" and meta["judge"] == judge
+        assert meta["verdict"] == pair_verdict(raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"])
+        assert raw["score_a"]["excluded_target"] == [sample.metadata["item"]["idea_a"]["idea_id"]]
+
+
+def test_pointwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+    set_dir, corpus_file = real_set
+    log = _run(distance_task("pointwise", "distance_mean", str(set_dir), corpus=str(corpus_file),
+                             embedder="tfidf", fit_by="item", resamples=100), tmp_path)
+    rule = log.eval.metadata["judgeaudit"]["metric_rule"]
+    assert log.samples is not None and len(log.samples) == 6
+    for sample in log.samples:
+        assert sample.id not in set(rule["split"]["fit_ids"])
+        raw = json.loads(sample.scores["novelty"].metadata["calls"][0]["raw"])
+        assert sample.scores["novelty"].answer == point_verdict(raw["score"]["value"], rule["threshold"])
+
+
+def test_catalog_lists_distance_judges_and_rejects_prompt_options() -> None:
+    assert set(DISTANCE_JUDGES) <= set(judge_names())
+    with pytest.raises(ValueError, match="cannot honour prompt"):
+        build_judge_task("pairwise", "distance_nn", "iclr2026/human_only", prompt="p1_no_guardrails")
+
+
+# ---- surface sanity ----------------------------------------------------------------------------
+
+
+def test_surface_edits_keep_words_and_report_when_they_do_not_apply() -> None:
+    rng = random.Random(1)
+    text = "We propose Sparse Mixture Routing (SMR). SMR routes tokens sparsely. It is fast."
+    renamed = edit_text("rename_acronym", text, rng)
+    assert renamed is not None and "SMR" not in renamed and renamed.count(renamed.split("(")[1][:3]) == 2
+    assert edit_text("rename_acronym", "no acronym here.", rng) is None
+    assert edit_text("formatting", text, rng).split() == ("- " + text.replace(". ", ".\n- ")).split()  # type: ignore[union-attr]
+    assert edit_text("comment", text, rng).startswith(text)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown surface edit"):
+        edit_text("paraphrase", text, rng)
+
+
+class LengthScorer:
+    """A deliberately bad 'judge': novelty = text length, so any added sentence moves it a lot."""
+
+    embedder = "none"
+
+    def score(self, idea: Idea, judge: str) -> Any:
+        """Length-based score record."""
+        return type("S", (), {"value": float(len(idea.text))})()
+
+
+def test_sanity_ratio_separates_a_meaning_reader_from_a_length_counter(docs: Corpus) -> None:
+    ideas = [_idea(docs.documents[i], "novel", AREAS[i % 2]) for i in range(40)]
+    assert all(ideas[i].area == ideas[j].area and i != j for i, j in area_pairs(ideas))
+    prior = DistancePrior(docs, embedder="tfidf", use_cache=False)
+    good = surface_sanity(prior, "distance_nn", ideas)
+    bad = surface_sanity(LengthScorer(), "length", ideas)
+    assert good.embedder == "tfidf" and set(good.edits) == set(EDITS)
+    assert good.edits["formatting"]["n"] == 40 and good.edits["formatting"]["median_shift"] == pytest.approx(0, abs=1e-6)
+    n_acronym = good.edits["rename_acronym"]
+    assert n_acronym["n"] + n_acronym["skipped"] == 40  # skips are counted, not dropped
+    assert good.ratio < bad.edits["comment"]["ratio"] and not math.isnan(good.ratio)
+    table = render_markdown([good, bad])
+    assert "| distance_nn | tfidf |" in table and "| length | none |" in table
+    with pytest.raises(ValueError, match="at least 2 ideas"):
+        surface_sanity(prior, "distance_nn", ideas[:1])
