@@ -20,9 +20,11 @@ _MARKER = re.compile(r"^=== ([a-z_]+) ===$")
 
 # Placeholders each kind may use, and the ones a template of that kind must use.
 ALLOWED_FIELDS: dict[str, frozenset[str]] = {
-    "pairwise": frozenset({"idea_a", "idea_b", "area", "cue"}),
-    "pointwise": frozenset({"idea", "area", "cue"}),
+    "pairwise": frozenset({"idea_a", "idea_b", "area", "cue", "related_work"}),
+    "pointwise": frozenset({"idea", "area", "cue", "related_work"}),
 }
+# Placeholders that render empty unless given (`related_work`: retrieved prior work, `-T retrieval=k`).
+OPTIONAL_FIELDS: frozenset[str] = frozenset({"related_work"})
 REQUIRED_FIELDS: dict[str, frozenset[str]] = {
     "pairwise": frozenset({"idea_a", "idea_b", "cue"}),
     "pointwise": frozenset({"idea", "cue"}),
@@ -94,6 +96,7 @@ class Template:
 
     def render(self, **values: str) -> str:
         """Fill every placeholder and join the non-empty sections with blank lines."""
+        values = {**dict.fromkeys(OPTIONAL_FIELDS, ""), **values}
         missing = ALLOWED_FIELDS[self.kind] - values.keys()
         if missing:
             raise ValueError(f"prompt {self.kind}/{self.name}: no value for {sorted(missing)}")

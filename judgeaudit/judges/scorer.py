@@ -79,6 +79,7 @@ def build_score(
         "probe_variant": meta.get("probe_variant"),
         "probe_target": meta.get("probe_target"),
         "human": meta.get("human", {}),
+        "retrieved": meta.get("retrieved"),  # set by retrieval-using judges, else None
     }
     return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
 

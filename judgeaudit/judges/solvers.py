@@ -55,13 +55,14 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -
     """The prompt text of one call for a sample (ideas swapped for the ba order)."""
     item = meta["item"]
     cue = meta.get("cue") or ""
+    related = (meta.get("related_work") or {}).get(order, "")  # set by retrieve_prior_work
     template = load_template(kind, prompt)
     if kind == "pointwise":
-        return template.render(idea=item["idea"]["text"], area=meta["area"], cue=cue)
+        return template.render(idea=item["idea"]["text"], area=meta["area"], cue=cue, related_work=related)
     first, second = item["idea_a"]["text"], item["idea_b"]["text"]
     if order == "ba":
         first, second = second, first
-    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue)
+    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
 
 
 def _error_text(exc: BaseException, model: Model) -> str:

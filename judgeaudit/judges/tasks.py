@@ -17,6 +17,7 @@ from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.solver import Solver
 
 from judgeaudit.data.contract import Item
 from judgeaudit.data.samples import item_to_sample, load_items
@@ -27,6 +28,7 @@ from judgeaudit.judges.solvers import novelty_judge
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.probes.base import ProbedItem
 from judgeaudit.resources import resolve_dataset_file
+from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 DEFAULT_DATASET = "iclr2026/human_only"
@@ -89,6 +91,25 @@ def judge_dataset(
     return MemoryDataset(samples, name=dataset.replace("/", "_"), location=str(path))
 
 
+def with_retrieval(solver: Solver, retrieval: int, corpus: str) -> Solver | list[Solver]:
+    """The judge solver, preceded by top-k prior-work retrieval when `retrieval` > 0."""
+    if retrieval < 0:
+        raise ValueError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
+    if retrieval == 0:
+        return solver
+    from judgeaudit.judges.retrieval_judge import retrieve_prior_work  # only when asked for
+
+    return [retrieve_prior_work(retrieval, corpus), solver]
+
+
+def _retrieval_options(retrieval: int, corpus: str) -> dict[str, Any]:
+    """Retrieval task arguments for a catalog judge, passed only when not at their defaults."""
+    return {
+        **({"retrieval": retrieval} if retrieval else {}),
+        **({"retrieval_corpus": corpus} if corpus != BUNDLED_CORPUS else {}),
+    }
+
+
 def _metadata(
     kind: str,
     prompt: str,
@@ -97,12 +118,14 @@ def _metadata(
     probe: str | None,
     resamples: int,
     seed: int,
+    retrieval: int = 0,
 ) -> dict[str, Any]:
     return {
         "judgeaudit": {
             "schema": SCHEMA,
             "kind": kind,
-            "judge": "prompted",
+            "judge": "retrieval" if retrieval else "prompted",
+            "retrieval": retrieval,
             "prompt": prompt,
             "dataset": dataset,
             "idea_format": idea_format,
@@ -129,20 +152,23 @@ def novelty_pairwise(
     cache: bool = True,
     resamples: int = DEFAULT_RESAMPLES,
     judge: str = "prompted",
+    retrieval: int = 0,
+    retrieval_corpus: str = BUNDLED_CORPUS,
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
     if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
         return build_judge_task("pairwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
-                                resamples=resamples, prompt=prompt, k=k, both_orders=both_orders, cache=cache)
+                                resamples=resamples, prompt=prompt, k=k, both_orders=both_orders, cache=cache,
+                                **_retrieval_options(retrieval, retrieval_corpus))
     return Task(
         dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
-        solver=novelty_judge(
+        solver=with_retrieval(novelty_judge(
             "pairwise", prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache
-        ),
-        scorer=novelty(judge="prompted", idea_format=idea_format),
+        ), retrieval, retrieval_corpus),
+        scorer=novelty(judge="retrieval" if retrieval else "prompted", idea_format=idea_format),
         metrics=pairwise_metrics(resamples, seed),
         epochs=Epochs(1, pool_calls()),
-        metadata=_metadata("pairwise", prompt, dataset, idea_format, probe, resamples, seed),
+        metadata=_metadata("pairwise", prompt, dataset, idea_format, probe, resamples, seed, retrieval),
     )
 
 
@@ -158,19 +184,23 @@ def novelty_pointwise(
     cache: bool = True,
     resamples: int = DEFAULT_RESAMPLES,
     judge: str = "prompted",
+    retrieval: int = 0,
+    retrieval_corpus: str = BUNDLED_CORPUS,
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
     if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
         return build_judge_task("pointwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
-                                resamples=resamples, prompt=prompt, k=k, split_rule=split_rule, cache=cache)
+                                resamples=resamples, prompt=prompt, k=k, split_rule=split_rule, cache=cache,
+                                **_retrieval_options(retrieval, retrieval_corpus))
     if split_rule not in SPLIT_RULES:
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     rule: SplitRule = split_rule  # type: ignore[assignment]
     return Task(
         dataset=judge_dataset(dataset, "pointwise", idea_format, probe, seed),
-        solver=novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
-        scorer=novelty(judge="prompted", idea_format=idea_format, split_rule=rule),
+        solver=with_retrieval(novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
+                              retrieval, retrieval_corpus),
+        scorer=novelty(judge="retrieval" if retrieval else "prompted", idea_format=idea_format, split_rule=rule),
         metrics=pointwise_metrics(resamples, seed),
         epochs=Epochs(1, pool_calls()),
-        metadata=_metadata("pointwise", prompt, dataset, idea_format, probe, resamples, seed),
+        metadata=_metadata("pointwise", prompt, dataset, idea_format, probe, resamples, seed, retrieval),
     )

@@ -1,0 +1,152 @@
+"""Retrieval-augmented prompted judge (`-T retrieval=k`): real Inspect runs over a small real-format corpus.
+
+Hosted LLMs are unreachable here, so the judge is Inspect's `mockllm/model` driven by a callable
+that reads each prompt (a stand-in for a real LLM); the retriever, the BM25 index, the task,
+scorer and log are the real ones.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_idea
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
+
+from judgeaudit.data.contract import PairItem, PointItem
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+
+DAY = 86_400_000
+T0 = 1_757_000_000_000  # submission date of the target idea n0
+GRAPH = "Kestrel prunes attention heads of sparse graph transformers with a learned contrastive saliency score."
+SPEECH = "Dropout on recurrent state improves speech recognition models under noisy acoustic conditions."
+HEADER = re.compile(r"Earlier work found by a literature search for (Idea A|Idea B|the idea)")
+
+
+def doc(doc_id: str, title: str, abstract: str, cdate: int) -> dict[str, Any]:
+    return {"id": doc_id, "title": title, "abstract": abstract, "cdate": cdate}
+
+
+@pytest.fixture
+def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A corpus file and a one-pair / one-point set: n0 (graph pruning) vs p0 (speech dropout)."""
+    monkeypatch.setenv("JUDGEAUDIT_CACHE", str(tmp_path / "cache"))
+    docs = [
+        doc("n0", "Kestrel graph pruning", GRAPH, T0),  # the target itself (by id)
+        *(doc(f"g{i}", f"Pruning graph transformers {i}", f"Attention head pruning for sparse graph transformers, variant {i}.",
+              T0 - (i + 1) * DAY) for i in range(4)),
+        doc("g_late", "Contrastive saliency for pruning graph transformers",
+            "Learned contrastive saliency prunes attention heads of sparse graph transformers.", T0 + 5 * DAY),
+        *(doc(f"s{i}", f"Recurrent dropout for speech {i}", f"Dropout on recurrent state for noisy speech recognition, study {i}.",
+              T0 - (i + 1) * DAY) for i in range(3)),
+        doc("dup", "A title", SPEECH, T0 - 9 * DAY),  # idea p0 under another id: same title and text
+        doc("x1", "Protein folding with diffusion", "Diffusion models for protein structure.", T0 - DAY),
+    ]
+    corpus = tmp_path / "corpus.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(d) + "\n" for d in docs))
+    novel = make_idea("n0", "novel", text=GRAPH, title="Kestrel graph pruning")
+    plain = make_idea("p0", "not_novel", text=SPEECH, title="A title")
+    set_dir = tmp_path / "set"
+    write_items(set_dir / "pairwise.jsonl",
+                [PairItem(pair_id="pair0", setup="human_only", area=novel.area, idea_a=novel, idea_b=plain, gold="a")])
+    write_items(set_dir / "pointwise.jsonl", [PointItem(item_id="item0", setup="human_only", idea=plain, gold="not_novel")])
+    return {"corpus": str(corpus), "dataset": str(set_dir)}
+
+
+def blocks(prompt: str) -> dict[str, list[str]]:
+    """Retrieved ids listed under each related-work header of a prompt, by shown label."""
+    out: dict[str, list[str]] = {}
+    parts = HEADER.split(prompt)
+    for label, body in zip(parts[1::2], parts[2::2], strict=True):
+        out[label] = re.findall(r"^\[([\w-]+)\] ", body, re.M)
+    return out
+
+
+class Judge:
+    """mockllm callable: records prompts; picks the graph idea wherever it is shown (pointwise: NOT NOVEL)."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        text = input[-1].text
+        self.prompts.append(text)
+        if "Idea A:" in text:
+            answer = "Verdict: A" if text.index(GRAPH) < text.index(SPEECH) else "Verdict: B"
+        else:
+            answer = "Verdict: NOT NOVEL"
+        out = ModelOutput.from_content("mockllm/model", answer)
+        out.usage = ModelUsage(input_tokens=len(text) // 4, output_tokens=3, total_tokens=len(text) // 4 + 3)
+        return out
+
+
+def run(task: Any, judge: Judge, tmp_path: Path) -> EvalLog:
+    log = eval(task, model=get_model("mockllm/model", custom_outputs=judge), log_dir=str(tmp_path / "logs"),
+               display="none")[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def score_meta(log: EvalLog) -> dict[str, Any]:
+    assert log.samples and log.samples[0].scores
+    meta = log.samples[0].scores["novelty"].metadata
+    assert meta is not None
+    return meta
+
+
+def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(setup: dict[str, str], tmp_path: Path) -> None:
+    judge = Judge()
+    log = run(novelty_pairwise(dataset=setup["dataset"], retrieval=2, retrieval_corpus=setup["corpus"],
+                               both_orders=True, cache=False), judge, tmp_path)
+    assert len(judge.prompts) == 2
+    ab, ba = sorted(judge.prompts, key=lambda p: p.index(GRAPH) > p.index(SPEECH))  # ab shows GRAPH first
+    for prompt in (ab, ba):
+        assert prompt.index("Earlier work found") < prompt.index("Idea A:\n")
+    shown_ab, shown_ba = blocks(ab), blocks(ba)
+    assert set(shown_ab) == {"Idea A", "Idea B"}
+    assert [len(v) for v in shown_ab.values()] == [2, 2]  # k honoured per idea
+    assert set(shown_ab["Idea A"]) <= {"g0", "g1", "g2", "g3"}  # graph prior work for the graph idea
+    assert set(shown_ab["Idea B"]) <= {"s0", "s1", "s2"}
+    assert shown_ba == {"Idea A": shown_ab["Idea B"], "Idea B": shown_ab["Idea A"]}  # block follows the labels
+    every = {i for ids in shown_ab.values() for i in ids}
+    assert not every & {"n0", "dup", "g_late"}  # target by id, target by title/text, after the cutoff
+    meta = score_meta(log)
+    assert meta["judge"] == "retrieval" and meta["verdict"] == "a"
+    retrieved = meta["retrieved"]
+    assert retrieved["ids"] == {"a": shown_ab["Idea A"], "b": shown_ab["Idea B"]}
+    assert retrieved["k"] == 2 and retrieved["method"] == "bm25"
+    assert retrieved["cutoff"].startswith("2025-09-04")  # n0's own corpus date
+    side_b = next(q for q in retrieved["queries"] if q["side"] == "b")
+    assert side_b["excluded_target"] == ["dup"] and side_b["after_cutoff"] == 2  # n0 and g_late
+
+
+def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(setup: dict[str, str], tmp_path: Path) -> None:
+    judge = Judge()
+    log = run(novelty_pointwise(dataset=setup["dataset"], retrieval=3, retrieval_corpus=setup["corpus"], cache=False),
+              judge, tmp_path)
+    shown = blocks(judge.prompts[0])
+    assert list(shown) == ["the idea"] and len(shown["the idea"]) == 3
+    assert "dup" not in shown["the idea"] and set(shown["the idea"][:3]) == {"s0", "s1", "s2"}
+    assert score_meta(log)["retrieved"]["ids"] == {"idea": shown["the idea"]}
+
+    plain = Judge()
+    log = run(novelty_pointwise(dataset=setup["dataset"], cache=False), plain, tmp_path)
+    assert "Earlier work" not in plain.prompts[0] and "\n\n\n" not in plain.prompts[0]
+    assert plain.prompts[0].split("\n\n")[3].startswith("Research area:")  # ideas section opens as before
+    meta = score_meta(log)
+    assert meta["retrieved"] is None and meta["judge"] == "prompted"
+
+
+def test_bad_retrieval_arguments_are_clear_errors(setup: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="retrieval must be >= 0"):
+        novelty_pairwise(dataset=setup["dataset"], retrieval=-1)
+    with pytest.raises(ValueError, match="cannot honour retrieval"):
+        novelty_pairwise(dataset=setup["dataset"], judge="metric_embedding", retrieval=3)
