@@ -75,6 +75,9 @@ def register(subparsers: Any) -> None:
                       help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
     misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(func=handle_mine)
+    from judgeaudit.mine.generate import register_actions
+
+    register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
 
 
 def _thresholds(args: argparse.Namespace) -> Any:

@@ -1,0 +1,458 @@
+"""Human+Generated sets: the Human-Only `novel` side against ideas written by a plain LLM ideator.
+
+Every model call goes through Inspect's model API (`get_model`), so `local/gemma-3-270m`,
+`litellm/...`, `openai/...` and `mockllm/model` all work. Answers are cached on disk under a
+SHA-256 of (model, rendered prompt, generation options, seed): a re-run makes no call and an
+interrupted run resumes where it stopped. A bad answer (empty, refusal, copy of the input, too
+short) is retried with a new seed a bounded number of times, then counted as a failure; the
+pair it belonged to is left out and listed in the manifest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import hashlib
+import json
+import random
+import re
+import shlex
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.data.card import write_card
+from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance, Setup
+from judgeaudit.data.jsonl import read_pairs, write_items
+from judgeaudit.data.manifest import write_manifest
+from judgeaudit.files import atomic_write_text, sha256_file
+from judgeaudit.resources import read_prompt
+
+SETUP: Setup = "human_generated"
+IDEATOR_PROMPT = "mining/ideator.txt"
+DEFAULT_CACHE = ".cache/judgeaudit/mining-llm/generate"
+MIN_IDEA_WORDS = 25
+
+Validator = Callable[[str], tuple[str | None, str]]
+"""Checks a raw answer: (reason it is bad or None, cleaned text)."""
+
+_REFUSAL = re.compile(r"\b(I can(?:no|')t|I am unable|I'm unable|I'm sorry|I am sorry|As an AI|I won't)\b", re.I)
+
+
+def backbone_name(model: str) -> str:
+    """Directory name of a generator model: its last path part, e.g. 'openai/gpt-4o' -> 'gpt-4o'."""
+    name = model.rstrip("/").split("/")[-1]
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "model"
+
+
+def generated_idea_id(generator: str, text: str) -> str:
+    """Stable id of a generated idea: a hash of its generator and text."""
+    return "gen-" + hashlib.sha256(f"{generator}\n{text}".encode()).hexdigest()[:16]
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def bad_reason(text: str, source: str, min_words: int) -> str | None:
+    """Why an answer is unusable ('empty', 'refusal', 'copy of the input', 'too short') or None."""
+    if not text.strip():
+        return "empty"
+    if _REFUSAL.search(text[:200]):
+        return "refusal"
+    out, src = _norm(text), _norm(source)
+    if out and src and (out in src or difflib.SequenceMatcher(None, out, src, autojunk=False).ratio() >= 0.9):
+        return "copy of the input"
+    if len(text.split()) < min_words:
+        return "too short"
+    return None
+
+
+@dataclass(frozen=True)
+class Request:
+    """One prompt to answer, its key in the results, and the check its answer must pass."""
+
+    key: str
+    prompt: str
+    validate: Validator
+
+
+@dataclass
+class Outcome:
+    """The accepted text of a request (None if every attempt failed) and why attempts failed."""
+
+    text: str | None
+    attempts: int
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CachedModel:
+    """An Inspect model behind an on-disk answer cache, retried with new seeds on bad answers."""
+
+    model: str
+    cache_dir: Path
+    max_tokens: int = 256
+    temperature: float = 0.7
+    seed: int = 0
+    attempts: int = 3
+    max_connections: int = 4
+    model_args: dict[str, Any] = field(default_factory=dict)
+    calls: int = 0
+    cache_hits: int = 0
+
+    def _key(self, prompt: str, seed: int) -> str:
+        payload = {"model": self.model, "prompt": prompt, "max_tokens": self.max_tokens,
+                   "temperature": self.temperature, "seed": seed}
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    async def _answer(self, api: Any, prompt: str, seed: int, limit: asyncio.Semaphore) -> str:
+        from inspect_ai.model import GenerateConfig
+
+        key = self._key(prompt, seed)
+        path = self._path(key)
+        if path.is_file():
+            self.cache_hits += 1
+            return str(json.loads(path.read_text(encoding="utf-8"))["completion"])
+        async with limit:
+            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed)
+            output = await api.generate(prompt, config=config)
+        self.calls += 1
+        if output.error:
+            raise RuntimeError(f"{self.model}: {output.error}")
+        completion = output.completion or ""
+        atomic_write_text(path, json.dumps({"model": self.model, "seed": seed, "completion": completion},
+                                           ensure_ascii=False) + "\n")
+        return completion
+
+    async def _one(self, api: Any, request: Request, limit: asyncio.Semaphore) -> Outcome:
+        failures: list[str] = []
+        for attempt in range(self.attempts):
+            raw = await self._answer(api, request.prompt, self.seed + attempt, limit)
+            reason, text = request.validate(raw)
+            if reason is None:
+                return Outcome(text, attempt + 1, failures)
+            failures.append(reason)
+        return Outcome(None, self.attempts, failures)
+
+    def run(self, requests: list[Request], *, progress: bool = True, desc: str = "generating") -> dict[str, Outcome]:
+        """Answer every request (cached answers first); returns outcomes by request key."""
+        from inspect_ai.model import get_model
+        from tqdm import tqdm
+
+        async def main() -> dict[str, Outcome]:
+            api = get_model(self.model, memoize=False, **self.model_args)
+            limit = asyncio.Semaphore(max(1, self.max_connections))
+            bar = tqdm(total=len(requests), desc=desc, disable=not progress, unit="idea")
+            results: dict[str, Outcome] = {}
+
+            async def task(req: Request) -> None:
+                results[req.key] = await self._one(api, req, limit)
+                bar.update(1)
+
+            try:
+                await asyncio.gather(*(task(r) for r in requests))
+            finally:
+                bar.close()
+            return results
+
+        return asyncio.run(main())
+
+
+def failure_counts(outcomes: dict[str, Outcome]) -> dict[str, Any]:
+    """Counts of attempts that failed by reason, retried requests, and requests that never succeeded."""
+    reasons = Counter(r for o in outcomes.values() for r in o.failures)
+    return {
+        "requested": len(outcomes),
+        "succeeded": sum(1 for o in outcomes.values() if o.text is not None),
+        "failed": sum(1 for o in outcomes.values() if o.text is None),
+        "retried": sum(1 for o in outcomes.values() if o.failures),
+        "bad_attempts_by_reason": {k: reasons[k] for k in sorted(reasons)},
+    }
+
+
+def topic_of(idea: Idea) -> str:
+    """What the ideator is told about the paired idea: its title (never its text)."""
+    return (idea.title or "").strip()
+
+
+def ideator_prompt(template: str, area: str, topic: str) -> str:
+    """The ideator prompt for one area and topic."""
+    return template.replace("{area}", area).replace("{topic}", topic)
+
+
+def clean_idea(raw: str) -> str:
+    """The first paragraph of an answer, without a leading 'Abstract:' label, whitespace collapsed."""
+    text = raw.strip()
+    text = re.sub(r"^\s*(abstract|title)\s*:\s*", "", text, flags=re.I)
+    first = re.split(r"\n\s*\n", text, maxsplit=1)[0]
+    return " ".join(first.split())
+
+
+def _idea_validator(topic: str) -> Validator:
+    def check(raw: str) -> tuple[str | None, str]:
+        text = clean_idea(raw)
+        return bad_reason(text, topic, MIN_IDEA_WORDS), text
+    return check
+
+
+@dataclass
+class GeneratedSet:
+    """Pairs and points of a Human+Generated set, and the pairs left out with their reasons."""
+
+    pairs: list[PairItem]
+    points: list[PointItem]
+    skipped: dict[str, str]
+    counts: dict[str, Any]
+
+
+def novel_side(pair: PairItem) -> Idea:
+    """The `novel` (gold) idea of a Human-Only pair."""
+    return pair.idea_a if pair.gold == "a" else pair.idea_b
+
+
+def select_pairs(pairs: list[PairItem], limit: int | None, seed: int) -> list[PairItem]:
+    """Pairs sorted by id; with a limit, a seeded sample of that many."""
+    ordered = sorted(pairs, key=lambda p: p.pair_id)
+    if limit is not None and limit < len(ordered):
+        ordered = sorted(random.Random(seed).sample(ordered, limit), key=lambda p: p.pair_id)
+    return ordered
+
+
+def build_generated(pairs: list[PairItem], model: CachedModel, *, seed: int = 0, limit: int | None = None,
+                    progress: bool = True) -> GeneratedSet:
+    """Generate one `not_novel` idea per Human-Only pair and pair it with that pair's `novel` idea."""
+    template = read_prompt(IDEATOR_PROMPT)
+    chosen = select_pairs(pairs, limit, seed)
+    skipped: dict[str, str] = {}
+    requests: list[Request] = []
+    for pair in chosen:
+        novel = novel_side(pair)
+        topic = topic_of(novel)
+        if not topic:
+            skipped[pair.pair_id] = "the novel idea has no title to give as topic"
+            continue
+        requests.append(Request(pair.pair_id, ideator_prompt(template, pair.area, topic), _idea_validator(topic)))
+    outcomes = model.run(requests, progress=progress, desc=f"ideas by {model.model}")
+    built: list[tuple[Idea, Idea]] = []
+    for pair in chosen:
+        outcome = outcomes.get(pair.pair_id)
+        if outcome is None:
+            continue
+        if outcome.text is None:
+            skipped[pair.pair_id] = "generation failed: " + ", ".join(outcome.failures)
+            continue
+        novel = novel_side(pair)
+        gen = Idea(idea_id=generated_idea_id(model.model, outcome.text), text=outcome.text, format="abstract",
+                   source="generated", area=pair.area, label="not_novel", generator=model.model, title=None,
+                   provenance=Provenance(dataset=f"generated:{model.model}", source_id=novel.idea_id, forum=None))
+        built.append((novel, gen))
+    built.sort(key=lambda ng: f"{ng[0].idea_id}__{ng[1].idea_id}")
+    golds = ["a"] * ((len(built) + 1) // 2) + ["b"] * (len(built) // 2)
+    random.Random(seed).shuffle(golds)
+    out_pairs: list[PairItem] = []
+    for (novel, gen), gold in zip(built, golds, strict=True):
+        a, b = (novel, gen) if gold == "a" else (gen, novel)
+        out_pairs.append(PairItem(pair_id=f"{novel.idea_id}__{gen.idea_id}", setup=SETUP, area=novel.area,
+                                  idea_a=a, idea_b=b, gold="a" if gold == "a" else "b"))
+    ideas = {i.idea_id: i for ng in built for i in ng}
+    points = [PointItem(item_id=i.idea_id, setup=SETUP, idea=i, gold=i.label) for _, i in sorted(ideas.items())]
+    counts = failure_counts(outcomes)
+    counts.update({"pairs_in_source": len(pairs), "pairs_selected": len(chosen), "pairs_written": len(out_pairs),
+                   "pairs_skipped": len(skipped), "novel_at_a": golds.count("a"), "novel_at_b": golds.count("b")})
+    return GeneratedSet(out_pairs, points, dict(sorted(skipped.items())), counts)
+
+
+_TINY_MODELS = ("gemma-3-270m",)
+
+
+def _card_sections(model: CachedModel, gs: GeneratedSet, command: str, source: str) -> dict[str, str]:
+    c = gs.counts
+    sections = {
+        "Generation": (
+            f"The `novel` side is the Human-Only set's `novel` ideas ({source}). The `not_novel` side was "
+            f"written by `{model.model}` from our plain ideator prompt (`prompts/{IDEATOR_PROMPT}`), given only "
+            "the research area and the paired `novel` idea's title as topic, never its text. Every generated "
+            f"idea has `source: generated` and `generator: {model.model}`; its `idea_id` is a hash of "
+            "generator and text. Generated ideas are labelled `not_novel` by construction (the reference "
+            "study's Human+Generated setup), not by reviewers.\n\n"
+            f"Options: max_tokens={model.max_tokens}, temperature={model.temperature}, seed={model.seed}, "
+            f"up to {model.attempts} attempts per idea (a new seed each). Novel idea at position a/b: "
+            f"{c['novel_at_a']}/{c['novel_at_b']} (seeded shuffle)."),
+        "Skipped": (
+            f"{c['pairs_selected']} source pairs selected, {c['pairs_written']} written, {c['pairs_skipped']} left "
+            f"out (a generation that stayed bad after every attempt, or no title to use as topic). Bad attempts "
+            f"by reason: {json.dumps(c['bad_attempts_by_reason'])}. The pair ids and reasons are in the "
+            "manifest (`generation.skipped`)."),
+        "Reproduce": f"```\n{command}\n```\n\nRegenerate with your own model by changing `--model`.",
+    }
+    if backbone_name(model.model) in _TINY_MODELS:
+        sections = {"Warning: example only": (
+            f"This set was made with `{model.model}`, a tiny 270M-parameter local model, so that the toolkit "
+            "ships a runnable example that needs no API key. Its ideas are often weak or off-topic: do not "
+            "use this set for measurements. Regenerate the set with your own generator models.")} | sections
+    return sections
+
+
+def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, source_name: str, source_path: Path,
+                    command: str, seed: int, limit: int | None) -> Path:
+    """Write pairwise/pointwise JSONL, manifest and card of a Human+Generated set."""
+    set_dir.mkdir(parents=True, exist_ok=True)
+    for stale in sorted(set_dir.glob("*_plan.jsonl")):  # plans of an older generation no longer match
+        stale.unlink()
+    write_items(set_dir / "pairwise.jsonl", gs.pairs)
+    write_items(set_dir / "pointwise.jsonl", gs.points)
+    prompt_hash = hashlib.sha256(read_prompt(IDEATOR_PROMPT).encode()).hexdigest()
+    generation = {"model": model.model, "backbone": backbone_name(model.model), "prompt": f"prompts/{IDEATOR_PROMPT}",
+                  "prompt_sha256": prompt_hash, "seed": seed, "limit": limit, "max_tokens": model.max_tokens,
+                  "temperature": model.temperature, "attempts": model.attempts, "counts": gs.counts,
+                  "skipped": gs.skipped}
+    source = {"kind": "dataset", "dataset": source_name, "file": source_path.name, "sha256": sha256_file(source_path)}
+    write_manifest(set_dir, source=source, command=command, extra={"generation": generation})
+    n = len(gs.pairs)
+    summary = (f"Human+Generated novelty pairs: {n} pairs of a Human-Only `novel` ICLR 2026 idea and a `not_novel` "
+               f"idea written by `{model.model}` for the same area and topic, plus {len(gs.points)} pointwise items.")
+    write_card(set_dir, pretty_name=f"ICLR 2026 Human+Generated novelty pairs ({backbone_name(model.model)})",
+               summary=summary, sections=_card_sections(model, gs, command, f"`{source_name}`"))
+    return set_dir
+
+
+def generate_command(model: str, dataset: str, out: str, seed: int, limit: int | None, max_tokens: int,
+                     temperature: float, attempts: int) -> str:
+    """The canonical command line of a generation run (no cache paths, no secrets)."""
+    parts = ["judgeaudit", "mine", "generate", "--model", model, "--dataset", dataset, "--out", out,
+             "--seed", str(seed), "--max-tokens", str(max_tokens), "--temperature", str(temperature),
+             "--attempts", str(attempts)]
+    if limit is not None:
+        parts += ["--limit", str(limit)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def load_source_pairs(dataset: str) -> tuple[Path, list[PairItem]]:
+    """The Human-Only pairwise file of a set name or path, and its pairs (must be human_only abstracts)."""
+    from judgeaudit.resources import resolve_dataset_file
+
+    path = resolve_dataset_file(dataset, "pairwise")
+    pairs = read_pairs(path)
+    wrong = [p.pair_id for p in pairs if p.setup != "human_only" or p.idea_a.format != "abstract"]
+    if wrong:
+        raise ValueError(f"{path}: generation needs human_only abstract pairs; {len(wrong)} are not (first: {wrong[0]})")
+    return path, pairs
+
+
+GENERATE_EPILOG = """\
+examples:
+  # a runnable example with the bundled local model (weak: for trying the pipeline only)
+  judgeaudit mine generate --model local/gemma-3-270m --limit 10 --max-tokens 120
+  # a real backbone through litellm; answers are cached, so a re-run or resume is free
+  judgeaudit mine generate --model litellm/openai/gpt-4o-mini
+  # then rewrite that set's ideas as plans
+  judgeaudit mine plan --model litellm/openai/gpt-4o-mini --dataset datasets/iclr2026/human_generated/gpt-4o-mini
+"""
+
+
+def _model_options(p: Any, *, temperature: float) -> None:
+    p.add_argument("--model", required=True, help="Inspect model id, e.g. local/gemma-3-270m, litellm/openai/gpt-4o-mini")
+    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE",
+                   help="model argument passed to get_model (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (attempt i uses seed+i; also the a/b shuffle) (default: 0)")
+    p.add_argument("--max-tokens", type=int, default=256, help="answer length cap (default: 256)")
+    p.add_argument("--temperature", type=float, default=temperature, help=f"sampling temperature (default: {temperature})")
+    p.add_argument("--attempts", type=int, default=3, help="attempts per idea before it counts as failed (default: 3)")
+    p.add_argument("--max-connections", type=int, default=4, help="concurrent model calls (default: 4)")
+    p.add_argument("--cache", default=None, help="answer cache directory (default: .cache/judgeaudit/mining-llm/<action>)")
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+
+
+def register_actions(mine_parser: Any) -> None:
+    """Add the `generate` and `plan` actions under `judgeaudit mine`."""
+    import argparse
+
+    actions = mine_parser.add_subparsers(dest="mine_action", metavar="ACTION", required=False,
+                                         title="actions (optional; without one, `mine` mines Human-Only labels)")
+    g = actions.add_parser("generate", help="build a Human+Generated set with an LLM ideator",
+                           description=(__doc__ or "").split("\n\n")[0], epilog=GENERATE_EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("--dataset", default="iclr2026/human_only", help="Human-Only set (name or path) (default: iclr2026/human_only)")
+    g.add_argument("--out", default="datasets/iclr2026", help="set root; files go to <out>/human_generated/<backbone>/ (default: datasets/iclr2026)")
+    g.add_argument("--backbone", default=None, help="directory name of the generator (default: last part of --model)")
+    g.add_argument("--limit", type=int, default=None, help="use a seeded sample of this many source pairs (default: all)")
+    _model_options(g, temperature=0.7)
+    g.set_defaults(func=handle_generate)
+    pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
+                            epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
+    _model_options(pl, temperature=0.3)
+    pl.set_defaults(func=handle_plan)
+
+
+def _cached_model(args: Any, action: str) -> CachedModel:
+    model_args: dict[str, Any] = {}
+    for kv in args.model_args:
+        key, sep, value = kv.partition("=")
+        if not sep:
+            raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
+        model_args[key] = value
+    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
+                       max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
+                       attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
+
+
+def handle_generate(args: Any) -> int:
+    """`judgeaudit mine generate`: write a Human+Generated set; returns the exit code."""
+    import os
+    import sys
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from judgeaudit.data.validate import ContractError
+
+    try:
+        model = _cached_model(args, "generate")
+        source_path, pairs = load_source_pairs(args.dataset)
+    except (ValueError, FileNotFoundError, ContractError) as exc:
+        print(f"judgeaudit mine generate: error: {exc}", file=sys.stderr)
+        return 2
+    gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
+    if not gs.pairs:
+        print(f"judgeaudit mine generate: error: no pair could be generated ({gs.counts}); nothing written",
+              file=sys.stderr)
+        return 1
+    set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
+    command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
+                               args.temperature, model.attempts)
+    write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
+                    seed=args.seed, limit=args.limit)
+    c = gs.counts
+    print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
+    print(f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
+          f"{c['bad_attempts_by_reason']}")
+    print(f"wrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
+    return 0
+
+
+def handle_plan(args: Any) -> int:
+    """`judgeaudit mine plan`: write `_plan` files next to a set's abstract files; returns the exit code."""
+    import os
+    import sys
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from judgeaudit.data.validate import ContractError
+    from judgeaudit.mine.plans import plan_command, rewrite_set
+
+    try:
+        model = _cached_model(args, "plan")
+        command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts)
+        result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
+    except (ValueError, FileNotFoundError, ContractError) as exc:
+        print(f"judgeaudit mine plan: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
+    print(f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "
+          f"items left out: {result.skipped_items}")
+    print(f"wrote {', '.join(str(Path(args.dataset) / n) for n in result.written)}")
+    return 0

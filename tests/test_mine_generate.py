@@ -1,0 +1,243 @@
+"""`judgeaudit mine generate` / `mine plan`: Human+Generated sets and plan rewrites.
+
+Model calls go through Inspect's real model API with `mockllm/model` (a scripted callable, the
+stand-in for hosted models that are unreachable here); files are real and checked with the
+data layer's own validator (`judgeaudit validate`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai.model import ModelOutput, ModelUsage
+
+from judgeaudit.cli import build_parser, main
+from judgeaudit.data.jsonl import read_pairs, read_points
+from judgeaudit.data.manifest import read_manifest
+from judgeaudit.mine.generate import (
+    CachedModel,
+    build_generated,
+    generate_command,
+    handle_generate,
+    handle_plan,
+    load_source_pairs,
+    write_generated,
+)
+from judgeaudit.mine.plans import parse_plan, plan_command, rewrite_set
+
+MODEL = "mockllm/model"
+DATASET = "iclr2026/human_only"
+
+
+class Script:
+    """A scripted mockllm callable that counts calls; `answer(prompt, seed)` decides the text."""
+
+    def __init__(self, answer: Callable[[str, int], str], fail_after: int | None = None) -> None:
+        self.answer = answer
+        self.fail_after = fail_after
+        self.calls = 0
+
+    def __call__(self, messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        if self.fail_after is not None and self.calls >= self.fail_after:
+            raise KeyboardInterrupt("simulated interruption")
+        self.calls += 1
+        prompt = messages[-1].text
+        out = ModelOutput.from_content(model="mockllm", content=self.answer(prompt, config.seed or 0))
+        out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
+        return out
+
+
+def _topic(prompt: str) -> str:
+    m = re.search(r"^Topic: (.*)$", prompt, re.M)
+    assert m, prompt
+    return m.group(1)
+
+
+def good_idea(prompt: str, seed: int) -> str:
+    """A plausible abstract naming the topic, different per topic and seed."""
+    tag = hashlib.sha256(f"{_topic(prompt)}|{seed}".encode()).hexdigest()[:8]
+    return (f"Abstract: We study a variant {tag} of the problem behind {_topic(prompt)}. We propose a simple "
+            "pipeline that combines a standard encoder with a retrieval step and a small calibration head, "
+            "trained end to end with a contrastive loss.\n\nKeywords: junk after the first paragraph")
+
+
+def _model(tmp_path: Path, script: Script, **kw: Any) -> CachedModel:
+    return CachedModel(model=MODEL, cache_dir=tmp_path / "cache", model_args={"custom_outputs": script}, **kw)
+
+
+def _build(tmp_path: Path, script: Script, limit: int = 4, **kw: Any) -> tuple[Path, CachedModel]:
+    source_path, pairs = load_source_pairs(DATASET)
+    model = _model(tmp_path, script, **kw)
+    gs = build_generated(pairs, model, seed=0, limit=limit, progress=False)
+    set_dir = tmp_path / "out" / "human_generated" / "model"
+    cmd = generate_command(MODEL, DATASET, str(tmp_path / "out"), 0, limit, model.max_tokens, model.temperature,
+                           model.attempts)
+    write_generated(gs, set_dir, model, source_name=DATASET, source_path=source_path, command=cmd, seed=0, limit=limit)
+    return set_dir, model
+
+
+def test_generated_ideas_recorded_and_paired(tmp_path: Path) -> None:
+    script = Script(good_idea)
+    set_dir, model = _build(tmp_path, script, limit=6)
+    pairs = read_pairs(set_dir / "pairwise.jsonl")
+    points = read_points(set_dir / "pointwise.jsonl")
+    assert len(pairs) == 6 and len(points) == 12 and script.calls == 6 == model.calls
+    golds = [p.gold for p in pairs]
+    assert golds.count("a") == golds.count("b") == 3
+    source = {p.idea_a.idea_id if p.gold == "a" else p.idea_b.idea_id: p for p in load_source_pairs(DATASET)[1]}
+    for p in pairs:
+        novel, gen = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)
+        assert p.setup == "human_generated" and novel.label == "novel" and novel.source == "human"
+        assert novel.idea_id in source and novel.area == p.area == gen.area
+        assert gen.source == "generated" and gen.generator == MODEL and gen.label == "not_novel"
+        assert gen.idea_id == "gen-" + hashlib.sha256(f"{MODEL}\n{gen.text}".encode()).hexdigest()[:16]
+        # cleaned to the first paragraph; the prompt got the title, not the text
+        assert not gen.text.startswith("Abstract") and "Keywords" not in gen.text
+        assert str(novel.title) in gen.text and novel.text[:80] not in gen.text
+    manifest = read_manifest(set_dir)
+    assert manifest["generation"]["model"] == MODEL
+    assert manifest["files"]["pointwise.jsonl"]["ideas"]["by_generator"] == {MODEL: 6}
+    assert main(["validate", str(set_dir)]) == 0
+
+
+def test_cache_resume_and_byte_identical_rerun(tmp_path: Path) -> None:
+    interrupted = Script(good_idea, fail_after=2)
+    with pytest.raises(BaseException, match="simulated interruption"):
+        _build(tmp_path, interrupted, limit=4, max_connections=1)
+    resumed = Script(good_idea)
+    set_dir, model = _build(tmp_path, resumed, limit=4)
+    assert (resumed.calls, model.cache_hits) == (2, 2)  # the two answers from before the interruption are reused
+    first = {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())}
+    again = Script(good_idea)
+    _, model2 = _build(tmp_path, again, limit=4)
+    assert again.calls == 0 and model2.calls == 0 and model2.cache_hits == 4
+    assert {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())} == first
+
+
+def test_bad_generations_retried_counted_and_reported(tmp_path: Path) -> None:
+    def answer(prompt: str, seed: int) -> str:
+        topic = _topic(prompt)
+        if topic == doomed:
+            return ["", "I'm sorry, but I cannot help with that.", "Too short."][seed % 3]
+        if seed == 0:
+            return f"Topic: {topic}"  # a copy of the input
+        return good_idea(prompt, seed)
+
+    source_path, all_pairs = load_source_pairs(DATASET)
+    from judgeaudit.mine.generate import novel_side, select_pairs
+
+    chosen = select_pairs(all_pairs, 4, 0)
+    doomed = str(novel_side(chosen[0]).title)
+    assert doomed
+    script = Script(answer)
+    model = _model(tmp_path, script)
+    gs = build_generated(all_pairs, model, seed=0, limit=4, progress=False)
+    assert len(gs.pairs) == 3 and list(gs.skipped) == [chosen[0].pair_id]
+    assert "empty, refusal, too short" in gs.skipped[chosen[0].pair_id]
+    assert gs.counts["bad_attempts_by_reason"] == {"copy of the input": 3, "empty": 1, "refusal": 1, "too short": 1}
+    assert gs.counts["failed"] == 1 and gs.counts["pairs_skipped"] == 1 and script.calls == 3 + 3 * 2
+    set_dir = tmp_path / "set"
+    write_generated(gs, set_dir, model, source_name=DATASET, source_path=source_path, command="x", seed=0, limit=4)
+    assert read_manifest(set_dir)["generation"]["skipped"] == gs.skipped
+    assert "left out" in (set_dir / "README.md").read_text()
+
+
+def plan_answer(prompt: str, seed: int) -> str:
+    """A continuation of 'Purpose:' with both fields, specific to the idea."""
+    tag = hashlib.sha256(prompt.encode()).hexdigest()[:6]
+    return (f" to make method {tag} dependable for practitioners.\n"
+            f"Mechanism: it learns a compact model {tag} of the inputs and then adapts it per task with a few steps.")
+
+
+def test_plan_files_validate_and_keep_ids(tmp_path: Path) -> None:
+    set_dir, _ = _build(tmp_path, Script(good_idea), limit=4)
+    script = Script(plan_answer)
+    model = CachedModel(model=MODEL, cache_dir=tmp_path / "plan-cache", model_args={"custom_outputs": script})
+    result = rewrite_set(set_dir, model, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False)
+    assert script.calls == 8 and result.counts["failed"] == 0
+    base, plan = read_pairs(set_dir / "pairwise.jsonl"), read_pairs(set_dir / "pairwise_plan.jsonl")
+    assert [(p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in base] == \
+           [(p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in plan]
+    for p in plan:
+        for idea in (p.idea_a, p.idea_b):
+            assert idea.format == "plan" and idea.text.startswith("Purpose: to make method")
+            assert "\nMechanism: it learns" in idea.text
+    assert len(read_points(set_dir / "pointwise_plan.jsonl")) == 8
+    manifest = read_manifest(set_dir)
+    assert manifest["generation"]["model"] == MODEL and manifest["plan"]["model"] == MODEL
+    assert set(manifest["files"]) == {"pairwise.jsonl", "pointwise.jsonl", "pairwise_plan.jsonl", "pointwise_plan.jsonl"}
+    assert main(["validate", str(set_dir)]) == 0
+    before = {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())}
+    again = CachedModel(model=MODEL, cache_dir=tmp_path / "plan-cache", model_args={"custom_outputs": Script(plan_answer)})
+    rewrite_set(set_dir, again, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False)
+    assert again.calls == 0 and {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())} == before
+    # a broken plan file is caught by the data layer's validator
+    lines = (set_dir / "pointwise_plan.jsonl").read_text().splitlines()
+    obj = json.loads(lines[0])
+    obj["idea"]["label"] = "novel" if obj["idea"]["label"] == "not_novel" else "not_novel"
+    obj["gold"] = obj["idea"]["label"]
+    (set_dir / "pointwise_plan.jsonl").write_text("\n".join([json.dumps(obj), *lines[1:]]) + "\n")
+    assert main(["validate", str(set_dir)]) == 1
+
+
+def test_plan_failures_leave_items_out_counted(tmp_path: Path) -> None:
+    set_dir, _ = _build(tmp_path, Script(good_idea), limit=2)
+    points = read_points(set_dir / "pointwise.jsonl")
+    victim = points[0].idea.text
+
+    def answer(prompt: str, seed: int) -> str:
+        return "no fields here at all, just rambling text" if victim in prompt else plan_answer(prompt, seed)
+
+    model = CachedModel(model=MODEL, cache_dir=tmp_path / "pc", model_args={"custom_outputs": Script(answer)}, attempts=2)
+    result = rewrite_set(set_dir, model, command="x", progress=False)
+    assert result.failed_ideas == {points[0].item_id: "no purpose and mechanism fields, no purpose and mechanism fields"}
+    assert result.skipped_items == {"pairwise_plan.jsonl": 1, "pointwise_plan.jsonl": 1}
+    assert read_manifest(set_dir)["plan"]["items_left_out"] == result.skipped_items
+    assert main(["validate", str(set_dir)]) == 0
+
+
+def test_parse_plan_forms() -> None:
+    assert parse_plan(" solve X.\nMechanism: do Y.") == ("solve X.", "do Y.")
+    assert parse_plan("**Purpose:** solve X.\n**Mechanism:** do Y.\n\nExtra") == ("solve X.", "do Y.")
+    assert parse_plan("Purpose: only one field") is None
+
+
+def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    parser = build_parser()
+    plain = parser.parse_args(["mine", "--source", "snapshot:x", "--no-progress"])
+    assert plain.func.__name__ == "handle_mine" and plain.source == "snapshot:x"
+    gen = parser.parse_args(["mine", "generate", "--model", MODEL, "--limit", "3"])
+    assert gen.func is handle_generate and gen.limit == 3 and gen.dataset == DATASET
+    plan = parser.parse_args(["mine", "plan", "--model", MODEL, "--dataset", "d"])
+    assert plan.func is handle_plan
+    # the CLI path end to end; only the model's answers are scripted (custom_outputs cannot pass through -M)
+    import judgeaudit.mine.generate as generate_module
+
+    original = generate_module._cached_model
+    scripts = {"generate": Script(good_idea), "plan": Script(plan_answer)}
+
+    def scripted(args: Any, action: str) -> CachedModel:
+        model = original(args, action)
+        model.model_args["custom_outputs"] = scripts[action]
+        return model
+
+    monkeypatch.setattr(generate_module, "_cached_model", scripted)
+    out = tmp_path / "o"
+    code = main(["mine", "generate", "--model", MODEL, "--limit", "2", "--out", str(out),
+                 "--cache", str(tmp_path / "c"), "--no-progress"])
+    set_dir = out / "human_generated" / "model"
+    assert code == 0 and scripts["generate"].calls == 2
+    assert read_manifest(set_dir)["build_command"].startswith("judgeaudit mine generate --model mockllm/model")
+    assert main(["mine", "plan", "--model", MODEL, "--dataset", str(set_dir), "--cache", str(tmp_path / "c"),
+                 "--no-progress"]) == 0
+    assert scripts["plan"].calls == 4 and main(["validate", str(set_dir)]) == 0
+    assert "model calls: 4, cached answers: 0" in capsys.readouterr().out
+    assert main(["mine", "plan", "--model", MODEL, "--dataset", str(tmp_path / "missing")]) == 2
+    assert "no pairwise.jsonl or pointwise.jsonl" in capsys.readouterr().err
