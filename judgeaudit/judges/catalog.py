@@ -21,6 +21,7 @@ JUDGE_FACTORIES: dict[str, str] = {
     "distance_centroid": "judgeaudit.judges.distance_judges:distance_task_from_options",
     "distance_mean": "judgeaudit.judges.distance_judges:distance_task_from_options",
     "distance_graph": "judgeaudit.judges.distance_judges:distance_task_from_options",
+    "agentic": "judgeaudit.judges.agentic:agentic_task_from_options",
 }
 
 

@@ -82,7 +82,8 @@ def submission_cutoff(retriever: Retriever, ideas: Sequence[Idea]) -> int | None
     return min(found) if found else None
 
 
-def _iso(ms: int | None) -> str | None:
+def iso_datetime(ms: int | None) -> str | None:
+    """Epoch milliseconds as an ISO UTC datetime (None stays None)."""
     return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat()
 
 
@@ -104,7 +105,7 @@ def retrieve_for_sides(retriever: Retriever, sides: Mapping[str, Idea], k: int) 
         "corpus": retriever.corpus.name,
         "method": retriever.description,
         "k": k,
-        "cutoff": _iso(cutoff),
+        "cutoff": iso_datetime(cutoff),
         "ids": {side: [h.doc.doc_id for h in side_hits] for side, side_hits in hits.items()},
         "queries": queries,
     }

@@ -1,0 +1,91 @@
+"""Agentic judge (`-T judge=agentic`): real Inspect tool loop over a small real-format corpus.
+
+Hosted LLMs are unreachable here, so the judge is Inspect's `mockllm/model` driven by a callable
+scripted to call the `search_prior_work` tool and then answer (a stand-in for a real LLM); the
+tool, retriever, loop bounds, parser, scorer and log are the real ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
+from test_judge_retrieval import setup  # noqa: F401  (fixture: corpus + one pair / one point)
+
+from judgeaudit.judges.agentic import MAX_SEARCHES
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+
+USAGE = ModelUsage(input_tokens=50, output_tokens=5, total_tokens=55)
+
+
+class SearchThenAnswer:
+    """mockllm callable: issues `queries` tool calls one per turn, then answers `answer`."""
+
+    def __init__(self, queries: list[str], answer: str) -> None:
+        self.queries = queries
+        self.answer = answer
+        self.tool_results: list[str] = []
+        self.turns = 0
+        self.offered_tools: list[int] = []
+
+    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        self.turns += 1
+        self.offered_tools.append(len(tools))
+        done = [m for m in input if isinstance(m, ChatMessageTool)]
+        if done:
+            self.tool_results.append(done[-1].text)
+        if tools and len(done) < len(self.queries):
+            out = ModelOutput.for_tool_call("mockllm/model", "search_prior_work", {"query": self.queries[len(done)]},
+                                            tool_call_id=f"call{len(done)}")
+        else:
+            out = ModelOutput.from_content("mockllm/model", f"I searched.\nVerdict: {self.answer}")
+        out.usage = USAGE
+        return out
+
+
+def run(task: Any, script: SearchThenAnswer, tmp_path: Path) -> EvalLog:
+    log = eval(task, model=get_model("mockllm/model", custom_outputs=script), log_dir=str(tmp_path / "logs"),
+               display="none")[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def score_meta(log: EvalLog) -> dict[str, Any]:
+    assert log.samples and log.samples[0].scores
+    meta = log.samples[0].scores["novelty"].metadata
+    assert meta is not None
+    return meta
+
+
+def test_agent_searches_then_answers_and_everything_is_recorded(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    script = SearchThenAnswer(["graph transformer pruning", "contrastive saliency attention heads"], "A")
+    log = run(novelty_pairwise(dataset=setup["dataset"], judge="agentic", retrieval=2,
+                               retrieval_corpus=setup["corpus"], cache=False), script, tmp_path)
+    assert script.turns == 3
+    assert "[g" in script.tool_results[0] and "n0" not in " ".join(script.tool_results)  # target never shown
+    assert "g_late" not in " ".join(script.tool_results)  # after the submission-date cutoff
+    meta = score_meta(log)
+    assert meta["judge"] == "agentic" and meta["verdict"] == "a" and meta["gold"] == "a"
+    [call] = meta["calls"]
+    assert call["raw"] == "I searched.\nVerdict: A" and call["parse"] == "strict"
+    retrieved = meta["retrieved"]
+    assert [q["query"] for q in retrieved["queries"]] == script.queries
+    assert all(len(q["ids"]) == 2 for q in retrieved["queries"])  # hits per search = retrieval
+    assert set(retrieved["ids"]["search"]) == {i for q in retrieved["queries"] for i in q["ids"]}
+    assert all(i.startswith("g") and i != "g_late" for i in retrieved["ids"]["search"])
+    assert log.samples and log.samples[0].model_usage["mockllm/model"].input_tokens == 3 * 50  # cost in the log
+
+
+def test_search_budget_bounds_the_loop(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    script = SearchThenAnswer([f"speech dropout {i}" for i in range(10)], "NOT NOVEL")
+    log = run(novelty_pointwise(dataset=setup["dataset"], judge="agentic", retrieval_corpus=setup["corpus"],
+                                cache=False), script, tmp_path)
+    meta = score_meta(log)
+    assert len(meta["retrieved"]["queries"]) == MAX_SEARCHES
+    assert script.offered_tools[-1] == 0 and script.turns == MAX_SEARCHES + 1  # final turn without tools
+    assert "dup" not in meta["retrieved"]["ids"]["search"]  # the idea itself under another id
+    assert meta["verdict"] == "not_novel" and meta["calls"][0]["parse"] == "strict"
+    assert any(m.role == "user" and "No more searches" in m.text for m in log.samples[0].messages)  # type: ignore[index]
