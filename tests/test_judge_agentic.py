@@ -89,3 +89,56 @@ def test_search_budget_bounds_the_loop(setup: dict[str, str], tmp_path: Path) ->
     assert "dup" not in meta["retrieved"]["ids"]["search"]  # the idea itself under another id
     assert meta["verdict"] == "not_novel" and meta["calls"][0]["parse"] == "strict"
     assert any(m.role == "user" and "No more searches" in m.text for m in log.samples[0].messages)  # type: ignore[index]
+
+
+class RoundsScript:
+    """mockllm callable for the ai_scientist loop: per idea, search `searches` times then decide.
+
+    The decision depends on which idea the prompt shows (graph idea -> NOVEL, speech idea -> NOT NOVEL);
+    `never_decide` keeps asking for searches to exercise the round limit.
+    """
+
+    def __init__(self, searches: int, never_decide: bool = False) -> None:
+        self.searches = searches
+        self.never_decide = never_decide
+        self.seen_results: list[str] = []
+
+    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        start = input[0].text
+        rounds_done = sum(1 for m in input if m.role == "assistant")
+        if rounds_done:
+            self.seen_results.append(input[-1].text)
+        graph = "Kestrel" in start
+        if self.never_decide or rounds_done < self.searches:
+            topic = "graph transformer pruning" if graph else "recurrent dropout speech"
+            text = f"Let me look.\nQuery: {topic}"
+        else:
+            text = "Done.\nVerdict: " + ("NOVEL" if graph else "NOT NOVEL")
+        out = ModelOutput.from_content("mockllm/model", text)
+        out.usage = USAGE
+        return out
+
+
+def test_ai_scientist_pairwise_compares_two_decisions(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    script = RoundsScript(searches=2)
+    log = run(novelty_pairwise(dataset=setup["dataset"], judge="ai_scientist", retrieval=2,
+                               retrieval_corpus=setup["corpus"], cache=False), script, tmp_path)
+    meta = score_meta(log)
+    assert meta["judge"] == "ai_scientist" and meta["verdict"] == "a" and meta["calls"][0]["parse"] == "strict"
+    retrieved = meta["retrieved"]
+    assert [(q["side"], q["query"]) for q in retrieved["queries"]] == [
+        ("a", "graph transformer pruning"), ("a", "graph transformer pruning"),
+        ("b", "recurrent dropout speech"), ("b", "recurrent dropout speech")]
+    assert set(retrieved["ids"]["a"]) <= {"g0", "g1", "g2", "g3"} and set(retrieved["ids"]["b"]) <= {"s0", "s1", "s2"}
+    assert "n0" not in " ".join(script.seen_results) and "[dup]" not in " ".join(script.seen_results)
+    assert "Round 1 of 3" in script.seen_results[0]
+
+
+def test_ai_scientist_round_limit_gives_invalid_not_a_guess(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    script = RoundsScript(searches=0, never_decide=True)
+    log = run(novelty_pointwise(dataset=setup["dataset"], judge="ai_scientist", retrieval_corpus=setup["corpus"],
+                                cache=False), script, tmp_path)
+    meta = score_meta(log)
+    assert meta["verdict"] == "invalid" and meta["calls"][0]["parse"] == "failed"
+    assert len(meta["retrieved"]["queries"]) == 3  # one search per round, no more
+    assert "This was the last search" in script.seen_results[-1]

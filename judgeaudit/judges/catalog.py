@@ -22,6 +22,7 @@ JUDGE_FACTORIES: dict[str, str] = {
     "distance_mean": "judgeaudit.judges.distance_judges:distance_task_from_options",
     "distance_graph": "judgeaudit.judges.distance_judges:distance_task_from_options",
     "agentic": "judgeaudit.judges.agentic:agentic_task_from_options",
+    "ai_scientist": "judgeaudit.judges.ai_scientist:ai_scientist_task_from_options",
 }
 
 
