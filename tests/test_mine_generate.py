@@ -54,7 +54,7 @@ class Script:
 
 
 def _topic(prompt: str) -> str:
-    m = re.search(r"^Topic: (.*)$", prompt, re.M)
+    m = re.search(r'on the topic "(.*)"\. It states', prompt)
     assert m, prompt
     return m.group(1)
 
@@ -62,7 +62,8 @@ def _topic(prompt: str) -> str:
 def good_idea(prompt: str, seed: int) -> str:
     """A plausible abstract naming the topic, different per topic and seed."""
     tag = hashlib.sha256(f"{_topic(prompt)}|{seed}".encode()).hexdigest()[:8]
-    return (f"Abstract: We study a variant {tag} of the problem behind {_topic(prompt)}. We propose a simple "
+    lead = "Abstract: We" if seed % 2 else ""  # a chat model restates the lead-in, a base model continues it
+    return (f"{lead} study a variant {tag} of the problem behind {_topic(prompt)}. We propose a simple "
             "pipeline that combines a standard encoder with a retrieval step and a small calibration head, "
             "trained end to end with a contrastive loss.\n\nKeywords: junk after the first paragraph")
 
@@ -98,7 +99,7 @@ def test_generated_ideas_recorded_and_paired(tmp_path: Path) -> None:
         assert gen.source == "generated" and gen.generator == MODEL and gen.label == "not_novel"
         assert gen.idea_id == "gen-" + hashlib.sha256(f"{MODEL}\n{gen.text}".encode()).hexdigest()[:16]
         # cleaned to the first paragraph; the prompt got the title, not the text
-        assert not gen.text.startswith("Abstract") and "Keywords" not in gen.text
+        assert gen.text.startswith("We study a variant") and "Keywords" not in gen.text
         assert str(novel.title) in gen.text and novel.text[:80] not in gen.text
     manifest = read_manifest(set_dir)
     assert manifest["generation"]["model"] == MODEL
@@ -126,7 +127,7 @@ def test_bad_generations_retried_counted_and_reported(tmp_path: Path) -> None:
         if topic == doomed:
             return ["", "I'm sorry, but I cannot help with that.", "Too short."][seed % 3]
         if seed == 0:
-            return f"Topic: {topic}"  # a copy of the input
+            return f"{topic}."  # a copy of the input
         return good_idea(prompt, seed)
 
     source_path, all_pairs = load_source_pairs(DATASET)
@@ -206,6 +207,25 @@ def test_parse_plan_forms() -> None:
     assert parse_plan(" solve X.\nMechanism: do Y.") == ("solve X.", "do Y.")
     assert parse_plan("**Purpose:** solve X.\n**Mechanism:** do Y.\n\nExtra") == ("solve X.", "do Y.")
     assert parse_plan("Purpose: only one field") is None
+
+
+def test_clean_idea_restores_the_lead_in() -> None:
+    from judgeaudit.mine.generate import clean_idea
+
+    assert clean_idea(" propose X.\n\nKeywords: y") == "We propose X."
+    assert clean_idea("Abstract: We propose X.") == "We propose X."
+    assert clean_idea("This paper proposes X.") == "This paper proposes X."
+    assert clean_idea("- Abstract: We do X.") == "We do X."
+
+
+def test_degenerate_loops_are_bad() -> None:
+    from judgeaudit.mine.generate import bad_reason
+
+    ok = ("We propose a graph method that combines spectral filters with attention so that long range structure "
+          "is captured, and we analyse when it helps and why it fails in sparse regimes.")
+    assert bad_reason(ok, "some title", 10) is None
+    assert bad_reason(ok + " 1" + "0" * 40, "some title", 10) == "repetitive"
+    assert bad_reason("we do the thing. " * 8, "some title", 5) == "repetitive"
 
 
 def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -57,7 +57,7 @@ def _norm(text: str) -> str:
 
 
 def bad_reason(text: str, source: str, min_words: int) -> str | None:
-    """Why an answer is unusable ('empty', 'refusal', 'copy of the input', 'too short') or None."""
+    """Why an answer is unusable ('empty', 'refusal', 'copy of the input', 'too short', 'repetitive') or None."""
     if not text.strip():
         return "empty"
     if _REFUSAL.search(text[:200]):
@@ -67,7 +67,18 @@ def bad_reason(text: str, source: str, min_words: int) -> str | None:
         return "copy of the input"
     if len(text.split()) < min_words:
         return "too short"
+    if _REPEAT.search(text) or _repetitive(out):
+        return "repetitive"
     return None
+
+
+_REPEAT = re.compile(r"(.)\1{15,}|(\b.{2,40}?\b)(?:\W+\2\b){4,}", re.S)
+
+
+def _repetitive(norm: str) -> bool:
+    """A degenerate loop: fewer than a third of the words are distinct (on 30+ words)."""
+    words = norm.split()
+    return len(words) >= 30 and len(set(words)) < len(words) / 3
 
 
 @dataclass(frozen=True)
@@ -183,15 +194,18 @@ def topic_of(idea: Idea) -> str:
 
 def ideator_prompt(template: str, area: str, topic: str) -> str:
     """The ideator prompt for one area and topic."""
-    return template.replace("{area}", area).replace("{topic}", topic)
+    return template.rstrip().replace("{area}", area).replace("{topic}", topic)
 
 
 def clean_idea(raw: str) -> str:
-    """The first paragraph of an answer, without a leading 'Abstract:' label, whitespace collapsed."""
+    """The first paragraph of an answer, without a leading 'Abstract:' label, whitespace collapsed.
+
+    The ideator prompt ends with the lead-in 'Abstract: We'; an answer that continues it (starts
+    in lower case, as a base model's does) gets the 'We' back."""
     text = raw.strip()
-    text = re.sub(r"^\s*(abstract|title)\s*:\s*", "", text, flags=re.I)
-    first = re.split(r"\n\s*\n", text, maxsplit=1)[0]
-    return " ".join(first.split())
+    text = re.sub(r"^\s*(?:[-*]\s*)?(?:(?:abstract|title)\s*:\s*)?", "", text, flags=re.I)
+    first = " ".join(re.split(r"\n\s*\n", text, maxsplit=1)[0].split())
+    return f"We {first}" if first[:1].islower() else first
 
 
 def _idea_validator(topic: str) -> Validator:

@@ -121,7 +121,7 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
                                      "plans are made from abstract files")
                 ideas.setdefault(idea.idea_id, idea)
     template = read_prompt(PLAN_PROMPT)
-    requests = [Request(i, template.replace("{idea}", idea.text), _plan_validator(idea.text))
+    requests = [Request(i, template.rstrip().replace("{idea}", idea.text), _plan_validator(idea.text))
                 for i, idea in sorted(ideas.items())]
     outcomes: dict[str, Outcome] = model.run(requests, progress=progress, desc=f"plans by {model.model}")
     plans = {key: o.text for key, o in outcomes.items() if o.text is not None}
