@@ -18,15 +18,19 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ModelOutput, ModelUsage
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.catalog import build_judge_task, judge_names
 from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, DistancePrior, distance_task
 from judgeaudit.judges.metric_judges import pair_verdict, point_verdict
+from judgeaudit.judges.rubric import pair_verdict as rubric_pair_verdict
+from judgeaudit.judges.rubric import parse_score, rationale, rubric_task, rubric_task_from_options
 from judgeaudit.judges.sanity import EDITS, area_pairs, edit_text, render_markdown, surface_sanity
 from judgeaudit.retrieval.build_corpus import write_corpus
 from judgeaudit.retrieval.corpus import Corpus, Document, load_corpus
+from judgeaudit.stats.agreement import krippendorff_alpha
 
 AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
 
@@ -245,3 +249,106 @@ def test_sanity_ratio_separates_a_meaning_reader_from_a_length_counter(docs: Cor
     assert "| distance_nn | tfidf |" in table and "| length | none |" in table
     with pytest.raises(ValueError, match="at least 2 ideas"):
         surface_sanity(prior, "distance_nn", ideas[:1])
+
+
+# ---- graded rubric judge (mockllm/model with scripted replies) -----------------------------------
+
+def test_parse_score_is_strict() -> None:
+    assert parse_score("It extends known work.\nScore: 1") == 1
+    assert parse_score("<think>Score: 4</think>Mostly routine.\nScore:0\n\n") == 0
+    for bad in ("Score: 5", "Score: 3.5", "score 3", "Score: 3\nThanks!", "Score: two", "", "**Score: 3**"):
+        assert parse_score(bad) is None, bad
+    assert rationale("Clear departure from [2].\nScore: 3") == "Clear departure from [2]."
+    assert rubric_pair_verdict(3, 1) == "a" and rubric_pair_verdict(2, 2) == "tie"
+    assert rubric_pair_verdict(None, 2) == "invalid"
+
+
+class ScriptedRubric:
+    """mockllm policy: reads the idea out of the prompt and answers with a scripted score line."""
+
+    def __init__(self, scores: dict[str, str]) -> None:
+        self.scores = scores  # idea text prefix -> reply's last line
+        self.prompts: list[str] = []
+
+    def __call__(self, messages: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        text = messages[-1].text
+        self.prompts.append(text)
+        idea = text.split("Idea to assess:\n", 1)[1]
+        line = next((v for k, v in self.scores.items() if idea.startswith(k)), "Score: 2")
+        out = ModelOutput.from_content("mockllm/model", f"Short rationale.\n{line}")
+        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        return out
+
+
+def _rubric_run(task: Any, policy: ScriptedRubric, tmp_path: Path, epochs: int = 1) -> Any:
+    logs = inspect_eval(task, model="mockllm/model", model_args={"custom_outputs": policy}, epochs=epochs,
+                        log_dir=str(tmp_path / "logs"), display="none")
+    assert len(logs) == 1 and logs[0].status == "success", logs[0].error
+    return logs[0]
+
+
+def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tmp_path: Path, docs: Corpus) -> None:
+    set_dir, corpus_file = real_set
+    from judgeaudit.data.samples import load_items
+
+    items = load_items(str(set_dir), "pointwise")
+    # novel ideas get 3, not-novel ones 1, one idea a malformed reply (must be invalid, not coerced)
+    script = {it.idea.text[:80]: ("Score: 3" if it.gold == "novel" else "Score: 1") for it in items}  # type: ignore[union-attr]
+    broken = items[0].idea.text[:80]  # type: ignore[union-attr]
+    script[broken] = "Score: 7"
+    policy = ScriptedRubric(script)
+    log = _rubric_run(rubric_task("pointwise", str(set_dir), corpus=str(corpus_file), k=2, resamples=100, cache=False), policy,
+                      tmp_path)
+    assert log.samples is not None and len(log.samples) == len(items)
+    assert len(policy.prompts) == 2 * len(items)
+    for sample in log.samples:
+        meta = sample.scores["novelty"].metadata
+        raw = json.loads(meta["calls"][0]["raw"])
+        own = sample.metadata["item"]["idea"]["idea_id"]
+        assert len(raw["references"]["ids"]["idea"]) == 5 and own not in raw["references"]["ids"]["idea"]
+        if sample.metadata["item"]["idea"]["text"][:80] == broken:
+            assert meta["verdict"] == "invalid" and meta["scores"] == {"idea": [None, None]}
+            assert {c["parse"] for c in meta["calls"]} == {"failed"}
+        else:
+            expected = 3 if meta["gold"] == "novel" else 1
+            assert meta["scores"] == {"idea": [expected, expected]} and meta["verdict"] == meta["gold"]
+    # the reference block holds real corpus titles
+    titles = {d.title for d in docs.documents}
+    assert any(t and t in policy.prompts[0] for t in titles)
+
+
+def test_rubric_pairwise_with_area_references_and_epochs(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+    set_dir, _ = real_set
+    from judgeaudit.data.samples import load_items
+
+    pairs = load_items(str(set_dir), "pairwise")
+    script = {}
+    for i, p in enumerate(pairs):
+        novel, plain = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)  # type: ignore[union-attr]
+        script[novel.text[:80]] = "Score: 2"
+        script[plain.text[:80]] = "Score: 2" if i == 0 else "Score: 0"  # pair 0: equal scores -> tie
+    log = _rubric_run(rubric_task("pairwise", str(set_dir), references="area", n_references=3, resamples=100,
+                                  cache=False),
+                      ScriptedRubric(script), tmp_path, epochs=2)
+    assert log.samples is not None
+    for sample in log.samples:
+        meta = sample.scores["novelty"].metadata
+        raw = json.loads(meta["calls"][0]["raw"])
+        sides = {sample.metadata["item"]["idea_a"]["idea_id"], sample.metadata["item"]["idea_b"]["idea_id"]}
+        assert not sides & set(raw["references"]["ids"]["a"] + raw["references"]["ids"]["b"])
+        sa, sb = meta["scores"]["a"][0], meta["scores"]["b"][0]
+        assert meta["verdict"] == rubric_pair_verdict(sa, sb)
+        assert meta["verdict"] == ("tie" if sample.id == "pair0" else meta["gold"])
+    pooled = log.reductions[0].samples
+    assert all(len(s.metadata["scores"]["a"]) == 2 for s in pooled)  # epochs pooled, scores rebuilt
+    # ordinal scores of two runs (the two epochs) feed Krippendorff's alpha: identical runs agree fully
+    runs = np.array([[s.metadata["scores"]["a"][e] for s in pooled] for e in range(2)], dtype=float)
+    assert krippendorff_alpha(runs, "ordinal") == pytest.approx(1.0)
+
+
+def test_rubric_catalog_factory_rejects_options_it_cannot_honour() -> None:
+    assert "rubric" in judge_names()
+    with pytest.raises(ValueError, match="cannot honour both_orders"):
+        rubric_task_from_options("pairwise", "rubric", "iclr2026/human_only", both_orders=True)
+    with pytest.raises(ValueError, match="references must be one of"):
+        rubric_task("pointwise", "iclr2026/human_only", references="web")

@@ -1,0 +1,330 @@
+"""Graded rubric judge: an LLM scores each idea's novelty 0-4 relative to a reference set.
+
+Run: `inspect eval judgeaudit/novelty_pairwise --model <model> -T judge=rubric [-T k=3]`
+(likewise `novelty_pointwise`), or `novelty_rubric_pairwise` / `novelty_rubric_pointwise` for
+the rubric's own knobs (`references`, `n_references`, `threshold`, `corpus`).
+
+- Prompt: `prompts/judge/rubric/reference.txt` (scale 0 routine repetition, 1 incremental
+  variation, 2 new combination, 3 substantial departure, 4 transformational reframing); the
+  reply must end with the line `Score: <digit 0-4>` (`parse_score`), anything else is `invalid`.
+- Reference set: `corpus` = the `n_references` BM25 nearest documents of the offline corpus
+  (the judged idea, and for a pair both of its ideas, excluded), or `area` = up to
+  `n_references` other ideas of the same area in the dataset (seeded; both pair sides excluded).
+- Pointwise verdict: `novel` when score >= `threshold` (default 2: "new combination" or more),
+  else `not_novel`. Pairwise: each idea scored on its own (order does not arise); a call's
+  verdict is the higher score's side, `tie` when equal, `invalid` when either score is.
+  k calls per idea aggregate as the prompted judge's calls do.
+- The ordinal scores are kept in the score metadata under `scores` (`{"idea": [...]}` or
+  `{"a": [...], "b": [...]}`, one entry per call, null when invalid), for rank correlations
+  with review scores and Krippendorff's alpha between runs (`judgeaudit.stats`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    get_model,
+)
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import LimitExceededError
+
+from judgeaudit.data.contract import Idea, Item, PairItem
+from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, _error_text, call_seed
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
+from judgeaudit.resources import read_prompt
+from judgeaudit.stats import DEFAULT_SEED
+
+RUBRIC_PROMPT = "rubric/reference"
+SCALE: dict[int, str] = {0: "routine repetition", 1: "incremental variation", 2: "new combination",
+                         3: "substantial departure", 4: "transformational reframing"}
+DEFAULT_THRESHOLD = 2
+DEFAULT_REFERENCES = "corpus"
+REFERENCE_MODES: tuple[str, ...] = ("corpus", "area")
+DEFAULT_N_REFERENCES = 5
+REFERENCE_CHARS = 700  # each reference abstract is cut to this many characters in the prompt
+SCORES_KEY = "scores"
+_SCORE_LINE = re.compile(r"^Score:[ \t]*([0-4])$")
+_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
+
+
+def parse_score(text: str) -> int | None:
+    """The 0-4 score on the reply's last non-empty line `Score: <digit>`, else None (never coerced)."""
+    lines = [ln.strip() for ln in _THINK.sub("", text or "").splitlines() if ln.strip()]
+    if not lines:
+        return None
+    match = _SCORE_LINE.match(lines[-1])
+    return int(match.group(1)) if match else None
+
+
+def rationale(text: str) -> str:
+    """The reply without its final score line (the model's short rationale)."""
+    lines = [ln for ln in _THINK.sub("", text or "").strip().splitlines()]
+    return "\n".join(lines[:-1]).strip() if lines and parse_score(lines[-1]) is not None else text.strip()
+
+
+def render_prompt(idea_text: str, area: str, references: Sequence[str]) -> str:
+    """The rubric prompt for one idea and its reference texts (numbered)."""
+    block = "\n\n".join(f"[{i}] {ref}" for i, ref in enumerate(references, 1)) or "(none)"
+    return read_prompt(f"judge/{RUBRIC_PROMPT}.txt").format(idea=idea_text, area=area, references=block)
+
+
+def point_verdict(score: int | None, threshold: int) -> str:
+    """`novel` when score >= threshold, `not_novel` below, `invalid` without a score."""
+    if score is None:
+        return "invalid"
+    return "novel" if score >= threshold else "not_novel"
+
+
+def pair_verdict(score_a: int | None, score_b: int | None) -> str:
+    """`a`/`b` for the higher score, `tie` when equal, `invalid` when either is missing."""
+    if score_a is None or score_b is None:
+        return "invalid"
+    return "a" if score_a > score_b else "b" if score_b > score_a else "tie"
+
+
+# ---- reference sets --------------------------------------------------------------------------
+
+
+class References:
+    """Reference texts for an idea: BM25 prior work from a corpus, or same-area ideas of the dataset."""
+
+    def __init__(self, mode: str, n: int, items: Sequence[Item], corpus: str | None = None, seed: int = 0) -> None:
+        if mode not in REFERENCE_MODES:
+            raise ValueError(f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}")
+        if n < 1:
+            raise ValueError(f"n_references must be >= 1, got {n}")
+        self.mode, self.n, self.seed = mode, n, seed
+        self.corpus = corpus
+        self._by_area: dict[str, list[Idea]] = {}
+        for item in items:
+            ideas = [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
+            for idea in ideas:
+                pool = self._by_area.setdefault(idea.area, [])
+                if all(o.idea_id != idea.idea_id for o in pool):
+                    pool.append(idea)
+        self._retriever: Any = None
+
+    def for_idea(self, idea: Idea, hidden: Sequence[Idea]) -> tuple[list[str], list[str]]:
+        """(reference texts, their ids) for `idea`; `hidden` ideas (the judged ones) never appear."""
+        if self.mode == "area":
+            hidden_ids = {h.idea_id for h in hidden}
+            pool = [o for o in self._by_area.get(idea.area, []) if o.idea_id not in hidden_ids]
+            pick = sorted(random.Random(f"{self.seed}:{idea.idea_id}").sample(pool, min(self.n, len(pool))),
+                          key=lambda o: o.idea_id)
+            return [o.text[:REFERENCE_CHARS] for o in pick], [o.idea_id for o in pick]
+        from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Exclusion
+        from judgeaudit.retrieval.index import get_retriever
+
+        if self._retriever is None:
+            self._retriever = get_retriever(self.corpus or BUNDLED_CORPUS, "bm25")
+        result = self._retriever.search(idea.text, k=self.n, exclude=Exclusion.for_ideas(list(hidden)))
+        texts = [f"{h.doc.title}: {h.doc.abstract[:REFERENCE_CHARS]}" for h in result.hits]
+        return texts, [h.doc.doc_id for h in result.hits]
+
+
+# ---- solver ----------------------------------------------------------------------------------
+
+
+async def _score_call(model: Model, text: str, seed: int | None, call_index: int, cache: bool) -> dict[str, Any]:
+    """One generate; the reply, its parsed score, and any provider error."""
+    config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
+    policy: CachePolicy | bool = (CachePolicy(scopes={"judgeaudit_call": str(call_index),
+                                                      "judgeaudit_seed": str(seed)}) if cache else False)
+    try:
+        output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
+    except LimitExceededError:
+        raise
+    except Exception as exc:  # provider errors must not end the sample
+        return {"output": "", "score": None, "error": _error_text(exc, model)}
+    if output.error:
+        return {"output": output.completion, "score": None, "error": output.error[:500]}
+    completion = output.completion
+    return {"output": completion, "score": parse_score(completion), "error": None,
+            "rationale": rationale(completion)}
+
+
+def _parse_state(results: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
+    errors = [r["error"] for r in results if r["error"]]
+    if errors:
+        return "error", "; ".join(errors)
+    return ("strict", None) if all(r["score"] is not None for r in results) else ("failed", None)
+
+
+@solver
+def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAULT_THRESHOLD,
+                 seed: int | None = None, cache: bool = True) -> Solver:
+    """Score each idea 0-4 (k calls each) and record a verdict per call for the `novelty` scorer."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    if threshold not in SCALE:
+        raise ValueError(f"threshold must be one of {sorted(SCALE)}, got {threshold}")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from judgeaudit.judges.metric_judges import _item_of
+
+        item = _item_of(state)
+        model = get_model()
+        arm_seed = state.metadata.get("seed")
+        base = arm_seed if arm_seed is not None else seed
+        sides = {"a": item.idea_a, "b": item.idea_b} if isinstance(item, PairItem) else {"idea": item.idea}
+        hidden = list(sides.values())
+        prompts = {}
+        ref_ids = {}
+        for side, idea in sides.items():
+            texts, ids = refs.for_idea(idea, hidden)
+            prompts[side], ref_ids[side] = render_prompt(idea.text, item.area, texts), ids
+        records = []
+        for call_index in range(k):
+            results = {side: await _score_call(model, prompts[side], base, call_index, cache) for side in sides}
+            parse, error = _parse_state(list(results.values()))
+            if kind == "pairwise":
+                verdict, order = pair_verdict(results["a"]["score"], results["b"]["score"]), "ab"
+            else:
+                verdict, order = point_verdict(results["idea"]["score"], threshold), "single"
+            raw = {"judge": "rubric", "threshold": threshold, "references": {"mode": refs.mode, "ids": ref_ids},
+                   "sides": results}
+            records.append(CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse,  # type: ignore[arg-type]
+                                      call_index, error).to_dict())
+        state.store.set(CALLS_KEY, records)
+        state.store.set(PLAN_KEY, {"prompt": RUBRIC_PROMPT, "orders": ["ab" if kind == "pairwise" else "single"],
+                                   "k": k})
+        first = next(iter(sides))
+        state.messages = [ChatMessageUser(content=prompts[first]),
+                          ChatMessageAssistant(content=json.loads(records[0]["raw"])["sides"][first]["output"])]
+        return state
+
+    return solve
+
+
+# ---- scorer (the `novelty` score schema plus `scores`) ----------------------------------------
+
+
+def scores_from_calls(calls: Sequence[Mapping[str, Any]]) -> dict[str, list[int | None]]:
+    """Per side, the ordinal score of every call (None when the call gave no valid score)."""
+    out: dict[str, list[int | None]] = {}
+    for call in calls:
+        for side, result in json.loads(call["raw"])["sides"].items():
+            out.setdefault(side, []).append(result["score"])
+    return out
+
+
+@scorer(metrics=[], name="novelty")
+def rubric_novelty(judge: str = "rubric", idea_format: str = "abstract",
+                   split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
+    """The `novelty` score of the rubric judge: the common schema plus the ordinal `scores`."""
+    from judgeaudit.judges.scorer import build_score
+
+    async def score(state: TaskState, target: Target) -> Score:
+        calls, plan = state.store.get(CALLS_KEY), state.store.get(PLAN_KEY)
+        if calls is None or plan is None:
+            raise RuntimeError(f"sample {state.sample_id!r}: no rubric calls recorded")
+        result = build_score(dict(state.metadata), calls, plan, judge=judge, idea_format=idea_format,
+                             split_rule=split_rule)
+        assert result.metadata is not None
+        result.metadata[SCORES_KEY] = scores_from_calls(calls)
+        return result
+
+    return score
+
+
+@score_reducer(name="pool_rubric_calls")
+def pool_rubric_calls() -> ScoreReducer:
+    """`pool_calls` across epochs, with `scores` rebuilt from the pooled calls."""
+    from judgeaudit.judges.scorer import pool_calls
+
+    pooled = pool_calls()
+
+    def reduce(scores: list[Score]) -> Score:
+        out = pooled(scores)
+        meta = dict(out.metadata or {})
+        meta[SCORES_KEY] = scores_from_calls(meta["calls"])
+        return Score(value=out.value, answer=out.answer, explanation=out.explanation, metadata=meta)
+
+    return reduce
+
+
+# ---- tasks -----------------------------------------------------------------------------------
+
+
+def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: int = 1,
+                references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
+                threshold: int = DEFAULT_THRESHOLD, corpus: str | None = None, split_rule: str = DEFAULT_SPLIT_RULE,
+                probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None, cache: bool = True) -> Task:
+    """An Inspect Task judging `dataset` with the graded rubric judge."""
+    from judgeaudit.data.samples import load_items
+    from judgeaudit.judges.inspect_metrics import (
+        BOOTSTRAP_METHOD,
+        pairwise_metrics,
+        pointwise_metrics,
+    )
+    from judgeaudit.judges.scorer import SCHEMA
+    from judgeaudit.judges.tasks import SPLIT_RULES, judge_dataset, locate_dataset
+    from judgeaudit.stats import DEFAULT_RESAMPLES
+
+    if kind not in ("pairwise", "pointwise"):
+        raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
+    if split_rule not in SPLIT_RULES:
+        raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
+    located = locate_dataset(dataset)
+    refs = References(references, n_references, load_items(located, kind, idea_format), corpus, seed)
+    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
+    metadata = {"judgeaudit": {
+        "schema": SCHEMA, "kind": kind, "judge": "rubric", "prompt": RUBRIC_PROMPT, "dataset": dataset,
+        "idea_format": idea_format, "probe": probe,
+        "rubric": {"scale": SCALE, "threshold": threshold, "references": references,
+                   "n_references": n_references, "corpus": corpus},
+        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
+    }}
+    return Task(dataset=judge_dataset(located, kind, idea_format, probe, seed),
+                solver=rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache),
+                scorer=rubric_novelty(judge="rubric", idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
+                metrics=metrics, epochs=Epochs(1, pool_rubric_calls()), metadata=metadata)
+
+
+def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
+                             probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
+                             prompt: str = "reference", k: int = 1, both_orders: bool = False, cache: bool = True,
+                             split_rule: str = DEFAULT_SPLIT_RULE, **options: Any) -> Task:
+    """Catalog factory for `-T judge=rubric`: k, cache and split_rule apply; other prompt options do not."""
+    bad = sorted(options) + (["prompt"] if prompt != "reference" else []) + (["both_orders"] if both_orders else [])
+    if bad:
+        raise ValueError(f"judge {judge!r} scores each idea with its own rubric prompt; it cannot honour "
+                         f"{', '.join(bad)} (use novelty_rubric_* tasks for the rubric's own settings)")
+    return rubric_task(kind, dataset, idea_format=idea_format, k=k, probe=probe, seed=seed, resamples=resamples,
+                       cache=cache, split_rule=split_rule)
+
+
+@task
+def novelty_rubric_pairwise(dataset: str = "iclr2026/human_only", idea_format: str = "abstract", k: int = 1,
+                            references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
+                            corpus: str | None = None, probe: str | None = None, seed: int = DEFAULT_SEED,
+                            resamples: int | None = None, cache: bool = True) -> Task:
+    """Which of two ideas is more novel, by comparing their 0-4 rubric scores (tie when equal)."""
+    return rubric_task("pairwise", dataset, idea_format=idea_format, k=k, references=references,
+                       n_references=n_references, corpus=corpus, probe=probe, seed=seed, resamples=resamples,
+                       cache=cache)
+
+
+@task
+def novelty_rubric_pointwise(dataset: str = "iclr2026/human_only", idea_format: str = "abstract", k: int = 1,
+                             references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
+                             threshold: int = DEFAULT_THRESHOLD, corpus: str | None = None,
+                             split_rule: str = DEFAULT_SPLIT_RULE, probe: str | None = None, seed: int = DEFAULT_SEED,
+                             resamples: int | None = None, cache: bool = True) -> Task:
+    """Is this idea novel: its 0-4 rubric score at or above `threshold`."""
+    return rubric_task("pointwise", dataset, idea_format=idea_format, k=k, references=references,
+                       n_references=n_references, threshold=threshold, corpus=corpus, split_rule=split_rule,
+                       probe=probe, seed=seed, resamples=resamples, cache=cache)
