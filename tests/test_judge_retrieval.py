@@ -150,3 +150,55 @@ def test_bad_retrieval_arguments_are_clear_errors(setup: dict[str, str]) -> None
         novelty_pairwise(dataset=setup["dataset"], retrieval=-1)
     with pytest.raises(ValueError, match="cannot honour retrieval"):
         novelty_pairwise(dataset=setup["dataset"], judge="metric_embedding", retrieval=3)
+
+
+class CitingJudge:
+    """mockllm callable for the novelty checker: in the ab order cites the first paper shown and a
+    made-up id; in the ba order cites nothing. Picks the graph idea wherever it is shown."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        text = input[-1].text
+        self.prompts.append(text)
+        graph_first = text.index(GRAPH) < text.index(SPEECH)
+        first_id = blocks(text)["Idea A"][0]
+        cites = f"As [{first_id}] shows, and [fake123] too." if graph_first else "No citations."
+        answer = f"{cites}\nVerdict: {'A' if graph_first else 'B'}"
+        out = ModelOutput.from_content("mockllm/model", answer)
+        out.usage = ModelUsage(input_tokens=len(text) // 4, output_tokens=9, total_tokens=len(text) // 4 + 9)
+        return out
+
+
+def test_novelty_checker_reranks_and_counts_citations(setup: dict[str, str], tmp_path: Path) -> None:
+    judge = CitingJudge()
+    log = run(novelty_pairwise(dataset=setup["dataset"], judge="novelty_checker", retrieval=2,
+                               retrieval_corpus=setup["corpus"], both_orders=True, cache=False), judge, tmp_path)
+    meta = score_meta(log)
+    assert meta["judge"] == "novelty_checker" and meta["verdict"] == "a" and meta["both_orders"]
+    retrieved = meta["retrieved"]
+    assert {side: len(ids) for side, ids in retrieved["ids"].items()} == {"a": 2, "b": 2}
+    side_a = next(q for q in retrieved["queries"] if q["side"] == "a")
+    assert set(side_a["ids"]) <= set(side_a["candidates"]) and "n0" not in side_a["candidates"]
+    assert "g_late" not in side_a["candidates"] and "dup" not in retrieved["ids"]["b"]
+    citations = retrieved["citations"]
+    assert citations["uncited_calls"] == 1 and citations["invalid_citations"] == 1
+    ab = next(c for c in citations["calls"] if c["order"] == "ab")
+    assert ab["valid"] == [retrieved["ids"]["a"][0]] and ab["invalid"] == ["fake123"]
+
+
+def test_rerank_orders_by_tfidf_cosine_and_keeps_n() -> None:
+    from judgeaudit.judges.novelty_checker import check_citations, rerank
+    from judgeaudit.retrieval import Document, Hit
+
+    docs = [Document("d0", "Speech", "dropout recurrent speech", 1), Document("d1", "Graph", GRAPH, 1),
+            Document("d2", "Pruning", "pruning attention heads", 1)]
+    hits = [Hit(d, 1.0, i + 1, "bm25") for i, d in enumerate(docs)]
+    out = rerank(GRAPH, hits, keep=2)
+    assert [h.doc.doc_id for h in out] == ["d1", "d2"] and [h.rank for h in out] == [1, 2]
+    assert out[0].score > out[1].score > 0 and out[0].method == "bm25+tfidf_rerank"
+    assert check_citations("see [d1] and [zzz9] and [d1]", {"d1"}) == {
+        "cited": ["d1", "zzz9"], "valid": ["d1"], "invalid": ["zzz9"], "uncited": False}
+    assert check_citations("nothing [see above]", {"d1"})["uncited"] is True
+    assert check_citations("[d1, d2; q]", {"d1", "d2"})["invalid"] == ["q"]
