@@ -24,7 +24,6 @@ JUDGE_FACTORIES: dict[str, str] = {
     "agentic": "judgeaudit.judges.agentic:agentic_task_from_options",
     "ai_scientist": "judgeaudit.judges.ai_scientist:ai_scientist_task_from_options",
     "novelty_checker": "judgeaudit.judges.novelty_checker:novelty_checker_task_from_options",
-    "novelty_checker": "judgeaudit.judges.novelty_checker:novelty_checker_task_from_options",
     "rubric": "judgeaudit.judges.rubric:rubric_task_from_options",
 }
 
