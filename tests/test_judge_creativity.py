@@ -306,6 +306,7 @@ def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tm
         raw = json.loads(meta["calls"][0]["raw"])
         own = sample.metadata["item"]["idea"]["idea_id"]
         assert len(raw["references"]["ids"]["idea"]) == 5 and own not in raw["references"]["ids"]["idea"]
+        assert meta["retrieved"]["method"] == "bm25" and meta["retrieved"]["ids"] == raw["references"]["ids"]
         if sample.metadata["item"]["idea"]["text"][:80] == broken:
             assert meta["verdict"] == "invalid" and meta["scores"] == {"idea": [None, None]}
             assert {c["parse"] for c in meta["calls"]} == {"failed"}

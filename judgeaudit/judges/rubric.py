@@ -116,14 +116,14 @@ class References:
                     pool.append(idea)
         self._retriever: Any = None
 
-    def for_idea(self, idea: Idea, hidden: Sequence[Idea]) -> tuple[list[str], list[str]]:
-        """(reference texts, their ids) for `idea`; `hidden` ideas (the judged ones) never appear."""
+    def for_idea(self, idea: Idea, hidden: Sequence[Idea]) -> tuple[list[str], list[str], list[str]]:
+        """(reference texts, their ids, excluded target ids) for `idea`; `hidden` ideas never appear."""
         if self.mode == "area":
             hidden_ids = {h.idea_id for h in hidden}
             pool = [o for o in self._by_area.get(idea.area, []) if o.idea_id not in hidden_ids]
             pick = sorted(random.Random(f"{self.seed}:{idea.idea_id}").sample(pool, min(self.n, len(pool))),
                           key=lambda o: o.idea_id)
-            return [o.text[:REFERENCE_CHARS] for o in pick], [o.idea_id for o in pick]
+            return [o.text[:REFERENCE_CHARS] for o in pick], [o.idea_id for o in pick], sorted(hidden_ids)
         from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Exclusion
         from judgeaudit.retrieval.index import get_retriever
 
@@ -131,7 +131,7 @@ class References:
             self._retriever = get_retriever(self.corpus or BUNDLED_CORPUS, "bm25")
         result = self._retriever.search(idea.text, k=self.n, exclude=Exclusion.for_ideas(list(hidden)))
         texts = [f"{h.doc.title}: {h.doc.abstract[:REFERENCE_CHARS]}" for h in result.hits]
-        return texts, [h.doc.doc_id for h in result.hits]
+        return texts, [h.doc.doc_id for h in result.hits], list(result.excluded_target)
 
 
 # ---- solver ----------------------------------------------------------------------------------
@@ -182,9 +182,15 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
         hidden = list(sides.values())
         prompts = {}
         ref_ids = {}
+        queries = []
         for side, idea in sides.items():
-            texts, ids = refs.for_idea(idea, hidden)
+            texts, ids, excluded = refs.for_idea(idea, hidden)
             prompts[side], ref_ids[side] = render_prompt(idea.text, item.area, texts), ids
+            queries.append({"side": side, "query": None, "ids": ids, "excluded_target": excluded, "after_cutoff": 0})
+        # what the judge saw, in the schema's `retrieved` record (method `area`: same-area dataset ideas)
+        state.metadata["retrieved"] = {"corpus": refs.corpus if refs.mode == "corpus" else "dataset",
+                                       "method": "bm25" if refs.mode == "corpus" else "area", "k": refs.n,
+                                       "cutoff": None, "ids": ref_ids, "queries": queries}
         records = []
         for call_index in range(k):
             results = {side: await _score_call(model, prompts[side], base, call_index, cache) for side in sides}
