@@ -226,6 +226,10 @@ def test_degenerate_loops_are_bad() -> None:
     assert bad_reason(ok, "some title", 10) is None
     assert bad_reason(ok + " 1" + "0" * 40, "some title", 10) == "repetitive"
     assert bad_reason("we do the thing. " * 8, "some title", 5) == "repetitive"
+    prompt = "Below is the abstract of a new research paper in vision, on the topic \"T\". It states things."
+    echo = "Below is the abstract of a new research paper in vision and it goes on with many other words here ok"
+    assert bad_reason(echo, "T", 5, prompt) == "copy of the input"
+    assert bad_reason(ok, "T", 5, prompt) is None
 
 
 def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -56,14 +56,27 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-def bad_reason(text: str, source: str, min_words: int) -> str | None:
-    """Why an answer is unusable ('empty', 'refusal', 'copy of the input', 'too short', 'repetitive') or None."""
+ECHO_WORDS = 8
+
+
+def echoes(text: str, prompt: str, words: int = ECHO_WORDS) -> bool:
+    """True when the answer opens with `words` consecutive words taken from the prompt (an echo)."""
+    head = _norm(text).split()[:words]
+    return len(head) == words and f" {' '.join(head)} " in f" {_norm(prompt)} "
+
+
+def bad_reason(text: str, source: str, min_words: int, prompt: str | None = None) -> str | None:
+    """Why an answer is unusable ('empty', 'refusal', 'copy of the input', 'too short', 'repetitive') or None.
+
+    A copy is the source text itself (or nearly), or an answer that opens by echoing the prompt."""
     if not text.strip():
         return "empty"
     if _REFUSAL.search(text[:200]):
         return "refusal"
     out, src = _norm(text), _norm(source)
     if out and src and (out in src or difflib.SequenceMatcher(None, out, src, autojunk=False).ratio() >= 0.9):
+        return "copy of the input"
+    if prompt is not None and echoes(text, prompt):
         return "copy of the input"
     if len(text.split()) < min_words:
         return "too short"
@@ -208,10 +221,10 @@ def clean_idea(raw: str) -> str:
     return f"We {first}" if first[:1].islower() else first
 
 
-def _idea_validator(topic: str) -> Validator:
+def _idea_validator(topic: str, prompt: str) -> Validator:
     def check(raw: str) -> tuple[str | None, str]:
         text = clean_idea(raw)
-        return bad_reason(text, topic, MIN_IDEA_WORDS), text
+        return bad_reason(text, topic, MIN_IDEA_WORDS, prompt), text
     return check
 
 
@@ -251,7 +264,8 @@ def build_generated(pairs: list[PairItem], model: CachedModel, *, seed: int = 0,
         if not topic:
             skipped[pair.pair_id] = "the novel idea has no title to give as topic"
             continue
-        requests.append(Request(pair.pair_id, ideator_prompt(template, pair.area, topic), _idea_validator(topic)))
+        prompt = ideator_prompt(template, pair.area, topic)
+        requests.append(Request(pair.pair_id, prompt, _idea_validator(topic, prompt)))
     outcomes = model.run(requests, progress=progress, desc=f"ideas by {model.model}")
     built: list[tuple[Idea, Idea]] = []
     for pair in chosen:

@@ -59,15 +59,15 @@ def plan_text(purpose: str, mechanism: str) -> str:
     return f"Purpose: {purpose}\nMechanism: {mechanism}"
 
 
-def _plan_validator(source: str) -> Validator:
+def _plan_validator(source: str, instructions: str) -> Validator:
     def check(raw: str) -> tuple[str | None, str]:
         fields = parse_plan(raw)
         if fields is None:
-            first = bad_reason(raw, source, 1)
+            first = bad_reason(raw, source, 1, instructions)
             return first or "no purpose and mechanism fields", raw
         purpose, mechanism = fields
-        reason = (bad_reason(purpose, source, MIN_PURPOSE_WORDS) or
-                  bad_reason(mechanism, source, MIN_MECHANISM_WORDS))
+        reason = (bad_reason(purpose, source, MIN_PURPOSE_WORDS, instructions) or
+                  bad_reason(mechanism, source, MIN_MECHANISM_WORDS, instructions))
         return reason, plan_text(purpose, mechanism)
     return check
 
@@ -121,7 +121,8 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
                                      "plans are made from abstract files")
                 ideas.setdefault(idea.idea_id, idea)
     template = read_prompt(PLAN_PROMPT)
-    requests = [Request(i, template.rstrip().replace("{idea}", idea.text), _plan_validator(idea.text))
+    instructions = template.replace("{idea}", " ")  # echoing these is a copy; quoting the idea is not
+    requests = [Request(i, template.rstrip().replace("{idea}", idea.text), _plan_validator(idea.text, instructions))
                 for i, idea in sorted(ideas.items())]
     outcomes: dict[str, Outcome] = model.run(requests, progress=progress, desc=f"plans by {model.model}")
     plans = {key: o.text for key, o in outcomes.items() if o.text is not None}
