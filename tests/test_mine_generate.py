@@ -63,9 +63,9 @@ def good_idea(prompt: str, seed: int) -> str:
     """A plausible abstract naming the topic, different per topic and seed."""
     tag = hashlib.sha256(f"{_topic(prompt)}|{seed}".encode()).hexdigest()[:8]
     lead = "Abstract: We" if seed % 2 else ""  # a chat model restates the lead-in, a base model continues it
-    return (f"{lead} study a variant {tag} of the problem behind {_topic(prompt)}. We propose a simple "
-            "pipeline that combines a standard encoder with a retrieval step and a small calibration head, "
-            "trained end to end with a contrastive loss.\n\nKeywords: junk after the first paragraph")
+    return (f"{lead} propose variant {tag}, a simple pipeline that combines a standard encoder with a retrieval "
+            f"step and a small calibration head, trained end to end with a contrastive loss, for {_topic(prompt)}."
+            "\n\nKeywords: junk after the first paragraph")
 
 
 def _model(tmp_path: Path, script: Script, **kw: Any) -> CachedModel:
@@ -99,7 +99,7 @@ def test_generated_ideas_recorded_and_paired(tmp_path: Path) -> None:
         assert gen.source == "generated" and gen.generator == MODEL and gen.label == "not_novel"
         assert gen.idea_id == "gen-" + hashlib.sha256(f"{MODEL}\n{gen.text}".encode()).hexdigest()[:16]
         # cleaned to the first paragraph; the prompt got the title, not the text
-        assert gen.text.startswith("We study a variant") and "Keywords" not in gen.text
+        assert gen.text.startswith("We propose variant") and "Keywords" not in gen.text
         assert str(novel.title) in gen.text and novel.text[:80] not in gen.text
     manifest = read_manifest(set_dir)
     assert manifest["generation"]["model"] == MODEL

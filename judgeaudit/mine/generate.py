@@ -56,13 +56,16 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-ECHO_WORDS = 8
+ECHO_WORDS = 20
 
 
 def echoes(text: str, prompt: str, words: int = ECHO_WORDS) -> bool:
-    """True when the answer opens with `words` consecutive words taken from the prompt (an echo)."""
+    """True when most word trigrams of the answer's opening `words` words also occur in the prompt (an echo)."""
     head = _norm(text).split()[:words]
-    return len(head) == words and f" {' '.join(head)} " in f" {_norm(prompt)} "
+    grams = {tuple(head[i:i + 3]) for i in range(len(head) - 2)}
+    src = _norm(prompt).split()
+    known = {tuple(src[i:i + 3]) for i in range(len(src) - 2)}
+    return len(grams) >= 3 and len(grams & known) / len(grams) >= 0.5
 
 
 def bad_reason(text: str, source: str, min_words: int, prompt: str | None = None) -> str | None:
