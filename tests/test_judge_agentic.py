@@ -142,3 +142,20 @@ def test_ai_scientist_round_limit_gives_invalid_not_a_guess(setup: dict[str, str
     assert meta["verdict"] == "invalid" and meta["calls"][0]["parse"] == "failed"
     assert len(meta["retrieved"]["queries"]) == 3  # one search per round, no more
     assert "This was the last search" in script.seen_results[-1]
+
+
+def test_provider_without_tools_fails_the_run_clearly(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    """Stand-in for our litellm/local providers, which raise this ValueError when offered tools."""
+
+    def no_tools(input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        if tools:
+            raise ValueError("litellm provider: tools are not supported")
+        out = ModelOutput.from_content("mockllm/model", "Verdict: NOVEL")
+        out.usage = USAGE
+        return out
+
+    log = eval(novelty_pointwise(dataset=setup["dataset"], judge="agentic", retrieval_corpus=setup["corpus"],
+                                 cache=False), model=get_model("mockllm/model", custom_outputs=no_tools),
+               log_dir=str(tmp_path / "logs"), display="none")[0]
+    assert log.status == "error" and log.error is not None
+    assert "needs a model provider with tool calling" in log.error.message

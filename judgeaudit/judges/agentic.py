@@ -198,9 +198,19 @@ async def _one_run(model: Model, kind: str, order: Order, call_index: int, messa
         output = await run_agent(model, messages, searcher, config, policy)
     except LimitExceededError:
         raise
-    except Exception as exc:  # provider errors must not end the sample
+    except Exception as exc:  # provider errors must not end the sample, but a provider without tools must
+        if _no_tool_support(exc):
+            raise RuntimeError(f"the agentic judge needs a model provider with tool calling; {model.name} has none "
+                               f"({_error_text(exc, model)}); use an Inspect provider with tools, or "
+                               "-T judge=ai_scientist / novelty_checker (text only)") from exc
         return CallRecord(order, "invalid", "invalid", "", "error", call_index, _error_text(exc, model)), None
     return record_from_output(kind, order, call_index, output), output
+
+
+def _no_tool_support(exc: BaseException) -> bool:
+    """True for a provider's refusal of tool calling (our litellm and local providers raise ValueError)."""
+    text = str(exc).lower()
+    return isinstance(exc, ValueError | NotImplementedError) and "tool" in text and "not supported" in text
 
 
 def agentic_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
