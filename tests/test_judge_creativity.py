@@ -353,3 +353,42 @@ def test_rubric_catalog_factory_rejects_options_it_cannot_honour() -> None:
         rubric_task_from_options("pairwise", "rubric", "iclr2026/human_only", both_orders=True)
     with pytest.raises(ValueError, match="references must be one of"):
         rubric_task("pointwise", "iclr2026/human_only", references="web")
+
+
+# ---- concept-based novelty -------------------------------------------------------------------
+
+
+def test_concepts_are_key_phrases_and_a_copy_has_none_new(docs: Corpus) -> None:
+    from judgeaudit.judges.concepts import ConceptPrior, extract_concepts
+    from judgeaudit.retrieval.embed import TfidfEmbedder
+
+    tfidf = TfidfEmbedder(min_df=1)
+    tfidf.fit(["graph neural networks for molecules", "graph neural networks", "diffusion models for images",
+               "language models", "reinforcement learning agents"])
+    concepts = extract_concepts("Graph neural networks for molecules and molecules.", tfidf, n=3)
+    # molecules: rarest and repeated; then the bigram wins its tie; no word appears in two concepts
+    assert concepts == ["molecules", "graph neural", "networks"]
+    prior = ConceptPrior(docs, embedder="tfidf", use_cache=False)
+    own = docs.documents[9]
+    scored = prior.score(_idea(own, "novel", "x"), "concept_set")
+    assert own.doc_id in scored.excluded_target and 0.0 <= scored.value <= 1.0
+    record = scored.to_dict()
+    assert record["concepts"] and all("concepts" in n for n in record["neighbours"])
+    # a lightly edited copy of another paper (new id, no title) has that paper as reference: (almost) nothing new
+    copy = Idea("gen-9", docs.documents[10].text + " Code will be released.", "abstract", "generated", "x",
+                "not_novel", generator="m")
+    copied = prior.score(copy, "concept_set")
+    assert copied.neighbours[0]["id"] == docs.documents[10].doc_id
+    assert copied.value <= 0.2 < scored.value
+
+
+def test_concept_judge_runs_in_inspect_via_the_catalog_factory(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+    from judgeaudit.judges.concepts import ConceptPrior
+
+    set_dir, corpus_file = real_set
+    log = _run(distance_task("pairwise", "concept_set", str(set_dir), corpus=str(corpus_file), embedder="tfidf",
+                             resamples=100, prior_cls=ConceptPrior), tmp_path)
+    assert log.samples is not None and len(log.samples) == 6
+    raw = json.loads(log.samples[0].scores["novelty"].metadata["calls"][0]["raw"])
+    assert raw["score_a"]["concepts"] and raw["judge"] == "concept_set"
+    assert "concept_set" in judge_names()

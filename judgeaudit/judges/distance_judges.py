@@ -162,11 +162,12 @@ class DistancePrior(PriorWork):
 def build_distance_rule(kind: str, judge: str, items: list[Any], *, corpus: str = DEFAULT_CORPUS,
                         embedder: str = DEFAULT_EMBEDDER, cutoff: Cutoff = None,
                         neighbours: int = DEFAULT_NEIGHBOURS, fit_seed: int = DEFAULT_FIT_SEED,
-                        fit_by: str = "auto") -> tuple[Any, DistancePrior]:
+                        fit_by: str = "auto", prior_cls: type[DistancePrior] | None = None) -> tuple[Any, DistancePrior]:
     """Load the corpus, split the items, and fit the verdict rule (metric_judges' rules) on the fit split."""
-    if judge not in DISTANCE_JUDGES:
+    if prior_cls is None and judge not in DISTANCE_JUDGES:
         raise ValueError(f"unknown distance judge {judge!r}: use one of {', '.join(DISTANCE_JUDGES)}")
-    prior = DistancePrior(load_corpus(corpus), embedder=embedder, cutoff=cutoff, neighbours=neighbours)
+    prior = (prior_cls or DistancePrior)(load_corpus(corpus), embedder=embedder, cutoff=cutoff,
+                                         neighbours=neighbours)
     split = split_items(items, fit_seed, fit_by)
     return fit_rule(kind, judge, items, prior, split), prior
 
@@ -174,7 +175,8 @@ def build_distance_rule(kind: str, judge: str, items: list[Any], *, corpus: str 
 def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                   corpus: str | None = None, embedder: str | None = None, cutoff: str | None = None,
                   neighbours: int = DEFAULT_NEIGHBOURS, fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto",
-                  probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+                  probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
+                  prior_cls: type[DistancePrior] | None = None) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted distance judge (`--model none`)."""
     from inspect_ai.dataset import MemoryDataset
 
@@ -195,7 +197,7 @@ def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "ab
     items = load_items(located, kind, idea_format)
     rule, prior = build_distance_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS,
                                       embedder=embedder or DEFAULT_EMBEDDER, cutoff=cutoff,
-                                      neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by)
+                                      neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by, prior_cls=prior_cls)
     full = judge_dataset(located, kind, idea_format, probe, seed)
     scored = set(rule.split.scored_ids)
     samples = [s for s in full if (s.metadata or {}).get("item_id") in scored]
@@ -215,11 +217,13 @@ def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "ab
 
 def distance_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                                probe: str | None = None, seed: int = DEFAULT_FIT_SEED,
-                               resamples: int | None = None, **options: Any) -> Task:
+                               resamples: int | None = None, prior_cls: type[DistancePrior] | None = None,
+                               **options: Any) -> Task:
     """Catalog factory for `-T judge=distance_*`: prompt-judge options must stay at their defaults."""
     defaults = {"prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": None}
     changed = sorted(k for k, v in options.items() if k in defaults and v != defaults[k] and defaults[k] is not None)
     unknown = sorted(k for k in options if k not in defaults)
     if changed or unknown:
         raise ValueError(f"judge {judge!r} uses no LLM prompt; it cannot honour {', '.join(changed + unknown)}")
-    return distance_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples)
+    return distance_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
+                         prior_cls=prior_cls)

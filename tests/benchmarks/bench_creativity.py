@@ -1,0 +1,43 @@
+"""Benchmark: accuracy (with bootstrap intervals) of the distance judges on the bundled Human-Only pairs.
+
+Not collected by pytest. Run: `python tests/benchmarks/bench_creativity.py [--embedder tfidf|minilm]`.
+Each judge is fitted on its fit split and scored on the rest (the same split for all), through
+real Inspect runs with `--model none`; prints one line per judge and the wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+from inspect_ai import eval as inspect_eval
+
+from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, distance_task
+from judgeaudit.judges.metric_judges import METRIC_JUDGES, metric_task
+
+
+def main() -> None:
+    """Run every distance (and metric) judge on the bundled pairs and print accuracy with intervals."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--embedder", default="tfidf")
+    parser.add_argument("--kind", default="pairwise")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as logs:
+        for judge in (*DISTANCE_JUDGES, *METRIC_JUDGES):
+            start = time.perf_counter()
+            build = distance_task if judge in DISTANCE_JUDGES else metric_task
+            task = build(args.kind, judge, "iclr2026/human_only", embedder=args.embedder)
+            log = inspect_eval(task, model="none", log_dir=logs, display="none")[0]
+            assert log.status == "success", log.error
+            assert log.results is not None
+            m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+            key = "strict_accuracy" if args.kind == "pairwise" else "macro_f1"
+            extra = f" soft={m['soft_accuracy']:.3f} ties={m['tie_rate']:.3f}" if args.kind == "pairwise" else ""
+            print(f"{judge:18s} n={len(log.samples or [])} {key}={m[key]:.3f} "
+                  f"[{m[key + '_ci_low']:.3f}, {m[key + '_ci_high']:.3f}]{extra} "
+                  f"({time.perf_counter() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
