@@ -392,3 +392,20 @@ def test_concept_judge_runs_in_inspect_via_the_catalog_factory(real_set: tuple[P
     raw = json.loads(log.samples[0].scores["novelty"].metadata["calls"][0]["raw"])
     assert raw["score_a"]["concepts"] and raw["judge"] == "concept_set"
     assert "concept_set" in judge_names()
+
+
+def test_sanity_cli_writes_json_and_a_table(real_set: tuple[Path, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from judgeaudit.judges.sanity import main
+
+    set_dir, corpus_file = real_set
+    out = tmp_path / "sanity.json"
+    assert main(["--judge", "distance_nn", "--judge", "metric_embedding", "--judge", "concept_set",
+                 "--dataset", str(set_dir), "--corpus", str(corpus_file), "--embedder", "tfidf",
+                 "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [r["judge"] for r in data["results"]] == ["distance_nn", "metric_embedding", "concept_set"]
+    assert all(r["n_ideas"] == 12 and r["embedder"] == "tfidf" for r in data["results"])
+    # the same nearest-neighbour distance through both code paths gives the same shifts
+    assert data["results"][0]["edits"] == data["results"][1]["edits"]
+    assert "| concept_set | tfidf |" in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""Surface-perturbation sanity check for the metric judges (metric_* and distance_*).
+"""Surface-perturbation sanity check for the metric judges (metric_*, distance_*, concept_set).
 
 For each idea, the check applies meaning-preserving edits (the probes' `rename_acronym` and
 `whitespace_markdown`, plus one added comment-like sentence of our own) and measures the
@@ -139,15 +139,18 @@ def render_markdown(results: Sequence[SanityResult]) -> str:
 
 def scorer_for(judge: str, corpus: str, embedder: str) -> Scorer:
     """The prior-work scorer behind a metric or distance judge."""
+    from judgeaudit.judges.concepts import CONCEPT_JUDGES, ConceptPrior
     from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, DistancePrior
     from judgeaudit.judges.metric_judges import METRIC_JUDGES, PriorWork
     from judgeaudit.retrieval.corpus import load_corpus
 
+    if judge in CONCEPT_JUDGES:
+        return ConceptPrior(load_corpus(corpus), embedder=embedder)
     if judge in DISTANCE_JUDGES:
         return DistancePrior(load_corpus(corpus), embedder=embedder)
     if judge in METRIC_JUDGES:
         return PriorWork(load_corpus(corpus), embedder=embedder)
-    raise ValueError(f"judge {judge!r} is not a metric judge: use one of {', '.join(METRIC_JUDGES + DISTANCE_JUDGES)}")
+    raise ValueError(f"judge {judge!r} is not a metric judge: use one of {', '.join(METRIC_JUDGES + DISTANCE_JUDGES + CONCEPT_JUDGES)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -168,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scorers: dict[str, Scorer] = {}
     results = []
     for judge in args.judge:
-        family = "distance" if judge.startswith("distance_") else "metric"
+        family = judge.split("_")[0]  # metric_* / distance_* share one scorer per family
         if family not in scorers:
             scorers[family] = scorer_for(judge, args.corpus, args.embedder)
         results.append(surface_sanity(scorers[family], judge, ideas, args.seed))

@@ -1,4 +1,4 @@
-"""Benchmark: accuracy (with bootstrap intervals) of the distance judges on the bundled Human-Only pairs.
+"""Benchmark: accuracy (with bootstrap intervals) of the distance, concept and metric judges on the bundled Human-Only pairs.
 
 Not collected by pytest. Run: `python tests/benchmarks/bench_creativity.py [--embedder tfidf|minilm]`.
 Each judge is fitted on its fit split and scored on the rest (the same split for all), through
@@ -13,6 +13,7 @@ import time
 
 from inspect_ai import eval as inspect_eval
 
+from judgeaudit.judges.concepts import ConceptPrior
 from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, distance_task
 from judgeaudit.judges.metric_judges import METRIC_JUDGES, metric_task
 
@@ -24,10 +25,13 @@ def main() -> None:
     parser.add_argument("--kind", default="pairwise")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as logs:
-        for judge in (*DISTANCE_JUDGES, *METRIC_JUDGES):
+        for judge in (*DISTANCE_JUDGES, "concept_set", *METRIC_JUDGES):
             start = time.perf_counter()
-            build = distance_task if judge in DISTANCE_JUDGES else metric_task
-            task = build(args.kind, judge, "iclr2026/human_only", embedder=args.embedder)
+            if judge in METRIC_JUDGES:
+                task = metric_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder)
+            else:
+                task = distance_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder,
+                                     prior_cls=ConceptPrior if judge == "concept_set" else None)
             log = inspect_eval(task, model="none", log_dir=logs, display="none")[0]
             assert log.status == "success", log.error
             assert log.results is not None
