@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
@@ -159,3 +160,14 @@ def test_provider_without_tools_fails_the_run_clearly(setup: dict[str, str], tmp
                log_dir=str(tmp_path / "logs"), display="none")[0]
     assert log.status == "error" and log.error is not None
     assert "needs a model provider with tool calling" in log.error.message
+
+
+def test_options_a_judge_cannot_honour_are_rejected(setup: dict[str, str]) -> None:  # noqa: F811
+    with pytest.raises(ValueError, match="'ai_scientist' cannot honour both_orders, prompt"):
+        novelty_pairwise(dataset=setup["dataset"], judge="ai_scientist", prompt="p1_no_guardrails", both_orders=True)
+    with pytest.raises(ValueError, match="'novelty_checker' cannot honour prompt"):
+        novelty_pointwise(dataset=setup["dataset"], judge="novelty_checker", prompt="p3_judged_novel")
+    with pytest.raises(ValueError, match="unknown pairwise prompt"):
+        novelty_pairwise(dataset=setup["dataset"], judge="agentic", prompt="no_such_prompt")
+    task = novelty_pairwise(dataset=setup["dataset"], judge="agentic", prompt="p4_which_novel", both_orders=True)
+    assert task.metadata is not None and task.metadata["judgeaudit"]["judge"] == "agentic"
