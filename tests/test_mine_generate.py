@@ -207,6 +207,8 @@ def test_parse_plan_forms() -> None:
     assert parse_plan(" solve X.\nMechanism: do Y.") == ("solve X.", "do Y.")
     assert parse_plan("**Purpose:** solve X.\n**Mechanism:** do Y.\n\nExtra") == ("solve X.", "do Y.")
     assert parse_plan("Purpose: only one field") is None
+    assert parse_plan('{"purpose": "solve X.", "mechanism": "do  Y."}') == ("solve X.", "do Y.")
+    assert parse_plan('{"purpose": "solve X.", "mechanism": ') is None  # truncated JSON
 
 
 def test_clean_idea_restores_the_lead_in() -> None:
@@ -265,3 +267,26 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
     assert "model calls: 4, cached answers: 0" in capsys.readouterr().out
     assert main(["mine", "plan", "--model", MODEL, "--dataset", str(tmp_path / "missing")]) == 2
     assert "no pairwise.jsonl or pointwise.jsonl" in capsys.readouterr().err
+
+
+def test_structured_plans_ask_for_the_schema(tmp_path: Path) -> None:
+    from judgeaudit.mine.plans import PLAN_SCHEMA
+
+    set_dir, _ = _build(tmp_path, Script(good_idea), limit=1)
+    seen: list[Any] = []
+
+    def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        seen.append(config.response_schema)
+        out = ModelOutput.from_content(model="mockllm", content=json.dumps(
+            {"purpose": "make idea " + str(len(seen)) + " work for users", "mechanism": "it trains a small model "
+             "and then adapts it per task with a few gradient steps"}))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    model = CachedModel(model=MODEL, cache_dir=tmp_path / "s", model_args={"custom_outputs": answer},
+                        response_schema=PLAN_SCHEMA)
+    rewrite_set(set_dir, model, command=plan_command(MODEL, "d", 0, 160, 0.3, 3, structured=True), progress=False)
+    assert len(seen) == 2 and all(s is not None and s.json_schema.required == ["purpose", "mechanism"] for s in seen)
+    plan = read_points(set_dir / "pointwise_plan.jsonl")
+    assert all(p.idea.text.startswith("Purpose: make idea ") for p in plan)
+    assert read_manifest(set_dir)["plan"]["structured"] is True

@@ -127,19 +127,23 @@ class CachedModel:
     attempts: int = 3
     max_connections: int = 4
     model_args: dict[str, Any] = field(default_factory=dict)
+    response_schema: dict[str, Any] | None = None
     calls: int = 0
     cache_hits: int = 0
 
     def _key(self, prompt: str, seed: int) -> str:
         payload = {"model": self.model, "prompt": prompt, "max_tokens": self.max_tokens,
                    "temperature": self.temperature, "seed": seed}
+        if self.response_schema is not None:
+            payload["response_schema"] = self.response_schema
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.cache_dir / key[:2] / f"{key}.json"
 
     async def _answer(self, api: Any, prompt: str, seed: int, limit: asyncio.Semaphore) -> str:
-        from inspect_ai.model import GenerateConfig
+        from inspect_ai.model import GenerateConfig, ResponseSchema
+        from inspect_ai.util import JSONSchema
 
         key = self._key(prompt, seed)
         path = self._path(key)
@@ -147,7 +151,10 @@ class CachedModel:
             self.cache_hits += 1
             return str(json.loads(path.read_text(encoding="utf-8"))["completion"])
         async with limit:
-            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed)
+            schema = None if self.response_schema is None else ResponseSchema(
+                name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
+            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed,
+                                    response_schema=schema)
             output = await api.generate(prompt, config=config)
         self.calls += 1
         if output.error:
@@ -418,6 +425,9 @@ def register_actions(mine_parser: Any) -> None:
     pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
                             epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
+    pl.add_argument("--structured", action="store_true",
+                    help="ask for a JSON {purpose, mechanism} answer through the provider's structured output "
+                         "(a grammar for local/ models); use it for models that ignore the text format")
     _model_options(pl, temperature=0.3)
     pl.set_defaults(func=handle_plan)
 
@@ -477,7 +487,12 @@ def handle_plan(args: Any) -> int:
 
     try:
         model = _cached_model(args, "plan")
-        command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts)
+        if args.structured:
+            from judgeaudit.mine.plans import PLAN_SCHEMA
+
+            model.response_schema = PLAN_SCHEMA
+        command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts,
+                               args.structured)
         result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"judgeaudit mine plan: error: {exc}", file=sys.stderr)

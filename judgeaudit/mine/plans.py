@@ -9,6 +9,7 @@ manifest and card are updated in place (their other content is kept).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shlex
 from dataclasses import dataclass, replace
@@ -43,8 +44,34 @@ _RESERVED = ("manifest_version", "name", "judgeaudit_version", "build_command", 
 _FIELDS = re.compile(r"^\s*(?:purpose\s*:)?\s*(?P<purpose>.+?)\s*\bmechanism\s*:\s*(?P<mechanism>.+)$", re.I | re.S)
 
 
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"purpose": {"type": "string"}, "mechanism": {"type": "string"}},
+    "required": ["purpose", "mechanism"],
+    "additionalProperties": False,
+}
+"""JSON shape of a plan for `--structured` (provider structured output / local grammar)."""
+
+
+def _json_plan(raw: str) -> tuple[str, str] | None:
+    start, end = raw.find("{"), raw.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        obj = json.loads(raw[start:end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or not all(isinstance(obj.get(k), str) for k in ("purpose", "mechanism")):
+        return None
+    purpose, mechanism = (" ".join(str(obj[k]).split()) for k in ("purpose", "mechanism"))
+    return (purpose, mechanism) if purpose and mechanism else None
+
+
 def parse_plan(raw: str) -> tuple[str, str] | None:
-    """(purpose, mechanism) from an answer that continues 'Purpose:' and has a 'Mechanism:' field, else None."""
+    """(purpose, mechanism) from a JSON answer, or from text that continues 'Purpose:' and has 'Mechanism:'; else None."""
+    as_json = _json_plan(raw)
+    if as_json is not None:
+        return as_json
     m = _FIELDS.match(raw.replace("**", "").strip())
     if not m:
         return None
@@ -98,10 +125,13 @@ class PlanResult:
     counts: dict[str, Any]
 
 
-def plan_command(model: str, dataset: str, seed: int, max_tokens: int, temperature: float, attempts: int) -> str:
+def plan_command(model: str, dataset: str, seed: int, max_tokens: int, temperature: float, attempts: int,
+                 structured: bool = False) -> str:
     """The canonical command line of a plan rewrite (no cache paths, no secrets)."""
     parts = ["judgeaudit", "mine", "plan", "--model", model, "--dataset", dataset, "--seed", str(seed),
              "--max-tokens", str(max_tokens), "--temperature", str(temperature), "--attempts", str(attempts)]
+    if structured:
+        parts.append("--structured")
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -141,7 +171,7 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
     info = {"model": model.model, "prompt": f"prompts/{PLAN_PROMPT}",
             "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(), "seed": model.seed,
             "max_tokens": model.max_tokens, "temperature": model.temperature, "attempts": model.attempts,
-            "command": command, "ideas": counts, "items_written": written, "items_left_out": skipped,
+            "structured": model.response_schema is not None, "command": command, "ideas": counts, "items_written": written, "items_left_out": skipped,
             "failed_ideas": failed}
     _update_manifest(set_dir, info)
     _update_card(set_dir, info)
