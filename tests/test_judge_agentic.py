@@ -7,6 +7,7 @@ tool, retriever, loop bounds, parser, scorer and log are the real ones.
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,31 @@ def test_options_a_judge_cannot_honour_are_rejected(setup: dict[str, str]) -> No
         novelty_pairwise(dataset=setup["dataset"], judge="agentic", prompt="no_such_prompt")
     task = novelty_pairwise(dataset=setup["dataset"], judge="agentic", prompt="p4_which_novel", both_orders=True)
     assert task.metadata is not None and task.metadata["judgeaudit"]["judge"] == "agentic"
+
+
+def test_agentic_judge_through_inspects_openai_provider(setup: dict[str, str], tmp_path: Path,  # noqa: F811
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real Inspect OpenAI-compatible provider against `tests/servers/openai_recorded.py` (hosted APIs are
+    unreachable here): the tool schema goes out, the scripted tool call comes back, the results go out."""
+    from servers.openai_recorded import RecordedOpenAIServer, Reply, chat_completion
+
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    call = chat_completion("", "judge-model", finish_reason="tool_calls")
+    call["choices"][0]["message"].update(content=None, tool_calls=[{
+        "id": "call_1", "type": "function",
+        "function": {"name": "search_prior_work", "arguments": '{"query": "graph transformer pruning"}'}}])
+    with RecordedOpenAIServer(script=deque([Reply(200, call)]),
+                              default_content=lambda body: "Prior work covers pruning only.\nVerdict: A") as srv:
+        model = get_model("openai-api/fake/judge-model", base_url=srv.url, api_key="test-key")
+        log = eval(novelty_pairwise(dataset=setup["dataset"], judge="agentic", retrieval=2,
+                                    retrieval_corpus=setup["corpus"]), model=model,
+                   log_dir=str(tmp_path / "logs"), display="none")[0]
+        requests = [r["body"] for r in srv.requests]
+    assert log.status == "success", log.error
+    assert len(requests) == 2
+    assert [t["function"]["name"] for t in requests[0]["tools"]] == ["search_prior_work"]
+    tool_reply = next(m for m in requests[1]["messages"] if m["role"] == "tool")
+    assert "[g" in str(tool_reply["content"]) and "[n0]" not in str(tool_reply["content"])
+    meta = score_meta(log)
+    assert meta["verdict"] == "a" and meta["retrieved"]["queries"][0]["query"] == "graph transformer pruning"
+    assert log.samples and log.samples[0].model_usage["openai-api/fake/judge-model"].input_tokens == 2 * 42
