@@ -409,3 +409,46 @@ def test_sanity_cli_writes_json_and_a_table(real_set: tuple[Path, Path], tmp_pat
     # the same nearest-neighbour distance through both code paths gives the same shifts
     assert data["results"][0]["edits"] == data["results"][1]["edits"]
     assert "| concept_set | tfidf |" in capsys.readouterr().out
+
+
+# ---- two-stage retrieve-then-judge -------------------------------------------------------------
+
+DIMENSION_REPLY = "problem: 1\ndata: 0\nmethod: {m}\nobjective: 1\nevaluation: 0\nassumptions: 2\nScore: {s}"
+
+
+def test_parse_dimensions_needs_all_six_lines_before_the_score() -> None:
+    from judgeaudit.judges.rubric import parse_dimensions
+
+    ok = "Departs mainly in method.\n" + DIMENSION_REPLY.format(m=3, s=2)
+    assert parse_dimensions(ok) == {"problem": 1, "data": 0, "method": 3, "objective": 1, "evaluation": 0,
+                                    "assumptions": 2}
+    assert parse_dimensions(ok.replace("data: 0\n", "")) is None  # a dimension missing
+    assert parse_dimensions(ok.replace("data: 0", "problem: 0")) is None  # a dimension twice
+    assert parse_dimensions(ok.replace("method: 3", "method: 5")) is None
+    assert parse_dimensions(ok.replace("Score: 2", "Overall 2")) is None
+
+
+def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: tuple[Path, Path],
+                                                                     tmp_path: Path) -> None:
+    set_dir, corpus_file = real_set
+    from judgeaudit.data.samples import load_items
+
+    pairs = load_items(str(set_dir), "pairwise")
+    script = {}
+    for p in pairs:
+        novel, plain = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)  # type: ignore[union-attr]
+        script[novel.text[:80]] = DIMENSION_REPLY.format(m=4, s=3)
+        script[plain.text[:80]] = DIMENSION_REPLY.format(m=1, s=1).replace("data: 0\n", "")  # malformed
+    policy = ScriptedRubric(script)
+    log = _rubric_run(rubric_task("pairwise", str(set_dir), judge="two_stage", references="dense", embedder="tfidf",
+                                  corpus=str(corpus_file), n_references=4, resamples=100, cache=False), policy, tmp_path)
+    assert "Closest prior works" in policy.prompts[0] and "assumptions: <0-4>" in policy.prompts[0]
+    assert log.samples is not None
+    for sample in log.samples:
+        meta = sample.scores["novelty"].metadata
+        raw = json.loads(meta["calls"][0]["raw"])
+        assert meta["judge"] == "two_stage" and meta["retrieved"]["method"] == "dense"
+        good = meta["gold"]
+        bad = "b" if good == "a" else "a"
+        assert raw["sides"][good]["dimensions"]["method"] == 4 and raw["sides"][bad]["dimensions"] is None
+        assert meta["scores"] == {good: [3], bad: [None]} and meta["verdict"] == "invalid"  # never coerced

@@ -25,6 +25,7 @@ JUDGE_FACTORIES: dict[str, str] = {
     "ai_scientist": "judgeaudit.judges.ai_scientist:ai_scientist_task_from_options",
     "novelty_checker": "judgeaudit.judges.novelty_checker:novelty_checker_task_from_options",
     "rubric": "judgeaudit.judges.rubric:rubric_task_from_options",
+    "two_stage": "judgeaudit.judges.rubric:rubric_task_from_options",
     "concept_set": "judgeaudit.judges.concepts:concept_task_from_options",
 }
 

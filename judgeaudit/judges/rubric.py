@@ -14,6 +14,11 @@ the rubric's own knobs (`references`, `n_references`, `threshold`, `corpus`).
   else `not_novel`. Pairwise: each idea scored on its own (order does not arise); a call's
   verdict is the higher score's side, `tie` when equal, `invalid` when either score is.
   k calls per idea aggregate as the prompted judge's calls do.
+- `two_stage` (retrieve-then-judge, `-T judge=two_stage`): the reference set is the nearest prior
+  work by embedding (`references=dense`: MiniLM, TF-IDF without the `embed` extra), the prompt
+  `prompts/judge/rubric/dimensions.txt` asks for a 0-4 departure on each of `DIMENSIONS` and an
+  overall 0-4 score (`parse_dimensions`: all seven lines or `invalid`); the overall score feeds the
+  same verdict rules, the dimension scores are kept in the call record (`raw.sides.*.dimensions`).
 - The ordinal scores are kept in the score metadata under `scores` (`{"idea": [...]}` or
   `{"a": [...], "b": [...]}`, one entry per call, null when invalid), for rank correlations
   with review scores and Krippendorff's alpha between runs (`judgeaudit.stats`).
@@ -47,16 +52,20 @@ from judgeaudit.resources import read_prompt
 from judgeaudit.stats import DEFAULT_SEED
 
 RUBRIC_PROMPT = "rubric/reference"
+TWO_STAGE_PROMPT = "rubric/dimensions"
+PROMPTS: dict[str, str] = {"rubric": RUBRIC_PROMPT, "two_stage": TWO_STAGE_PROMPT}  # judge -> prompt file
+DIMENSIONS: tuple[str, ...] = ("problem", "data", "method", "objective", "evaluation", "assumptions")
 SCALE: dict[int, str] = {0: "routine repetition", 1: "incremental variation", 2: "new combination",
                          3: "substantial departure", 4: "transformational reframing"}
 DEFAULT_THRESHOLD = 2
 DEFAULT_REFERENCES = "corpus"
-REFERENCE_MODES: tuple[str, ...] = ("corpus", "area")
+REFERENCE_MODES: tuple[str, ...] = ("corpus", "area", "dense")
 DEFAULT_N_REFERENCES = 5
 REFERENCE_CHARS = 700  # each reference abstract is cut to this many characters in the prompt
 SCORES_KEY = "scores"
 _SCORE_LINE = re.compile(r"^Score:[ \t]*([0-4])$")
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
+_DIMENSION_LINE = re.compile(r"^([a-z]+):[ \t]*([0-4])$")
 
 
 def parse_score(text: str) -> int | None:
@@ -68,16 +77,30 @@ def parse_score(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def parse_dimensions(text: str) -> dict[str, int] | None:
+    """Per-dimension 0-4 scores: the six `name: <digit>` lines right before the final score line, else None."""
+    lines = [ln.strip() for ln in _THINK.sub("", text or "").splitlines() if ln.strip()]
+    if len(lines) < len(DIMENSIONS) + 1 or parse_score(lines[-1]) is None:
+        return None
+    found: dict[str, int] = {}
+    for line in lines[-1 - len(DIMENSIONS):-1]:
+        match = _DIMENSION_LINE.match(line)
+        if match is None or match.group(1) not in DIMENSIONS or match.group(1) in found:
+            return None
+        found[match.group(1)] = int(match.group(2))
+    return found
+
+
 def rationale(text: str) -> str:
     """The reply without its final score line (the model's short rationale)."""
     lines = [ln for ln in _THINK.sub("", text or "").strip().splitlines()]
     return "\n".join(lines[:-1]).strip() if lines and parse_score(lines[-1]) is not None else text.strip()
 
 
-def render_prompt(idea_text: str, area: str, references: Sequence[str]) -> str:
-    """The rubric prompt for one idea and its reference texts (numbered)."""
+def render_prompt(idea_text: str, area: str, references: Sequence[str], prompt: str = RUBRIC_PROMPT) -> str:
+    """The rubric prompt (or the two-stage one) for one idea and its reference texts (numbered)."""
     block = "\n\n".join(f"[{i}] {ref}" for i, ref in enumerate(references, 1)) or "(none)"
-    return read_prompt(f"judge/{RUBRIC_PROMPT}.txt").format(idea=idea_text, area=area, references=block)
+    return read_prompt(f"judge/{prompt}.txt").format(idea=idea_text, area=area, references=block)
 
 
 def point_verdict(score: int | None, threshold: int) -> str:
@@ -100,13 +123,15 @@ def pair_verdict(score_a: int | None, score_b: int | None) -> str:
 class References:
     """Reference texts for an idea: BM25 prior work from a corpus, or same-area ideas of the dataset."""
 
-    def __init__(self, mode: str, n: int, items: Sequence[Item], corpus: str | None = None, seed: int = 0) -> None:
+    def __init__(self, mode: str, n: int, items: Sequence[Item], corpus: str | None = None, seed: int = 0,
+                 embedder: str = "auto") -> None:
         if mode not in REFERENCE_MODES:
             raise ValueError(f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}")
         if n < 1:
             raise ValueError(f"n_references must be >= 1, got {n}")
         self.mode, self.n, self.seed = mode, n, seed
         self.corpus = corpus
+        self.embedder = embedder
         self._by_area: dict[str, list[Idea]] = {}
         for item in items:
             ideas = [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
@@ -125,10 +150,11 @@ class References:
                           key=lambda o: o.idea_id)
             return [o.text[:REFERENCE_CHARS] for o in pick], [o.idea_id for o in pick], sorted(hidden_ids)
         from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Exclusion
-        from judgeaudit.retrieval.index import get_retriever
+        from judgeaudit.retrieval.index import Method, get_retriever
 
         if self._retriever is None:
-            self._retriever = get_retriever(self.corpus or BUNDLED_CORPUS, "bm25")
+            method: Method = "bm25" if self.mode == "corpus" else "dense"
+            self._retriever = get_retriever(self.corpus or BUNDLED_CORPUS, method, self.embedder)
         result = self._retriever.search(idea.text, k=self.n, exclude=Exclusion.for_ideas(list(hidden)))
         texts = [f"{h.doc.title}: {h.doc.abstract[:REFERENCE_CHARS]}" for h in result.hits]
         return texts, [h.doc.doc_id for h in result.hits], list(result.excluded_target)
@@ -137,7 +163,8 @@ class References:
 # ---- solver ----------------------------------------------------------------------------------
 
 
-async def _score_call(model: Model, text: str, seed: int | None, call_index: int, cache: bool) -> dict[str, Any]:
+async def _score_call(model: Model, text: str, seed: int | None, call_index: int, cache: bool,
+                      dimensions: bool = False) -> dict[str, Any]:
     """One generate; the reply, its parsed score, and any provider error."""
     config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     policy: CachePolicy | bool = (CachePolicy(scopes={"judgeaudit_call": str(call_index),
@@ -151,6 +178,10 @@ async def _score_call(model: Model, text: str, seed: int | None, call_index: int
     if output.error:
         return {"output": output.completion, "score": None, "error": output.error[:500]}
     completion = output.completion
+    if dimensions:  # two-stage: all six dimension lines are required, else the call is invalid
+        found = parse_dimensions(completion)
+        return {"output": completion, "score": parse_score(completion) if found else None, "error": None,
+                "dimensions": found, "rationale": rationale(completion)}
     return {"output": completion, "score": parse_score(completion), "error": None,
             "rationale": rationale(completion)}
 
@@ -164,12 +195,15 @@ def _parse_state(results: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]
 
 @solver
 def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAULT_THRESHOLD,
-                 seed: int | None = None, cache: bool = True) -> Solver:
+                 seed: int | None = None, cache: bool = True, judge: str = "rubric") -> Solver:
     """Score each idea 0-4 (k calls each) and record a verdict per call for the `novelty` scorer."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     if threshold not in SCALE:
         raise ValueError(f"threshold must be one of {sorted(SCALE)}, got {threshold}")
+    if judge not in PROMPTS:
+        raise ValueError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
+    prompt = PROMPTS[judge]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         from judgeaudit.judges.metric_judges import _item_of
@@ -185,26 +219,27 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
         queries = []
         for side, idea in sides.items():
             texts, ids, excluded = refs.for_idea(idea, hidden)
-            prompts[side], ref_ids[side] = render_prompt(idea.text, item.area, texts), ids
+            prompts[side], ref_ids[side] = render_prompt(idea.text, item.area, texts, prompt), ids
             queries.append({"side": side, "query": None, "ids": ids, "excluded_target": excluded, "after_cutoff": 0})
         # what the judge saw, in the schema's `retrieved` record (method `area`: same-area dataset ideas)
         state.metadata["retrieved"] = {"corpus": refs.corpus if refs.mode == "corpus" else "dataset",
-                                       "method": "bm25" if refs.mode == "corpus" else "area", "k": refs.n,
+                                       "method": {"corpus": "bm25", "dense": "dense"}.get(refs.mode, "area"), "k": refs.n,
                                        "cutoff": None, "ids": ref_ids, "queries": queries}
         records = []
         for call_index in range(k):
-            results = {side: await _score_call(model, prompts[side], base, call_index, cache) for side in sides}
+            results = {side: await _score_call(model, prompts[side], base, call_index, cache, judge == "two_stage")
+                       for side in sides}
             parse, error = _parse_state(list(results.values()))
             if kind == "pairwise":
                 verdict, order = pair_verdict(results["a"]["score"], results["b"]["score"]), "ab"
             else:
                 verdict, order = point_verdict(results["idea"]["score"], threshold), "single"
-            raw = {"judge": "rubric", "threshold": threshold, "references": {"mode": refs.mode, "ids": ref_ids},
+            raw = {"judge": judge, "threshold": threshold, "references": {"mode": refs.mode, "ids": ref_ids},
                    "sides": results}
             records.append(CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse,  # type: ignore[arg-type]
                                       call_index, error).to_dict())
         state.store.set(CALLS_KEY, records)
-        state.store.set(PLAN_KEY, {"prompt": RUBRIC_PROMPT, "orders": ["ab" if kind == "pairwise" else "single"],
+        state.store.set(PLAN_KEY, {"prompt": prompt, "orders": ["ab" if kind == "pairwise" else "single"],
                                    "k": k})
         first = next(iter(sides))
         state.messages = [ChatMessageUser(content=prompts[first]),
@@ -267,8 +302,9 @@ def pool_rubric_calls() -> ScoreReducer:
 def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: int = 1,
                 references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
                 threshold: int = DEFAULT_THRESHOLD, corpus: str | None = None, split_rule: str = DEFAULT_SPLIT_RULE,
-                probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None, cache: bool = True) -> Task:
-    """An Inspect Task judging `dataset` with the graded rubric judge."""
+                probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None, cache: bool = True,
+                judge: str = "rubric", embedder: str = "auto") -> Task:
+    """An Inspect Task judging `dataset` with the graded rubric judge (or the two-stage one)."""
     from judgeaudit.data.samples import load_items
     from judgeaudit.judges.inspect_metrics import (
         BOOTSTRAP_METHOD,
@@ -285,18 +321,21 @@ def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: in
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     located = locate_dataset(dataset)
-    refs = References(references, n_references, load_items(located, kind, idea_format), corpus, seed)
+    if judge not in PROMPTS:
+        raise ValueError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
+    refs = References(references, n_references, load_items(located, kind, idea_format), corpus, seed, embedder)
     metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
     metadata = {"judgeaudit": {
-        "schema": SCHEMA, "kind": kind, "judge": "rubric", "prompt": RUBRIC_PROMPT, "dataset": dataset,
+        "schema": SCHEMA, "kind": kind, "judge": judge, "prompt": PROMPTS[judge], "dataset": dataset,
         "idea_format": idea_format, "probe": probe,
         "rubric": {"scale": SCALE, "threshold": threshold, "references": references,
-                   "n_references": n_references, "corpus": corpus},
+                   "n_references": n_references, "corpus": corpus,
+                   "embedder": embedder if references == "dense" else None},
         "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
     }}
     return Task(dataset=judge_dataset(located, kind, idea_format, probe, seed),
-                solver=rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache),
-                scorer=rubric_novelty(judge="rubric", idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
+                solver=rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
+                scorer=rubric_novelty(judge=judge, idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
                 metrics=metrics, epochs=Epochs(1, pool_rubric_calls()), metadata=metadata)
 
 
@@ -309,8 +348,9 @@ def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format
     if bad:
         raise ValueError(f"judge {judge!r} scores each idea with its own rubric prompt; it cannot honour "
                          f"{', '.join(bad)} (use novelty_rubric_* tasks for the rubric's own settings)")
+    references = "dense" if judge == "two_stage" else DEFAULT_REFERENCES
     return rubric_task(kind, dataset, idea_format=idea_format, k=k, probe=probe, seed=seed, resamples=resamples,
-                       cache=cache, split_rule=split_rule)
+                       cache=cache, split_rule=split_rule, judge=judge, references=references)
 
 
 @task
