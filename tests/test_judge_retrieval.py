@@ -27,7 +27,7 @@ DAY = 86_400_000
 T0 = 1_757_000_000_000  # submission date of the target idea n0
 GRAPH = "Kestrel prunes attention heads of sparse graph transformers with a learned contrastive saliency score."
 SPEECH = "Dropout on recurrent state improves speech recognition models under noisy acoustic conditions."
-HEADER = re.compile(r"Earlier work found by a literature search for (Idea A|Idea B|the idea)")
+HEADER = re.compile(r"Related papers found by a literature search for (Idea A|Idea B|the idea)")
 
 
 def doc(doc_id: str, title: str, abstract: str, cdate: int) -> dict[str, Any]:
@@ -109,7 +109,7 @@ def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(set
     assert len(judge.prompts) == 2
     ab, ba = sorted(judge.prompts, key=lambda p: p.index(GRAPH) > p.index(SPEECH))  # ab shows GRAPH first
     for prompt in (ab, ba):
-        assert prompt.index("Earlier work found") < prompt.index("Idea A:\n")
+        assert prompt.index("Related papers found") < prompt.index("Idea A:\n")
     shown_ab, shown_ba = blocks(ab), blocks(ba)
     assert set(shown_ab) == {"Idea A", "Idea B"}
     assert [len(v) for v in shown_ab.values()] == [2, 2]  # k honoured per idea
@@ -139,7 +139,7 @@ def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(setup: dict[str, s
 
     plain = Judge()
     log = run(novelty_pointwise(dataset=setup["dataset"], cache=False), plain, tmp_path)
-    assert "Earlier work" not in plain.prompts[0] and "\n\n\n" not in plain.prompts[0]
+    assert "Related papers found" not in plain.prompts[0] and "\n\n\n" not in plain.prompts[0]
     assert plain.prompts[0].split("\n\n")[3].startswith("Research area:")  # ideas section opens as before
     meta = score_meta(log)
     assert meta["retrieved"] is None and meta["judge"] == "prompted"
