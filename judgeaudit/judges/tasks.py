@@ -7,6 +7,9 @@ From a checkout's root directory Inspect reads `judgeaudit/...` as a file path (
 folder is there): run `inspect eval tasks/novelty_pairwise.py ...` instead, or run from elsewhere.
 `--epochs N` repeats every call N times; the epochs are pooled (`pool_calls`) into one
 verdict per item, as if k were N times larger.
+`-T retrieval=k` (k > 0) places the top-k prior work per idea before the ideas
+(`judgeaudit.judges.retrieval_judge`; corpus `-T retrieval_corpus=...`); `-T judge=...`
+selects another judge kind (`judgeaudit.judges.catalog`).
 """
 
 from __future__ import annotations
