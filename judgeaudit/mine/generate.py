@@ -17,6 +17,7 @@ import json
 import random
 import re
 import shlex
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -341,7 +342,9 @@ def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, sour
                     command: str, seed: int, limit: int | None) -> Path:
     """Write pairwise/pointwise JSONL, manifest and card of a Human+Generated set."""
     set_dir.mkdir(parents=True, exist_ok=True)
-    for stale in sorted(set_dir.glob("*_plan.jsonl")):  # plans of an older generation no longer match
+    for stale in sorted(set_dir.glob("*_plan.jsonl")):  # plans of an older generation may no longer match
+        print(f"removing {stale} (made from the previous generation; re-run `judgeaudit mine plan`, cached)",
+              file=sys.stderr)
         stale.unlink()
     write_items(set_dir / "pairwise.jsonl", gs.pairs)
     write_items(set_dir / "pointwise.jsonl", gs.points)
@@ -355,6 +358,9 @@ def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, sour
     n = len(gs.pairs)
     summary = (f"Human+Generated novelty pairs: {n} pairs of a Human-Only `novel` ICLR 2026 idea and a `not_novel` "
                f"idea written by `{model.model}` for the same area and topic, plus {len(gs.points)} pointwise items.")
+    if backbone_name(model.model) in _TINY_MODELS:
+        summary += (f" Made with the tiny local `{model.model}` as a runnable example only (see *Warning*); "
+                    "regenerate with your own models for measurements.")
     write_card(set_dir, pretty_name=f"ICLR 2026 Human+Generated novelty pairs ({backbone_name(model.model)})",
                summary=summary, sections=_card_sections(model, gs, command, f"`{source_name}`"))
     return set_dir
