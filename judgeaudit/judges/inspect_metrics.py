@@ -9,6 +9,8 @@ A metric `m` yields the values `m`, `m_ci_low`, `m_ci_high`; its params (`resamp
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
@@ -61,6 +63,31 @@ def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str],
     return verdicts, gold
 
 
+# Inspect hands every metric of a scorer the same list of scores (for each display refresh
+# and for the final results): the outcome columns are built once per list and kind, and
+# the metrics share them. The list itself is held so its id cannot be reused while cached;
+# its length and last element guard against a list grown in place.
+_last_outcomes: dict[str, tuple[list[SampleScore], int, SampleScore, Mapping[str, Any]]] = {}
+
+
+def _outcomes(scores: list[SampleScore], kind: str) -> Mapping[str, Any]:
+    """Outcome columns of the scores (`judgeaudit.stats`), shared by the metrics of one list."""
+    cached = _last_outcomes.get(kind)
+    if (
+        cached is not None
+        and cached[0] is scores
+        and cached[1] == len(scores)
+        and cached[2] is scores[-1]
+    ):
+        return cached[3]
+    verdicts, gold = _verdicts_and_gold(scores, kind)
+    outcomes = (
+        pairwise_outcomes(verdicts, gold) if kind == "pairwise" else pointwise_outcomes(verdicts, gold)
+    )
+    _last_outcomes[kind] = (scores, len(scores), scores[-1], outcomes)
+    return outcomes
+
+
 def interval_values(
     name: str, scores: list[SampleScore], kind: str, resamples: int, seed: int
 ) -> dict[str, float]:
@@ -68,11 +95,8 @@ def interval_values(
     nan = float("nan")
     if not scores:
         return {name: nan, f"{name}_ci_low": nan, f"{name}_ci_high": nan}
-    verdicts, gold = _verdicts_and_gold(scores, kind)
-    if kind == "pairwise":
-        outcomes, fn = pairwise_outcomes(verdicts, gold), PAIRWISE[name]
-    else:
-        outcomes, fn = pointwise_outcomes(verdicts, gold), POINTWISE[name]
+    outcomes = _outcomes(scores, kind)
+    fn = PAIRWISE[name] if kind == "pairwise" else POINTWISE[name]
     if _in_progress_display():
         return {name: float(fn(outcomes))}
     # No explicit indices: the stats package caches the seeded resample draw across metrics.

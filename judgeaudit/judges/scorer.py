@@ -5,6 +5,7 @@ See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/1`).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
@@ -22,16 +23,27 @@ from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
 SCHEMA = "judgeaudit.score/1"
 
 
+# Few (verdict, gold) combinations exist: their outcome floats are computed once each.
+@lru_cache(maxsize=64)
+def _pairwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
+    outcomes = pairwise_outcomes([verdict], [gold])
+    return tuple((key, float(outcomes[key][0])) for key in ("correct", "soft", "tie", "invalid"))
+
+
+@lru_cache(maxsize=64)
+def _pointwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
+    outcomes = pointwise_outcomes([verdict], [gold])
+    return tuple((key, float(outcomes[key][0])) for key in ("correct", "invalid"))
+
+
 def pairwise_value(verdict: str, gold: str) -> dict[str, float]:
     """Per-item outcome floats of a pairwise verdict (Score.value)."""
-    outcomes = pairwise_outcomes([verdict], [gold])
-    return {key: float(outcomes[key][0]) for key in ("correct", "soft", "tie", "invalid")}
+    return dict(_pairwise_items(verdict, gold))
 
 
 def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
     """Per-item outcome floats of a pointwise verdict (Score.value)."""
-    outcomes = pointwise_outcomes([verdict], [gold])
-    return {key: float(outcomes[key][0]) for key in ("correct", "invalid")}
+    return dict(_pointwise_items(verdict, gold))
 
 
 def aggregate_calls(

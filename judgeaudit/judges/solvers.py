@@ -108,6 +108,14 @@ async def judge_call(
     return record_from_output(kind, order, call_index, output), output
 
 
+def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
+    """The sample's input message carrying the judge prompt (same id and source: one change logged)."""
+    first = state.messages[0] if state.messages else None
+    if isinstance(first, ChatMessageUser):
+        return first if first.content == text else first.model_copy(update={"content": text})
+    return ChatMessageUser(content=text)
+
+
 def plan_calls(
     kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
 ) -> tuple[str, tuple[Order, ...]]:
@@ -154,7 +162,7 @@ def novelty_judge(
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
         state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
         state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
-        state.messages = [ChatMessageUser(content=first_text)]
+        state.messages = [_prompt_message(state, first_text)]
         first_output = results[0][1]
         if first_output is not None:
             state.output = first_output
