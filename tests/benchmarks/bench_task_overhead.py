@@ -116,6 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     display = not args.no_score_display
     sides: dict[str, list[tuple[float, float]]] = {"ours": [], "bare": [], "bare_meta": []}
+    load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
         pairs = make_pairs(args.items)
@@ -134,7 +135,15 @@ def main() -> None:
             sides["bare_meta"].append(
                 timed(bare_task(pairs, True), str(Path(tmp) / f"meta{r}"), display)
             )
+    load_end = os.getloadavg()
     print(f"items={args.items} repeats={args.repeats} score_display={display}")
+    print(
+        "load average (1/5/15 min) at start "
+        + "/".join(f"{x:.2f}" for x in load_start)
+        + ", at end "
+        + "/".join(f"{x:.2f}" for x in load_end)
+        + f" on {os.cpu_count()} cores"
+    )
     names = {
         "ours": "novelty_pairwise",
         "bare": "bare generate",
