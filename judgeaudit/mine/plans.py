@@ -46,11 +46,13 @@ _FIELDS = re.compile(r"^\s*(?:purpose\s*:)?\s*(?P<purpose>.+?)\s*\bmechanism\s*:
 
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"purpose": {"type": "string"}, "mechanism": {"type": "string"}},
+    "properties": {"purpose": {"type": "string", "minLength": 30, "maxLength": 240},
+                   "mechanism": {"type": "string", "minLength": 40, "maxLength": 360}},
     "required": ["purpose", "mechanism"],
     "additionalProperties": False,
 }
-"""JSON shape of a plan for `--structured` (provider structured output / local grammar)."""
+"""JSON shape of a plan for `--structured` (provider structured output / local grammar); the length
+bounds keep a small model's fields short enough to finish within the token cap."""
 
 
 def _json_plan(raw: str) -> tuple[str, str] | None:
