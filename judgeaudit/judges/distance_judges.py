@@ -95,9 +95,10 @@ class DistancePrior(PriorWork):
         out.update(graph_tau=round(self.tau, 6), graph_quantile=GRAPH_QUANTILE)
         return out
 
-    def similarities(self, text: str) -> np.ndarray:
-        """Cosine of `text` to every corpus document."""
-        return cosine_rows(self.retriever.vectors.matrix, self.retriever.vectors.encode([text]))
+    def similarities(self, text: str) -> tuple[np.ndarray, Any]:
+        """(cosine of `text` to every corpus document, the text's vector)."""
+        query = self.retriever.vectors.encode([text])
+        return cosine_rows(self.retriever.vectors.matrix, query), query
 
     def reference_mask(self, idea: Idea, sims: np.ndarray) -> tuple[np.ndarray, list[str]]:
         """(boolean mask of the reference set, excluded target ids) for one idea."""
@@ -125,7 +126,7 @@ class DistancePrior(PriorWork):
         return self._memo[key]
 
     def _distance(self, idea: Idea, judge: str) -> MetricScore:
-        sims = self.similarities(idea.text)
+        sims, query = self.similarities(idea.text)
         mask, excluded = self.reference_mask(idea, sims)
         ref = np.where(mask, sims, -np.inf)
         top = np.argsort(-ref, kind="stable")[: self.k]
@@ -140,7 +141,6 @@ class DistancePrior(PriorWork):
             value = 1.0 - mean
         elif judge == "distance_centroid":
             centroid = self._centroid(mask)
-            query = self.retriever.vectors.encode([idea.text])
             cos = float(cosine_rows(centroid, query)[0]) if centroid is not None else 0.0
             parts["centroid_cosine"] = cos
             value = 1.0 - cos
