@@ -200,3 +200,15 @@ def test_agentic_judge_through_inspects_openai_provider(setup: dict[str, str], t
     meta = score_meta(log)
     assert meta["verdict"] == "a" and meta["retrieved"]["queries"][0]["query"] == "graph transformer pruning"
     assert log.samples and log.samples[0].model_usage["openai-api/fake/judge-model"].input_tokens == 2 * 42
+
+
+def test_search_judges_refuse_probe_arms_they_cannot_apply() -> None:
+    """A forced order/prompt/cue from a probe arm is an error naming the sample and judge, not ignored."""
+    from inspect_ai.model import ModelName
+    from inspect_ai.solver import TaskState
+
+    from judgeaudit.judges.retrieval_judge import ItemSearchContext
+
+    state = TaskState(ModelName("mockllm/model"), "p1|order_ba", 0, "x", [], metadata={"orders": ["ba"]})
+    with pytest.raises(ValueError, match="sample 'p1\\|order_ba': the ai_scientist judge .* cannot apply the probe's orders"):
+        ItemSearchContext(state, "ai_scientist", 1, "unused", "bm25")

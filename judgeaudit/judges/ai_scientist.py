@@ -33,10 +33,9 @@ from judgeaudit.judges.agentic import DEFAULT_HITS, PriorWorkSearch
 from judgeaudit.judges.llm_judge_task import check_options, llm_judge_task
 from judgeaudit.judges.retrieval_judge import (
     RETRIEVED_KEY,
+    ItemSearchContext,
     check_method,
     iso_datetime,
-    item_sides,
-    submission_cutoff,
 )
 from judgeaudit.judges.solvers import (
     CALLS_KEY,
@@ -47,7 +46,7 @@ from judgeaudit.judges.solvers import (
 )
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord
 from judgeaudit.resources import read_prompt
-from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, get_retriever
+from judgeaudit.retrieval import BUNDLED_CORPUS
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROUNDS = 3
@@ -113,16 +112,9 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        unsupported = [key for key in ("orders", "prompt", "cue") if state.metadata.get(key)]
-        if unsupported:
-            raise ValueError(f"sample {state.sample_id!r}: the ai_scientist judge uses its own prompt and "
-                             f"one presentation per idea; it cannot apply the probe's {', '.join(unsupported)}")
-        arm_seed = state.metadata.get("seed")
-        base_seed = arm_seed if arm_seed is not None else seed
-        retriever = get_retriever(corpus, checked)
-        sides = item_sides(state.metadata)
-        ideas = list(sides.values())
-        exclude, cutoff = Exclusion.for_ideas(ideas), submission_cutoff(retriever, ideas)
+        ctx = ItemSearchContext(state, "ai_scientist", seed, corpus, checked)
+        base_seed, retriever, sides = ctx.base_seed, ctx.retriever, ctx.sides
+        exclude, cutoff = ctx.exclude, ctx.cutoff
         model = get_model()
         calls: list[CallRecord] = []
         queries: list[dict[str, Any]] = []

@@ -27,16 +27,15 @@ from judgeaudit.judges.agentic import DEFAULT_HITS
 from judgeaudit.judges.llm_judge_task import check_options, llm_judge_task
 from judgeaudit.judges.retrieval_judge import (
     RETRIEVED_KEY,
+    ItemSearchContext,
     check_method,
     iso_datetime,
-    item_sides,
     render_block,
-    submission_cutoff,
 )
 from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, default_orders, judge_call
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
 from judgeaudit.resources import read_prompt
-from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Hit, get_retriever
+from judgeaudit.retrieval import BUNDLED_CORPUS, Hit
 from judgeaudit.retrieval.embed import TfidfEmbedder, cosine_rows
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -92,16 +91,9 @@ def novelty_checker_judge(kind: str, k: int = 1, both_orders: bool = False, seed
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        unsupported = [key for key in ("orders", "prompt", "cue") if state.metadata.get(key)]
-        if unsupported:
-            raise ValueError(f"sample {state.sample_id!r}: the novelty_checker judge uses its own prompt; "
-                             f"it cannot apply the probe's {', '.join(unsupported)}")
-        arm_seed = state.metadata.get("seed")
-        base_seed = arm_seed if arm_seed is not None else seed
-        retriever = get_retriever(corpus, checked)
-        sides = item_sides(state.metadata)
-        ideas = list(sides.values())
-        exclude, cutoff = Exclusion.for_ideas(ideas), submission_cutoff(retriever, ideas)
+        ctx = ItemSearchContext(state, "novelty_checker", seed, corpus, checked)
+        base_seed, retriever, sides = ctx.base_seed, ctx.retriever, ctx.sides
+        exclude, cutoff = ctx.exclude, ctx.cutoff
         kept: dict[str, list[Hit]] = {}
         queries = []
         for side, idea in sides.items():

@@ -147,6 +147,23 @@ def check_method(method: str) -> Method:
     return method  # type: ignore[return-value]
 
 
+class ItemSearchContext:
+    """What a search-based judge needs for one sample: seed, retriever, sides, exclusion and cutoff."""
+
+    def __init__(self, state: TaskState, judge: str, seed: int | None, corpus: str, method: Method):
+        unsupported = [key for key in ("orders", "prompt", "cue") if state.metadata.get(key)]
+        if unsupported:
+            raise ValueError(f"sample {state.sample_id!r}: the {judge} judge uses its own prompt and "
+                             f"presentation; it cannot apply the probe's {', '.join(unsupported)}")
+        arm_seed = state.metadata.get("seed")
+        self.base_seed: int | None = arm_seed if arm_seed is not None else seed
+        self.retriever = get_retriever(corpus, method)
+        self.sides = item_sides(state.metadata)
+        ideas = list(self.sides.values())
+        self.exclude = Exclusion.for_ideas(ideas)
+        self.cutoff = submission_cutoff(self.retriever, ideas)
+
+
 @solver
 def retrieve_prior_work(k: int, corpus: str = BUNDLED_CORPUS, method: str = "bm25") -> Solver:
     """Retrieve top-k prior work per idea and leave the rendered blocks for the prompted judge."""
