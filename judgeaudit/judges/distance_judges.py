@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from inspect_ai import Epochs, Task
+from inspect_ai import Task
 
 from judgeaudit.data.contract import Idea
 from judgeaudit.judges.metric_judges import (
@@ -40,7 +40,7 @@ from judgeaudit.judges.metric_judges import (
     MetricScore,
     PriorWork,
     fit_rule,
-    metric_novelty_judge,
+    fitted_rule_task,
     split_items,
 )
 from judgeaudit.retrieval.corpus import Corpus, Exclusion, load_corpus, normalise, to_millis
@@ -178,16 +178,9 @@ def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "ab
                   probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
                   prior_cls: type[DistancePrior] | None = None) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted distance judge (`--model none`)."""
-    from inspect_ai.dataset import MemoryDataset
 
     from judgeaudit.data.samples import load_items
-    from judgeaudit.judges.inspect_metrics import (
-        BOOTSTRAP_METHOD,
-        pairwise_metrics,
-        pointwise_metrics,
-    )
-    from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
-    from judgeaudit.judges.tasks import judge_dataset, locate_dataset
+    from judgeaudit.judges.tasks import locate_dataset
     from judgeaudit.stats import DEFAULT_RESAMPLES
 
     if kind not in ("pairwise", "pointwise"):
@@ -198,21 +191,8 @@ def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "ab
     rule, prior = build_distance_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS,
                                       embedder=embedder or DEFAULT_EMBEDDER, cutoff=cutoff,
                                       neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by, prior_cls=prior_cls)
-    full = judge_dataset(located, kind, idea_format, probe, seed)
-    scored = set(rule.split.scored_ids)
-    samples = [s for s in full if (s.metadata or {}).get("item_id") in scored]
-    if not samples:
-        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
-    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
-    metadata = {"judgeaudit": {
-        "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
-        "probe": probe, "metric_rule": rule.to_dict(),
-        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
-    }}
-    return Task(dataset=MemoryDataset(samples, name=full.name, location=full.location),
-                solver=metric_novelty_judge(rule, prior),
-                scorer=novelty(judge=judge, idea_format=idea_format),
-                metrics=metrics, epochs=Epochs(1, pool_calls()), metadata=metadata)
+    return fitted_rule_task(kind, judge, dataset, located, rule, prior, idea_format=idea_format, probe=probe,
+                            seed=seed, resamples=resamples)
 
 
 def distance_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",

@@ -346,6 +346,36 @@ def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BU
 # ---- Inspect tasks -----------------------------------------------------------------------------
 
 
+def fitted_rule_task(kind: str, judge: str, dataset: str, located: str, rule: Any, prior: Any, *,
+                     idea_format: str, probe: str | None, seed: int, resamples: int) -> Task:
+    """The Inspect Task scoring only the unfitted split of a set with a fitted score-to-verdict rule."""
+    from inspect_ai.dataset import MemoryDataset
+
+    from judgeaudit.judges.inspect_metrics import (
+        BOOTSTRAP_METHOD,
+        pairwise_metrics,
+        pointwise_metrics,
+    )
+    from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
+    from judgeaudit.judges.tasks import judge_dataset
+
+    full = judge_dataset(located, kind, idea_format, probe, seed)
+    scored = set(rule.split.scored_ids)
+    samples = [s for s in full if (s.metadata or {}).get("item_id") in scored]
+    if not samples:
+        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
+    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
+    metadata = {"judgeaudit": {
+        "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
+        "probe": probe, "metric_rule": rule.to_dict(),
+        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
+    }}
+    return Task(dataset=MemoryDataset(samples, name=full.name, location=full.location),
+                solver=metric_novelty_judge(rule, prior),
+                scorer=novelty(judge=judge, idea_format=idea_format),
+                metrics=metrics, epochs=Epochs(1, pool_calls()), metadata=metadata)
+
+
 def metric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                              probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
                              **options: Any) -> Task:
@@ -364,16 +394,8 @@ def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abst
                 fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
                 seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted metric judge (`--model none`)."""
-    from inspect_ai.dataset import MemoryDataset
-
     from judgeaudit.data.samples import load_items
-    from judgeaudit.judges.inspect_metrics import (
-        BOOTSTRAP_METHOD,
-        pairwise_metrics,
-        pointwise_metrics,
-    )
-    from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
-    from judgeaudit.judges.tasks import judge_dataset, locate_dataset
+    from judgeaudit.judges.tasks import locate_dataset
     from judgeaudit.stats import DEFAULT_RESAMPLES
 
     if kind not in ("pairwise", "pointwise"):
@@ -384,21 +406,8 @@ def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abst
     rule, prior = build_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS, embedder=embedder or DEFAULT_EMBEDDER,
                              cutoff=cutoff,
                              neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by)
-    full = judge_dataset(located, kind, idea_format, probe, seed)
-    scored = set(rule.split.scored_ids)
-    samples = [s for s in full if (s.metadata or {}).get("item_id") in scored]
-    if not samples:
-        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
-    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
-    metadata = {"judgeaudit": {
-        "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
-        "probe": probe, "metric_rule": rule.to_dict(),
-        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
-    }}
-    return Task(dataset=MemoryDataset(samples, name=full.name, location=full.location),
-                solver=metric_novelty_judge(rule, prior),
-                scorer=novelty(judge=judge, idea_format=idea_format),
-                metrics=metrics, epochs=Epochs(1, pool_calls()), metadata=metadata)
+    return fitted_rule_task(kind, judge, dataset, located, rule, prior, idea_format=idea_format, probe=probe,
+                            seed=seed, resamples=resamples)
 
 
 @task
