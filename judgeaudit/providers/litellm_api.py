@@ -35,6 +35,7 @@ from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
+from judgeaudit.providers.transcript import message_text
 
 logger = logging.getLogger(__name__)
 
@@ -114,24 +115,6 @@ def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
     return RetryDecision.no()
 
 
-def message_text(message: ChatMessage, index: int) -> str:
-    """Text of a message; a clear error for content litellm-via-judgeaudit does not carry (media)."""
-    if isinstance(message.content, str):
-        return message.content
-    parts: list[str] = []
-    for content in message.content:
-        if isinstance(content, ContentText):
-            parts.append(content.text)
-        elif isinstance(content, ContentReasoning):
-            continue
-        else:
-            raise ValueError(
-                f"litellm provider: message {index} ({message.role}) has {content.type} content; "
-                "only text is supported"
-            )
-    return "".join(parts)
-
-
 def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
     """Inspect chat messages as OpenAI-style dicts (text only, no tools)."""
     out: list[dict[str, Any]] = []
@@ -140,7 +123,11 @@ def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
             raise ValueError(f"litellm provider: message {i} uses tools, which are not supported")
         if not isinstance(m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant):
             raise ValueError(f"litellm provider: message {i} has unsupported role {m.role!r}")
-        out.append({"role": m.role, "content": message_text(m, i)})
+        try:
+            text = message_text(m, i)
+        except ValueError as exc:
+            raise ValueError(f"litellm provider: {exc}") from None
+        out.append({"role": m.role, "content": text})
     return out
 
 
