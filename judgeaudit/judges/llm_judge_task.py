@@ -1,4 +1,4 @@
-"""Shared Task assembly for the catalog's LLM judges (agentic, ai_scientist, novelty_checker).
+"""Shared Task assembly for the catalog's LLM judges (agentic, ai_scientist, novelty_checker, rubric).
 
 Same dataset, scorer (`novelty`), metrics, epoch pooling and task metadata as the prompted
 judge, with the judge's own solver; options a judge cannot honour are rejected by name.
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai import Epochs, Task
+from inspect_ai.scorer import Scorer, ScoreReducer
 from inspect_ai.solver import Solver
 
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
@@ -32,8 +33,9 @@ def check_options(judge: str, options: Mapping[str, Any], honoured: set[str]) ->
 
 def llm_judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver], *, idea_format: str,
                    probe: str | None, seed: int, resamples: int, prompt: str, split_rule: str = DEFAULT_SPLIT_RULE,
-                   settings: Mapping[str, Any] | None = None) -> Task:
-    """A judge Task with the standard dataset, `novelty` scorer, metrics and metadata (`judge` = its name)."""
+                   settings: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
+                   reducer: ScoreReducer | None = None) -> Task:
+    """A judge Task with the standard dataset, scorer (`novelty` unless given), metrics and metadata."""
     from judgeaudit.judges.inspect_metrics import (
         BOOTSTRAP_METHOD,
         pairwise_metrics,
@@ -51,9 +53,9 @@ def llm_judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[So
     return Task(
         dataset=judge_dataset(dataset, kind, idea_format, probe, seed),
         solver=solver,
-        scorer=novelty(judge=judge, idea_format=idea_format, split_rule=rule),
+        scorer=scorer or novelty(judge=judge, idea_format=idea_format, split_rule=rule),
         metrics=metrics,
-        epochs=Epochs(1, pool_calls()),
+        epochs=Epochs(1, reducer or pool_calls()),
         metadata={"judgeaudit": {
             "schema": SCHEMA, "kind": kind, "judge": judge, "prompt": prompt, "dataset": dataset,
             "idea_format": idea_format, "probe": probe, "settings": dict(settings or {}),

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.model import (
     CachePolicy,
     ChatMessageAssistant,
@@ -306,37 +306,25 @@ def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: in
                 judge: str = "rubric", embedder: str = "auto") -> Task:
     """An Inspect Task judging `dataset` with the graded rubric judge (or the two-stage one)."""
     from judgeaudit.data.samples import load_items
-    from judgeaudit.judges.inspect_metrics import (
-        BOOTSTRAP_METHOD,
-        pairwise_metrics,
-        pointwise_metrics,
-    )
-    from judgeaudit.judges.scorer import SCHEMA
-    from judgeaudit.judges.tasks import SPLIT_RULES, judge_dataset, locate_dataset
+    from judgeaudit.judges.llm_judge_task import llm_judge_task
+    from judgeaudit.judges.tasks import locate_dataset
     from judgeaudit.stats import DEFAULT_RESAMPLES
 
     if kind not in ("pairwise", "pointwise"):
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
-    if split_rule not in SPLIT_RULES:
-        raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     located = locate_dataset(dataset)
     if judge not in PROMPTS:
         raise ValueError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
     refs = References(references, n_references, load_items(located, kind, idea_format), corpus, seed, embedder)
-    metrics = pairwise_metrics(resamples, seed) if kind == "pairwise" else pointwise_metrics(resamples, seed)
-    metadata = {"judgeaudit": {
-        "schema": SCHEMA, "kind": kind, "judge": judge, "prompt": PROMPTS[judge], "dataset": dataset,
-        "idea_format": idea_format, "probe": probe,
-        "rubric": {"scale": SCALE, "threshold": threshold, "references": references,
-                   "n_references": n_references, "corpus": corpus,
-                   "embedder": embedder if references == "dense" else None},
-        "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed, "confidence": 0.95},
-    }}
-    return Task(dataset=judge_dataset(located, kind, idea_format, probe, seed),
-                solver=rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
-                scorer=rubric_novelty(judge=judge, idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
-                metrics=metrics, epochs=Epochs(1, pool_rubric_calls()), metadata=metadata)
+    settings = {"scale": SCALE, "threshold": threshold, "references": references, "n_references": n_references,
+                "corpus": corpus, "embedder": embedder if references == "dense" else None}
+    return llm_judge_task(
+        kind, judge, dataset, rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
+        idea_format=idea_format, probe=probe, seed=seed, resamples=resamples, prompt=PROMPTS[judge],
+        split_rule=split_rule, settings=settings,
+        scorer=rubric_novelty(judge=judge, idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
+        reducer=pool_rubric_calls())
 
 
 def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
