@@ -62,17 +62,9 @@ def item_sides(meta: Mapping[str, Any]) -> dict[str, Idea]:
     return {"idea": item.idea}
 
 
-def _id_dates(retriever: Retriever) -> dict[str, int]:
-    cached: dict[str, int] | None = getattr(retriever, "_judgeaudit_id_dates", None)
-    if cached is None:
-        cached = {doc.doc_id: doc.cdate for doc in retriever.corpus.documents}
-        retriever._judgeaudit_id_dates = cached  # type: ignore[attr-defined]
-    return cached
-
-
 def submission_cutoff(retriever: Retriever, ideas: Sequence[Idea]) -> int | None:
     """Earliest corpus date (ms) of any of the ideas themselves (by id, forum or source id), else None."""
-    dates = _id_dates(retriever)
+    dates = retriever.corpus.dates_by_id
     found = [
         dates[key]
         for idea in ideas

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -77,14 +78,19 @@ class Corpus:
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
 
-    @property
+    @cached_property
     def content_hash(self) -> str:
-        """SHA-256 over the documents' canonical JSON lines (order included)."""
+        """SHA-256 over the documents' canonical JSON lines (order included); computed once."""
         h = hashlib.sha256()
         for doc in self.documents:
             h.update(json.dumps(doc.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8"))
             h.update(b"\n")
         return h.hexdigest()
+
+    @cached_property
+    def dates_by_id(self) -> dict[str, int]:
+        """Creation date (ms) of every document, by id; computed once."""
+        return {doc.doc_id: doc.cdate for doc in self.documents}
 
     def subset(self, ids: Iterable[str], name: str | None = None) -> Corpus:
         """A corpus of the given document ids, in this corpus's order (unknown ids are an error)."""
