@@ -18,7 +18,7 @@ from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 # Task options of `novelty_pairwise` / `novelty_pointwise` and their defaults.
 TASK_OPTION_DEFAULTS: dict[str, Any] = {
     "prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": DEFAULT_SPLIT_RULE,
-    "retrieval": 0, "retrieval_corpus": None,
+    "retrieval": 0, "retrieval_corpus": None, "max_searches": 0, "max_turns": 0, "concepts": "keyphrase",
 }
 
 

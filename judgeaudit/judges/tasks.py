@@ -9,7 +9,9 @@ folder is there): run `inspect eval tasks/novelty_pairwise.py ...` instead, or r
 verdict per item, as if k were N times larger.
 `-T retrieval=k` (k > 0) places the top-k prior work per idea before the ideas
 (`judgeaudit.judges.retrieval_judge`; corpus `-T retrieval_corpus=...`); `-T judge=...`
-selects another judge kind (`judgeaudit.judges.catalog`).
+selects another judge kind (`judgeaudit.judges.catalog`); `-T max_searches=n` / `-T max_turns=n`
+bound the search loops of the agentic and ai_scientist judges (0 = the judge's default) and
+`-T concepts=keyphrase|llm` picks the concept judges' extractor.
 """
 
 from __future__ import annotations
@@ -105,12 +107,26 @@ def with_retrieval(solver: Solver, retrieval: int, corpus: str) -> Solver | list
     return [retrieve_prior_work(retrieval, corpus), solver]
 
 
-def _retrieval_options(retrieval: int, corpus: str) -> dict[str, Any]:
-    """Retrieval task arguments for a catalog judge, passed only when not at their defaults."""
+DEFAULT_CONCEPTS = "keyphrase"
+
+
+def _judge_options(retrieval: int, corpus: str, max_searches: int, max_turns: int, concepts: str) -> dict[str, Any]:
+    """Catalog-judge task arguments (retrieval, loop budgets, concept extractor), passed only when not at their defaults."""
     return {
         **({"retrieval": retrieval} if retrieval else {}),
         **({"retrieval_corpus": corpus} if corpus != BUNDLED_CORPUS else {}),
+        **({"max_searches": max_searches} if max_searches else {}),
+        **({"max_turns": max_turns} if max_turns else {}),
+        **({"concepts": concepts} if concepts != DEFAULT_CONCEPTS else {}),
     }
+
+
+def _check_prompted_options(max_searches: int, max_turns: int, concepts: str) -> None:
+    """The prompted judge has no search loop and no concept extractor: reject those options by name."""
+    bad = [name for name, changed in (("max_searches", bool(max_searches)), ("max_turns", bool(max_turns)),
+                                      ("concepts", concepts != DEFAULT_CONCEPTS)) if changed]
+    if bad:
+        raise ValueError(f"judge 'prompted' cannot honour {', '.join(bad)}; use -T judge=... (see judgeaudit.judges.catalog)")
 
 
 def _metadata(
@@ -157,12 +173,16 @@ def novelty_pairwise(
     judge: str = "prompted",
     retrieval: int = 0,
     retrieval_corpus: str = BUNDLED_CORPUS,
+    max_searches: int = 0,
+    max_turns: int = 0,
+    concepts: str = DEFAULT_CONCEPTS,
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
     if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
         return build_judge_task("pairwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
                                 resamples=resamples, prompt=prompt, k=k, both_orders=both_orders, cache=cache,
-                                **_retrieval_options(retrieval, retrieval_corpus))
+                                **_judge_options(retrieval, retrieval_corpus, max_searches, max_turns, concepts))
+    _check_prompted_options(max_searches, max_turns, concepts)
     return Task(
         dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
         solver=with_retrieval(novelty_judge(
@@ -189,12 +209,16 @@ def novelty_pointwise(
     judge: str = "prompted",
     retrieval: int = 0,
     retrieval_corpus: str = BUNDLED_CORPUS,
+    max_searches: int = 0,
+    max_turns: int = 0,
+    concepts: str = DEFAULT_CONCEPTS,
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
     if judge != "prompted":  # other judge kinds: judgeaudit.judges.catalog
         return build_judge_task("pointwise", judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
                                 resamples=resamples, prompt=prompt, k=k, split_rule=split_rule, cache=cache,
-                                **_retrieval_options(retrieval, retrieval_corpus))
+                                **_judge_options(retrieval, retrieval_corpus, max_searches, max_turns, concepts))
+    _check_prompted_options(max_searches, max_turns, concepts)
     if split_rule not in SPLIT_RULES:
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     rule: SplitRule = split_rule  # type: ignore[assignment]
