@@ -10,6 +10,7 @@ from judgeaudit.stats.bootstrap import (
     paired_bootstrap,
     paired_bootstrap_many,
 )
+from judgeaudit.stats.concepts import absent_share, fuzzy_memberships, fuzzy_novelty
 from judgeaudit.stats.metrics import (
     FLIP_RATE,
     PAIRWISE,
@@ -25,6 +26,9 @@ from judgeaudit.stats.metrics import (
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "absent_share",
+    "fuzzy_memberships",
+    "fuzzy_novelty",
     "FLIP_RATE",
     "Metric",
     "bootstrap_many",
