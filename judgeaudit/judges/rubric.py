@@ -331,14 +331,15 @@ def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format
                              probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
                              prompt: str = "reference", k: int = 1, both_orders: bool = False, cache: bool = True,
                              split_rule: str = DEFAULT_SPLIT_RULE, **options: Any) -> Task:
-    """Catalog factory for `-T judge=rubric`: k, cache and split_rule apply; other prompt options do not."""
+    """Catalog factory for `-T judge=rubric`: k, cache, split_rule and retrieval_corpus apply; other prompt options do not."""
+    corpus = options.pop("retrieval_corpus", None)
     bad = sorted(options) + (["prompt"] if prompt != "reference" else []) + (["both_orders"] if both_orders else [])
     if bad:
         raise ValueError(f"judge {judge!r} scores each idea with its own rubric prompt; it cannot honour "
                          f"{', '.join(bad)} (use novelty_rubric_* tasks for the rubric's own settings)")
     references = "dense" if judge == "two_stage" else DEFAULT_REFERENCES
     return rubric_task(kind, dataset, idea_format=idea_format, k=k, probe=probe, seed=seed, resamples=resamples,
-                       cache=cache, split_rule=split_rule, judge=judge, references=references)
+                       cache=cache, split_rule=split_rule, judge=judge, references=references, corpus=corpus)
 
 
 @task

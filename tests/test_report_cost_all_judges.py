@@ -1,0 +1,152 @@
+"""Cost of every judge kind reaches the logs and the report's cost table and cost-vs-quality figure.
+
+LLM judges run through our real `litellm/` provider against `tests/servers/openai_recorded.py`
+(a stdlib stand-in for a hosted OpenAI-compatible API, unreachable here) with a price set by
+`-M input_cost_per_token` / `output_cost_per_token`; litellm, Inspect, the judges and the report
+are the real ones. Metric judges run with `--model none` and make no model call: their cost is
+a known 0, not unknown. Items and prior work are real ICLR 2026 abstracts of the bundled corpus.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from servers.openai_recorded import RecordedOpenAIServer
+
+from judgeaudit.data.contract import Idea, PairItem, Provenance
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.judges.distance_judges import distance_task
+from judgeaudit.judges.metric_judges import novelty_metric_pairwise
+from judgeaudit.judges.tasks import novelty_pairwise
+from judgeaudit.report.build import build_report
+from judgeaudit.retrieval.build_corpus import write_corpus
+from judgeaudit.retrieval.corpus import Corpus, load_corpus
+
+pytestmark = pytest.mark.slow
+
+AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
+IN_PRICE, OUT_PRICE = 1e-6, 4e-6  # USD per token, passed as model args
+PROMPT_TOKENS, COMPLETION_TOKENS = 42, 7  # what the recorded server reports per call
+PER_CALL = PROMPT_TOKENS * IN_PRICE + COMPLETION_TOKENS * OUT_PRICE
+N_LLM_ITEMS = 3
+
+DIMENSIONS = "problem: 2\ndata: 1\nmethod: 3\nobjective: 1\nevaluation: 1\nassumptions: 2\nScore: 2"
+# Scripted answers per judge kind: each one parses under that judge's own answer format.
+LLM_JUDGES: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], str]]] = {
+    "prompted": ({}, lambda request: "The first idea adds a mechanism.\nVerdict: A"),
+    "retrieval": ({"retrieval": 2}, lambda request: "Both extend the retrieved work.\nVerdict: B"),
+    "novelty_checker": ({"judge": "novelty_checker", "retrieval": 2}, lambda request: "No cited overlap.\nVerdict: A"),
+    "ai_scientist": ({"judge": "ai_scientist"}, lambda request: "Nothing close was found.\nVerdict: NOVEL"),
+    "rubric": ({"judge": "rubric"}, lambda request: "A modest extension.\nScore: 2"),
+    "two_stage": ({"judge": "two_stage"}, lambda request: DIMENSIONS),
+}
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGEAUDIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect_cache"))
+
+
+def _idea(doc: Any, label: str, area: str) -> Idea:
+    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
+                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """16 pairs of real abstracts and a 400-paper prior-work corpus holding those very papers."""
+    root = tmp_path_factory.mktemp("cost_all")
+    docs: Corpus = load_corpus().head(400)
+    pairs = []
+    for i in range(16):
+        area = AREAS[i % len(AREAS)]
+        a, b = _idea(docs.documents[2 * i], "novel", area), _idea(docs.documents[2 * i + 1], "not_novel", area)
+        gold = "a" if i % 2 == 0 else "b"
+        if gold == "b":
+            a, b = b, a
+        pairs.append(PairItem(f"pair{i}", "human_only", area, a, b, gold))  # type: ignore[arg-type]
+    write_items(root / "set" / "pairwise.jsonl", pairs)
+    corpus_file = root / "corpus.jsonl.gz"
+    write_corpus(list(docs.documents), corpus_file)
+    return root / "set", corpus_file
+
+
+def _eval(task: Task, logdir: Path, model: str, **kwargs: Any) -> EvalLog:
+    log = inspect_eval(task, model=model, log_dir=str(logdir), display="none", retry_on_error=0, **kwargs)[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def _sample_cost(sample: Any) -> float | None:
+    usages = list((sample.model_usage or {}).values())
+    if not usages or any(u.total_cost is None for u in usages):
+        return None
+    return float(sum(u.total_cost for u in usages))
+
+
+@pytest.fixture(scope="module")
+def runs(workspace: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One log per judge kind (LLM judges on the items the metric judges score), plus the report."""
+    set_dir, corpus_file = workspace
+    logdir = tmp_path_factory.mktemp("cost_logs")
+    logs: dict[str, EvalLog] = {}
+    logs["metric_ngram"] = _eval(novelty_metric_pairwise(dataset=str(set_dir), judge="metric_ngram",
+                                                         corpus=str(corpus_file), embedder="tfidf", resamples=200),
+                                 logdir, "none")
+    logs["distance_nn"] = _eval(distance_task("pairwise", "distance_nn", str(set_dir), corpus=str(corpus_file),
+                                              embedder="tfidf", resamples=200), logdir, "none")
+    scored = sorted(str(s.id) for s in logs["metric_ngram"].samples or [])[:N_LLM_ITEMS]
+    requests: dict[str, int] = {}
+    for name, (options, answer) in LLM_JUDGES.items():
+        task = novelty_pairwise(dataset=str(set_dir), retrieval_corpus=str(corpus_file), cache=False,
+                                resamples=200, **options)
+        with RecordedOpenAIServer(default_content=answer) as srv:
+            logs[name] = _eval(task, logdir, "litellm/openai/judge-under-test", sample_id=scored,
+                               model_args={"api_base": srv.url, "api_key": "sk-test-key-123456",
+                                           "input_cost_per_token": IN_PRICE, "output_cost_per_token": OUT_PRICE})
+        requests[name] = len(srv.requests)
+    report = build_report(logdir, logdir / "report", resamples=200, intersect=True)
+    return {"logs": logs, "requests": requests, "scored": scored, "report": report, "out": logdir / "report"}
+
+
+@pytest.mark.parametrize("judge", sorted(LLM_JUDGES))
+def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge: str) -> None:
+    log, n_requests = runs["logs"][judge], runs["requests"][judge]
+    assert n_requests >= N_LLM_ITEMS  # at least one billed call per item
+    samples = log.samples or []
+    assert sorted(str(s.id) for s in samples) == runs["scored"]
+    costs = [_sample_cost(s) for s in samples]
+    assert all(c is not None and c > 0 for c in costs), costs
+    assert sum(c or 0.0 for c in costs) == pytest.approx(n_requests * PER_CALL)
+    for s in samples:
+        verdict = s.scores["novelty"].metadata["verdict"]
+        assert verdict in ("a", "b", "tie"), (judge, s.id, verdict)  # the scripted answers all parse
+
+
+@pytest.mark.parametrize("judge", ["metric_ngram", "distance_nn"])
+def test_metric_judges_cost_nothing_and_say_so(runs: dict[str, Any], judge: str) -> None:
+    samples = runs["logs"][judge].samples or []
+    assert samples and all(not s.model_usage for s in samples)
+
+
+def test_cost_table_and_figure_cover_every_judge(runs: dict[str, Any]) -> None:
+    csv = pd.read_csv(runs["out"] / "cost.csv")
+    assert len(csv) == len(LLM_JUDGES) + 2  # one configuration per judge run
+    assert csv["cost_unknown_items"].eq(0).all(), csv[["variant", "cost_unknown_items"]]
+    free = csv[csv["judge"] == "none"]
+    assert len(free) == 2 and (free["cost_usd"] == 0).all()
+    paid = csv[csv["judge"] != "none"].sort_values("cost_usd")
+    expected = sorted(runs["requests"][j] * PER_CALL for j in LLM_JUDGES)
+    assert paid["cost_usd"].tolist() == pytest.approx(expected)
+    svg = Path(json.loads((runs["out"] / "report.json").read_text())["files"]["figures"]["cost_vs_quality"]["svg"])
+    text = svg.read_text()
+    assert "without cost not shown" not in text and "no configuration reported a cost" not in text
