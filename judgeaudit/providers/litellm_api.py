@@ -5,11 +5,22 @@ credentials masked) and in `ModelOutput.metadata["litellm"]`:
 `{"sent_params": {...}, "dropped_params": {...}, "reasoning_effort_sent": str | None,
 "cost_usd": float | None}`. `reasoning_effort` for a model litellm says cannot reason is
 dropped with a logged warning (never an error) and shows up under `dropped_params`.
+
+Tool calling (OpenAI-style, which litellm translates for other providers): Inspect `ToolInfo`s
+go out as `tools` (`{"type": "function", "function": {name, description, parameters}}`, the
+parameters being the tool's JSON schema), the `ToolChoice` as `tool_choice` (`"auto"`,
+`"none"`, `"any"` -> `"required"`, a `ToolFunction` -> `{"type": "function", "function":
+{"name": ...}}`). Assistant messages carry their `tool_calls` (arguments as JSON text) and
+tool results go back as `{"role": "tool", "tool_call_id", "name", "content"}`, a failed tool
+call as the text `Error: <message>`. Tool calls in a response become Inspect `ToolCall`s with
+`stop_reason="tool_calls"`; arguments that are not a JSON object give a `ToolCall` with
+`parse_error` set, which Inspect reports back to the model instead of running the tool.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 from typing import Any
@@ -32,7 +43,7 @@ from inspect_ai.model import (
     RetryDecision,
 )
 from inspect_ai.model._model_output import StopReason
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
 
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
 from judgeaudit.providers.transcript import message_text
@@ -116,19 +127,90 @@ def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
 
 
 def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
-    """Inspect chat messages as OpenAI-style dicts (text only, no tools)."""
+    """Inspect chat messages as OpenAI-style dicts (text, assistant tool calls, tool results)."""
     out: list[dict[str, Any]] = []
     for i, m in enumerate(messages):
-        if isinstance(m, ChatMessageTool) or (isinstance(m, ChatMessageAssistant) and m.tool_calls):
-            raise ValueError(f"litellm provider: message {i} uses tools, which are not supported")
-        if not isinstance(m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant):
+        if not isinstance(m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool):
             raise ValueError(f"litellm provider: message {i} has unsupported role {m.role!r}")
         try:
             text = message_text(m, i)
         except ValueError as exc:
             raise ValueError(f"litellm provider: {exc}") from None
-        out.append({"role": m.role, "content": text})
+        if isinstance(m, ChatMessageTool):
+            out.append({
+                "role": "tool",
+                "tool_call_id": m.tool_call_id or "",
+                "name": m.function or "",
+                "content": f"Error: {m.error.message}" if m.error else text,
+            })
+        elif isinstance(m, ChatMessageAssistant) and m.tool_calls:
+            out.append({
+                "role": "assistant",
+                "content": text or None,
+                "tool_calls": [tool_call_to_litellm(call) for call in m.tool_calls],
+            })
+        else:
+            out.append({"role": m.role, "content": text})
     return out
+
+
+def tool_call_to_litellm(call: ToolCall) -> dict[str, Any]:
+    """One Inspect tool call as an OpenAI-style `tool_calls` entry (arguments as JSON text)."""
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.function, "arguments": json.dumps(call.arguments)},
+    }
+
+
+def tools_to_litellm(tools: list[ToolInfo]) -> list[dict[str, Any]]:
+    """Inspect tool definitions as OpenAI-style function tools (parameters = the tool's JSON schema)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters.model_dump(exclude_none=True),
+            },
+        }
+        for tool in tools
+    ]
+
+
+def tool_choice_to_litellm(choice: ToolChoice) -> str | dict[str, Any]:
+    """Inspect tool choice as OpenAI's `tool_choice` ("any" is OpenAI's "required")."""
+    if isinstance(choice, ToolFunction):
+        return {"type": "function", "function": {"name": choice.name}}
+    if choice == "any":
+        return "required"
+    if choice in ("auto", "none"):
+        return choice
+    raise ValueError(f"litellm provider: unknown tool_choice {choice!r}")
+
+
+def tool_call_from_litellm(call: Any, index: int) -> ToolCall:
+    """An Inspect ToolCall from a response's tool call; bad arguments set `parse_error`, never dropped."""
+    function = getattr(call, "function", None)
+    name = str(getattr(function, "name", None) or "")
+    raw = getattr(function, "arguments", None)
+    call_id = str(getattr(call, "id", None) or f"call_{index}")
+    text = raw if isinstance(raw, str) else json.dumps(raw) if raw is not None else ""
+    error: str | None = None
+    arguments: dict[str, Any] = {}
+    if not name:
+        error = f"tool call {index} names no function (arguments: {text[:200]!r})"
+    elif text.strip():
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError as exc:
+            error = f"arguments of tool call {name!r} are not valid JSON ({exc}): {text[:500]!r}"
+        else:
+            if isinstance(parsed, dict):
+                arguments = parsed
+            else:
+                error = f"arguments of tool call {name!r} must be a JSON object, got {text[:500]!r}"
+    return ToolCall(id=call_id, function=name, arguments=arguments, parse_error=error)
 
 
 def config_to_params(config: GenerateConfig) -> dict[str, Any]:
@@ -183,7 +265,7 @@ def usage_from_response(response: Any, cost: float | None) -> ModelUsage | None:
 
 
 def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoice]:
-    """Inspect choices (text plus any reasoning text) from a litellm response."""
+    """Inspect choices (text, any reasoning text, any tool calls) from a litellm response."""
     choices: list[ChatCompletionChoice] = []
     for choice in response.choices:
         message = choice.message
@@ -192,10 +274,17 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
         content: str | list[Content] = text
         if reasoning:
             content = [ContentReasoning(reasoning=reasoning), ContentText(text=text)]
+        raw_calls = getattr(message, "tool_calls", None) or []
+        tool_calls = [tool_call_from_litellm(call, i) for i, call in enumerate(raw_calls)]
+        stop: StopReason = (
+            "tool_calls" if tool_calls else _FINISH_REASONS.get(choice.finish_reason or "", "unknown")
+        )
         choices.append(
             ChatCompletionChoice(
-                message=ChatMessageAssistant(content=content, model=model, source="generate"),
-                stop_reason=_FINISH_REASONS.get(choice.finish_reason or "", "unknown"),
+                message=ChatMessageAssistant(
+                    content=content, model=model, source="generate", tool_calls=tool_calls or None
+                ),
+                stop_reason=stop,
             )
         )
     return choices
@@ -296,8 +385,6 @@ class LiteLLMAPI(ModelAPI):
         """One `litellm.acompletion` call; errors re-raised redacted for Inspect's retry logic."""
         from inspect_ai.log._samples import set_active_model_event_call
 
-        if tools:
-            raise ValueError("litellm provider: tools are not supported")
         params, dropped = self.resolve_params(config)
         request: dict[str, Any] = {
             "model": self.model_name,
@@ -305,6 +392,9 @@ class LiteLLMAPI(ModelAPI):
             **params,
             **self.model_args,
         }
+        if tools:
+            request["tools"] = tools_to_litellm(tools)
+            request["tool_choice"] = tool_choice_to_litellm(tool_choice)
         if self.base_url:
             request["api_base"] = self.base_url
         model_call = set_active_model_event_call(REDACTOR.data(request))
@@ -337,7 +427,7 @@ class LiteLLMAPI(ModelAPI):
             metadata={
                 "litellm": {
                     "sent_params": REDACTOR.data(
-                        {k: v for k, v in request.items() if k != "messages"}
+                        {k: v for k, v in request.items() if k not in ("messages", "tools")}
                     ),
                     "dropped_params": dropped,
                     "reasoning_effort_sent": params.get("reasoning_effort"),

@@ -2,8 +2,9 @@
 
 Test double for hosted OpenAI-compatible APIs (unreachable here). Responses have the exact
 JSON shape OpenAI returns for `POST /v1/chat/completions`; tests script them per call
-(status code + body) or let a default reply with usage be generated. Every request (path,
-headers, JSON body) is kept so tests can check what the client really sent.
+(status code + body), answer from the request (`reply_for`, e.g. a tool call until the
+request carries a tool result), or let a default reply with usage be generated. Every request
+(path, headers, JSON body) is kept so tests can check what the client really sent.
 
 Run standalone: `python tests/servers/openai_recorded.py --port 8765`.
 """
@@ -59,6 +60,18 @@ def chat_completion(
     }
 
 
+def tool_call_completion(
+    calls: list[tuple[str, str]], model: str, prompt_tokens: int = 42, completion_tokens: int = 7
+) -> dict[str, Any]:
+    """A chat.completion body whose message calls tools: `calls` = [(function name, raw arguments)]."""
+    body = chat_completion("", model, prompt_tokens, completion_tokens, finish_reason="tool_calls")
+    body["choices"][0]["message"].update(content=None, tool_calls=[
+        {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": arguments}}
+        for i, (name, arguments) in enumerate(calls)
+    ])
+    return body
+
+
 def error_body(message: str, type_: str, code: str | None = None) -> dict[str, Any]:
     """An OpenAI error body."""
     return {"error": {"message": message, "type": type_, "param": None, "code": code}}
@@ -77,6 +90,8 @@ class RecordedOpenAIServer:
     """Threaded stdlib server; use as a context manager. `url` is the `/v1` base URL."""
 
     default_content: Callable[[dict[str, Any]], str] = lambda request: "Verdict: A"
+    # when set, answers every unscripted request from its JSON body (instead of default_content)
+    reply_for: Callable[[dict[str, Any]], Reply] | None = None
     script: deque[Reply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
     port: int = 0
@@ -99,6 +114,8 @@ class RecordedOpenAIServer:
                     reply = server.script.popleft() if server.script else None
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     reply = Reply(404, error_body(f"no route {self.path}", "invalid_request_error"))
+                if reply is None and server.reply_for is not None:
+                    reply = server.reply_for(body)
                 if reply is None:
                     content = server.default_content(body)
                     reply = Reply(200, chat_completion(content, body.get("model", "unknown")))
