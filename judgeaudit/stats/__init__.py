@@ -22,6 +22,8 @@ from judgeaudit.stats.metrics import (
     pairwise_outcomes,
     pointwise_outcomes,
 )
+from judgeaudit.stats.sanity import SurfaceRatio, surface_ratio, weighted_medians
+from judgeaudit.stats.unpaired import UnpairedDifference, unpaired_bootstrap
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -44,4 +46,9 @@ __all__ = [
     "pairwise_outcomes",
     "paired_bootstrap",
     "pointwise_outcomes",
+    "SurfaceRatio",
+    "surface_ratio",
+    "weighted_medians",
+    "UnpairedDifference",
+    "unpaired_bootstrap",
 ]
