@@ -15,11 +15,24 @@ loop stays free; queued calls wait on a one-slot async limiter rather than in a 
 (Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
 `--max-connections 1` to make Inspect itself queue the calls.) Usage is reported from llama.cpp's token counts; cost is 0.
 
+Tool calling uses our text protocol `tool_text/1` (`tool_text.py`): offered tools are
+described in a system block of the prompt, a reply line `CALL <tool> <JSON arguments>` becomes
+an Inspect `ToolCall` (`stop_reason="tool_calls"`; bad arguments give a `ToolCall` with
+`parse_error`, which Inspect answers with an error), tool results are `### Tool` blocks, and
+a reply without a call is a normal answer. With tools offered, `-M grammar=<grammar>` (e.g.
+`auto` or `pairwise`) constrains the reply to one well-formed call or the answer that grammar
+allows (`tool_text.tool_grammar`); tool choice `any` / a named function allows only the call. A `response_schema` together with
+tools is refused.
+
 Model args that change outputs are also written into `base_url`
-(`local://<file>?grammar=...&prefix_cache=...&n_ctx=...`), which Inspect's response cache keys on.
+(`local://<file>?grammar=...&prefix_cache=...&n_ctx=...&tools=tool_text/1`), which Inspect's
+response cache keys on (it also keys on the tools and tool choice offered).
 
 What was sent is recorded in the model call record and in `ModelOutput.metadata["local"]`:
-`{"model_path", "prompt_format", "grammar", "seed", "params"}`.
+`{"model_path", "prompt_format", "grammar", "seed", "params", "tool_protocol",
+"ignored_after_calls"}`; `prompt_format` is `transcript/1+tool_text/1` and `tool_protocol`
+`tool_text/1` when tools are offered or the history holds tool calls (else `tool_protocol`
+is None); `ignored_after_calls` is text the model wrote after its calls (cut, not used).
 """
 
 from __future__ import annotations
@@ -47,7 +60,18 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.gguf import resolve_gguf
 from judgeaudit.providers.grammars import json_schema_grammar, resolve_grammar
-from judgeaudit.providers.transcript import STOP_SEQUENCES, TRANSCRIPT_FORMAT, render_transcript
+from judgeaudit.providers.tool_text import (
+    TOOL_PROTOCOL,
+    describe_tools,
+    parse_reply,
+    resolve_tool_grammar,
+)
+from judgeaudit.providers.transcript import (
+    STOP_SEQUENCES,
+    TRANSCRIPT_FORMAT,
+    render_transcript,
+    uses_tools,
+)
 
 DEFAULT_N_CTX = 4096
 DEFAULT_N_BATCH = 512
@@ -163,7 +187,7 @@ class LocalLlamaAPI(ModelAPI):
         # served answers cached from an unconstrained run (or from another GGUF file).
         self.base_url = (
             f"local://{self.model_path.resolve()}?grammar={grammar or 'none'}"
-            f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}"
+            f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}&tools={TOOL_PROTOCOL}"
         )
 
     def max_connections(self) -> int:
@@ -190,10 +214,15 @@ class LocalLlamaAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
         """Render the transcript, complete it (optionally under a grammar) in a worker thread."""
+        tool_protocol = TOOL_PROTOCOL if tools or uses_tools(input) else None
+        prompt_format = f"{TRANSCRIPT_FORMAT}+{TOOL_PROTOCOL}" if tool_protocol else TRANSCRIPT_FORMAT
+        prompt = render_transcript(input, describe_tools(tools, tool_choice) if tools else None)
         if tools:
-            raise ValueError(f"local/{self.model_name}: tools are not supported by a base model")
-        prompt = render_transcript(input)
-        grammar_name, grammar_text = resolve_grammar(self.grammar_spec, prompt)
+            if config.response_schema is not None:
+                raise ValueError(f"local/{self.model_name}: a response_schema cannot be combined with tools")
+            grammar_name, grammar_text = resolve_tool_grammar(self.grammar_spec, prompt, tools, tool_choice)
+        else:
+            grammar_name, grammar_text = resolve_grammar(self.grammar_spec, prompt)
         if grammar_text is None and config.response_schema is not None:
             schema = config.response_schema
             grammar_name = f"response_schema:{schema.name}"
@@ -201,7 +230,7 @@ class LocalLlamaAPI(ModelAPI):
         params = completion_params(config, DEFAULT_MAX_TOKENS)
         request = {
             "model_path": str(self.model_path),
-            "prompt_format": TRANSCRIPT_FORMAT,
+            "prompt_format": prompt_format,
             "prompt": prompt,
             "grammar": grammar_name,
             "prefix_cache": self.prefix_cache,
@@ -222,16 +251,20 @@ class LocalLlamaAPI(ModelAPI):
         call.set_response(response)
         choice = response["choices"][0]
         usage = response.get("usage") or {}
+        text = choice["text"]
+        turn = sum(1 for m in input if m.role == "assistant")
+        strict = grammar_text is not None and (grammar_name or "").startswith(TOOL_PROTOCOL)
+        parsed = parse_reply(text, turn, calls_at_start=strict) if tools else None
+        stop: StopReason = _FINISH_REASONS.get(choice.get("finish_reason") or "", "unknown")
+        message = ChatMessageAssistant(content=text, model=self.model_name, source="generate")
+        if parsed is not None and parsed.calls:
+            stop = "tool_calls"
+            message = ChatMessageAssistant(
+                content=parsed.content, model=self.model_name, source="generate", tool_calls=parsed.calls
+            )
         output = ModelOutput(
             model=self.model_name,
-            choices=[
-                ChatCompletionChoice(
-                    message=ChatMessageAssistant(
-                        content=choice["text"], model=self.model_name, source="generate"
-                    ),
-                    stop_reason=_FINISH_REASONS.get(choice.get("finish_reason") or "", "unknown"),
-                )
-            ],
+            choices=[ChatCompletionChoice(message=message, stop_reason=stop)],
             usage=ModelUsage(
                 input_tokens=int(usage.get("prompt_tokens", 0)),
                 output_tokens=int(usage.get("completion_tokens", 0)),
@@ -241,10 +274,12 @@ class LocalLlamaAPI(ModelAPI):
             metadata={
                 "local": {
                     "model_path": str(self.model_path),
-                    "prompt_format": TRANSCRIPT_FORMAT,
+                    "prompt_format": prompt_format,
                     "grammar": grammar_name,
                     "seed": params.get("seed"),
                     "params": {k: v for k, v in params.items() if k != "stop"},
+                    "tool_protocol": tool_protocol,
+                    "ignored_after_calls": parsed.ignored if parsed is not None and parsed.calls else None,
                 }
             },
         )
