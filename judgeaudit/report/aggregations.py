@@ -86,5 +86,7 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
         sub["config"] = sub["judge"] + SEP + sub["variant"]
         # cost of a sub-aggregation is not observed separately: leave it unknown rather than guess
         sub[["input_tokens", "output_tokens", "total_tokens", "cost"]] = float("nan")
+        if "scores" in sub:  # ordinal scores belong to the full set of calls, not to a subset
+            sub["scores"] = sub["scores"].map(lambda _s: {})
         blocks.append(sub)
     return pd.concat(blocks, ignore_index=True)

@@ -115,7 +115,7 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
     atomic_write_text(out_dir / "report.md", summary_markdown(data, files, tables_md))
     files["summary"] = str(out_dir / "report.md")
     frame_path = out_dir / "items.csv"
-    atomic_write_text(frame_path, frame.drop(columns=["calls", "human"]).to_csv(index=False))
+    atomic_write_text(frame_path, frame.drop(columns=["calls", "human", "scores"]).to_csv(index=False))
     files["items"] = str(frame_path)
     data["files"] = files
     atomic_write_text(out_dir / "report.json", json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n")

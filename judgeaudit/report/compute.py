@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
 from judgeaudit.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -272,6 +273,9 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             entry["tie_rate_by_setup"] = ties_by_setup.get(c, {})
         if human_agreement:
             entry["agreement"] = agreement[c]
+            if has_ordinal_scores(rows):
+                entry["ordinal_scores"] = ordinal_summary(
+                    rows.set_index("item_id").reindex(group.items).reset_index(), group.kind, resamples, seed)
         result["configs"][c] = entry
     return result
 

@@ -38,7 +38,7 @@ COLUMNS: tuple[str, ...] = (
     "log", "eval_id", "created", "epochs", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset", "dataset_arg",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
     "split_rule", "split", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
-    "input_tokens", "output_tokens", "total_tokens", "cost",
+    "scores", "input_tokens", "output_tokens", "total_tokens", "cost",
 )
 
 
@@ -279,6 +279,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "probe_variant": meta.get("probe_variant"),
             "probe_target": meta.get("probe_target"),
             "human": meta.get("human") or {},
+            "scores": meta.get("scores") or {},
             "input_tokens": inp,
             "output_tokens": out,
             "total_tokens": tot,

@@ -193,6 +193,36 @@ def agreement_table(g: dict[str, Any]) -> Table | None:
     return Table(f"agreement_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
+ORDINAL_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("spearman_rating", "Spearman ρ vs rating"), ("spearman_contribution", "Spearman ρ vs contribution"),
+    ("alpha_between_calls", "Krippendorff α (ordinal) between calls"),
+)
+
+
+def ordinal_table(g: dict[str, Any]) -> Table | None:
+    """Ordinal-score judges (rubric, two_stage): rank agreement with reviews and reliability across calls."""
+    rows, records = [], []
+    for name, e in sorted(g["configs"].items()):
+        o = e.get("ordinal_scores")
+        if not o:
+            continue
+        cells: dict[str, Any] = {"configuration": e["variant"], "judge": e["judge"], "units": o["units"]}
+        for key, label in ORDINAL_COLUMNS:
+            iv = o[key]
+            cells[label] = interval_cell(iv) if "estimate" in iv else f"undefined ({iv.get('undefined')})"
+            base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                    "variant": e["variant"], "statistic": key}
+            records.append({**base, **_iv_cols(iv)} if "estimate" in iv else {**base, "undefined_reason": iv.get("undefined")})
+        rows.append(cells)
+    if not rows:
+        return None
+    unit = "the pair (score of a minus score of b vs the same review difference)" if g["kind"] == "pairwise" \
+        else "the idea (mean call score vs mean review score)"
+    caption = (f"Ordinal novelty scores, {_group_title(g)} [95% CI]: Spearman ρ per unit, {unit}; Krippendorff α "
+               "(ordinal, 0-4) with the calls as coders and each judged idea as a unit.")
+    return Table(f"ordinal_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+
+
 def flip_table(g: dict[str, Any]) -> Table:
     """Flip rate between every pair of configurations (share of items whose verdicts differ)."""
     names = sorted(g["flip_rates"])
@@ -217,6 +247,9 @@ def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
         agreement = agreement_table(g)
         if agreement is not None:
             tables.append(agreement)
+        ordinal = ordinal_table(g)
+        if ordinal is not None:
+            tables.append(ordinal)
     if results:
         tables.append(cost_table(results))
     return tables
