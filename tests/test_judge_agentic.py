@@ -17,7 +17,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
 from test_judge_retrieval import setup  # noqa: F401  (fixture: corpus + one pair / one point)
 
-from judgeaudit.judges.agentic import MAX_SEARCHES
+from judgeaudit.judges.agentic import MAX_SEARCHES, MAX_TURNS
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 
 USAGE = ModelUsage(input_tokens=50, output_tokens=5, total_tokens=55)
@@ -212,3 +212,54 @@ def test_search_judges_refuse_probe_arms_they_cannot_apply() -> None:
     state = TaskState(ModelName("mockllm/model"), "p1|order_ba", 0, "x", [], metadata={"orders": ["ba"]})
     with pytest.raises(ValueError, match="sample 'p1\\|order_ba': the ai_scientist judge .* cannot apply the probe's orders"):
         ItemSearchContext(state, "ai_scientist", 1, "unused", "bm25")
+
+
+def test_max_searches_and_max_turns_bound_the_agentic_loop(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    """-T max_searches / -T max_turns replace the defaults, bound the loop and are recorded in settings."""
+    script = SearchThenAnswer([f"graph pruning {i}" for i in range(10)], "A")
+    task = novelty_pairwise(dataset=setup["dataset"], judge="agentic", retrieval_corpus=setup["corpus"], cache=False,
+                            max_searches=2)
+    log = run(task, script, tmp_path / "searches")
+    assert len(score_meta(log)["retrieved"]["queries"]) == 2 and script.turns == 3
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["judgeaudit"]["settings"]["max_searches"] == 2
+    assert log.eval.metadata["judgeaudit"]["settings"]["max_turns"] == MAX_TURNS
+
+    script = SearchThenAnswer([f"graph pruning {i}" for i in range(10)], "A")
+    task = novelty_pairwise(dataset=setup["dataset"], judge="agentic", retrieval_corpus=setup["corpus"], cache=False,
+                            max_searches=6, max_turns=3)
+    log = run(task, script, tmp_path / "turns")
+    meta = score_meta(log)
+    assert len(meta["retrieved"]["queries"]) == 3 and script.turns == 4  # 3 turns with the tool, then the final one
+    assert script.offered_tools == [1, 1, 1, 0] and meta["verdict"] == "a"
+    assert (meta["retrieved"]["max_searches"], meta["retrieved"]["max_turns"]) == (6, 3)
+    assert log.eval.metadata is not None
+    settings = log.eval.metadata["judgeaudit"]["settings"]
+    assert (settings["max_searches"], settings["max_turns"]) == (6, 3)
+
+
+def test_ai_scientist_rounds_follow_max_searches(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    script = RoundsScript(searches=0, never_decide=True)
+    log = run(novelty_pointwise(dataset=setup["dataset"], judge="ai_scientist", retrieval_corpus=setup["corpus"],
+                                cache=False, max_searches=1), script, tmp_path)
+    meta = score_meta(log)
+    assert len(meta["retrieved"]["queries"]) == 1 and meta["retrieved"]["rounds"] == 1
+    assert "Round 1 of 1" in script.seen_results[0] and meta["verdict"] == "invalid"
+    assert log.eval.metadata is not None
+    settings = log.eval.metadata["judgeaudit"]["settings"]
+    assert (settings["rounds"], settings["max_searches"]) == (1, 1)
+
+
+def test_loop_budgets_are_validated(setup: dict[str, str]) -> None:  # noqa: F811
+    with pytest.raises(ValueError, match=r"judge 'agentic': -T max_searches must be >= 1 \(0 = the judge's default 4\), got -1"):
+        novelty_pairwise(dataset=setup["dataset"], judge="agentic", max_searches=-1)
+    with pytest.raises(ValueError, match=r"judge 'agentic': -T max_turns must be >= 1 .*got -2"):
+        novelty_pointwise(dataset=setup["dataset"], judge="agentic", max_turns=-2)
+    with pytest.raises(ValueError, match=r"judge 'ai_scientist': -T max_searches must be >= 1 \(0 = the judge's default 3\)"):
+        novelty_pointwise(dataset=setup["dataset"], judge="ai_scientist", max_searches=-3)
+    with pytest.raises(ValueError, match="'ai_scientist' cannot honour max_turns"):
+        novelty_pairwise(dataset=setup["dataset"], judge="ai_scientist", max_turns=2)
+    with pytest.raises(ValueError, match="'novelty_checker' cannot honour max_searches"):
+        novelty_pairwise(dataset=setup["dataset"], judge="novelty_checker", max_searches=2)
+    with pytest.raises(ValueError, match="whole number"):
+        novelty_pairwise(dataset=setup["dataset"], judge="agentic", max_turns="3")  # type: ignore[arg-type]

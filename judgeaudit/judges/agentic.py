@@ -5,11 +5,19 @@ and a system message (`prompts/judge/agentic/system.txt`) offering the Inspect t
 `search_prior_work(query)` over the offline retriever (BM25 over the bundled ICLR 2026
 corpus unless `-T retrieval_corpus=...`; `-T retrieval=n` sets hits per search, default 5;
 documents dated strictly before the item's submission date when known; the item's own ideas
-never returned). The loop is bounded: at most `MAX_SEARCHES` searches (further calls are
-answered "budget used up" without searching) and `MAX_TURNS` model turns; when either is
-spent the model is asked once more, without tools, for its verdict (`prompts/judge/agentic/final.txt`).
+never returned). The loop is bounded by two task options (0 = the default here):
+`-T max_searches=n` (default `MAX_SEARCHES`; further calls are answered "budget used up"
+without searching; calls with unreadable arguments are answered with an error by Inspect and
+are not searches) and `-T max_turns=n` (default `MAX_TURNS`: model turns with the tool
+offered). When either is spent the model is asked once more, without tools, for its verdict
+(`prompts/judge/agentic/final.txt`). Both are recorded in the task metadata `settings`.
 The reply that calls no tool is the answer, parsed with `judgeaudit.judges.parse` into the
 usual call record; every query and the ids it returned land in `Score.metadata["retrieved"]`.
+
+Providers: any Inspect provider with tool calling; our `litellm/<model>` maps the tool to
+OpenAI-style `tools`, and `local/<model>` (a base model) uses our text protocol `tool_text/1`
+(`judgeaudit.providers.tool_text`; `-M grammar=auto` keeps its replies to one well-formed
+call or the verdict line).
 """
 
 from __future__ import annotations
@@ -144,10 +152,12 @@ async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWo
 @solver
 def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders: bool = False,
                   seed: int | None = None, cache: bool = True, corpus: str = BUNDLED_CORPUS,
-                  method: str = "bm25", hits: int = DEFAULT_HITS, max_searches: int = MAX_SEARCHES) -> Solver:
+                  method: str = "bm25", hits: int = DEFAULT_HITS, max_searches: int = MAX_SEARCHES,
+                  max_turns: int = MAX_TURNS) -> Solver:
     """k agent runs per presented order, each searching prior work and ending in a parsed verdict."""
-    if k < 1 or hits < 1 or max_searches < 1:
-        raise ValueError(f"k, hits and max_searches must be >= 1, got {k}, {hits}, {max_searches}")
+    if k < 1 or hits < 1 or max_searches < 1 or max_turns < 1:
+        raise ValueError(f"k, hits, max_searches and max_turns must be >= 1, got {k}, {hits}, {max_searches}, "
+                         f"{max_turns}")
     load_template(kind, prompt)
     checked = check_method(method)
     system = read_prompt("judge/agentic/system.txt").strip().replace("{max_searches}", str(max_searches))
@@ -169,14 +179,15 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
                 searcher = PriorWorkSearch(retriever, exclude, cutoff, hits, max_searches,
                                            label={"order": order, "call_index": call_index})
                 messages: list[ChatMessage] = [ChatMessageSystem(content=system), ChatMessageUser(content=text)]
-                record, output = await _one_run(model, kind, order, call_index, messages, searcher, base_seed, cache)
+                record, output = await _one_run(model, kind, order, call_index, messages, searcher, base_seed, cache,
+                                                max_turns)
                 calls.append(record)
                 queries.extend(searcher.queries)
                 first = first or (messages, output)
         seen = list(dict.fromkeys(i for q in queries for i in q["ids"]))
         state.metadata[RETRIEVED_KEY] = {"corpus": retriever.corpus.name, "method": retriever.description,
                                          "k": hits, "cutoff": iso_datetime(cutoff), "ids": {"search": seen},
-                                         "queries": queries, "max_searches": max_searches}
+                                         "queries": queries, "max_searches": max_searches, "max_turns": max_turns}
         state.store.set(CALLS_KEY, [c.to_dict() for c in calls])
         state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
         if first is not None:
@@ -189,13 +200,14 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
 
 
 async def _one_run(model: Model, kind: str, order: Order, call_index: int, messages: list[ChatMessage],
-                   searcher: PriorWorkSearch, seed: int | None, cache: bool) -> tuple[CallRecord, ModelOutput | None]:
+                   searcher: PriorWorkSearch, seed: int | None, cache: bool,
+                   max_turns: int = MAX_TURNS) -> tuple[CallRecord, ModelOutput | None]:
     """One agent run as a call record; provider errors become an `error` record, the sample goes on."""
     config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed), "judgeaudit_judge": "agentic"}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
-        output = await run_agent(model, messages, searcher, config, policy)
+        output = await run_agent(model, messages, searcher, config, policy, max_turns)
     except LimitExceededError:
         raise
     except Exception as exc:  # provider errors must not end the sample, but a provider without tools must
@@ -213,18 +225,31 @@ def _no_tool_support(exc: BaseException) -> bool:
     return isinstance(exc, ValueError | NotImplementedError) and "tool" in text and "not supported" in text
 
 
+def loop_budget(judge: str, options: dict[str, Any], name: str, default: int) -> int:
+    """A loop-budget task option (`max_searches` / `max_turns`): absent or 0 = `default`, else >= 1."""
+    value = options.get(name) or 0
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"judge {judge!r}: -T {name} must be a whole number, got {value!r}")
+    if value < 0:
+        raise ValueError(f"judge {judge!r}: -T {name} must be >= 1 (0 = the judge's default {default}), got {value}")
+    return value or default
+
+
 def agentic_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                               probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
                               **options: Any) -> Task:
-    """Catalog factory for `-T judge=agentic` (`retrieval` = hits per search, 0 = default)."""
+    """Catalog factory for `-T judge=agentic` (`retrieval` = hits per search; 0 = default for all options)."""
     check_options(judge, options, {"prompt", "k", "both_orders", "cache", "split_rule", "retrieval",
-                                   "retrieval_corpus"})
+                                   "retrieval_corpus", "max_searches", "max_turns"})
     hits = int(options.get("retrieval") or DEFAULT_HITS)
+    max_searches = loop_budget(judge, options, "max_searches", MAX_SEARCHES)
+    max_turns = loop_budget(judge, options, "max_turns", MAX_TURNS)
     corpus = options.get("retrieval_corpus") or BUNDLED_CORPUS
     prompt = options.get("prompt", "reference")
     solver_ = agentic_judge(kind, prompt=prompt, k=options.get("k", 1), both_orders=options.get("both_orders", False),
-                            seed=seed, cache=options.get("cache", True), corpus=corpus, hits=hits)
-    settings = {"corpus": corpus, "hits": hits, "max_searches": MAX_SEARCHES, "max_turns": MAX_TURNS}
+                            seed=seed, cache=options.get("cache", True), corpus=corpus, hits=hits,
+                            max_searches=max_searches, max_turns=max_turns)
+    settings = {"corpus": corpus, "hits": hits, "max_searches": max_searches, "max_turns": max_turns}
     return llm_judge_task(kind, judge, dataset, solver_, idea_format=idea_format, probe=probe, seed=seed,
                           resamples=resamples, prompt=prompt, split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
                           settings=settings)

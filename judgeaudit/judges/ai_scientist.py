@@ -1,6 +1,7 @@
 """AI-Scientist-style search-and-decide loop (`-T judge=ai_scientist`), our own implementation of the idea.
 
-Per idea, a fixed number of rounds (`ROUNDS`): each round the model either asks for one search
+Per idea, a fixed number of rounds (`ROUNDS`, or `-T max_searches=n`; recorded as `rounds` and
+`max_searches` in the task metadata `settings`): each round the model either asks for one search
 (final line `Query: <keywords>`) and sees the top hits of the offline retriever, or decides
 (final line `Verdict: NOVEL|NOT NOVEL`). When the rounds are used up it is asked to decide;
 a reply that is still not a verdict is `invalid` (never coerced). Prompts: `prompts/judge/ai_scientist/`.
@@ -29,7 +30,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
-from judgeaudit.judges.agentic import DEFAULT_HITS, PriorWorkSearch
+from judgeaudit.judges.agentic import DEFAULT_HITS, PriorWorkSearch, loop_budget
 from judgeaudit.judges.llm_judge_task import check_options, llm_judge_task
 from judgeaudit.judges.retrieval_judge import (
     RETRIEVED_KEY,
@@ -158,13 +159,15 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
 def ai_scientist_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                                    probe: str | None = None, seed: int = DEFAULT_SEED,
                                    resamples: int = DEFAULT_RESAMPLES, **options: Any) -> Task:
-    """Catalog factory for `-T judge=ai_scientist` (own prompts; `retrieval` = hits per search, 0 = default)."""
-    check_options(judge, options, {"k", "cache", "split_rule", "retrieval", "retrieval_corpus"})
+    """Catalog factory for `-T judge=ai_scientist` (own prompts; `retrieval` = hits per search,
+    `max_searches` = rounds; 0 = default)."""
+    check_options(judge, options, {"k", "cache", "split_rule", "retrieval", "retrieval_corpus", "max_searches"})
     hits = int(options.get("retrieval") or DEFAULT_HITS)
+    rounds = loop_budget(judge, options, "max_searches", ROUNDS)
     corpus = options.get("retrieval_corpus") or BUNDLED_CORPUS
     solver_ = ai_scientist_judge(kind, k=options.get("k", 1), seed=seed, cache=options.get("cache", True),
-                                 corpus=corpus, hits=hits)
+                                 corpus=corpus, hits=hits, rounds=rounds)
     return llm_judge_task(kind, judge, dataset, solver_, idea_format=idea_format, probe=probe, seed=seed,
                           resamples=resamples, prompt=PROMPT_NAME,
                           split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
-                          settings={"corpus": corpus, "hits": hits, "rounds": ROUNDS})
+                          settings={"corpus": corpus, "hits": hits, "rounds": rounds, "max_searches": rounds})
