@@ -27,7 +27,7 @@ from judgeaudit.providers.tool_text import (
 from judgeaudit.providers.transcript import render_transcript, uses_tools
 
 SEARCH = ToolInfo(name="search_prior_work", description="Search earlier\n   papers.",
-                  parameters=ToolParams(properties={"query": JSONSchema(type="string"),
+                  parameters=ToolParams(properties={"query": JSONSchema(type="string", description="A few\n keywords."),
                                                     "k": JSONSchema(type="integer")}, required=["query"]))
 PAIR_PROMPT = 'End with one line "Verdict: A", "Verdict: B" or "Verdict: TIE".'
 
@@ -35,6 +35,7 @@ PAIR_PROMPT = 'End with one line "Verdict: A", "Verdict: B" or "Verdict: TIE".'
 def test_tools_block_lists_tools_syntax_and_choice() -> None:
     block = describe_tools([SEARCH], "auto")
     assert '- search_prior_work {"query": string, "k": integer (optional)}: Search earlier papers.' in block
+    assert "\n  query: A few keywords.\nTo use a tool" in block  # the undescribed k gets no line
     assert "CALL <tool name> <its arguments as one JSON object>" in block
     assert "without a tool" in block
     assert "You must call search_prior_work now." in describe_tools([SEARCH], ToolFunction(name="search_prior_work"))

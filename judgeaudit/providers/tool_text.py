@@ -4,7 +4,8 @@ A base model has no tool-call API, so tools are described in the prompt and call
 back from the generated text (used by `local/<model>`, rendered into a `transcript/1` prompt):
 
 - Tools offered: one extra `### System` block after the leading system message(s) lists each
-  tool (`- <name> {<arg>: <type>, ...}: <description>`) and the call syntax: a line
+  tool (`- <name> {<arg>: <type>, ...}: <description>`, then `  <arg>: <description>` per
+  described argument) and the call syntax: a line
   `CALL <tool name> <arguments as one JSON object>` ends the reply; a reply without such a
   line is a normal answer. With tool choice `any` or a named function the block says a call is
   required (the grammar below then enforces it).
@@ -69,6 +70,8 @@ def describe_tools(tools: list[ToolInfo], choice: ToolChoice) -> str:
     for tool in tools:
         description = " ".join(tool.description.split())
         lines.append(f"- {tool.name} {_param_summary(tool)}: {description}")
+        lines += [f"  {name}: {' '.join(schema.description.split())}"
+                  for name, schema in tool.parameters.properties.items() if schema.description]
     lines += [
         "To use a tool, end your reply with one line: CALL <tool name> <its arguments as one JSON object>.",
         "The result comes back in a ### Tool block.",
