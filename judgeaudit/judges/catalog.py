@@ -27,6 +27,7 @@ JUDGE_FACTORIES: dict[str, str] = {
     "rubric": "judgeaudit.judges.rubric:rubric_task_from_options",
     "two_stage": "judgeaudit.judges.rubric:rubric_task_from_options",
     "concept_set": "judgeaudit.judges.concepts:concept_task_from_options",
+    "concept_fuzzy": "judgeaudit.judges.concepts:concept_task_from_options",
 }
 
 

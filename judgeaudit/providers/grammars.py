@@ -4,8 +4,13 @@ Names (`-M grammar=<name>`): `none`; `pairwise` / `pointwise` (only the final ve
 `judgeaudit/judges/parse.py` reads it strictly); `pairwise_reasoned` / `pointwise_reasoned`
 (at most `REASON_LINES` reasoning lines of at most `REASON_CHARS` characters each, none starting
 with `V` or `#`, then the verdict line; bounded so any `max_tokens >= REASONED_MIN_TOKENS`
-always reaches the verdict, since every token is at least one character); `auto`
-(picks `pairwise` or `pointwise` from the answer instructions in the prompt, else none).
+always reaches the verdict, since every token is at least one character); `rubric` (only the
+rubric judge's final `Score: <0-4>` line) and `rubric_reasoned` (bounded reasoning lines as
+above, none starting with `S` or `#`, then that line); `two_stage` (only the two-stage judge's
+six `<dimension>: <0-4>` lines and the `Score: <0-4>` line); `concepts` (the concept
+extractor's list: `CONCEPT_MIN` to `CONCEPT_MAX` lines `- <phrase>`, a phrase being 1 to
+`CONCEPT_WORDS` words); `auto` (picks `pairwise`, `pointwise`, `two_stage`, `rubric` or
+`concepts` from the answer instructions in the prompt, else none).
 Anything containing `::=` is taken as GBNF text, a path ending in `.gbnf` as a grammar file.
 Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar.
 """
@@ -23,22 +28,49 @@ REASONED_MIN_TOKENS = REASON_LINES * (REASON_CHARS + 1) + 16
 _PAIR_VERDICT = 'verdict ::= "Verdict: " ("A" | "B" | "TIE")'
 _POINT_VERDICT = 'verdict ::= "Verdict: " ("NOVEL" | "NOT NOVEL")'
 _REASON = f'reason ::= ([^\\n#V] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASON_LINES}}}'
+_SCORE_REASON = f'reason ::= ([^\\n#S] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASON_LINES}}}'
+_SCORE = 'score ::= "Score: " [0-4]'
+# The two-stage judge's dimensions, in the order its prompt lists them (judges/rubric.py DIMENSIONS).
+TWO_STAGE_DIMENSIONS: tuple[str, ...] = ("problem", "data", "method", "objective", "evaluation", "assumptions")
+_DIMENSION_LINES = " ".join(f'"{d}: " [0-4] "\\n"' for d in TWO_STAGE_DIMENSIONS)
+CONCEPT_MIN = 3
+CONCEPT_MAX = 10
+CONCEPT_WORDS = 6
+_CONCEPTS = (f'root ::= item{{{CONCEPT_MIN},{CONCEPT_MAX}}}\n'
+             'item ::= "- " phrase "\\n"\n'
+             f'phrase ::= word (" " word){{0,{CONCEPT_WORDS - 1}}}\n'
+             'word ::= [A-Za-z0-9] [^ \\n]{0,23}\n')
+# Answer instructions that identify a prompt's format for `auto` (checked in this order).
+TWO_STAGE_MARKER = "assumptions: <0-4>"
+RUBRIC_MARKER = "Score: <0-4>"
+CONCEPTS_MARKER = 'one per line, each line starting with "- "'
 
 GRAMMARS: dict[str, str] = {
     "pairwise": f"root ::= verdict\n{_PAIR_VERDICT}\n",
     "pointwise": f"root ::= verdict\n{_POINT_VERDICT}\n",
     "pairwise_reasoned": f"root ::= reason verdict\n{_REASON}\n{_PAIR_VERDICT}\n",
     "pointwise_reasoned": f"root ::= reason verdict\n{_REASON}\n{_POINT_VERDICT}\n",
+    "rubric": f"root ::= score\n{_SCORE}\n",
+    "rubric_reasoned": f"root ::= reason score\n{_SCORE_REASON}\n{_SCORE}\n",
+    "two_stage": f"root ::= {_DIMENSION_LINES} score\n{_SCORE}\n",
+    "concepts": _CONCEPTS,
 }
 GRAMMAR_NAMES: tuple[str, ...] = ("none", "auto", *GRAMMARS)
 
 
 def detect_verdict_kind(prompt: str) -> str | None:
-    """`pairwise` / `pointwise` when the prompt asks for that verdict line, else None."""
+    """The grammar name for the answer format the prompt asks for (pairwise, pointwise, two_stage,
+    rubric, concepts), else None."""
     if '"Verdict: A"' in prompt and '"Verdict: B"' in prompt:
         return "pairwise"
     if '"Verdict: NOVEL"' in prompt and '"Verdict: NOT NOVEL"' in prompt:
         return "pointwise"
+    if TWO_STAGE_MARKER in prompt and RUBRIC_MARKER in prompt:
+        return "two_stage"
+    if RUBRIC_MARKER in prompt:
+        return "rubric"
+    if CONCEPTS_MARKER in prompt:
+        return "concepts"
     return None
 
 

@@ -1,6 +1,7 @@
 """Benchmark: accuracy (with bootstrap intervals) of the distance, concept and metric judges on the bundled Human-Only pairs.
 
-Not collected by pytest. Run: `python tests/benchmarks/bench_creativity.py [--embedder tfidf|minilm]`.
+Not collected by pytest. Run: `python tests/benchmarks/bench_creativity.py [--embedder tfidf|minilm|auto]
+[--judge concept_fuzzy ...]` (default: every judge).
 Each judge is fitted on its fit split and scored on the rest (the same split for all), through
 real Inspect runs with `--model none`; prints one line per judge and the wall time.
 """
@@ -13,7 +14,7 @@ import time
 
 from inspect_ai import eval as inspect_eval
 
-from judgeaudit.judges.concepts import ConceptPrior
+from judgeaudit.judges.concepts import CONCEPT_JUDGES, ConceptPrior
 from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, distance_task
 from judgeaudit.judges.metric_judges import METRIC_JUDGES, metric_task
 
@@ -23,15 +24,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--embedder", default="tfidf")
     parser.add_argument("--kind", default="pairwise")
+    parser.add_argument("--judge", action="append", help="run only these judges (repeatable)")
     args = parser.parse_args()
+    judges = args.judge or [*DISTANCE_JUDGES, *CONCEPT_JUDGES, *METRIC_JUDGES]
     with tempfile.TemporaryDirectory() as logs:
-        for judge in (*DISTANCE_JUDGES, "concept_set", *METRIC_JUDGES):
+        for judge in judges:
             start = time.perf_counter()
             if judge in METRIC_JUDGES:
                 task = metric_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder)
             else:
                 task = distance_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder,
-                                     prior_cls=ConceptPrior if judge == "concept_set" else None)
+                                     prior_cls=ConceptPrior if judge in CONCEPT_JUDGES else None)
             log = inspect_eval(task, model="none", log_dir=logs, display="none")[0]
             assert log.status == "success", log.error
             assert log.results is not None
