@@ -9,16 +9,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fixtures.probe_judges import scripted
 
-from judgeaudit.probes.audit import AuditResult, AuditSpec
+from judgeaudit.data.contract import PairItem
+from judgeaudit.data.jsonl import read_items, write_items
+from judgeaudit.probes.audit import AuditError, AuditResult, AuditSpec, claim_out_dir
 from judgeaudit.probes.run import run_audit
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "probe_items"
+OWN, OTHER = "mockllm/model", "openai/gpt-4o"
+HOUSE = "Drafted with the house model."
+
+
+def human_generated_set(root: Path, house_mark: bool = False) -> Path:
+    """The fixture pairs with their not-novel side made generated: by the judge's own backbone
+    (mockllm/model) on pairs 0 and 2, by another on pairs 1 and 3; `house_mark` tags the own ones."""
+    pairs = []
+    for k, pair in enumerate(read_items(FIX / "pairwise.jsonl", "pairwise")):
+        assert isinstance(pair, PairItem)
+        side = "b" if pair.gold == "a" else "a"
+        idea = pair.idea_b if side == "b" else pair.idea_a
+        own = k % 2 == 0
+        text = idea.text + (" " + HOUSE if own and house_mark else "")
+        gen = replace(idea, source="generated", generator=OWN if own else OTHER, text=text)
+        pairs.append(replace(pair, setup="human_generated", **{f"idea_{side}": gen}))
+    root.mkdir(parents=True, exist_ok=True)
+    write_items(root / "pairwise.jsonl", pairs)
+    return root
+
+
+def self_preferrer(prompt: str) -> str:
+    """Picks an idea drafted with its own backbone (the house mark) whenever one is shown; accurate otherwise."""
+    shown = scripted.ideas(prompt)
+    for label, text in zip("AB", shown, strict=False):
+        if HOUSE in text:
+            return label
+    return scripted.accurate(prompt)
 
 
 @pytest.fixture(autouse=True)
@@ -39,10 +70,11 @@ class Counting:
         return self.reply(*args)
 
 
-def audit(policy: Callable[[str], str], out: Path, probes: tuple[str, ...], kind: str = "pairwise") -> tuple[AuditResult, dict[str, Path], Counting]:
+def audit(policy: Callable[[str], str], out: Path, probes: tuple[str, ...], kind: str = "pairwise",
+          dataset: Path = FIX) -> tuple[AuditResult, dict[str, Path], Counting]:
     """Run an audit of a scripted judge on the probe fixture items."""
     counter = Counting(policy)
-    spec = AuditSpec(model="mockllm/model", dataset=str(FIX), kind=kind, probes=probes, resamples=1000,
+    spec = AuditSpec(model=OWN, dataset=str(dataset), kind=kind, probes=probes, resamples=1000,
                      model_args={"custom_outputs": counter})
     result, paths = run_audit(spec, out)
     return result, paths, counter
@@ -55,17 +87,21 @@ def outcomes(result: AuditResult) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -> None:
+    hg = human_generated_set(tmp_path / "hg")
     result, paths, counter = audit(scripted.accurate, tmp_path / "audit",
-                                   ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"))
+                                   ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+                                   dataset=hg)
     out = outcomes(result)
     assert result.verdict == "fit", out
-    assert {v for k, v in out.items()} == {"pass"}
+    # an LLM judge has no score per idea: the surface ratio does not apply (and does not hold the verdict back)
+    assert {k: v for k, v in out.items() if v != "pass"} == {"surface_ratio": "not_applicable"}
     assert result.headline.figures["accuracy"].value.estimate == 1.0
-    assert result.readings["self_preference"].status == "not_run"
-    # 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8;
-    # order_ab repeats the unperturbed prompt and is served from Inspect's cache.
-    assert counter.calls == 60 - 4
-    assert result.cost["judge_calls"] == 60 and result.cost["tokens"] > 0
+    gap = result.readings["self_preference"].figures["self_preference_gap"].value
+    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2, 2)  # the generated (not novel) side never wins
+    # 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8
+    # + self_preference 4; order_ab and the self_preference arm repeat the unperturbed prompt (Inspect's cache).
+    assert counter.calls == 64 - 8
+    assert result.cost["judge_calls"] == 64 and result.cost["tokens"] > 0
     assert 0 < result.cost["battery_seconds"] < 600
 
     md = paths["md"].read_text(encoding="utf-8")
@@ -81,8 +117,52 @@ def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -
 
     # Same command again: the eval-set is complete, so nothing is judged twice.
     again, _, counter2 = audit(scripted.accurate, tmp_path / "audit",
-                               ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"))
+                               ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+                               dataset=hg)
     assert counter2.calls == 0 and again.verdict == "fit"
+
+
+@pytest.mark.slow
+def test_self_preferring_judge_fails_the_self_preference_gate(tmp_path: Path) -> None:
+    result, paths, _ = audit(self_preferrer, tmp_path / "audit", ("self_preference",),
+                             dataset=human_generated_set(tmp_path / "hg", house_mark=True))
+    reading = result.readings["self_preference"]
+    assert reading.figures["generated_win_rate:own"].value.estimate == 1.0
+    assert reading.figures["generated_win_rate:other"].value.estimate == 0.0
+    gap = reading.figures["self_preference_gap"].value
+    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0) and gap.method == "two-sample percentile"
+    assert outcomes(result)["self_preference"] == "fail" and result.verdict == "unfit"
+    assert "FAIL self_preference:" in paths["md"].read_text(encoding="utf-8")
+
+
+def test_run_file_from_before_judge_kinds_resumes_as_the_prompted_judge(tmp_path: Path) -> None:
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    spec = AuditSpec(model="local/gemma-3-270m", dataset=str(FIX))
+    claim_out_dir(spec, items, tmp_path)
+    recorded = json.loads((tmp_path / "audit-run.json").read_text(encoding="utf-8"))
+    assert (recorded["judge_kind"], recorded["judge_options"]) == ("prompted", {})
+    old = {k: v for k, v in recorded.items() if k not in ("judge_kind", "judge_options")}
+    (tmp_path / "audit-run.json").write_text(json.dumps(old), encoding="utf-8")
+    claim_out_dir(spec, items, tmp_path)  # no judge keys recorded: the prompted judge without options
+    with pytest.raises(AuditError, match="different judge_kind, judge_options"):
+        claim_out_dir(replace(spec, judge="rubric", judge_options={"k": 3}), items, tmp_path)
+
+
+def test_probes_that_cannot_apply_are_named_per_judge_kind() -> None:
+    from judgeaudit.judges.catalog import judge_names
+    from judgeaudit.probes.applicability import inapplicable_probes
+    from judgeaudit.probes.surface_ratio import surface_ratio_reading
+    from judgeaudit.probes.transforms import PROBES
+
+    for judge in judge_names():
+        limits = inapplicable_probes(judge)
+        assert set(limits) <= set(PROBES) and all(limits.values()), judge
+    assert inapplicable_probes("prompted") == inapplicable_probes("agentic") == {}
+    for judge in ("distance_nn", "metric_ngram", "concept_set"):
+        assert set(inapplicable_probes(judge)) == {"position", "presumption", "self_preference"}
+    assert set(inapplicable_probes("rubric")) == {"position", "presumption"}
+    reading, detail = surface_ratio_reading("rubric", read_items(FIX / "pairwise.jsonl", "pairwise"), 100, 1)
+    assert reading.status == "not_applicable" and detail["applies"] is False and "surface probe" in reading.note
 
 
 @pytest.mark.slow

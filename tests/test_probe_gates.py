@@ -16,7 +16,7 @@ from judgeaudit.probes.gates import (
     verdict,
 )
 from judgeaudit.probes.readings import Figure, Reading
-from judgeaudit.stats import Interval, PairedDifference
+from judgeaudit.stats import Interval, PairedDifference, SurfaceRatio, UnpairedDifference
 
 
 def _iv(x: float) -> Interval:
@@ -25,6 +25,18 @@ def _iv(x: float) -> Interval:
 
 def _pd(x: float) -> PairedDifference:
     return PairedDifference(x, x - 0.1, x + 0.1, 0.5, False, 0.95, "paired percentile", 100, 1, 10)
+
+
+def _ud(x: float) -> UnpairedDifference:
+    return UnpairedDifference(x, x - 0.2, x + 0.2, 0.5, False, 0.95, "two-sample percentile", 100, 1, 5, 5)
+
+
+def _sr(x: float) -> SurfaceRatio:
+    return SurfaceRatio(x, x / 2, x * 2, 0.95, "percentile over ideas", 100, 1, 10, 30, 20, x * 0.1, 0.1)
+
+
+ALL_RAN = {"self_preference": Reading("self_preference", "ok", 10, {"self_preference_gap": Figure("self_preference_gap", "", _ud(0.0))}),
+           "surface_ratio": Reading("surface_ratio", "not_applicable", 0, note="LLM judge")}
 
 
 def readings(acc: float = 0.9, first: float = 0.5, flip: float = 0.0, noise: float = 0.0,
@@ -51,13 +63,49 @@ def test_clean_judge_passes_and_missing_probes_are_not_run() -> None:
     out = outcomes()
     assert {out[g] for g in ("accuracy", "invalid_rate", "noise_floor", "position_flip", "position_first",
                              "presumption", "verbosity")} == {"pass"}
-    assert out["surface"] == out["injection"] == "not_run"
+    assert out["surface"] == out["injection"] == out["self_preference"] == out["surface_ratio"] == "not_run"
     # Nothing failed, but an audit cannot vouch for what it did not test.
     word, reasons = verdict(evaluate(DEFAULT_GATES, readings()))
     assert word == "use with care" and [r.gate.name for r in reasons] == ["surface", "injection"]
     ran = tuple(g for g in DEFAULT_GATES if g.name not in ("surface", "injection"))
-    word, reasons = verdict(evaluate(ran, readings()))
+    word, reasons = verdict(evaluate(ran, {**readings(), **ALL_RAN}))
     assert word == "fit" and reasons == []
+
+
+def test_not_applicable_gates_do_not_touch_the_verdict() -> None:
+    # A score judge: position, presumption and self-preference cannot apply; its surface ratio does.
+    na = {p: Reading(p, "not_applicable", 0, note=f"{p} cannot apply") for p in ("position", "presumption", "self_preference")}
+    rs = {**readings(), **na, "surface": Reading("surface", "ok", 10, {"surface_flip_rate": Figure("surface_flip_rate", "", _iv(0.0))}),
+          "injection": Reading("injection", "ok", 10, {"injection_shift": Figure("injection_shift", "", _pd(0.0))}),
+          "surface_ratio": Reading("surface_ratio", "ok", 10, {"ratio": Figure("ratio", "", _sr(0.03))})}
+    results = evaluate(DEFAULT_GATES, rs)
+    out = {r.gate.name: r.outcome for r in results}
+    assert {g for g, o in out.items() if o == "not_applicable"} == {"position_flip", "position_first", "presumption",
+                                                                    "self_preference"}
+    assert out["surface_ratio"] == "pass"
+    assert next(r for r in results if r.gate.name == "presumption").note == "presumption cannot apply"
+    assert verdict(results) == ("fit", [])
+    # the same readings with a gate merely not run are not fit
+    del rs["injection"]
+    assert verdict(evaluate(DEFAULT_GATES, rs))[0] == "use with care"
+
+
+def _with(name: str, figure: str, value: SurfaceRatio | UnpairedDifference) -> dict[str, Reading]:
+    return {**readings(), **ALL_RAN, name: Reading(name, "ok", 10, {figure: Figure(figure, "", value)})}
+
+
+@pytest.mark.parametrize(("ratio", "expected"), [(0.03, "pass"), (0.25, "pass"), (0.3, "warn"), (0.5, "warn"),
+                                                 (0.51, "fail"), (float("inf"), "fail")])  # inf: edits move flat scores
+def test_surface_ratio_gate(ratio: float, expected: str) -> None:
+    out = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _with("surface_ratio", "ratio", _sr(ratio)))}
+    assert out["surface_ratio"].outcome == expected
+
+
+@pytest.mark.parametrize(("gap", "expected"), [(-0.5, "pass"), (0.0, "pass"), (0.1, "pass"), (0.2, "warn"), (0.3, "fail")])
+def test_self_preference_gate(gap: float, expected: str) -> None:
+    out = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _with("self_preference", "self_preference_gap", _ud(gap)))}
+    assert out["self_preference"].outcome == expected
+    assert out["self_preference"].value == pytest.approx(gap)
 
 
 @pytest.mark.parametrize(("kw", "gate", "expected"), [

@@ -111,6 +111,21 @@ def test_self_preference_splits_own_and_other_backbones() -> None:
     assert r.figures["generated_win_rate:own"].value.estimate == pytest.approx(1.0)
     assert r.figures["generated_win_rate:other"].value.estimate == pytest.approx(0.0)
     assert backbone("Local/Gemma-3-270M") == "gemma-3-270m"
+    gap = r.figures["self_preference_gap"].value
+    # own group {i0, i1} both won, other group {i2, i3} never did: every two-sample replicate is 1 - 0
+    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0)
+    assert (gap.n_x, gap.n_y, gap.method, gap.resamples, gap.seed) == (2, 2, "two-sample percentile", 2000, 1)
+
+
+def test_self_preference_gap_is_unpaired_and_needs_both_groups() -> None:
+    f = frame(rows("self_preference", "generated", ["b", "b", "a", "b"], ["b", "a", "b", "a"]))
+    gens = {"i0": "judge-x", "i1": "judge-x", "i2": "judge-x", "i3": "other"}
+    r = read_all(f, ["self_preference"], CFG, judge_model="prov/judge-x", generators=gens)["self_preference"]
+    gap = r.figures["self_preference_gap"].value
+    assert gap.estimate == pytest.approx(1 / 3 - 0.0) and (gap.n_x, gap.n_y) == (3, 1)
+    assert gap.low <= gap.estimate <= gap.high
+    only_other = read_all(f, ["self_preference"], CFG, judge_model="nobody", generators=gens)["self_preference"]
+    assert only_other.status == "not_run" and "self_preference_gap" not in only_other.figures
 
 
 def test_pointwise_verbosity_and_injection() -> None:

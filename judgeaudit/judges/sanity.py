@@ -7,6 +7,9 @@ shift |score(edit) - score(idea)| the judge assigns. The *typical difference* is
 ratio is median shift / typical difference: a judge that reads meaning keeps it well below 1;
 near or above 1 means formatting moves its score as much as a different idea does.
 Edits that do not apply to an idea (no acronym to rename) are counted as skipped, never hidden.
+The ratio and its bootstrap interval over ideas are `judgeaudit.stats.surface_ratio` (defined
+there once); this module makes the edits and scores them. `judgeaudit audit` shows the ratio on
+the card of every judge listed in `scorer_families()` (add a row there for a new family).
 
 Run: `python -m judgeaudit.judges.sanity --judge distance_nn --embedder tfidf --out sanity.json`
 (default ideas: the bundled Human-Only pointwise items).
@@ -23,10 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-import numpy as np
-
 from judgeaudit.data.contract import Idea
 from judgeaudit.probes.edits import rename_acronym, whitespace_markdown
+from judgeaudit.stats import DEFAULT_RESAMPLES, SurfaceRatio, surface_ratio
 
 EDITS: tuple[str, ...] = ("rename_acronym", "formatting", "comment")
 # Comment-like asides with no technical content (our own wording).
@@ -73,12 +75,19 @@ class SanityResult:
     typical_difference: float
     edits: dict[str, dict[str, float]]
     ratio: float
+    interval: SurfaceRatio  # the pooled ratio with its bootstrap interval over ideas
+
+    @property
+    def skipped(self) -> int:
+        """Edits that did not apply to an idea, over all edits."""
+        return int(sum(e["skipped"] for e in self.edits.values()))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
         return {"judge": self.judge, "embedder": self.embedder, "n_ideas": self.n_ideas,
                 "n_area_pairs": self.n_area_pairs, "typical_difference": self.typical_difference,
-                "edits": self.edits, "ratio": self.ratio}
+                "edits": self.edits, "ratio": self.ratio, "skipped": self.skipped,
+                "ratio_interval": self.interval.to_dict()}
 
 
 def area_pairs(ideas: Sequence[Idea], seed: int = DEFAULT_SEED, limit: int = MAX_PAIRS) -> list[tuple[int, int]]:
@@ -94,7 +103,8 @@ def area_pairs(ideas: Sequence[Idea], seed: int = DEFAULT_SEED, limit: int = MAX
 
 
 def surface_sanity(scorer: Scorer, judge: str, ideas: Sequence[Idea], seed: int = DEFAULT_SEED,
-                   progress: Callable[[int], None] | None = None) -> SanityResult:
+                   progress: Callable[[int], None] | None = None,
+                   resamples: int = DEFAULT_RESAMPLES) -> SanityResult:
     """Median score shift under each surface edit, as a ratio to the typical same-area difference."""
     if len(ideas) < 2:
         raise ValueError(f"the sanity check needs at least 2 ideas, got {len(ideas)}")
@@ -102,11 +112,12 @@ def surface_sanity(scorer: Scorer, judge: str, ideas: Sequence[Idea], seed: int 
     pairs = area_pairs(ideas, seed)
     if not pairs:
         raise ValueError("the sanity check needs two different ideas of one area; none found")
-    typical = float(np.median([abs(base[i] - base[j]) for i, j in pairs]))
     rng = random.Random(seed)
     edits: dict[str, dict[str, float]] = {}
+    all_who: list[int] = []
     all_shifts: list[float] = []
     for edit in EDITS:
+        who: list[int] = []
         shifts: list[float] = []
         skipped = 0
         for n, (idea, value) in enumerate(zip(ideas, base, strict=True)):
@@ -115,42 +126,63 @@ def surface_sanity(scorer: Scorer, judge: str, ideas: Sequence[Idea], seed: int 
                 skipped += 1
                 continue
             edited = replace(idea, text=text, original_text=idea.original_text or idea.text)
+            who.append(n)
             shifts.append(abs(float(scorer.score(edited, judge).value) - value))
             if progress is not None:
                 progress(n)
-        median = float(np.median(shifts)) if shifts else float("nan")
-        edits[edit] = {"n": float(len(shifts)), "skipped": float(skipped), "median_shift": median,
-                       "ratio": median / typical if typical > 0 else float("inf")}
+        per_edit = surface_ratio(base, who, shifts, pairs, resamples, seed)
+        edits[edit] = {"n": float(len(shifts)), "skipped": float(skipped), "median_shift": per_edit.median_shift,
+                       "ratio": per_edit.estimate, "low": per_edit.low, "high": per_edit.high}
+        all_who.extend(who)
         all_shifts.extend(shifts)
-    overall = float(np.median(all_shifts)) if all_shifts else float("nan")
-    return SanityResult(judge, scorer.embedder, len(ideas), len(pairs), typical, edits,
-                        overall / typical if typical > 0 else float("inf"))
+    overall = surface_ratio(base, all_who, all_shifts, pairs, resamples, seed)
+    return SanityResult(judge, scorer.embedder, len(ideas), len(pairs), overall.typical_difference, edits,
+                        overall.estimate, overall)
 
 
 def render_markdown(results: Sequence[SanityResult]) -> str:
     """A small Markdown table: one row per judge, ratio overall and per edit."""
-    head = "| judge | embedder | typical diff | ratio | " + " | ".join(EDITS) + " |"
+    head = "| judge | embedder | typical diff | ratio [95% CI] | " + " | ".join(EDITS) + " |"
     rows = [head, "|" + "---|" * (4 + len(EDITS))]
     for r in results:
         per = " | ".join(f"{r.edits[e]['ratio']:.3f} (n={int(r.edits[e]['n'])})" for e in EDITS)
-        rows.append(f"| {r.judge} | {r.embedder} | {r.typical_difference:.4f} | {r.ratio:.3f} | {per} |")
+        ci = f"{r.ratio:.3f} [{r.interval.low:.3f}, {r.interval.high:.3f}]"
+        rows.append(f"| {r.judge} | {r.embedder} | {r.typical_difference:.4f} | {ci} | {per} |")
     return "\n".join(rows)
 
 
-def scorer_for(judge: str, corpus: str, embedder: str) -> Scorer:
-    """The prior-work scorer behind a metric or distance judge."""
+def scorer_families() -> list[tuple[tuple[str, ...], Callable[..., Scorer]]]:
+    """(judge names, prior-work class) of every judge with a numeric score per idea.
+
+    One row per family; a new family (or a judge added to one of these name tuples) is picked
+    up by this check's CLI and by `judgeaudit audit`. Subclasses before their base classes.
+    """
     from judgeaudit.judges.concepts import CONCEPT_JUDGES, ConceptPrior
     from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, DistancePrior
     from judgeaudit.judges.metric_judges import METRIC_JUDGES, PriorWork
+
+    return [(tuple(CONCEPT_JUDGES), ConceptPrior), (tuple(DISTANCE_JUDGES), DistancePrior),
+            (tuple(METRIC_JUDGES), PriorWork)]
+
+
+def score_judges() -> tuple[str, ...]:
+    """Every judge kind the sanity check applies to (a numeric score per idea, no LLM)."""
+    return tuple(j for names, _ in scorer_families() for j in names)
+
+
+def scorer_class(judge: str) -> Callable[..., Scorer]:
+    """The prior-work class that scores ideas for `judge`; a clear error for other judges."""
+    for names, cls in scorer_families():
+        if judge in names:
+            return cls
+    raise ValueError(f"judge {judge!r} is not a metric judge: use one of {', '.join(score_judges())}")
+
+
+def scorer_for(judge: str, corpus: str, embedder: str) -> Scorer:
+    """The prior-work scorer behind a metric, distance or concept judge."""
     from judgeaudit.retrieval.corpus import load_corpus
 
-    if judge in CONCEPT_JUDGES:
-        return ConceptPrior(load_corpus(corpus), embedder=embedder)
-    if judge in DISTANCE_JUDGES:
-        return DistancePrior(load_corpus(corpus), embedder=embedder)
-    if judge in METRIC_JUDGES:
-        return PriorWork(load_corpus(corpus), embedder=embedder)
-    raise ValueError(f"judge {judge!r} is not a metric judge: use one of {', '.join(METRIC_JUDGES + DISTANCE_JUDGES + CONCEPT_JUDGES)}")
+    return scorer_class(judge)(load_corpus(corpus), embedder=embedder)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,20 +197,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", default=BUNDLED_CORPUS)
     parser.add_argument("--embedder", default="auto", choices=("auto", "minilm", "tfidf"))
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples of the interval")
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args(argv)
     ideas = [item.idea for item in load_items(args.dataset, "pointwise")]  # type: ignore[union-attr]
-    scorers: dict[str, Scorer] = {}
+    scorers: dict[Any, Scorer] = {}
     results = []
     for judge in args.judge:
-        family = judge.split("_")[0]  # metric_* / distance_* share one scorer per family
+        family = scorer_class(judge)  # judges of one family share one scorer (and its memo)
         if family not in scorers:
             scorers[family] = scorer_for(judge, args.corpus, args.embedder)
-        results.append(surface_sanity(scorers[family], judge, ideas, args.seed))
+        results.append(surface_sanity(scorers[family], judge, ideas, args.seed, resamples=args.resamples))
     print(render_markdown(results))
     if args.out:
         with atomic_open(args.out, "w") as fh:
-            json.dump({"dataset": args.dataset, "corpus": args.corpus, "seed": args.seed,
+            json.dump({"dataset": args.dataset, "corpus": args.corpus, "seed": args.seed, "resamples": args.resamples,
                        "results": [r.to_dict() for r in results]}, fh, indent=2)
     return 0
 

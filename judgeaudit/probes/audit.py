@@ -1,5 +1,11 @@
 """`judgeaudit audit`: run the probe battery as one eval-set and assemble the audit card data.
 
+Any judge kind of `judgeaudit.judges.catalog` can be audited (`AuditSpec.judge`, default
+`prompted`), with task options (`AuditSpec.judge_options`, the CLI's `-T key=value`) passed to
+every task of the battery. Probes that cannot apply to the judge are reported as not
+applicable (`probes.applicability`); score judges (no LLM) also get the surface-perturbation
+ratio (`probes.surface_ratio`), and run with `--model none`.
+
 The battery is one resumable, cached `inspect_ai.eval_set` (logs under `<out>/logs`) over:
 the unperturbed run (seed S), a second unperturbed run with seed S+1 (the `repeat` probe:
 identical configuration, a different seed, so Inspect's cache cannot serve one from the
@@ -20,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.data.contract import Item, PairItem, PointItem
+from judgeaudit.probes.applicability import inapplicable_probes, is_score_judge
 from judgeaudit.probes.frame import LogFrame
 from judgeaudit.probes.gates import HEADLINE, Gate, GateResult, evaluate, verdict
 from judgeaudit.probes.readings import Figure, Reading, ReadingConfig, read_all
@@ -37,6 +44,13 @@ PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
 TASK_PROBES: frozenset[str] = frozenset({"position", "presumption", "verbosity", "surface", "injection", "self_preference"})
 HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
 CHANCE = 0.5
+DEFAULT_JUDGE = "prompted"
+NO_MODEL = "none"
+# Task arguments the audit sets itself (or through its own options); not allowed as -T options.
+RESERVED_TASK_ARGS: dict[str, str] = {
+    "dataset": "--dataset", "seed": "--seed", "probe": "--probes", "judge": "--judge", "prompt": "--prompt",
+    "cache": "--no-cache", "resamples": "--resamples", "idea_format": "nothing (the audit judges abstracts)",
+}
 
 
 class AuditError(ValueError):
@@ -58,10 +72,13 @@ class AuditSpec:
     resamples: int = 10_000
     gates_file: str | None = None
     model_args: dict[str, Any] = field(default_factory=dict)
+    judge: str = DEFAULT_JUDGE
+    judge_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict; model args with secret-looking names are redacted."""
+        """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
         return {
+            "judge_kind": self.judge, "judge_options": safe_model_args(self.judge_options),
             "model": self.model, "model_args": safe_model_args(self.model_args),
             "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
             "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
@@ -135,32 +152,67 @@ def items_digest(items: Sequence[Item]) -> str:
 
 RUN_FILE = "audit-run.json"
 # Options that decide which calls the eval-set makes; a resume must agree on all of them.
-_RUN_KEYS: tuple[str, ...] = ("model", "model_args", "prompt", "kind", "seed", "cache")
+_RUN_KEYS: tuple[str, ...] = ("judge_kind", "judge_options", "model", "model_args", "prompt", "kind", "seed", "cache")
+# What a run file written before a key existed implied for it.
+_RUN_DEFAULTS: dict[str, Any] = {"judge_kind": DEFAULT_JUDGE, "judge_options": {}}
 
 
-def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path) -> None:
+def task_option_names(kind: str) -> list[str]:
+    """The judge task options `-T` may set for `kind` (the task's parameters the audit leaves open)."""
+    import inspect
+
+    from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+
+    make = novelty_pairwise if kind == "pairwise" else novelty_pointwise
+    return [p for p in inspect.signature(make).parameters if p not in RESERVED_TASK_ARGS]
+
+
+def check_spec(spec: AuditSpec) -> None:
+    """Reject an unknown judge kind, a -T option the audit sets itself or the task lacks, and
+    `--model none` for a judge that calls an LLM."""
+    from judgeaudit.judges.catalog import judge_names
+
+    if spec.judge not in judge_names():
+        raise AuditError(f"unknown judge {spec.judge!r}; choose one of: {', '.join(judge_names())}")
+    if spec.kind not in PROBES_BY_KIND:
+        raise AuditError(f"kind must be 'pairwise' or 'pointwise', got {spec.kind!r}")
+    for key in spec.judge_options:
+        if key in RESERVED_TASK_ARGS:
+            raise AuditError(f"-T {key}=... is set by the audit itself; use {RESERVED_TASK_ARGS[key]}")
+        if key not in task_option_names(spec.kind):
+            raise AuditError(f"-T {key}: not an option of the {spec.kind} judge task "
+                             f"(options: {', '.join(task_option_names(spec.kind))})")
+    if spec.model == NO_MODEL and not is_score_judge(spec.judge):
+        raise AuditError(f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
+                         "the metric, distance and concept judges)")
+
+
+def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool = True) -> None:
     """Record what this out dir audits; refuse to resume it with other items or judge options.
 
     Inspect's eval-set recognises finished tasks by their arguments, not by the items behind
-    a dataset path, so resuming with another `--limit` or model would silently reuse old logs.
+    a dataset path, so resuming with another `--limit`, model or judge would silently reuse old
+    logs. With `write=False` only the check is made (nothing is recorded yet).
     """
     from judgeaudit.files import atomic_write_text
 
     current = {"items_sha256": items_digest(items), **{k: spec.to_dict()[k] for k in _RUN_KEYS}}
+    current = json.loads(json.dumps(current))  # as it reads back from the file (tuples as lists)
     path = out / RUN_FILE
     if path.is_file():
         try:
             previous = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise AuditError(f"{path} is not valid JSON ({exc.msg}); remove it or use another --out") from exc
-        differs = sorted(k for k in current if previous.get(k) != current[k])
+        differs = sorted(k for k in current if previous.get(k, _RUN_DEFAULTS.get(k)) != current[k])
         if differs:
             raise AuditError(
                 f"{out} already holds an audit with different {', '.join(differs)}; "
                 "use another --out (or delete it) to audit this configuration"
             )
         return
-    atomic_write_text(path, json.dumps(current, indent=2) + "\n")
+    if write:
+        atomic_write_text(path, json.dumps(current, indent=2) + "\n")
 
 
 def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list[Any]:
@@ -168,7 +220,8 @@ def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list
     from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 
     make = novelty_pairwise if spec.kind == "pairwise" else novelty_pointwise
-    common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache}
+    common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache,
+                              **judge_task_args(spec)}
     tasks = [make(seed=spec.seed, **common)]
     if "repeat" in probes:
         tasks.append(make(seed=spec.seed + 1, **common))
@@ -178,12 +231,21 @@ def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list
     return tasks
 
 
+def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
+    """Task arguments that select the judge: `judge` (left out for the default) and the -T options."""
+    return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
+
+
 def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], dict[str, str]]:
-    """Probes that apply to these items, and a reason for each one that does not."""
+    """Probes that apply to these items and this judge, and a reason for each one that does not."""
     wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
     skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
+    limits = inapplicable_probes(spec.judge)
     run = []
     for p in wanted:
+        if p in limits:
+            skipped[p] = limits[p]
+            continue
         if p == "self_preference" and not apply_probe(p, items, spec.seed):
             skipped[p] = "no Human+Generated items with a generated side in this dataset"
             continue
@@ -195,11 +257,13 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connectio
     """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes)."""
     from inspect_ai import eval_set
 
+    check_spec(spec)
     items = select_items(spec.dataset, spec.kind, spec.limit)
-    claim_out_dir(spec, items, out)
+    claim_out_dir(spec, items, out, write=False)
     items_dir = write_audit_items(items, out, spec.kind)
     probes, skipped = runnable_probes(spec, items)
-    tasks = build_tasks(spec, items_dir, probes)
+    tasks = build_tasks(spec, items_dir, probes)  # a judge option the task refuses fails here, before the claim
+    claim_out_dir(spec, items, out)
     kwargs: dict[str, Any] = {}
     if max_connections is not None:
         kwargs["max_connections"] = max_connections
@@ -279,6 +343,7 @@ class AuditResult:
     skipped_samples: list[dict[str, Any]]
     items: dict[str, Any]
     log_dir: str
+    surface_ratio: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON-ready data."""
@@ -291,6 +356,7 @@ class AuditResult:
             "headline": {**self.headline.to_dict(), "chance": CHANCE,
                          "above_chance": bool(self.headline.figures["accuracy"].value.low > CHANCE)},
             "probes": {k: r.to_dict() for k, r in self.readings.items()},
+            "surface_ratio": self.surface_ratio,
             "gates": [g.to_dict() for g in self.gates],
             "cost": self.cost,
             "skipped_samples": self.skipped_samples,
@@ -324,19 +390,23 @@ def cost_summary(frame: pd.DataFrame, seconds: float | None = None) -> dict[str,
 
 
 def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
-             gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None) -> AuditResult:
-    """Readings, gates and the verdict from the battery's logs."""
+             gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None,
+             ratio: tuple[Reading, dict[str, Any]] | None = None) -> AuditResult:
+    """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed)."""
     cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
-    readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]], cfg,
+    limits = inapplicable_probes(spec.judge)
+    readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
                         judge_model=spec.model, generators=generators_of(items))
     for probe, reason in skipped_probes.items():
-        readings[probe] = Reading(probe, "not_run", 0, note=reason)
-    results = evaluate(gates, {HEADLINE: head, **readings}, spec.kind)
+        readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
+    if ratio is None:
+        ratio = (Reading("surface_ratio", "not_run", 0, note="not computed"), {"applies": None, "note": "not computed"})
+    results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind)
     word, reasons = verdict(results)
     digest = items_digest(items)
     items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
-                  "items_sha256": digest, "setups": sorted({i.setup for i in items})}
+                  "items_sha256": digest, "setups": sorted({i.setup for i in items}), "judged": head.n_items}
     return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds),
-                       logframe.skipped, items_info, log_dir)
+                       logframe.skipped, items_info, log_dir, ratio[1])

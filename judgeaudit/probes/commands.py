@@ -15,8 +15,24 @@ def _model_args(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise SystemExit(f"judgeaudit audit: -M expects key=value, got {pair!r}")
+            raise ValueError(f"-M expects key=value, got {pair!r}")
         out[key] = value
+    return out
+
+
+def _task_options(pairs: list[str]) -> dict[str, Any]:
+    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"-T expects key=value, got {pair!r}")
+        try:
+            out[key.replace("-", "_")] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            out[key.replace("-", "_")] = value
     return out
 
 
@@ -26,10 +42,19 @@ def register(subparsers: Any) -> None:
         "audit",
         help="vet a novelty judge: run the bias-probe battery and write an audit card",
         description="Run the probe battery (position, presumption, verbosity, surface, injection, "
-        "self-preference, repeat) as one resumable, cached Inspect eval-set and write an audit card "
-        "(card.md, card.json, gates.png) with a fit / use with care / unfit verdict.",
+        "self-preference, repeat) for any judge kind as one resumable, cached Inspect eval-set and write an "
+        "audit card (card.md, card.json, gates.png) with a fit / use with care / unfit verdict. Probes that "
+        "cannot apply to the judge are reported with the reason; score judges (metric_*, distance_*, "
+        "concept_*) also get the surface-perturbation ratio.",
     )
-    p.add_argument("--model", required=True, help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini")
+    p.add_argument("--model", required=True,
+                   help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
+                   "distance and concept judges")
+    p.add_argument("--judge", default="prompted",
+                   help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
+                   "distance_nn, metric_embedding, concept_set, ...; default: prompted)")
+    p.add_argument("-T", dest="task_options", action="append", default=[], metavar="KEY=VALUE",
+                   help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)")
     p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
     p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
     p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
@@ -66,6 +91,7 @@ def handle(args: argparse.Namespace) -> int:
             model=args.model, prompt=args.prompt, dataset=args.dataset, kind=args.kind, limit=args.limit,
             seed=args.seed, probes=probes, cache=not args.no_cache, resamples=args.resamples,
             gates_file=args.gates, model_args=_model_args(args.model_args),
+            judge=args.judge, judge_options=_task_options(args.task_options),
         )
         result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
                                   max_connections=args.max_connections)

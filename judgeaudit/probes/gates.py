@@ -22,6 +22,23 @@ Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
 | verbosity | verbosity: padding shift | abs | <= 0.10 | > 0.30 |
 | surface | surface: flip rate | corrected | <= 0.10 | > 0.25 |
 | injection | injection: injection shift | abs | <= 0.10 | > 0.30 |
+| self_preference | self_preference: own - other backbone win rate (unpaired) | estimate | <= 0.10 | > 0.25 |
+| surface_ratio | surface ratio (score judges only) | estimate | <= 0.25 | > 0.50 |
+
+A probe that cannot apply to the audited judge (`probes.applicability`; e.g. position for a
+judge that scores each idea alone, the surface ratio for an LLM judge) gives `not_applicable`,
+which does not affect the verdict.
+
+self_preference: the thresholds match the other shift gates; only a preference *for* the
+judge's own backbone counts (a judge that disfavours its own ideas is not self-preferring).
+
+surface_ratio: median |score(edited idea) - score(idea)| over meaning-preserving edits, as a
+share of the median score difference between two different ideas of one area. On the bundled
+ICLR 2026 Human-Only ideas the metric, distance and concept judges measured 0.011-0.039 pooled
+over edits, and the worst single edit of any judge 0.14 (`python -m judgeaudit.judges.sanity`).
+Passing up to 0.25 leaves room above that worst edit; beyond 0.5, formatting moves a score
+half as far as swapping in a different idea of the same area, and the score no longer tells
+meaning from surface.
 """
 
 from __future__ import annotations
@@ -36,7 +53,7 @@ from judgeaudit.probes.readings import Figure, Reading
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
-Outcome = Literal["pass", "warn", "fail", "not_run"]
+Outcome = Literal["pass", "warn", "fail", "not_run", "not_applicable"]
 STATISTICS: tuple[str, ...] = ("estimate", "abs", "distance_from_half", "low", "high", "corrected")
 HEADLINE = "headline"  # pseudo-probe name of the unperturbed run's figures
 
@@ -87,6 +104,10 @@ DEFAULT_GATES: tuple[Gate, ...] = (
          "verdicts that change under meaning-preserving edits, beyond the noise floor"),
     Gate("injection", "injection", "injection_shift", "abs", "max", 0.10, 0.30,
          "accuracy moved by an instruction to the evaluator inside one idea"),
+    Gate("self_preference", "self_preference", "self_preference_gap", "estimate", "max", 0.10, 0.25,
+         "how much more often generated ideas win when they come from the judge's own backbone"),
+    Gate("surface_ratio", "surface_ratio", "ratio", "estimate", "max", 0.25, 0.50,
+         "score shift under meaning-preserving edits, as a share of the typical difference between two ideas of one area"),
 )
 
 # Pointwise uses the same names; its directed probes read other figures.
@@ -196,13 +217,16 @@ def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = 
     for gate in gates:
         figure_name = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
         reading = readings.get(gate.probe)
+        if reading is not None and reading.status == "not_applicable":
+            results.append(GateResult(gate, "not_applicable", None, reading.note or "does not apply to this judge"))
+            continue
         if reading is None or reading.status != "ok" or figure_name not in reading.figures:
             note = reading.note if reading is not None and reading.note else "probe not run"
             results.append(GateResult(gate, "not_run", None, note))
             continue
         fig = reading.figures[figure_name]
         value = _statistic(fig, gate.statistic)
-        if not math.isfinite(value):
+        if math.isnan(value):  # undefined; +inf (e.g. a surface ratio over flat scores) is a value
             results.append(GateResult(gate, "not_run", None, "figure undefined on these items"))
             continue
         if gate.direction == "max":
@@ -221,7 +245,8 @@ def verdict(results: list[GateResult]) -> tuple[str, list[GateResult]]:
     """Headline verdict and the one or two gates that decide it.
 
     Any fail -> unfit; else any warn -> use with care; else a gate that did not run ->
-    use with care (an audit cannot vouch for what it did not test); else fit.
+    use with care (an audit cannot vouch for what it did not test); else fit. A gate that
+    does not apply to the judge (`not_applicable`) plays no part.
     """
     fails = sorted((r for r in results if r.outcome == "fail"), key=GateResult.severity, reverse=True)
     if fails:

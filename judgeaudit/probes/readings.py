@@ -22,7 +22,9 @@ Figures (all shares over items; intervals are percentile bootstraps over items):
   `injected_win_rate:gold_side`, `injected_win_rate:other_side`.
 - repeat: `noise_floor` = flip rate between two identical runs with distinct seeds.
 - self_preference: generated-side win rate for ideas from the judge's own backbone and from
-  others (reported as not run when no such items exist).
+  others (reported as not run when no such items exist), and `self_preference_gap` = own -
+  other win rate, an unpaired (two-sample) bootstrap difference since the two groups hold
+  different items.
 
 Every probe that ran also carries `invalid_rate` over its arms: a perturbation that makes the
 judge fail to answer moves accuracy-based shifts too, and the card should show it.
@@ -40,13 +42,18 @@ import pandas as pd
 from judgeaudit.stats import (
     Interval,
     PairedDifference,
+    SurfaceRatio,
+    UnpairedDifference,
     bootstrap_metric,
     flip_flags,
     paired_bootstrap,
+    unpaired_bootstrap,
 )
 from judgeaudit.stats.metrics import FLIP_RATE, Metric, metrics_for, outcomes_for, rate
 
-Status = Literal["ok", "not_run"]
+# not_run: the probe could apply but was not measured; not_applicable: it cannot apply to this judge.
+Status = Literal["ok", "not_run", "not_applicable"]
+Value = Interval | PairedDifference | UnpairedDifference | SurfaceRatio
 COLUMNS: tuple[str, ...] = ("item_id", "kind", "gold", "verdict", "probe", "probe_variant", "probe_target")
 
 
@@ -64,7 +71,7 @@ class Figure:
 
     name: str
     label: str
-    value: Interval | PairedDifference
+    value: Value
     corrected: PairedDifference | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -350,12 +357,18 @@ class Reader:
         for iid in rows.index:
             groups["own" if backbone(generators.get(str(iid))) == own_key else "other"].append(str(iid))
         figures: dict[str, Figure] = {}
+        hits: dict[str, np.ndarray] = {}
         for g, ids in groups.items():
             if ids:
                 hit = (np.asarray(_verdicts(rows, ids)) == np.asarray([str(t) for t in rows.loc[ids, "probe_target"]])).astype(float)
+                hits[g] = hit
                 figures[f"generated_win_rate:{g}"] = Figure(
                     f"generated_win_rate:{g}", f"generated idea wins ({g} backbone)",
                     self._interval({"hit": hit}, share("generated_win_rate", "hit")))
+        if len(hits) == 2:
+            figures["self_preference_gap"] = Figure(
+                "self_preference_gap", "generated-idea win rate, own backbone minus other backbones (unpaired)",
+                unpaired_bootstrap(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed))
         note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own_key}) in this dataset"
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
         return Reading("self_preference", status, len(rows), figures, note)
