@@ -19,11 +19,15 @@ import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from servers.openai_recorded import RecordedOpenAIServer
+from servers.openai_recorded import (
+    RecordedOpenAIServer,
+    Reply,
+    chat_completion,
+    tool_call_completion,
+)
 
 from judgeaudit.data.contract import Idea, PairItem, Provenance
 from judgeaudit.data.jsonl import write_items
-from judgeaudit.judges.distance_judges import distance_task
 from judgeaudit.judges.metric_judges import novelty_metric_pairwise
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.report.build import build_report
@@ -40,6 +44,16 @@ N_LLM_ITEMS = 3
 
 DIMENSIONS = "problem: 2\ndata: 1\nmethod: 3\nobjective: 1\nevaluation: 1\nassumptions: 2\nScore: 2"
 # Scripted answers per judge kind: each one parses under that judge's own answer format.
+def _agent(request: dict[str, Any]) -> Reply:
+    """Agentic judge: one search through the tool, then (after the tool result) a verdict."""
+    if any(m.get("role") == "tool" for m in request["messages"]):
+        return Reply(200, chat_completion("The search found nothing close.\nVerdict: A", request["model"],
+                                          PROMPT_TOKENS, COMPLETION_TOKENS))
+    assert request.get("tools"), "the agentic judge must offer its search tool"
+    return Reply(200, tool_call_completion([("search_prior_work", '{"query": "representation learning"}')],
+                                           request["model"], PROMPT_TOKENS, COMPLETION_TOKENS))
+
+
 LLM_JUDGES: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], str]]] = {
     "prompted": ({}, lambda request: "The first idea adds a mechanism.\nVerdict: A"),
     "retrieval": ({"retrieval": 2}, lambda request: "Both extend the retrieved work.\nVerdict: B"),
@@ -47,7 +61,9 @@ LLM_JUDGES: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], str]]] = 
     "ai_scientist": ({"judge": "ai_scientist"}, lambda request: "Nothing close was found.\nVerdict: NOVEL"),
     "rubric": ({"judge": "rubric"}, lambda request: "A modest extension.\nScore: 2"),
     "two_stage": ({"judge": "two_stage"}, lambda request: DIMENSIONS),
+    "agentic": ({"judge": "agentic"}, lambda request: "unused: replies come from _agent"),
 }
+REPLY_FOR: dict[str, Callable[[dict[str, Any]], Reply]] = {"agentic": _agent}
 
 
 @pytest.fixture(autouse=True)
@@ -102,14 +118,14 @@ def runs(workspace: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory)
     logs["metric_ngram"] = _eval(novelty_metric_pairwise(dataset=str(set_dir), judge="metric_ngram",
                                                          corpus=str(corpus_file), embedder="tfidf", resamples=200),
                                  logdir, "none")
-    logs["distance_nn"] = _eval(distance_task("pairwise", "distance_nn", str(set_dir), corpus=str(corpus_file),
-                                              embedder="tfidf", resamples=200), logdir, "none")
+    logs["distance_nn"] = _eval(novelty_pairwise(dataset=str(set_dir), judge="distance_nn",
+                                                 retrieval_corpus=str(corpus_file), resamples=200), logdir, "none")
     scored = sorted(str(s.id) for s in logs["metric_ngram"].samples or [])[:N_LLM_ITEMS]
     requests: dict[str, int] = {}
     for name, (options, answer) in LLM_JUDGES.items():
         task = novelty_pairwise(dataset=str(set_dir), retrieval_corpus=str(corpus_file), cache=False,
                                 resamples=200, **options)
-        with RecordedOpenAIServer(default_content=answer) as srv:
+        with RecordedOpenAIServer(default_content=answer, reply_for=REPLY_FOR.get(name)) as srv:
             logs[name] = _eval(task, logdir, "litellm/openai/judge-under-test", sample_id=scored,
                                model_args={"api_base": srv.url, "api_key": "sk-test-key-123456",
                                            "input_cost_per_token": IN_PRICE, "output_cost_per_token": OUT_PRICE})
@@ -122,6 +138,11 @@ def runs(workspace: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory)
 def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge: str) -> None:
     log, n_requests = runs["logs"][judge], runs["requests"][judge]
     assert n_requests >= N_LLM_ITEMS  # at least one billed call per item
+    if judge == "agentic":  # a search, then a verdict, per item
+        assert n_requests == 2 * N_LLM_ITEMS
+        for s in log.samples or []:
+            searches = s.scores["novelty"].metadata["retrieved"]["queries"]
+            assert [q["query"] for q in searches] == ["representation learning"] and searches[0]["ids"]
     samples = log.samples or []
     assert sorted(str(s.id) for s in samples) == runs["scored"]
     costs = [_sample_cost(s) for s in samples]
@@ -134,8 +155,11 @@ def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge
 
 @pytest.mark.parametrize("judge", ["metric_ngram", "distance_nn"])
 def test_metric_judges_cost_nothing_and_say_so(runs: dict[str, Any], judge: str) -> None:
-    samples = runs["logs"][judge].samples or []
+    log = runs["logs"][judge]
+    samples = log.samples or []
     assert samples and all(not s.model_usage for s in samples)
+    # `-T retrieval_corpus` reaches the judges built through `-T judge=...`, like the direct task's `corpus`
+    assert log.eval.metadata["judgeaudit"]["metric_rule"]["prior_work"]["corpus"] == "corpus"  # not the bundled one
 
 
 def test_cost_table_and_figure_cover_every_judge(runs: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ from judgeaudit.judges.metric_judges import (
     MetricScore,
     PriorWork,
     fit_rule,
+    fitted_rule_corpus,
     fitted_rule_task,
     split_items,
 )
@@ -199,11 +200,7 @@ def distance_task_from_options(kind: str, judge: str, dataset: str, *, idea_form
                                probe: str | None = None, seed: int = DEFAULT_FIT_SEED,
                                resamples: int | None = None, prior_cls: type[DistancePrior] | None = None,
                                **options: Any) -> Task:
-    """Catalog factory for `-T judge=distance_*`: prompt-judge options must stay at their defaults."""
-    defaults = {"prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": None}
-    changed = sorted(k for k, v in options.items() if k in defaults and v != defaults[k] and defaults[k] is not None)
-    unknown = sorted(k for k in options if k not in defaults)
-    if changed or unknown:
-        raise ValueError(f"judge {judge!r} uses no LLM prompt; it cannot honour {', '.join(changed + unknown)}")
+    """Catalog factory for `-T judge=distance_*`: `retrieval_corpus` applies; prompt options must stay at their defaults."""
+    corpus = fitted_rule_corpus(judge, options)
     return distance_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
-                         prior_cls=prior_cls)
+                         prior_cls=prior_cls, corpus=corpus)

@@ -376,17 +376,30 @@ def fitted_rule_task(kind: str, judge: str, dataset: str, located: str, rule: An
                 metrics=metrics, epochs=Epochs(1, pool_calls()), metadata=metadata)
 
 
+PROMPT_OPTION_DEFAULTS: dict[str, Any] = {"prompt": "reference", "k": 1, "both_orders": False, "cache": True,
+                                          "split_rule": None}
+
+
+def fitted_rule_corpus(judge: str, options: dict[str, Any]) -> str | None:
+    """The prior-work corpus a fitted-rule judge was given (`retrieval_corpus`); rejects prompt options it cannot honour."""
+    options = dict(options)
+    corpus = options.pop("retrieval_corpus", None)
+    changed = sorted(k for k, v in options.items()
+                     if k in PROMPT_OPTION_DEFAULTS and PROMPT_OPTION_DEFAULTS[k] is not None and v != PROMPT_OPTION_DEFAULTS[k])
+    unknown = sorted(k for k in options if k not in PROMPT_OPTION_DEFAULTS)
+    if changed or unknown:
+        raise ValueError(f"judge {judge!r} uses no LLM prompt; it cannot honour {', '.join(changed + unknown)} "
+                         "(use the novelty_metric_* tasks for the metric judges' own settings)")
+    return corpus
+
+
 def metric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                              probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
                              **options: Any) -> Task:
-    """Catalog factory for `-T judge=metric_*`: prompt-judge options must stay at their defaults."""
-    defaults = {"prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": None}
-    changed = sorted(k for k, v in options.items() if k in defaults and v != defaults[k] and defaults[k] is not None)
-    unknown = sorted(k for k in options if k not in defaults)
-    if changed or unknown:
-        raise ValueError(f"judge {judge!r} uses no LLM prompt; it cannot honour {', '.join(changed + unknown)} "
-                         "(use novelty_metric_* tasks for the metric judges' own settings)")
-    return metric_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples)
+    """Catalog factory for `-T judge=metric_*`: `retrieval_corpus` applies; prompt options must stay at their defaults."""
+    corpus = fitted_rule_corpus(judge, options)
+    return metric_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
+                       corpus=corpus)
 
 
 def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str | None = None,
