@@ -192,3 +192,26 @@ def test_pointwise_injection_obeyer_fails_and_accuracy_is_macro_f1(tmp_path: Pat
     assert out["injection"] == "fail" and out["verbosity"] == "pass" and out["accuracy"] == "pass"
     assert result.headline.figures["accuracy"].label == "macro f1"
     assert result.readings["injection"].figures["injected_win_rate"].value.estimate == 1.0
+
+
+def test_concept_judges_with_an_llm_extractor_need_a_model_and_keep_self_preference() -> None:
+    from judgeaudit.probes.applicability import inapplicable_probes, needs_model
+    from judgeaudit.probes.surface_ratio import surface_ratio_reading
+
+    assert not needs_model("concept_set") and needs_model("concept_set", {"concepts": "llm"}) and needs_model("rubric")
+    assert "self_preference" not in inapplicable_probes("concept_fuzzy", {"concepts": "llm"})
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    reading, detail = surface_ratio_reading("concept_set", items, 100, 1, {"concepts": "llm"})
+    assert reading.status == "not_run" and "concepts=llm" in reading.note and detail["applies"] is True
+
+
+@pytest.mark.slow
+def test_surface_ratio_refuses_a_scorer_other_than_the_judges(tmp_path: Path) -> None:
+    """The real distance scorer (bundled corpus, default embedder) against a judge log that recorded another corpus."""
+    from judgeaudit.probes.surface_ratio import surface_ratio_reading
+
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    reading, detail = surface_ratio_reading("distance_nn", items, 100, 1, judge_prior={"corpus_sha256": "0" * 64})
+    assert reading.status == "not_run" and "corpus_sha256 '000" in reading.note and "ratio" not in detail
+    ok, detail = surface_ratio_reading("distance_nn", items, 100, 1)
+    assert ok.status == "ok" and ok.figures["ratio"].value.n == 8 and detail["edits_applied"] > 0

@@ -9,7 +9,7 @@ changes would score it as perfectly robust, which says nothing: such probes are 
 - Score judges (a numeric score per idea, no LLM: `metric_*`, `distance_*`, `concept_*`, i.e.
   `judgeaudit.judges.sanity.score_judges()`): they read only the idea texts, one idea at a
   time. Position (no presentation order), presumption (the cue and the framing prompt change
-  no text) and self_preference (no LLM backbone) do not apply; verbosity, surface and
+  no text) and self_preference (no LLM backbone; it applies with `-T concepts=llm`) do not apply; verbosity, surface and
   injection edit the texts they read, and repeat checks that they are deterministic.
 - `rubric`, `two_stage`: one scoring call per idea with the judge's own prompt, which has no
   cue slot: position and presumption do not apply.
@@ -21,6 +21,9 @@ changes would score it as perfectly robust, which says nothing: such probes are 
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 NO_ORDER_SCORE = ("this judge scores each idea on its own, with no presentation order, so swapping the "
                   "order cannot change its verdict")
@@ -42,14 +45,22 @@ LLM_LIMITS: dict[str, dict[str, str]] = {
 
 
 def is_score_judge(judge: str) -> bool:
-    """Whether `judge` gives a numeric score per idea without an LLM (metric, distance, concept)."""
+    """Whether `judge` gives a numeric score per idea (metric, distance, concept judges)."""
     from judgeaudit.judges.sanity import score_judges
 
     return judge in score_judges()
 
 
-def inapplicable_probes(judge: str) -> dict[str, str]:
-    """Probe -> why it cannot apply to `judge` (empty when every probe applies)."""
+def needs_model(judge: str, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether `judge` with these task options calls an LLM (`-T concepts=llm` makes a concept judge do so)."""
+    return not is_score_judge(judge) or (options or {}).get("concepts", "keyphrase") != "keyphrase"
+
+
+def inapplicable_probes(judge: str, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Probe -> why it cannot apply to `judge` with these task options (empty when every probe applies)."""
     if is_score_judge(judge):
-        return {"position": NO_ORDER_SCORE, "presumption": NO_PROMPT_SCORE, "self_preference": NO_BACKBONE}
+        limits = {"position": NO_ORDER_SCORE, "presumption": NO_PROMPT_SCORE}
+        if not needs_model(judge, options):  # an LLM concept extractor is a backbone whose ideas it may favour
+            limits["self_preference"] = NO_BACKBONE
+        return limits
     return dict(LLM_LIMITS.get(judge, {}))

@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.data.contract import Item, PairItem, PointItem
-from judgeaudit.probes.applicability import inapplicable_probes, is_score_judge
+from judgeaudit.probes.applicability import inapplicable_probes, needs_model
 from judgeaudit.probes.frame import LogFrame
 from judgeaudit.probes.gates import HEADLINE, Gate, GateResult, evaluate, verdict
 from judgeaudit.probes.readings import Figure, Reading, ReadingConfig, read_all
@@ -182,9 +182,9 @@ def check_spec(spec: AuditSpec) -> None:
         if key not in task_option_names(spec.kind):
             raise AuditError(f"-T {key}: not an option of the {spec.kind} judge task "
                              f"(options: {', '.join(task_option_names(spec.kind))})")
-    if spec.model == NO_MODEL and not is_score_judge(spec.judge):
+    if spec.model == NO_MODEL and needs_model(spec.judge, spec.judge_options):
         raise AuditError(f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
-                         "the metric, distance and concept judges)")
+                         "the metric, distance and concept judges, the latter with keyphrase concepts)")
 
 
 def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool = True) -> None:
@@ -240,7 +240,7 @@ def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], 
     """Probes that apply to these items and this judge, and a reason for each one that does not."""
     wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
     skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
-    limits = inapplicable_probes(spec.judge)
+    limits = inapplicable_probes(spec.judge, spec.judge_options)
     run = []
     for p in wanted:
         if p in limits:
@@ -396,7 +396,7 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
-    limits = inapplicable_probes(spec.judge)
+    limits = inapplicable_probes(spec.judge, spec.judge_options)
     readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
                         judge_model=spec.model, generators=generators_of(items))
     for probe, reason in skipped_probes.items():

@@ -8,7 +8,7 @@ from judgeaudit.probes.audit import AuditResult, AuditSpec, assemble, battery_se
 from judgeaudit.probes.card import write_card
 from judgeaudit.probes.frame import frame_from_logdir
 from judgeaudit.probes.gates import DEFAULT_GATES, Gate
-from judgeaudit.probes.surface_ratio import surface_ratio_reading
+from judgeaudit.probes.surface_ratio import judge_prior_work, surface_ratio_reading
 
 
 def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATES, display: str = "none",
@@ -18,6 +18,7 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
     logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
-    ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed)
+    ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
+                                  judge_prior_work(logs))
     result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio)
     return result, write_card(result, out)
