@@ -171,3 +171,13 @@ def test_search_for_idea_excludes_it_and_get_retriever_is_shared(small: Corpus, 
     idea = Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area="x", label="novel")
     result = search_for_idea(retriever, idea, k=4)
     assert result.excluded_target == [doc.doc_id] and len(result.hits) == 4
+
+
+def test_bm25_returns_only_documents_sharing_a_query_term(small: Corpus, built: dict[str, Retriever]) -> None:
+    retriever = built["bm25"]
+    assert retriever.search("zzqqxx", k=3).hits == []  # no document contains the word: no hits, not arbitrary papers
+    rare = retriever.search("zzqqxx diffusion", k=50)
+    assert rare.hits and all(h.score > 0 and "diffusion" in h.doc.text.lower() for h in rare.hits)
+    # precomputed scores keep the old behaviour unless asked (distance judges rank every document)
+    zeros = np.zeros(len(small))
+    assert len(retriever.rank(zeros, 3).hits) == 3 and retriever.rank(zeros, 3, matches_only=True).hits == []

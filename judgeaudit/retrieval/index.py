@@ -233,14 +233,19 @@ class Retriever:
 
     def search(self, query: str, k: int = 5, cutoff: Cutoff = None,
                exclude: Exclusion | None = None) -> SearchResult:
-        """Top-k documents for `query` dated strictly before `cutoff`, never the excluded target."""
+        """Top-k documents for `query` dated strictly before `cutoff`, never the excluded target.
+
+        Under BM25 a document sharing no term with the query scores 0 and is not a match: it is
+        never returned (a query of unknown words gets no hits rather than arbitrary papers).
+        """
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
-        return self.rank(self.scores(query), k, cutoff, exclude)
+        return self.rank(self.scores(query), k, cutoff, exclude, matches_only=self.method == "bm25")
 
     def rank(self, scores: np.ndarray, k: int, cutoff: Cutoff = None,
-             exclude: Exclusion | None = None) -> SearchResult:
-        """Top-k of precomputed per-document scores under the date cutoff and target exclusion."""
+             exclude: Exclusion | None = None, matches_only: bool = False) -> SearchResult:
+        """Top-k of precomputed per-document scores under the date cutoff and target exclusion
+        (with `matches_only`, documents scoring 0 or less are not returned)."""
         if len(scores) != len(self.corpus):
             raise ValueError(f"{len(scores)} scores for a corpus of {len(self.corpus)} documents")
         cutoff_ms = None if cutoff is None else to_millis(cutoff)
@@ -248,7 +253,7 @@ class Retriever:
         result = SearchResult([], cutoff_ms=cutoff_ms, after_cutoff=int((~allowed).sum()))
         order = np.argsort(-np.where(allowed, scores, -np.inf), kind="stable")
         for i in order:
-            if not allowed[i] or len(result.hits) >= k:
+            if not allowed[i] or len(result.hits) >= k or (matches_only and scores[i] <= 0):
                 break
             doc = self.corpus.documents[int(i)]
             if exclude is not None and exclude.excludes(doc):
