@@ -9,7 +9,7 @@ rubric judge's final `Score: <0-4>` line) and `rubric_reasoned` (bounded reasoni
 above, none starting with `S` or `#`, then that line); `two_stage` (only the two-stage judge's
 six `<dimension>: <0-4>` lines and the `Score: <0-4>` line); `concepts` (the concept
 extractor's list: `CONCEPT_MIN` to `CONCEPT_MAX` lines `- <phrase>`, a phrase being 1 to
-`CONCEPT_WORDS` words); `auto` (picks `pairwise`, `pointwise`, `two_stage`, `rubric` or
+`CONCEPT_WORDS` words, the first a word of letters, digits and hyphens starting with a letter); `auto` (picks `pairwise`, `pointwise`, `two_stage`, `rubric` or
 `concepts` from the answer instructions in the prompt, else none).
 Anything containing `::=` is taken as GBNF text, a path ending in `.gbnf` as a grammar file.
 Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar.
@@ -38,8 +38,9 @@ CONCEPT_MAX = 10
 CONCEPT_WORDS = 6
 _CONCEPTS = (f'root ::= item{{{CONCEPT_MIN},{CONCEPT_MAX}}}\n'
              'item ::= "- " phrase "\\n"\n'
-             f'phrase ::= word (" " word){{0,{CONCEPT_WORDS - 1}}}\n'
-             'word ::= [A-Za-z0-9] [^ \\n]{0,23}\n')
+             f'phrase ::= lead (" " word){{0,{CONCEPT_WORDS - 1}}}\n'
+             'lead ::= [A-Za-z] [A-Za-z0-9-]{0,23}\n'
+             'word ::= [A-Za-z0-9(] [^ \\n]{0,23}\n')
 # Answer instructions that identify a prompt's format for `auto` (checked in this order).
 TWO_STAGE_MARKER = "assumptions: <0-4>"
 RUBRIC_MARKER = "Score: <0-4>"
