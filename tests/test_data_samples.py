@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,49 @@ def test_samples_run_through_inspect_eval(set_dir: Path, tmp_path: Path) -> None
     assert log.samples is not None
     got = {s.id: (s.target, s.metadata["gold"]) for s in log.samples}
     assert got == {"pair0": ("a", "a"), "pair1": ("b", "b"), "pair2": ("a", "a"), "pair3": ("b", "b")}
+
+
+def test_lean_pair_sample_keeps_what_solver_scorer_and_reports_read(pairs: list[PairItem]) -> None:
+    """Lean metadata: ids, gold, setup, area, human scores, the idea texts and the set extras; no item."""
+    item = pairs[0]
+    full = item_to_sample(item, extra={"probe": "verbosity", "probe_variant": "pad_gold", "cue": None})
+    lean = item_to_sample(item, extra={"probe": "verbosity", "probe_variant": "pad_gold", "cue": None}, lean=True)
+    assert full.metadata is not None and lean.metadata is not None
+    assert "item" not in lean.metadata and "cue" not in lean.metadata  # None extras are dropped
+    assert lean.metadata["texts"] == {"idea_a": item.idea_a.text, "idea_b": item.idea_b.text}
+    shared = {"kind", "item_id", "setup", "area", "gold", "human", "probe", "probe_variant"}
+    assert {key: lean.metadata[key] for key in shared} == {key: full.metadata[key] for key in shared}
+    assert set(lean.metadata) == shared | {"texts"}
+    assert (lean.id, lean.target, lean.input) == (full.id, full.target, full.input)
+    # the full item (evidence quotes, original text, provenance) stays out of lean samples
+    assert item.idea_a.original_text and item.idea_a.original_text not in json.dumps(lean.metadata)
+    assert full.metadata["item"] == item.to_dict() and full.metadata["cue"] is None
+
+
+def test_lean_point_sample(points: list[PointItem]) -> None:
+    s = item_to_sample(points[0], lean=True)
+    assert s.metadata is not None
+    assert s.metadata["texts"] == {"idea": points[0].idea.text}
+    assert s.metadata["human"] == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
+    assert (s.metadata["kind"], s.metadata["gold"], s.metadata["item_id"]) == ("pointwise", "novel", "item0")
+
+
+def test_prompts_render_the_same_from_lean_and_full_metadata(pairs: list[PairItem], points: list[PointItem]) -> None:
+    """The judge prompt of every order is identical whichever metadata form a sample carries."""
+    from judgeaudit.judges.solvers import render_call
+
+    extra = {"cue": "Reviewers found one of these ideas novel."}
+    for kind, item, orders in (("pairwise", pairs[1], ("ab", "ba")), ("pointwise", points[1], ("single",))):
+        full = item_to_sample(item, extra=extra).metadata or {}
+        lean = item_to_sample(item, extra=extra, lean=True).metadata or {}
+        for order in orders:
+            text = render_call(kind, "reference", lean, order)  # type: ignore[arg-type]
+            assert text == render_call(kind, "reference", full, order)  # type: ignore[arg-type]
+            assert extra["cue"] in text
+
+
+def test_metadata_without_texts_or_item_is_a_clear_error() -> None:
+    from judgeaudit.judges.solvers import render_call
+
+    with pytest.raises(ValueError, match="'x1'.*neither 'texts' nor 'item'"):
+        render_call("pairwise", "reference", {"item_id": "x1", "area": "a"}, "ab")

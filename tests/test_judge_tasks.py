@@ -575,3 +575,102 @@ def test_running_display_gets_point_estimates_only() -> None:
         final["strict_accuracy"] == 0.6
         and final["strict_accuracy_ci_low"] < 0.6 < final["strict_accuracy_ci_high"]
     )
+
+
+def _mixed_policy(text: str, index: int) -> str:
+    """Right, wrong, tie-forming, tolerant and unparseable answers, chosen by the prompt text."""
+    if "Idea A:" not in text:  # pointwise
+        novel = MARK in shown_idea(text)
+        return ("Verdict: NOVEL" if novel else "Verdict: NOT NOVEL") if len(text) % 3 else "no idea"
+    pos = marker_position(text)
+    choice = (len(text) + index) % 4
+    return [f"Verdict: {pos}", f"Verdict: {other(pos)}", f"I lean to {pos}.\nVerdict:{pos}", "cannot say"][choice]
+
+
+def _logged_metadata(logdir: Path) -> list[dict[str, Any]]:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    out = []
+    for info in list_eval_logs(str(logdir)):
+        out.extend(s.metadata for s in read_eval_log(info).samples or [])
+    return out
+
+
+def _report(logdir: Path) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
+    """The report of a log directory: its frame (without per-log columns), groups and report data."""
+    from judgeaudit.report.build import compute_report
+    from judgeaudit.report.compute import jsonable
+    from judgeaudit.report.frame import load_frame
+
+    loaded = load_frame(logdir)
+    frame, groups, data = compute_report(loaded, resamples=RESAMPLES)
+    assert loaded.skipped_logs == [] and loaded.skipped_samples == []
+    frame = frame.drop(columns=["log", "eval_id", "created"]).reset_index(drop=True)
+    data = {key: value for key, value in data.items() if key != "input"} | {"rows": data["input"]["rows"]}
+    return frame, jsonable(groups), jsonable(data)
+
+
+def test_lean_metadata_report_equals_full_metadata_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prompted runs carry lean sample metadata; the report built from their logs is exactly the
+    report of the same runs with the full contract item in every sample (same scripted outputs)."""
+    import judgeaudit.judges.tasks as tasks
+
+    configs: list[tuple[Callable[..., Any], dict[str, Any]]] = [
+        (novelty_pairwise, {"k": 2, "both_orders": True}),
+        (novelty_pairwise, {"probe": "presumption"}),  # arms with cues and another prompt variant
+        (novelty_pairwise, {"probe": "position"}),  # arms with forced orders
+        (novelty_pointwise, {"k": 3}),
+        (novelty_pointwise, {"probe": "presumption", "prompt": "p1_no_guardrails"}),
+    ]
+
+    def run_all(logdir: Path) -> list[str]:
+        prompts = []
+        for make, args in configs:
+            judge = ScriptedJudge(_mixed_policy)
+            [log] = eval(make(dataset=TINY, resamples=RESAMPLES, cache=False, **args), model=judge.model(),
+                         log_dir=str(logdir), display="none")
+            assert log.status == "success", log.error
+            prompts.extend(sorted(text for text, _ in judge.calls))
+        return prompts
+
+    lean_prompts = run_all(tmp_path / "lean")
+    full_dataset = tasks.judge_dataset
+    monkeypatch.setattr(tasks, "judge_dataset", lambda *args, **kwargs: full_dataset(*args[:5]))
+    full_prompts = run_all(tmp_path / "full")
+
+    assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
+    lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
+    assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
+    assert all("item" not in m and "texts" in m for m in lean_meta)
+    assert all("item" in m and "texts" not in m for m in full_meta)
+
+    lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
+    full_frame, full_groups, full_data = _report(tmp_path / "full")
+    assert len(lean_frame) >= len(lean_meta) and lean_frame["verdict"].nunique() >= 4  # + re-aggregations
+    assert set(lean_frame["probe"].dropna()) == {"presumption", "position"}
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(lean_frame, full_frame)
+    assert lean_groups == full_groups and lean_data == full_data
+
+
+def test_prompted_sample_input_is_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
+    """The lean sample's input is the prompt of its first call (no message rewrite logged); with
+    retrieval the samples keep the full contract item the retriever's exclusion reads."""
+    from judgeaudit.data.samples import load_items
+
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    log = run(novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path)
+    assert log.samples is not None
+    for sample in log.samples:
+        [prompt] = [m.text for m in sample.messages if m.role == "user"]
+        assert sample.input == prompt
+        state_changes = [c.path for e in sample.events if e.event == "state" for c in e.changes]
+        assert "/messages/0/content" not in state_changes
+
+    items = {i.item_id: i for i in load_items(TINY, "pairwise")}
+    task = novelty_pairwise(dataset=TINY, retrieval=2, resamples=RESAMPLES)
+    for sample in task.dataset:
+        meta = sample.metadata or {}
+        assert meta["item"] == items[meta["item_id"]].to_dict() and "texts" not in meta

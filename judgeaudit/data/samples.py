@@ -16,8 +16,25 @@ def _human(idea: Idea) -> dict[str, Any]:
     return {"rating_mean": idea.evidence.rating_mean, "contribution_mean": idea.evidence.contribution_mean}
 
 
-def item_to_sample(item: Item, sample_id: str | None = None, extra: dict[str, Any] | None = None) -> Sample:
-    """One Sample per item: id = item id (or `sample_id`), target = gold, metadata = the whole item."""
+def _texts(item: Item) -> dict[str, str]:
+    """The idea texts a judge prompt shows, under the prompt's own placeholder names."""
+    if isinstance(item, PairItem):
+        return {"idea_a": item.idea_a.text, "idea_b": item.idea_b.text}
+    return {"idea": item.idea.text}
+
+
+def item_to_sample(
+    item: Item, sample_id: str | None = None, extra: dict[str, Any] | None = None, lean: bool = False
+) -> Sample:
+    """One Sample per item: id = item id (or `sample_id`), target = gold, metadata = the whole item.
+
+    `lean=True` (prompted judges without retrieval) keeps only what their solver, scorer and the
+    reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
+    placeholder) and the `extra` keys that are set (None values dropped; readers use `.get`).
+    Inspect copies, diffs, thins and writes the metadata of every sample several times, so
+    carrying the full item (evidence, provenance, original text) costs CPU per sample.
+    Judges that rebuild the item (`parse_item(metadata["item"])`) need the default.
+    """
     if isinstance(item, PairItem):
         text = f"Idea A:\n{item.idea_a.text}\n\nIdea B:\n{item.idea_b.text}"
         meta: dict[str, Any] = {
@@ -26,7 +43,6 @@ def item_to_sample(item: Item, sample_id: str | None = None, extra: dict[str, An
             "setup": item.setup,
             "area": item.area,
             "gold": item.gold,
-            "item": item.to_dict(),
             "human": {"a": _human(item.idea_a), "b": _human(item.idea_b)},
         }
     elif isinstance(item, PointItem):
@@ -37,13 +53,16 @@ def item_to_sample(item: Item, sample_id: str | None = None, extra: dict[str, An
             "setup": item.setup,
             "area": item.area,
             "gold": item.gold,
-            "item": item.to_dict(),
             "human": {"idea": _human(item.idea)},
         }
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a contract item: {type(item).__name__}")
-    if extra:
-        meta.update(extra)
+    if lean:
+        meta["texts"] = _texts(item)
+        meta.update({key: value for key, value in (extra or {}).items() if value is not None})
+    else:
+        meta["item"] = item.to_dict()
+        meta.update(extra or {})
     return Sample(id=sample_id or meta["item_id"], input=text, target=meta["gold"], metadata=meta)
 
 

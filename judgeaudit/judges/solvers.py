@@ -51,15 +51,28 @@ def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
     return ("ab", "ba") if both_orders else ("ab",)
 
 
+def idea_texts(kind: str, meta: Mapping[str, Any]) -> dict[str, str]:
+    """A sample's idea texts by prompt placeholder: lean metadata's `texts`, else from the full `item`."""
+    texts = meta.get("texts")
+    if texts is not None:
+        return texts  # type: ignore[no-any-return]
+    item = meta.get("item")
+    if item is None:
+        raise ValueError(f"sample {meta.get('item_id')!r}: metadata has neither 'texts' nor 'item'")
+    if kind == "pointwise":
+        return {"idea": item["idea"]["text"]}
+    return {"idea_a": item["idea_a"]["text"], "idea_b": item["idea_b"]["text"]}
+
+
 def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -> str:
     """The prompt text of one call for a sample (ideas swapped for the ba order)."""
-    item = meta["item"]
+    texts = idea_texts(kind, meta)
     cue = meta.get("cue") or ""
     related = (meta.get("related_work") or {}).get(order, "")  # set by retrieve_prior_work
     template = load_template(kind, prompt)
     if kind == "pointwise":
-        return template.render(idea=item["idea"]["text"], area=meta["area"], cue=cue, related_work=related)
-    first, second = item["idea_a"]["text"], item["idea_b"]["text"]
+        return template.render(idea=texts["idea"], area=meta["area"], cue=cue, related_work=related)
+    first, second = texts["idea_a"], texts["idea_b"]
     if order == "ba":
         first, second = second, first
     return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
@@ -130,6 +143,12 @@ def plan_calls(
             f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
         )
     return name, orders  # type: ignore[return-value]
+
+
+def first_call_text(kind: str, prompt: str, meta: Mapping[str, Any]) -> str:
+    """The prompt of a sample's first call (its first presented order), e.g. as the sample's input."""
+    name, orders = plan_calls(kind, meta, prompt, 1, False)
+    return render_call(kind, name, meta, orders[0])
 
 
 @solver

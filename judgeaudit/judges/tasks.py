@@ -29,7 +29,7 @@ from judgeaudit.data.samples import item_to_sample, load_items
 from judgeaudit.judges.catalog import build_judge_task
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
 from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
-from judgeaudit.judges.solvers import novelty_judge
+from judgeaudit.judges.solvers import first_call_text, novelty_judge
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.probes.base import ProbedItem
 from judgeaudit.resources import resolve_dataset_file
@@ -66,9 +66,13 @@ def locate_dataset(dataset: str) -> str:
 
 
 def judge_dataset(
-    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int
+    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int, prompt: str | None = None
 ) -> MemoryDataset:
-    """Inspect dataset of one judge run: one Sample per probe arm of every item."""
+    """Inspect dataset of one judge run: one Sample per probe arm of every item.
+
+    With `prompt` (the prompted judge without retrieval) samples carry lean metadata
+    (`item_to_sample(lean=True)`) and their input is the judge prompt of their first call.
+    """
     if idea_format not in IDEA_FORMATS:
         raise ValueError(
             f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
@@ -87,7 +91,10 @@ def judge_dataset(
             "prompt": arm.prompt,
             "seed": arm.seed,
         }
-        samples.append(item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra))
+        sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt is not None)
+        if prompt is not None:
+            sample.input = first_call_text(kind, prompt, sample.metadata or {})
+        samples.append(sample)
     if not samples:
         raise ValueError(f"dataset {dataset!r} ({path}) gives no samples for probe {probe!r}")
     ids = [s.id for s in samples]
@@ -184,7 +191,7 @@ def novelty_pairwise(
                                 **_judge_options(retrieval, retrieval_corpus, max_searches, max_turns, concepts))
     _check_prompted_options(max_searches, max_turns, concepts)
     return Task(
-        dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed),
+        dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed, None if retrieval else prompt),
         solver=with_retrieval(novelty_judge(
             "pairwise", prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache
         ), retrieval, retrieval_corpus),
@@ -223,7 +230,7 @@ def novelty_pointwise(
         raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
     rule: SplitRule = split_rule  # type: ignore[assignment]
     return Task(
-        dataset=judge_dataset(dataset, "pointwise", idea_format, probe, seed),
+        dataset=judge_dataset(dataset, "pointwise", idea_format, probe, seed, None if retrieval else prompt),
         solver=with_retrieval(novelty_judge("pointwise", prompt=prompt, k=k, seed=seed, cache=cache),
                               retrieval, retrieval_corpus),
         scorer=novelty(judge="retrieval" if retrieval else "prompted", idea_format=idea_format, split_rule=rule),
