@@ -33,12 +33,13 @@ self_preference: the thresholds match the other shift gates; only a preference *
 judge's own backbone counts (a judge that disfavours its own ideas is not self-preferring).
 
 surface_ratio: median |score(edited idea) - score(idea)| over meaning-preserving edits, as a
-share of the median score difference between two different ideas of one area. On the bundled
-ICLR 2026 Human-Only ideas the metric, distance and concept judges measured 0.011-0.039 pooled
-over edits, and the worst single edit of any judge 0.14 (`python -m judgeaudit.judges.sanity`).
-Passing up to 0.25 leaves room above that worst edit; beyond 0.5, formatting moves a score
-half as far as swapping in a different idea of the same area, and the score no longer tells
-meaning from surface.
+share of the median score difference between two different ideas of one area. On the 404
+bundled ICLR 2026 Human-Only pointwise ideas (MiniLM, `python -m judgeaudit.judges.sanity
+--judge <each>`) the metric and distance judges measured 0.011-0.038 pooled over edits
+(concept_set 0.000), and the worst single edit of any judge 0.139 (rename_acronym on
+distance_nn / metric_embedding). Passing up to 0.25 leaves room above that worst edit; beyond
+0.5, formatting moves a score half as far as swapping in a different idea of the same area,
+and the score no longer tells meaning from surface.
 """
 
 from __future__ import annotations
