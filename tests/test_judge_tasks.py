@@ -674,3 +674,28 @@ def test_prompted_sample_input_is_its_first_prompt_and_retrieval_keeps_the_full_
     for sample in task.dataset:
         meta = sample.metadata or {}
         assert meta["item"] == items[meta["item_id"]].to_dict() and "texts" not in meta
+
+
+def test_call_records_reach_the_scorer_on_the_answer_message_or_the_store(tmp_path: Path) -> None:
+    """The solver hands its records to the scorer on the answer message's metadata (one logged
+    copy); when the first call fails there is no answer message and the store carries them."""
+    from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, RECORD_KEY
+
+    def policy(text: str, index: int) -> str:
+        if "online matching market" in text and index == 0:
+            raise RuntimeError("upstream returned 503")
+        return f"Verdict: {marker_position(text)}"
+
+    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path)
+    assert log.samples is not None
+    by_id = {str(s.id): s for s in log.samples}
+    failed = by_id.pop("pair0")
+    assert [m.role for m in failed.messages] == ["user"] and failed.store[PLAN_KEY]["k"] == 2
+    assert failed.store[CALLS_KEY] == failed.scores["novelty"].metadata["calls"]  # type: ignore[index]
+    for sample in by_id.values():
+        answer = sample.messages[-1]
+        assert answer.role == "assistant" and answer.metadata is not None
+        record = answer.metadata[RECORD_KEY]
+        assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
+        assert record["calls"] == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
+        assert CALLS_KEY not in sample.store and not any(e.event == "store" for e in sample.events)

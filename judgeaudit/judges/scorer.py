@@ -11,7 +11,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
-from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY
+from judgeaudit.judges.solvers import judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
     SplitRule,
@@ -112,8 +112,7 @@ def novelty(
     """Score a judged sample against its gold (metrics are set by the task)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        calls = state.store.get(CALLS_KEY)
-        plan = state.store.get(PLAN_KEY)
+        calls, plan = judge_records(state)
         if calls is None or plan is None:
             raise RuntimeError(
                 f"sample {state.sample_id!r}: no judge calls recorded (was the novelty_judge solver run?)"

@@ -5,7 +5,10 @@ generation seed (`call_seed(seed, call_index)`), so the k calls of one item are 
 by one cache entry, while the same (model, prompt, config, call index) in another
 configuration is. A probe arm may set its own base seed (the `repeat` probe does).
 Provider errors and refusals become `invalid` calls with the error recorded; the sample
-goes on. The per-call records land in the sample store for the scorer.
+goes on. The per-call records and the plan reach the scorer on the metadata of the judge's
+answer message (`RECORD_KEY`): Inspect logs every store change up to three times (the solver's
+state change and two store events), a message's metadata once. When no call returned an
+answer message they go to the store, as the other judge solvers write them.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from judgeaudit.providers.secrets import Redactor, env_secrets
 # Store keys read by the `novelty` scorer; any judge solver (prompted, metric, ...) writes both.
 CALLS_KEY = "judgeaudit:calls"  # list of CallRecord dicts
 PLAN_KEY = "judgeaudit:plan"  # {"prompt": str, "orders": [str], "k": int}
+# Assistant message metadata key of the prompted judge: {"calls": [...], "plan": {...}} (see above).
+RECORD_KEY = "judgeaudit:judge"
 _MAX_ERROR_CHARS = 500
 _REFUSAL_STOPS = ("content_filter",)
 
@@ -129,6 +134,17 @@ def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
     return ChatMessageUser(content=text)
 
 
+def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None]:
+    """(calls, plan) a judge solver left for the scorer: on the last assistant message, else in the store."""
+    for message in reversed(state.messages):
+        if isinstance(message, ChatMessageAssistant):
+            record = (message.metadata or {}).get(RECORD_KEY)
+            if record is not None:
+                return record["calls"], record["plan"]
+            break
+    return state.store.get(CALLS_KEY), state.store.get(PLAN_KEY)
+
+
 def plan_calls(
     kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
 ) -> tuple[str, tuple[Order, ...]]:
@@ -179,13 +195,18 @@ def novelty_judge(
                 jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
         # One call needs no concurrency (and no extra transcript spans); several run together.
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
-        state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
-        state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
+        calls = [record.to_dict() for record, _ in results]
+        plan = {"prompt": name, "orders": list(orders), "k": k}
         state.messages = [_prompt_message(state, first_text)]
         first_output = results[0][1]
         if first_output is not None:
             state.output = first_output
-            state.messages.append(ChatMessageAssistant(content=first_output.completion))
+            state.messages.append(ChatMessageAssistant(
+                content=first_output.completion, metadata={RECORD_KEY: {"calls": calls, "plan": plan}}
+            ))
+        else:  # the first call failed: no answer message to carry the records
+            state.store.set(CALLS_KEY, calls)
+            state.store.set(PLAN_KEY, plan)
         return state
 
     return solve
