@@ -326,6 +326,9 @@ def test_llm_concepts_need_a_real_model_and_reject_options(small_set: tuple[Path
     assert log.status == "error" and "needs a real model" in str(log.error.message)  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="cannot honour k"):
         build_judge_task("pairwise", "concept_fuzzy", str(set_dir), concepts="llm", k=3)
+    via_catalog = build_judge_task("pairwise", "concept_set", str(set_dir), concepts="llm",
+                                   retrieval_corpus=str(corpus_file))  # the corpus option reaches the prior
+    assert via_catalog.metadata["judgeaudit"]["settings"]["prior_work"]["corpus_documents"] == 300
     with pytest.raises(ValueError, match="concepts must be one of"):
         build_judge_task("pairwise", "concept_fuzzy", str(set_dir), concepts="wordnet")
 

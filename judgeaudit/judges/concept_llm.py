@@ -300,10 +300,11 @@ def concept_llm_task(kind: str, judge: str, dataset: str, *, idea_format: str = 
 def concept_llm_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
                                   probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
                                   **options: Any) -> Task:
-    """Catalog path of `-T concepts=llm`: cache and split_rule apply; other prompt options are rejected."""
+    """Catalog path of `-T concepts=llm`: cache, split_rule and retrieval_corpus apply; other prompt options are rejected."""
     from judgeaudit.judges.llm_judge_task import TASK_OPTION_DEFAULTS, check_options
 
-    check_options(judge, options, {"cache", "split_rule"})
+    check_options(judge, options, {"cache", "split_rule", "retrieval_corpus"})
     return concept_llm_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
                             resamples=resamples, cache=options.get("cache", True),
+                            corpus=options.get("retrieval_corpus"),
                             split_rule=options.get("split_rule", TASK_OPTION_DEFAULTS["split_rule"]))
