@@ -643,7 +643,8 @@ def test_lean_metadata_report_equals_full_metadata_report(
     assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
     lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
     assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
-    assert all("item" not in m and "texts" in m for m in lean_meta)
+    assert all("item" not in m for m in lean_meta)
+    assert sum("texts" in m for m in lean_meta) == 6  # kept only where a second order is shown
     assert all("item" in m and "texts" not in m for m in full_meta)
 
     lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
@@ -699,3 +700,31 @@ def test_call_records_reach_the_scorer_on_the_answer_message_or_the_store(tmp_pa
         assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
         assert record["calls"] == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
         assert CALLS_KEY not in sample.store and not any(e.event == "store" for e in sample.events)
+
+
+def test_lean_sample_without_texts_refuses_a_second_order() -> None:
+    """A lean sample built for one presented order has no idea texts: asking it for another order
+    (or for related work) is a clear error, never a silently repeated prompt."""
+    from inspect_ai.solver import TaskState
+
+    from judgeaudit.judges.solvers import call_text
+    from judgeaudit.judges.tasks import judge_dataset
+
+    one = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED, "reference")[0]
+    both = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED, "reference", both_orders=True)[0]
+    assert one.metadata is not None and "texts" not in one.metadata
+    assert both.metadata is not None and "texts" in both.metadata and both.input == one.input
+
+    def state(sample: Any) -> TaskState:
+        return TaskState(model="mockllm/model", sample_id=sample.id, epoch=1, input=sample.input,
+                         messages=[], metadata=dict(sample.metadata))
+
+    assert call_text("pairwise", "reference", state(one), ("ab",), "ab") == one.input
+    ba = call_text("pairwise", "reference", state(both), ("ab", "ba"), "ba")
+    assert ba != one.input and shown_ideas(ba) == shown_ideas(str(one.input))[::-1]
+    with pytest.raises(ValueError, match="'pair0' carries no idea texts.*'ab', 'ba'"):
+        call_text("pairwise", "reference", state(one), ("ab", "ba"), "ba")
+    related = state(one)
+    related.metadata["related_work"] = {"ab": "Related papers: ..."}
+    with pytest.raises(ValueError, match="no idea texts"):
+        call_text("pairwise", "reference", related, ("ab",), "ab")

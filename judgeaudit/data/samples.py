@@ -30,7 +30,9 @@ def item_to_sample(
 
     `lean=True` (prompted judges without retrieval) keeps only what their solver, scorer and the
     reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
-    placeholder) and the `extra` keys that are set (None values dropped; readers use `.get`).
+    placeholder; the prompted task drops them again when the sample's input is its only prompt,
+    see `judges.solvers.prompt_input`) and the `extra` keys that are set (None values dropped;
+    readers use `.get`).
     Inspect copies, diffs, thins and writes the metadata of every sample several times, so
     carrying the full item (evidence, provenance, original text) costs CPU per sample.
     Judges that rebuild the item (`parse_item(metadata["item"])`) need the default.

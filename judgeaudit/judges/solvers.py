@@ -161,10 +161,29 @@ def plan_calls(
     return name, orders  # type: ignore[return-value]
 
 
-def first_call_text(kind: str, prompt: str, meta: Mapping[str, Any]) -> str:
-    """The prompt of a sample's first call (its first presented order), e.g. as the sample's input."""
-    name, orders = plan_calls(kind, meta, prompt, 1, False)
-    return render_call(kind, name, meta, orders[0])
+def prompt_input(kind: str, prompt: str, both_orders: bool, meta: dict[str, Any]) -> str:
+    """The prompt of a lean sample's first call, to be its input. When all its calls show that
+    one prompt (a single presented order) the idea texts are dropped from `meta`: the solver then
+    sends the input as it is (`call_text`)."""
+    name, orders = plan_calls(kind, meta, prompt, 1, both_orders)
+    text = render_call(kind, name, meta, orders[0])
+    if len(orders) == 1:
+        meta.pop("texts", None)
+    return text
+
+
+def call_text(kind: str, prompt: str, state: TaskState, orders: Sequence[Order], order: Order) -> str:
+    """The prompt of one call: rendered from the sample's idea texts, or, for a lean sample of one
+    presented order (no texts, see `prompt_input`), the sample's input."""
+    meta = state.metadata
+    if "texts" in meta or "item" in meta:
+        return render_call(kind, prompt, meta, order)
+    if len(orders) != 1 or meta.get("related_work"):
+        raise ValueError(
+            f"sample {meta.get('item_id')!r} carries no idea texts (built for one presented order "
+            f"without retrieval) but the judge asks for orders {list(orders)} / related work"
+        )
+    return state.input_text
 
 
 @solver
@@ -189,7 +208,7 @@ def novelty_judge(
         jobs = []
         first_text = ""
         for order in orders:
-            text = render_call(kind, name, state.metadata, order)
+            text = call_text(kind, name, state, orders, order)
             first_text = first_text or text
             for call_index in range(k):
                 jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))

@@ -29,7 +29,7 @@ from judgeaudit.data.samples import item_to_sample, load_items
 from judgeaudit.judges.catalog import build_judge_task
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
 from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
-from judgeaudit.judges.solvers import first_call_text, novelty_judge
+from judgeaudit.judges.solvers import novelty_judge, prompt_input
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.probes.base import ProbedItem
 from judgeaudit.resources import resolve_dataset_file
@@ -66,12 +66,14 @@ def locate_dataset(dataset: str) -> str:
 
 
 def judge_dataset(
-    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int, prompt: str | None = None
+    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int, prompt: str | None = None,
+    both_orders: bool = False,
 ) -> MemoryDataset:
     """Inspect dataset of one judge run: one Sample per probe arm of every item.
 
     With `prompt` (the prompted judge without retrieval) samples carry lean metadata
-    (`item_to_sample(lean=True)`) and their input is the judge prompt of their first call.
+    (`item_to_sample(lean=True)`) and their input is the judge prompt of their first call
+    (`solvers.prompt_input`; `both_orders` as the judge's).
     """
     if idea_format not in IDEA_FORMATS:
         raise ValueError(
@@ -93,7 +95,7 @@ def judge_dataset(
         }
         sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt is not None)
         if prompt is not None:
-            sample.input = first_call_text(kind, prompt, sample.metadata or {})
+            sample.input = prompt_input(kind, prompt, both_orders, sample.metadata or {})
         samples.append(sample)
     if not samples:
         raise ValueError(f"dataset {dataset!r} ({path}) gives no samples for probe {probe!r}")
@@ -191,7 +193,7 @@ def novelty_pairwise(
                                 **_judge_options(retrieval, retrieval_corpus, max_searches, max_turns, concepts))
     _check_prompted_options(max_searches, max_turns, concepts)
     return Task(
-        dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed, None if retrieval else prompt),
+        dataset=judge_dataset(dataset, "pairwise", idea_format, probe, seed, None if retrieval else prompt, both_orders),
         solver=with_retrieval(novelty_judge(
             "pairwise", prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache
         ), retrieval, retrieval_corpus),
