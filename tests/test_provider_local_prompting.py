@@ -13,7 +13,12 @@ from judgeaudit.data.samples import item_to_sample
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.judges.solvers import render_call
-from judgeaudit.providers.grammars import GRAMMARS, detect_verdict_kind, resolve_grammar
+from judgeaudit.providers.grammars import (
+    GRAMMARS,
+    detect_verdict_kind,
+    grammar_fingerprint,
+    resolve_grammar,
+)
 from judgeaudit.providers.transcript import STOP_SEQUENCES, render_transcript
 
 
@@ -93,3 +98,17 @@ def test_custom_and_unknown_grammars(tmp_path: Path) -> None:
         resolve_grammar("verdicts", "p")
     with pytest.raises(ValueError, match="does not exist"):
         resolve_grammar(str(tmp_path / "missing.gbnf"), "p")
+
+
+def test_grammar_fingerprint_changes_with_the_grammar_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache-key fingerprint follows the grammar texts, so an edited grammar never reuses cached answers."""
+    from judgeaudit.providers import grammars
+
+    f = tmp_path / "g.gbnf"
+    f.write_text('root ::= "y"\n', encoding="utf-8")
+    before = {spec: grammar_fingerprint(spec) for spec in ("none", "auto", "rubric", str(f), 'root ::= "x"')}
+    assert len(set(before.values())) == 4 and before["auto"] == before["rubric"]  # named grammars share one set
+    f.write_text('root ::= "z"\n', encoding="utf-8")
+    assert grammar_fingerprint(str(f)) != before[str(f)]
+    monkeypatch.setitem(grammars.GRAMMARS, "rubric", 'root ::= "Score: " [0-3]\n')
+    assert grammar_fingerprint("auto") != before["auto"] and grammar_fingerprint("none") == before["none"]

@@ -17,6 +17,7 @@ Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON g
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -101,3 +102,17 @@ def resolve_grammar(spec: str | None, prompt: str) -> tuple[str | None, str | No
     raise ValueError(
         f"unknown grammar {spec!r}: use one of {', '.join(GRAMMAR_NAMES)}, GBNF text, or a .gbnf file"
     )
+
+
+def grammar_fingerprint(spec: str | None) -> str:
+    """Short hash of every grammar text `spec` can select (the named set, or the file/GBNF given).
+
+    Goes into the local provider's cache key, so editing a grammar invalidates cached answers.
+    """
+    if spec is None or spec == "none":
+        texts = ""
+    elif spec in GRAMMARS or spec == "auto":
+        texts = json.dumps(GRAMMARS, sort_keys=True)
+    else:
+        texts = resolve_grammar(spec, "")[1] or ""
+    return hashlib.sha256(texts.encode("utf-8")).hexdigest()[:12]

@@ -25,7 +25,8 @@ allows (`tool_text.tool_grammar`); tool choice `any` / a named function allows o
 tools is refused.
 
 Model args that change outputs are also written into `base_url`
-(`local://<file>?grammar=...&prefix_cache=...&n_ctx=...&tools=tool_text/1`), which Inspect's
+(`local://<file>?grammar=...&grammar_sha=...&prefix_cache=...&n_ctx=...&tools=tool_text/1`; `grammar_sha`
+hashes the grammar texts, so editing a grammar invalidates cached answers), which Inspect's
 response cache keys on (it also keys on the tools and tool choice offered).
 
 What was sent is recorded in the model call record and in `ModelOutput.metadata["local"]`:
@@ -59,7 +60,7 @@ from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.gguf import resolve_gguf
-from judgeaudit.providers.grammars import json_schema_grammar, resolve_grammar
+from judgeaudit.providers.grammars import grammar_fingerprint, json_schema_grammar, resolve_grammar
 from judgeaudit.providers.tool_text import (
     TOOL_PROTOCOL,
     describe_tools,
@@ -187,6 +188,7 @@ class LocalLlamaAPI(ModelAPI):
         # served answers cached from an unconstrained run (or from another GGUF file).
         self.base_url = (
             f"local://{self.model_path.resolve()}?grammar={grammar or 'none'}"
+            f"&grammar_sha={grammar_fingerprint(grammar)}"
             f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}&tools={TOOL_PROTOCOL}"
         )
 
