@@ -1,4 +1,4 @@
-"""Surface-perturbation sanity check for the metric judges (metric_*, distance_*, concept_set).
+"""Surface-perturbation sanity check for the metric judges (metric_*, distance_*, concept_set, concept_fuzzy).
 
 For each idea, the check applies meaning-preserving edits (the probes' `rename_acronym` and
 `whitespace_markdown`, plus one added comment-like sentence of our own) and measures the
