@@ -72,8 +72,8 @@ def answer(input: list[Any], tools: Any, tool_choice: Any, config: Any) -> Model
 def bare_task(pairs: list[PairItem], with_metadata: bool = False) -> Task:
     """The same prompts as plain Samples: one generate, a built-in scorer.
 
-    `with_metadata` gives each Sample the judge task's sample metadata (the contract item),
-    to separate Inspect's cost of carrying that metadata from our solver/scorer's own cost.
+    `with_metadata` gives each Sample the full contract item as metadata (what every judge
+    sample carried before the prompted task's lean metadata), to show what that alone costs.
     """
     samples = []
     for p in pairs:
