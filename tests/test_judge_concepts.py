@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from real_items import FixedEmbedder, real_idea
 
-from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
+from judgeaudit.data.contract import Idea, PairItem, PointItem
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
 from judgeaudit.judges.catalog import build_judge_task, judge_names
@@ -96,29 +97,6 @@ def test_normalise_concept() -> None:
 # ---- fuzzy membership with fixed embeddings (hand-computed) -----------------------------------
 
 
-class FixedEmbedder:
-    """Test embedder: unit vectors looked up by text (a stand-in for MiniLM with known geometry)."""
-
-    name = "fixed"
-
-    def __init__(self, table: dict[str, Sequence[float]]) -> None:
-        self.table = {k: np.asarray(v, dtype=np.float64) / np.linalg.norm(v) for k, v in table.items()}
-
-    def fit(self, texts: Sequence[str]) -> None:
-        """Nothing to learn."""
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Rows from the table (KeyError names an unknown text)."""
-        return np.stack([self.table[t] for t in texts])
-
-    def state(self) -> dict[str, Any]:
-        """No state."""
-        return {}
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        """No state."""
-
-
 def _fixed_prior() -> ConceptPrior:
     docs = (Document("d0", "zero", "abstract 0", 1), Document("d1", "one", "abstract 1", 2))
     vecs = {"zero\nabstract 0": [1.0, 0.0, 0.0], "one\nabstract 1": [0.0, 1.0, 0.0],
@@ -173,21 +151,16 @@ def test_fuzzy_on_bundled_ideas_is_bounded_and_lower_for_a_copy(docs: Corpus) ->
     assert prior.score(copy, "concept_fuzzy").value < 0.1
 
 
-def _idea(doc: Document, label: str, area: str) -> Idea:
-    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
-                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
-
-
 @pytest.fixture
 def small_set(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
     """Six real pairs and six real points in two areas, and a corpus file of 300 real papers."""
     pairs, points = [], []
     for i in range(6):
         area = ("optimization", "generative models")[i % 2]
-        a, b = _idea(docs.documents[2 * i], "novel", area), _idea(docs.documents[2 * i + 1], "not_novel", area)
+        a, b = real_idea(docs.documents[2 * i], "novel", area), real_idea(docs.documents[2 * i + 1], "not_novel", area)
         pairs.append(PairItem(f"pair{i}", "human_only", area, a, b, "a"))  # type: ignore[arg-type]
         label = "novel" if i % 2 == 0 else "not_novel"
-        points.append(PointItem(f"item{i}", "human_only", _idea(docs.documents[50 + i], label, area), label))  # type: ignore[arg-type]
+        points.append(PointItem(f"item{i}", "human_only", real_idea(docs.documents[50 + i], label, area), label))  # type: ignore[arg-type]
     d = tmp_path / "small_set"
     write_items(d / "pairwise.jsonl", pairs)
     write_items(d / "pointwise.jsonl", points)

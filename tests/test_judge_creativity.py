@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,9 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage
+from real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 
-from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
+from judgeaudit.data.contract import Idea
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.catalog import build_judge_task, judge_names
 from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, DistancePrior, distance_task
@@ -32,8 +32,6 @@ from judgeaudit.retrieval.build_corpus import write_corpus
 from judgeaudit.retrieval.corpus import Corpus, Document, load_corpus
 from judgeaudit.stats.agreement import krippendorff_alpha
 
-AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
-
 
 @pytest.fixture(autouse=True)
 def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,29 +39,6 @@ def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.delenv("OPENREVIEW_USERNAME", raising=False)
     monkeypatch.delenv("OPENREVIEW_PASSWORD", raising=False)
-
-
-class FixedEmbedder:
-    """Test embedder: unit vectors looked up by text (a stand-in for MiniLM with known geometry)."""
-
-    name = "fixed"
-
-    def __init__(self, table: dict[str, Sequence[float]]) -> None:
-        self.table = {k: np.asarray(v, dtype=np.float64) / np.linalg.norm(v) for k, v in table.items()}
-
-    def fit(self, texts: Sequence[str]) -> None:
-        """Nothing to learn."""
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Rows from the table (KeyError names an unknown text)."""
-        return np.stack([self.table[t] for t in texts])
-
-    def state(self) -> dict[str, Any]:
-        """No state."""
-        return {}
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        """No state."""
 
 
 def _doc(i: int, title: str) -> Document:
@@ -142,24 +117,10 @@ def docs() -> Corpus:
     return load_corpus().head(300)
 
 
-def _idea(doc: Document, label: str, area: str) -> Idea:
-    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
-                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
-
-
 @pytest.fixture
 def real_set(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
     """Pairwise and pointwise items of real abstracts, and a corpus file holding those very papers."""
-    pairs, points = [], []
-    for i in range(12):
-        area = AREAS[i % len(AREAS)]
-        a, b = _idea(docs.documents[2 * i], "novel", area), _idea(docs.documents[2 * i + 1], "not_novel", area)
-        gold = "a" if i % 2 == 0 else "b"
-        if gold == "b":
-            a, b = b, a
-        pairs.append(PairItem(f"pair{i}", "human_only", area, a, b, gold))  # type: ignore[arg-type]
-        label = "novel" if i % 2 == 0 else "not_novel"
-        points.append(PointItem(f"item{i}", "human_only", _idea(docs.documents[100 + i], label, area), label))  # type: ignore[arg-type]
+    pairs, points = real_pairs(docs, 12), real_points(docs, 12)
     d = tmp_path / "real_set"
     write_items(d / "pairwise.jsonl", pairs)
     write_items(d / "pointwise.jsonl", points)
@@ -235,7 +196,7 @@ class LengthScorer:
 
 
 def test_sanity_ratio_separates_a_meaning_reader_from_a_length_counter(docs: Corpus) -> None:
-    ideas = [_idea(docs.documents[i], "novel", AREAS[i % 2]) for i in range(40)]
+    ideas = [real_idea(docs.documents[i], "novel", AREAS[i % 2]) for i in range(40)]
     assert all(ideas[i].area == ideas[j].area and i != j for i, j in area_pairs(ideas))
     prior = DistancePrior(docs, embedder="tfidf", use_cache=False)
     good = surface_sanity(prior, "distance_nn", ideas)
@@ -370,7 +331,7 @@ def test_concepts_are_key_phrases_and_a_copy_has_none_new(docs: Corpus) -> None:
     assert concepts == ["molecules", "graph neural", "networks"]
     prior = ConceptPrior(docs, embedder="tfidf", use_cache=False)
     own = docs.documents[9]
-    scored = prior.score(_idea(own, "novel", "x"), "concept_set")
+    scored = prior.score(real_idea(own, "novel", "x"), "concept_set")
     assert own.doc_id in scored.excluded_target and 0.0 <= scored.value <= 1.0
     record = scored.to_dict()
     assert record["concepts"] and all("concepts" in n for n in record["neighbours"])

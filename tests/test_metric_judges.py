@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from real_items import real_idea, real_pairs, real_points
 
-from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
+from judgeaudit.data.contract import Idea, PairItem
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.metric_judges import (
     FitSplit,
@@ -33,7 +34,6 @@ from judgeaudit.retrieval.build_corpus import write_corpus
 from judgeaudit.retrieval.corpus import Corpus, load_corpus
 from judgeaudit.retrieval.embed import embed_available
 
-AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
 SCHEMA_KEYS = {"schema", "kind", "item_id", "setup", "area", "gold", "verdict", "calls", "k", "both_orders",
                "split_rule", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human"}
 
@@ -49,39 +49,12 @@ def docs() -> Corpus:
     return load_corpus().head(400)
 
 
-def _idea(doc, label: str, area: str) -> Idea:
-    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
-                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
-
-
-def _pairs(corpus: Corpus, n: int = 16) -> list[PairItem]:
-    out = []
-    for i in range(n):
-        novel, plain = corpus.documents[2 * i], corpus.documents[2 * i + 1]
-        area = AREAS[i % len(AREAS)]
-        a, b = (_idea(novel, "novel", area), _idea(plain, "not_novel", area))
-        gold = "a" if i % 2 == 0 else "b"
-        if gold == "b":
-            a, b = b, a
-        out.append(PairItem(f"pair{i}", "human_only", area, a, b, gold))  # type: ignore[arg-type]
-    return out
-
-
-def _points(corpus: Corpus, n: int = 16) -> list[PointItem]:
-    out = []
-    for i in range(n):
-        label = "novel" if i % 2 == 0 else "not_novel"
-        area = AREAS[i % len(AREAS)]
-        out.append(PointItem(f"item{i}", "human_only", _idea(corpus.documents[100 + i], label, area), label))  # type: ignore[arg-type]
-    return out
-
-
 @pytest.fixture
 def set_and_corpus(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
     """A dataset directory of real-abstract items and a corpus file that contains those very papers."""
     d = tmp_path / "real_set"
-    write_items(d / "pairwise.jsonl", _pairs(docs))
-    write_items(d / "pointwise.jsonl", _points(docs))
+    write_items(d / "pairwise.jsonl", real_pairs(docs, 16))
+    write_items(d / "pointwise.jsonl", real_points(docs, 16))
     corpus_file = tmp_path / "corpus.jsonl.gz"
     write_corpus(list(docs.documents), corpus_file)
     return d, corpus_file
@@ -111,7 +84,7 @@ def test_verdict_rules_and_fits_on_known_cases() -> None:
 
 
 def test_split_is_seeded_disjoint_and_by_area(docs: Corpus) -> None:
-    pairs = _pairs(docs)
+    pairs = real_pairs(docs, 16)
     split = split_items(pairs, seed=1)
     assert split.by == "area" and len(split.fit_areas) == 2 and set(split.fit_areas).isdisjoint(split.scored_areas)
     assert set(split.fit_ids).isdisjoint(split.scored_ids)
@@ -128,7 +101,7 @@ def test_split_is_seeded_disjoint_and_by_area(docs: Corpus) -> None:
 def test_prior_work_never_includes_the_idea_itself(docs: Corpus, judge: str) -> None:
     prior = PriorWork(docs, embedder="tfidf", neighbours=5, use_cache=False)
     doc = docs.documents[5]
-    score = prior.score(_idea(doc, "novel", "x"), judge)
+    score = prior.score(real_idea(doc, "novel", "x"), judge)
     assert doc.doc_id not in [n["id"] for n in score.neighbours]
     assert score.excluded_target == [doc.doc_id]
     assert 0.0 < score.value <= 1.0 and len(score.neighbours) == 5
@@ -143,12 +116,12 @@ def test_prior_work_never_includes_the_idea_itself(docs: Corpus, judge: str) -> 
 def test_date_cutoff_limits_prior_work(docs: Corpus) -> None:
     cutoff = sorted(d.cdate for d in docs.documents)[200]
     prior = PriorWork(docs, embedder="tfidf", cutoff=cutoff, neighbours=5, use_cache=False)
-    score = prior.score(_idea(docs.documents[7], "novel", "x"), "metric_ngram")
+    score = prior.score(real_idea(docs.documents[7], "novel", "x"), "metric_ngram")
     dates = {d.doc_id: d.cdate for d in docs.documents}
     assert all(dates[n["id"]] < cutoff for n in score.neighbours)
     early = PriorWork(docs, embedder="tfidf", cutoff="2000-01-01", use_cache=False)
     with pytest.raises(ValueError, match="no prior work left"):
-        early.score(_idea(docs.documents[7], "novel", "x"), "metric_embedding")
+        early.score(real_idea(docs.documents[7], "novel", "x"), "metric_embedding")
 
 
 def _run(task, tmp_path: Path):
@@ -254,7 +227,7 @@ def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
 @pytest.mark.skipif(not embed_available(), reason="needs the embed extra (sentence-transformers + MiniLM)")
 def test_minilm_vectors_are_named_in_the_score(docs: Corpus) -> None:
     prior = PriorWork(docs.head(24), embedder="minilm", neighbours=3, use_cache=False)
-    score = prior.score(_idea(docs.documents[3], "novel", "x"), "metric_embedding")
+    score = prior.score(real_idea(docs.documents[3], "novel", "x"), "metric_embedding")
     assert prior.embedder.startswith("minilm-l6-v2") and docs.documents[3].doc_id not in [n["id"] for n in score.neighbours]
 
 

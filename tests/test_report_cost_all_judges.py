@@ -19,6 +19,7 @@ import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
+from real_items import real_pairs
 from servers.openai_recorded import (
     RecordedOpenAIServer,
     Reply,
@@ -26,7 +27,6 @@ from servers.openai_recorded import (
     tool_call_completion,
 )
 
-from judgeaudit.data.contract import Idea, PairItem, Provenance
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.metric_judges import novelty_metric_pairwise
 from judgeaudit.judges.tasks import novelty_pairwise
@@ -36,7 +36,6 @@ from judgeaudit.retrieval.corpus import Corpus, load_corpus
 
 pytestmark = pytest.mark.slow
 
-AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
 IN_PRICE, OUT_PRICE = 1e-6, 4e-6  # USD per token, passed as model args
 PROMPT_TOKENS, COMPLETION_TOKENS = 42, 7  # what the recorded server reports per call
 PER_CALL = PROMPT_TOKENS * IN_PRICE + COMPLETION_TOKENS * OUT_PRICE
@@ -72,24 +71,12 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect_cache"))
 
 
-def _idea(doc: Any, label: str, area: str) -> Idea:
-    return Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area=area, label=label,
-                title=doc.title, provenance=Provenance(dataset="iclr2026", source_id=doc.doc_id, forum=doc.doc_id))
-
-
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """16 pairs of real abstracts and a 400-paper prior-work corpus holding those very papers."""
     root = tmp_path_factory.mktemp("cost_all")
     docs: Corpus = load_corpus().head(400)
-    pairs = []
-    for i in range(16):
-        area = AREAS[i % len(AREAS)]
-        a, b = _idea(docs.documents[2 * i], "novel", area), _idea(docs.documents[2 * i + 1], "not_novel", area)
-        gold = "a" if i % 2 == 0 else "b"
-        if gold == "b":
-            a, b = b, a
-        pairs.append(PairItem(f"pair{i}", "human_only", area, a, b, gold))  # type: ignore[arg-type]
+    pairs = real_pairs(docs, 16)
     write_items(root / "set" / "pairwise.jsonl", pairs)
     corpus_file = root / "corpus.jsonl.gz"
     write_corpus(list(docs.documents), corpus_file)
