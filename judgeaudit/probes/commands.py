@@ -10,14 +10,20 @@ from typing import Any
 DEFAULT_OUT = "audit"
 
 
-def _model_args(pairs: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
+    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise ValueError(f"-M expects key=value, got {pair!r}")
+            raise ValueError(f"{flag} expects key=value, got {pair!r}")
         out[key] = value
     return out
+
+
+def _model_args(pairs: list[str]) -> dict[str, Any]:
+    """-M key=value pairs, values kept as text (the provider converts them)."""
+    return dict(_key_values(pairs, "-M"))
 
 
 def _task_options(pairs: list[str]) -> dict[str, Any]:
@@ -25,10 +31,7 @@ def _task_options(pairs: list[str]) -> dict[str, Any]:
     import yaml
 
     out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"-T expects key=value, got {pair!r}")
+    for key, value in _key_values(pairs, "-T").items():
         try:
             out[key.replace("-", "_")] = yaml.safe_load(value)
         except yaml.YAMLError:
