@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_runs import run_scripted as run
+from inspect_runs import score_meta
 from test_judge_retrieval import setup  # noqa: F401  (fixture: corpus + one pair / one point)
 
 from judgeaudit.judges.agentic import MAX_SEARCHES, MAX_TURNS
@@ -46,20 +47,6 @@ class SearchThenAnswer:
             out = ModelOutput.from_content("mockllm/model", f"I searched.\nVerdict: {self.answer}")
         out.usage = USAGE
         return out
-
-
-def run(task: Any, script: SearchThenAnswer, tmp_path: Path) -> EvalLog:
-    log = eval(task, model=get_model("mockllm/model", custom_outputs=script), log_dir=str(tmp_path / "logs"),
-               display="none")[0]
-    assert log.status == "success", log.error
-    return log
-
-
-def score_meta(log: EvalLog) -> dict[str, Any]:
-    assert log.samples and log.samples[0].scores
-    meta = log.samples[0].scores["novelty"].metadata
-    assert meta is not None
-    return meta
 
 
 def test_agent_searches_then_answers_and_everything_is_recorded(setup: dict[str, str], tmp_path: Path) -> None:  # noqa: F811

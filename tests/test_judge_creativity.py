@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage
+from inspect_runs import eval_ok, run_scripted
 from real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 
 from judgeaudit.data.contract import Idea
@@ -129,16 +129,10 @@ def real_set(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
     return d, corpus_file
 
 
-def _run(task: Any, tmp_path: Path, model: str = "none") -> Any:
-    logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
-    assert len(logs) == 1 and logs[0].status == "success", logs[0].error
-    return logs[0]
-
-
 @pytest.mark.parametrize("judge", ["distance_centroid", "distance_graph"])
 def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path, judge: str) -> None:
     set_dir, corpus_file = real_set
-    log = _run(distance_task("pairwise", judge, str(set_dir), corpus=str(corpus_file), embedder="tfidf",
+    log = eval_ok(distance_task("pairwise", judge, str(set_dir), corpus=str(corpus_file), embedder="tfidf",
                              resamples=100), tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     assert rule["prior_work"]["embedder"] == "tfidf" and "graph_tau" in rule["prior_work"]
@@ -154,7 +148,7 @@ def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tm
 
 def test_pointwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path) -> None:
     set_dir, corpus_file = real_set
-    log = _run(distance_task("pointwise", "distance_mean", str(set_dir), corpus=str(corpus_file),
+    log = eval_ok(distance_task("pointwise", "distance_mean", str(set_dir), corpus=str(corpus_file),
                              embedder="tfidf", fit_by="item", resamples=100), tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     assert log.samples is not None and len(log.samples) == 6
@@ -241,13 +235,6 @@ class ScriptedRubric:
         return out
 
 
-def _rubric_run(task: Any, policy: ScriptedRubric, tmp_path: Path, epochs: int = 1) -> Any:
-    logs = inspect_eval(task, model="mockllm/model", model_args={"custom_outputs": policy}, epochs=epochs,
-                        log_dir=str(tmp_path / "logs"), display="none")
-    assert len(logs) == 1 and logs[0].status == "success", logs[0].error
-    return logs[0]
-
-
 def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tmp_path: Path, docs: Corpus) -> None:
     set_dir, corpus_file = real_set
     from judgeaudit.data.samples import load_items
@@ -258,7 +245,7 @@ def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tm
     broken = items[0].idea.text[:80]  # type: ignore[union-attr]
     script[broken] = "Score: 7"
     policy = ScriptedRubric(script)
-    log = _rubric_run(rubric_task("pointwise", str(set_dir), corpus=str(corpus_file), k=2, resamples=100, cache=False), policy,
+    log = run_scripted(rubric_task("pointwise", str(set_dir), corpus=str(corpus_file), k=2, resamples=100, cache=False), policy,
                       tmp_path)
     assert log.samples is not None and len(log.samples) == len(items)
     assert len(policy.prompts) == 2 * len(items)
@@ -289,7 +276,7 @@ def test_rubric_pairwise_with_area_references_and_epochs(real_set: tuple[Path, P
         novel, plain = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)  # type: ignore[union-attr]
         script[novel.text[:80]] = "Score: 2"
         script[plain.text[:80]] = "Score: 2" if i == 0 else "Score: 0"  # pair 0: equal scores -> tie
-    log = _rubric_run(rubric_task("pairwise", str(set_dir), references="area", n_references=3, resamples=100,
+    log = run_scripted(rubric_task("pairwise", str(set_dir), references="area", n_references=3, resamples=100,
                                   cache=False),
                       ScriptedRubric(script), tmp_path, epochs=2)
     assert log.samples is not None
@@ -347,7 +334,7 @@ def test_concept_judge_runs_in_inspect_via_the_catalog_factory(real_set: tuple[P
     from judgeaudit.judges.concepts import ConceptPrior
 
     set_dir, corpus_file = real_set
-    log = _run(distance_task("pairwise", "concept_set", str(set_dir), corpus=str(corpus_file), embedder="tfidf",
+    log = eval_ok(distance_task("pairwise", "concept_set", str(set_dir), corpus=str(corpus_file), embedder="tfidf",
                              resamples=100, prior_cls=ConceptPrior), tmp_path)
     assert log.samples is not None and len(log.samples) == 6
     raw = json.loads(log.samples[0].scores["novelty"].metadata["calls"][0]["raw"])
@@ -401,7 +388,7 @@ def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: t
         script[novel.text[:80]] = DIMENSION_REPLY.format(m=4, s=3)
         script[plain.text[:80]] = DIMENSION_REPLY.format(m=1, s=1).replace("data: 0\n", "")  # malformed
     policy = ScriptedRubric(script)
-    log = _rubric_run(rubric_task("pairwise", str(set_dir), judge="two_stage", references="dense", embedder="tfidf",
+    log = run_scripted(rubric_task("pairwise", str(set_dir), judge="two_stage", references="dense", embedder="tfidf",
                                   corpus=str(corpus_file), n_references=4, resamples=100, cache=False), policy, tmp_path)
     assert "Closest prior works" in policy.prompts[0] and "assumptions: <0-4>" in policy.prompts[0]
     assert log.samples is not None

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from conftest import make_idea
-from inspect_ai import eval
-from inspect_ai.log import EvalLog
-from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
+from inspect_runs import run_scripted as run
+from inspect_runs import score_meta
 
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.jsonl import write_items
@@ -86,20 +86,6 @@ class Judge:
         out = ModelOutput.from_content("mockllm/model", answer)
         out.usage = ModelUsage(input_tokens=len(text) // 4, output_tokens=3, total_tokens=len(text) // 4 + 3)
         return out
-
-
-def run(task: Any, judge: Judge, tmp_path: Path) -> EvalLog:
-    log = eval(task, model=get_model("mockllm/model", custom_outputs=judge), log_dir=str(tmp_path / "logs"),
-               display="none")[0]
-    assert log.status == "success", log.error
-    return log
-
-
-def score_meta(log: EvalLog) -> dict[str, Any]:
-    assert log.samples and log.samples[0].scores
-    meta = log.samples[0].scores["novelty"].metadata
-    assert meta is not None
-    return meta
 
 
 def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(setup: dict[str, str], tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
+from inspect_runs import eval_ok
 from real_items import real_idea, real_pairs, real_points
 
 from judgeaudit.data.contract import Idea, PairItem
@@ -124,19 +124,13 @@ def test_date_cutoff_limits_prior_work(docs: Corpus) -> None:
         early.score(real_idea(docs.documents[7], "novel", "x"), "metric_embedding")
 
 
-def _run(task, tmp_path: Path):
-    logs = inspect_eval(task, model="none", log_dir=str(tmp_path / "logs"), display="none")
-    assert len(logs) == 1 and logs[0].status == "success", logs[0].error
-    return logs[0]
-
-
 @pytest.mark.parametrize("judge", ["metric_embedding", "metric_ngram"])
 def test_pairwise_metric_judge_runs_in_inspect_and_writes_the_score_schema(
         set_and_corpus: tuple[Path, Path], tmp_path: Path, judge: str) -> None:
     set_dir, corpus_file = set_and_corpus
     task = novelty_metric_pairwise(dataset=str(set_dir), judge=judge, corpus=str(corpus_file), embedder="tfidf",
                                    resamples=200)
-    log = _run(task, tmp_path)
+    log = eval_ok(task, tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     split = rule["split"]
     assert split["by"] == "area" and split["n_fit"] == 8 and split["n_scored"] == 8
@@ -164,7 +158,7 @@ def test_pointwise_metric_judge_with_item_split(set_and_corpus: tuple[Path, Path
     set_dir, corpus_file = set_and_corpus
     task = novelty_metric_pointwise(dataset=str(set_dir), judge="metric_ngram", corpus=str(corpus_file),
                                     embedder="tfidf", fit_by="item", fit_seed=7, resamples=200)
-    log = _run(task, tmp_path)
+    log = eval_ok(task, tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     fit_ids = set(rule["split"]["fit_ids"])
     assert rule["split"]["by"] == "item" and len(fit_ids) == 8
@@ -208,7 +202,7 @@ def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
     corpus_file = tmp_path / "slice.jsonl.gz"
     docs = {d.doc_id: d for d in [*full.subset(keep).documents, *full.documents[:1500]]}
     write_corpus(list(docs.values()), corpus_file)
-    log = _run(novelty_metric_pairwise(dataset=str(BUNDLED_HUMAN_ONLY), judge="metric_ngram", corpus=str(corpus_file),
+    log = eval_ok(novelty_metric_pairwise(dataset=str(BUNDLED_HUMAN_ONLY), judge="metric_ngram", corpus=str(corpus_file),
                                        embedder="tfidf", resamples=500), tmp_path)
     assert log.samples and all(s.scores["novelty"].metadata["verdict"] in ("a", "b", "tie") for s in log.samples)
     excluded = 0
@@ -245,7 +239,7 @@ def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
     monkeypatch.setattr(metric_judges, "DEFAULT_EMBEDDER", "tfidf")
     make = novelty_pairwise if kind == "pairwise" else novelty_pointwise
     assert pyinspect.signature(make).parameters["judge"].default == "prompted"
-    log = _run(make(dataset=str(set_dir), judge="metric_embedding", resamples=100), tmp_path)
+    log = eval_ok(make(dataset=str(set_dir), judge="metric_embedding", resamples=100), tmp_path)
     assert log.eval.metadata["judgeaudit"]["judge"] == "metric_embedding"
     assert log.samples and {s.scores["novelty"].metadata["judge"] for s in log.samples} == {"metric_embedding"}
     with pytest.raises(ValueError, match="unknown judge .metric_vibes.; choose one of: prompted"):
