@@ -51,13 +51,12 @@ from judgeaudit.judges.retrieval_judge import (
     submission_cutoff,
 )
 from judgeaudit.judges.solvers import (
-    CALLS_KEY,
-    PLAN_KEY,
     _error_text,
     call_seed,
     plan_calls,
     record_from_output,
     render_call,
+    store_records,
 )
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order
 from judgeaudit.resources import read_prompt
@@ -188,8 +187,7 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
         state.metadata[RETRIEVED_KEY] = {"corpus": retriever.corpus.name, "method": retriever.description,
                                          "k": hits, "cutoff": iso_datetime(cutoff), "ids": {"search": seen},
                                          "queries": queries, "max_searches": max_searches, "max_turns": max_turns}
-        state.store.set(CALLS_KEY, [c.to_dict() for c in calls])
-        state.store.set(PLAN_KEY, {"prompt": name, "orders": list(orders), "k": k})
+        store_records(state, [c.to_dict() for c in calls], name, orders, k)
         if first is not None:
             state.messages = first[0]
             if first[1] is not None:

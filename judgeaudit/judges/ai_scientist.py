@@ -39,11 +39,10 @@ from judgeaudit.judges.retrieval_judge import (
     iso_datetime,
 )
 from judgeaudit.judges.solvers import (
-    CALLS_KEY,
-    PLAN_KEY,
     _error_text,
     call_seed,
     record_from_output,
+    store_records,
 )
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord
 from judgeaudit.resources import read_prompt
@@ -146,9 +145,8 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
         state.metadata[RETRIEVED_KEY] = {"corpus": retriever.corpus.name, "method": retriever.description, "k": hits,
                                          "cutoff": iso_datetime(cutoff), "ids": seen, "queries": queries,
                                          "rounds": rounds}
-        state.store.set(CALLS_KEY, [c.to_dict() for c in calls])
         orders = ["single"] if kind == "pointwise" else ["ab"]
-        state.store.set(PLAN_KEY, {"prompt": PROMPT_NAME, "orders": orders, "k": k})
+        store_records(state, [c.to_dict() for c in calls], PROMPT_NAME, orders, k)
         if transcript:
             state.messages = transcript
         return state

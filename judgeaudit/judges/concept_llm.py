@@ -52,7 +52,7 @@ from judgeaudit.judges.metric_judges import (
     pair_verdict,
     point_verdict,
 )
-from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, _error_text
+from judgeaudit.judges.solvers import _error_text, store_records
 from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.providers.grammars import CONCEPT_MAX, CONCEPT_MIN
 from judgeaudit.resources import read_prompt
@@ -262,8 +262,7 @@ def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = 
                "rule": fixed_rule(kind), "sides": results}
         order = "ab" if kind == "pairwise" else "single"
         record = CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse, 0, error)  # type: ignore[arg-type]
-        state.store.set(CALLS_KEY, [record.to_dict()])
-        state.store.set(PLAN_KEY, {"prompt": "concepts/extract", "orders": [order], "k": 1})
+        store_records(state, [record.to_dict()], "concepts/extract", [order], 1)
         return state
 
     return solve

@@ -44,7 +44,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.validate import parse_item
-from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY
+from judgeaudit.judges.solvers import store_records
 from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Corpus, Exclusion, load_corpus
 from judgeaudit.retrieval.embed import cosine_rows, default_embedder, normalise
@@ -325,8 +325,7 @@ def metric_novelty_judge(rule: FittedRule, prior: PriorWork) -> Solver:
         if item.item_id in set(rule.split.fit_ids):
             raise ValueError(f"sample {state.sample_id!r} belongs to the fit split and must not be scored")
         record = judge_item(item, rule, prior)
-        state.store.set(CALLS_KEY, [record.to_dict()])
-        state.store.set(PLAN_KEY, {"prompt": METRIC_PROMPT, "orders": ["single"], "k": 1})
+        store_records(state, [record.to_dict()], METRIC_PROMPT, ["single"], 1)
         return state
 
     return solve

@@ -32,7 +32,7 @@ from judgeaudit.judges.retrieval_judge import (
     iso_datetime,
     render_block,
 )
-from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, default_orders, judge_call
+from judgeaudit.judges.solvers import default_orders, judge_call, store_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Hit
@@ -117,8 +117,7 @@ def novelty_checker_judge(kind: str, k: int = 1, both_orders: bool = False, seed
             "citations": {"calls": per_call, "uncited_calls": sum(c["uncited"] for c in per_call),
                           "invalid_citations": sum(len(c["invalid"]) for c in per_call)},
         }
-        state.store.set(CALLS_KEY, [record.to_dict() for record, _ in results])
-        state.store.set(PLAN_KEY, {"prompt": PROMPT_NAME, "orders": list(orders), "k": k})
+        store_records(state, [record.to_dict() for record, _ in results], PROMPT_NAME, orders, k)
         first = results[0][1]
         if first is not None:
             state.output = first

@@ -46,7 +46,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
 from judgeaudit.data.contract import Idea, Item, PairItem
-from judgeaudit.judges.solvers import CALLS_KEY, PLAN_KEY, _error_text, call_seed
+from judgeaudit.judges.solvers import _error_text, call_seed, judge_records, store_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
 from judgeaudit.resources import read_prompt
 from judgeaudit.stats import DEFAULT_SEED
@@ -238,9 +238,7 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
                    "sides": results}
             records.append(CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse,  # type: ignore[arg-type]
                                       call_index, error).to_dict())
-        state.store.set(CALLS_KEY, records)
-        state.store.set(PLAN_KEY, {"prompt": prompt, "orders": ["ab" if kind == "pairwise" else "single"],
-                                   "k": k})
+        store_records(state, records, prompt, ["ab" if kind == "pairwise" else "single"], k)
         first = next(iter(sides))
         state.messages = [ChatMessageUser(content=prompts[first]),
                           ChatMessageAssistant(content=json.loads(records[0]["raw"])["sides"][first]["output"])]
@@ -268,7 +266,7 @@ def rubric_novelty(judge: str = "rubric", idea_format: str = "abstract",
     from judgeaudit.judges.scorer import build_score
 
     async def score(state: TaskState, target: Target) -> Score:
-        calls, plan = state.store.get(CALLS_KEY), state.store.get(PLAN_KEY)
+        calls, plan = judge_records(state)
         if calls is None or plan is None:
             raise RuntimeError(f"sample {state.sample_id!r}: no rubric calls recorded")
         result = build_score(dict(state.metadata), calls, plan, judge=judge, idea_format=idea_format,

@@ -145,6 +145,17 @@ def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[s
     return state.store.get(CALLS_KEY), state.store.get(PLAN_KEY)
 
 
+def judge_plan(prompt: str, orders: Sequence[str], k: int) -> dict[str, Any]:
+    """The plan record the scorer reads beside the calls: prompt name, presented orders, calls per order."""
+    return {"prompt": prompt, "orders": list(orders), "k": k}
+
+
+def store_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, orders: Sequence[str], k: int) -> None:
+    """Leave a judge's call records and plan in the sample store for the `novelty` scorer (`judge_records`)."""
+    state.store.set(CALLS_KEY, calls)
+    state.store.set(PLAN_KEY, judge_plan(prompt, orders, k))
+
+
 def plan_calls(
     kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
 ) -> tuple[str, tuple[Order, ...]]:
@@ -215,7 +226,7 @@ def novelty_judge(
         # One call needs no concurrency (and no extra transcript spans); several run together.
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
         calls = [record.to_dict() for record, _ in results]
-        plan = {"prompt": name, "orders": list(orders), "k": k}
+        plan = judge_plan(name, orders, k)
         state.messages = [_prompt_message(state, first_text)]
         first_output = results[0][1]
         if first_output is not None:
@@ -224,8 +235,7 @@ def novelty_judge(
                 content=first_output.completion, metadata={RECORD_KEY: {"calls": calls, "plan": plan}}
             ))
         else:  # the first call failed: no answer message to carry the records
-            state.store.set(CALLS_KEY, calls)
-            state.store.set(PLAN_KEY, plan)
+            store_records(state, calls, name, orders, k)
         return state
 
     return solve
