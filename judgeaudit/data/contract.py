@@ -130,3 +130,8 @@ class PointItem:
 
 Item = PairItem | PointItem
 
+
+
+def item_ideas(item: Item) -> list[Idea]:
+    """The ideas an item shows: both sides of a pair (a, then b), or the one idea of a point."""
+    return [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]

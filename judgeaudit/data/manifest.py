@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.data.contract import Idea, Item, PairItem
+from judgeaudit.data.contract import Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import check_file
 from judgeaudit.data.validate import ContractError, Problem
 from judgeaudit.files import atomic_write_text, sha256_file
@@ -16,17 +16,13 @@ MANIFEST_NAME = "manifest.json"
 MANIFEST_VERSION = 1
 
 
-def _ideas(item: Item) -> list[Idea]:
-    return [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
-
-
 def _sorted_counts(counter: Counter[str]) -> dict[str, int]:
     return {key: counter[key] for key in sorted(counter)}
 
 
 def file_stats(items: list[Item]) -> dict[str, Any]:
     """Counts of one file's items: total, by area, by gold, by setup, and of the ideas inside."""
-    ideas = [idea for item in items for idea in _ideas(item)]
+    ideas = [idea for item in items for idea in item_ideas(item)]
     return {
         "kind": "pairwise" if items and isinstance(items[0], PairItem) else "pointwise",
         "items": len(items),

@@ -45,7 +45,7 @@ from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
-from judgeaudit.data.contract import Idea, Item, PairItem
+from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.judges.solvers import _error_text, call_seed, judge_records, store_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
 from judgeaudit.resources import read_prompt
@@ -134,8 +134,7 @@ class References:
         self.embedder = embedder
         self._by_area: dict[str, list[Idea]] = {}
         for item in items:
-            ideas = [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
-            for idea in ideas:
+            for idea in item_ideas(item):
                 pool = self._by_area.setdefault(idea.area, [])
                 if all(o.idea_id != idea.idea_id for o in pool):
                     pool.append(idea)

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from judgeaudit.data.card import CARD_NAME, _files_table, card_header, read_card_header
-from judgeaudit.data.contract import Idea, Item, PairItem
+from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import read_items, write_items
 from judgeaudit.data.manifest import read_manifest, write_manifest
 from judgeaudit.data.validate import Kind
@@ -101,10 +101,6 @@ def _plan_validator(source: str, instructions: str) -> Validator:
     return check
 
 
-def _ideas(item: Item) -> list[Idea]:
-    return [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
-
-
 def _as_plan(item: Item, plans: dict[str, str]) -> Item | None:
     def conv(idea: Idea) -> Idea | None:
         text = plans.get(idea.idea_id)
@@ -147,7 +143,7 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
     ideas: dict[str, Idea] = {}
     for kind, its in items.items():
         for item in its:
-            for idea in _ideas(item):
+            for idea in item_ideas(item):
                 if idea.format != "abstract":
                     raise ValueError(f"{sources[kind]}: idea {idea.idea_id!r} is already format {idea.format!r}; "
                                      "plans are made from abstract files")

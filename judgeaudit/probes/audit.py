@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from judgeaudit.data.contract import Item, PairItem, PointItem
+from judgeaudit.data.contract import Item, item_ideas
 from judgeaudit.probes.applicability import inapplicable_probes, needs_model
 from judgeaudit.probes.frame import LogFrame
 from judgeaudit.probes.gates import HEADLINE, Gate, GateResult, evaluate, verdict
@@ -324,8 +324,7 @@ def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
     """Item id -> generator model of its generated idea (None when it has none)."""
     out: dict[str, str | None] = {}
     for item in items:
-        ideas = (item.idea_a, item.idea_b) if isinstance(item, PairItem) else (item.idea,) if isinstance(item, PointItem) else ()
-        out[item.item_id] = next((i.generator for i in ideas if i.source == "generated"), None)
+        out[item.item_id] = next((i.generator for i in item_ideas(item) if i.source == "generated"), None)
     return out
 
 

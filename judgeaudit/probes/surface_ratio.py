@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
+from judgeaudit.data.contract import Idea, Item, item_ideas
 from judgeaudit.probes.applicability import is_score_judge
 from judgeaudit.probes.readings import Figure, Reading
 
@@ -33,8 +33,7 @@ def audited_ideas(items: Sequence[Item]) -> list[Idea]:
     seen: set[tuple[str, str]] = set()
     out: list[Idea] = []
     for item in items:
-        ideas = (item.idea_a, item.idea_b) if isinstance(item, PairItem) else (item.idea,) if isinstance(item, PointItem) else ()
-        for idea in ideas:
+        for idea in item_ideas(item):
             key = (idea.idea_id, idea.text)
             if key not in seen:
                 seen.add(key)
