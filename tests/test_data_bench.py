@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.cli import main
-from judgeaudit.data.bench import (
+from judgeaudit.data.convert.novelty_judge_bench import (
     BenchSourceError,
     convert_dir,
     convert_strict,

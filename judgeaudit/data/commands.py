@@ -133,7 +133,7 @@ def _prepare_out(out: Path, force: bool) -> str | None:
 
 def convert_command(args: argparse.Namespace) -> int:
     """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set, return exit code."""
-    from judgeaudit.data.bench import BenchSourceError, convert_dir, resolve_source
+    from judgeaudit.data.convert.novelty_judge_bench import BenchSourceError, convert_dir, resolve_source
     from judgeaudit.data.card import write_card
     from judgeaudit.data.hf import write_jsonl_set
     from judgeaudit.data.manifest import write_manifest

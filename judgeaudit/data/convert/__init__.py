@@ -1,0 +1,1 @@
+"""Converters of published novelty-judge sets into the data contract."""
