@@ -14,7 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "judgeaudit.data.commands",
     "judgeaudit.mine.commands",
     "judgeaudit.report.commands",
-    "judgeaudit.probes.commands",
+    "judgeaudit.audit.commands",
 )
 
 

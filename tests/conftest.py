@@ -13,6 +13,7 @@ os.environ.pop("OPENREVIEW_USERNAME", None)
 os.environ.pop("OPENREVIEW_PASSWORD", None)
 
 import pytest  # noqa: E402
+from real_items import search_set  # noqa: E402, F401  (fixture: a small search corpus + one pair / one point)
 
 from judgeaudit.data.contract import Evidence, Idea, PairItem, PointItem, Provenance  # noqa: E402
 from judgeaudit.data.jsonl import write_items  # noqa: E402

@@ -1,13 +1,19 @@
-"""Test helpers: contract items built from real ICLR 2026 abstracts of the bundled corpus, and fixed embeddings."""
+"""Test helpers: contract items built from real ICLR 2026 abstracts of the bundled corpus, fixed embeddings,
+and a small real-format search corpus with a one-pair / one-point set (fixture `search_set`)."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance
+from judgeaudit.data.jsonl import write_items
 from judgeaudit.retrieval.corpus import Corpus, Document
 
 AREAS = ("optimization", "generative models", "reinforcement learning", "learning theory")
@@ -63,3 +69,42 @@ class FixedEmbedder:
 
     def load_state(self, state: dict[str, Any]) -> None:
         """No state."""
+
+
+DAY = 86_400_000
+T0 = 1_757_000_000_000  # submission date of the target idea n0
+GRAPH = "Kestrel prunes attention heads of sparse graph transformers with a learned contrastive saliency score."
+SPEECH = "Dropout on recurrent state improves speech recognition models under noisy acoustic conditions."
+
+
+def doc(doc_id: str, title: str, abstract: str, cdate: int) -> dict[str, Any]:
+    return {"id": doc_id, "title": title, "abstract": abstract, "cdate": cdate}
+
+
+@pytest.fixture
+def search_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A corpus file and a one-pair / one-point set: n0 (graph pruning) vs p0 (speech dropout)."""
+    from conftest import make_idea  # conftest imports this module for the fixture
+
+    monkeypatch.setenv("JUDGEAUDIT_CACHE", str(tmp_path / "cache"))
+    docs = [
+        doc("n0", "Kestrel graph pruning", GRAPH, T0),  # the target itself (by id)
+        *(doc(f"g{i}", f"Pruning graph transformers {i}", f"Attention head pruning for sparse graph transformers, variant {i}.",
+              T0 - (i + 1) * DAY) for i in range(4)),
+        doc("g_late", "Contrastive saliency for pruning graph transformers",
+            "Learned contrastive saliency prunes attention heads of sparse graph transformers.", T0 + 5 * DAY),
+        *(doc(f"s{i}", f"Recurrent dropout for speech {i}", f"Dropout on recurrent state for noisy speech recognition, study {i}.",
+              T0 - (i + 1) * DAY) for i in range(3)),
+        doc("dup", "A title", SPEECH, T0 - 9 * DAY),  # idea p0 under another id: same title and text
+        doc("x1", "Protein folding with diffusion", "Diffusion models for protein structure.", T0 - DAY),
+    ]
+    corpus = tmp_path / "corpus.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(d) + "\n" for d in docs))
+    novel = make_idea("n0", "novel", text=GRAPH, title="Kestrel graph pruning")
+    plain = make_idea("p0", "not_novel", text=SPEECH, title="A title")
+    set_dir = tmp_path / "set"
+    write_items(set_dir / "pairwise.jsonl",
+                [PairItem(pair_id="pair0", setup="human_only", area=novel.area, idea_a=novel, idea_b=plain, gold="a")])
+    write_items(set_dir / "pointwise.jsonl", [PointItem(item_id="item0", setup="human_only", idea=plain, gold="not_novel")])
+    return {"corpus": str(corpus), "dataset": str(set_dir)}

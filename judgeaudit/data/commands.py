@@ -8,6 +8,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.data.card import verify_card, write_card
+from judgeaudit.data.convert.novelty_judge_bench import (
+    BenchSourceError,
+    convert_dir,
+    resolve_source,
+)
+from judgeaudit.data.hf import write_jsonl_set
+from judgeaudit.data.jsonl import check_file
+from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest, write_manifest
+from judgeaudit.data.sets import variant_problems
+from judgeaudit.data.validate import Problem
+from judgeaudit.files import sha256_file
+
 VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (see DESIGN.md).
 
@@ -71,12 +84,6 @@ def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
 
 def validate_command(args: argparse.Namespace) -> int:
     """Handler of `judgeaudit validate`: print every problem, a summary, return the exit code."""
-    from judgeaudit.data.card import verify_card
-    from judgeaudit.data.jsonl import check_file
-    from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest
-    from judgeaudit.data.sets import variant_problems
-    from judgeaudit.data.validate import Problem
-
     problems: list[Problem] = []
     missing = False
     n_files = n_items = n_skipped = 0
@@ -133,12 +140,6 @@ def _prepare_out(out: Path, force: bool) -> str | None:
 
 def convert_command(args: argparse.Namespace) -> int:
     """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set, return exit code."""
-    from judgeaudit.data.convert.novelty_judge_bench import BenchSourceError, convert_dir, resolve_source
-    from judgeaudit.data.card import write_card
-    from judgeaudit.data.hf import write_jsonl_set
-    from judgeaudit.data.manifest import write_manifest
-    from judgeaudit.files import sha256_file
-
     error = _prepare_out(args.out, args.force)
     if error:
         print(error, file=sys.stderr)

@@ -11,6 +11,7 @@ from typing import Any
 from judgeaudit.data.contract import Item, PairItem, PointItem
 from judgeaudit.data.jsonl import read_items, write_items
 from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
+from judgeaudit.files import atomic_open
 
 # Annotations name the HF types as Any: at the repository root the top-level `datasets/`
 # folder (our bundled sets) shadows the Hugging Face library for mypy and `python -m`.
@@ -183,8 +184,6 @@ def load_from_disk(path: str | Path) -> dict[str, list[Item]]:
 
 def to_parquet(dd: HFDatasetDict, out_dir: str | Path) -> dict[str, Path]:
     """One `<split>.parquet` per split (Features kept in the parquet schema metadata)."""
-    from judgeaudit.files import atomic_open
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}

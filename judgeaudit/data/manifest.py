@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from judgeaudit import __version__
 from judgeaudit.data.contract import Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import check_file
 from judgeaudit.data.validate import ContractError, Problem
@@ -58,7 +59,6 @@ def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
         files[path.name] = stats
     if problems:
         raise ContractError(problems)
-    from judgeaudit import __version__
 
     manifest: dict[str, Any] = {
         "manifest_version": MANIFEST_VERSION,

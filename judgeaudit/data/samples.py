@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.jsonl import read_items
+from judgeaudit.data.validate import parse_item
 from judgeaudit.resources import resolve_dataset_file
 
 
@@ -31,7 +32,7 @@ def item_to_sample(
     `lean=True` (prompted judges without retrieval) keeps only what their solver, scorer and the
     reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
     placeholder; the prompted task drops them again when the sample's input is its only prompt,
-    see `judges.solvers.prompt_input`) and the `extra` keys that are set (None values dropped;
+    see `judges.llm.prompted.prompt_input`) and the `extra` keys that are set (None values dropped;
     readers use `.get`).
     Inspect copies, diffs, thins and writes the metadata of every sample several times, so
     carrying the full item (evidence, provenance, original text) costs CPU per sample.
@@ -77,3 +78,12 @@ def load_items(dataset: str, kind: str, idea_format: str = "abstract") -> list[I
 def items_to_dataset(items: Sequence[Item], name: str | None = None) -> MemoryDataset:
     """An Inspect MemoryDataset with one Sample per item."""
     return MemoryDataset([item_to_sample(i) for i in items], name=name)
+
+
+def sample_item(meta: Mapping[str, Any], sample_id: object) -> Item:
+    """The contract item a (non-lean) sample's metadata carries; a clear error when it breaks the contract."""
+    item, problems = parse_item(meta.get("item"), meta.get("kind"), f"sample {sample_id}", 0)  # type: ignore[arg-type]
+    if item is None:
+        raise ValueError(f"sample {sample_id!r}: item metadata breaks the contract: "
+                         + "; ".join(str(p) for p in problems))
+    return item

@@ -1,53 +1,23 @@
-"""Inspect metrics for novelty judges: each reports its estimate and a bootstrap 95% interval.
+"""Inspect metrics of the novelty tasks: point estimates only, from `judgeaudit.stats`.
 
-Every figure comes from `judgeaudit.stats` (outcome columns, metric definition, bootstrap);
-this module only collects verdicts and gold from the score metadata (SCORE_SCHEMA.md).
-A metric `m` yields the values `m`, `m_ci_low`, `m_ci_high`; its params (`resamples`,
-`seed`) are recorded with it in the log, and the method is the stats package's percentile bootstrap.
+Every figure comes from `judgeaudit.stats` (outcome columns, metric definition); this module only
+collects verdicts and gold from the score metadata (SCORE_SCHEMA.md). The seeded bootstrap
+intervals are computed once, by `judgeaudit.stats` for the report and the audit, from the
+`bootstrap` settings the task records in its metadata: Inspect recomputes its metrics for every
+progress refresh, where an interval would compete with the model for CPU.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from judgeaudit.stats import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    PAIRWISE,
-    POINTWISE,
-    bootstrap_metric,
-    pairwise_outcomes,
-    pointwise_outcomes,
-)
-from judgeaudit.stats.bootstrap import METHOD
+from judgeaudit.stats import PAIRWISE, POINTWISE, pairwise_outcomes, pointwise_outcomes
+from judgeaudit.stats.defaults import METHOD
 
 BOOTSTRAP_METHOD = METHOD
-# Inspect recomputes metrics about once a second for its progress display while a task runs.
-# Those interim values show only the point estimates; a full bootstrap per refresh would
-# compete with the model for CPU. Detected by the display's code name; if Inspect renames it,
-# interim refreshes simply compute the full interval too (slower, never wrong).
-_DISPLAY_QUALNAME = "update_metrics_display_fn.<locals>.compute"
-_DISPLAY_MODULE = "inspect_ai._eval.task.run"
-
-
-def _in_progress_display(max_depth: int = 12) -> bool:
-    """True when called from Inspect's running-metrics display (not the final results)."""
-    frame = sys._getframe(1)
-    for _ in range(max_depth):
-        if frame is None:
-            return False
-        code = frame.f_code
-        if (
-            code.co_qualname == _DISPLAY_QUALNAME
-            and frame.f_globals.get("__name__") == _DISPLAY_MODULE
-        ):
-            return True
-        frame = frame.f_back  # type: ignore[assignment]
-    return False
 
 
 def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str], list[str]]:
@@ -88,99 +58,80 @@ def _outcomes(scores: list[SampleScore], kind: str) -> Mapping[str, Any]:
     return outcomes
 
 
-def interval_values(
-    name: str, scores: list[SampleScore], kind: str, resamples: int, seed: int
-) -> dict[str, float]:
-    """`{name, name_ci_low, name_ci_high}` for one metric of `judgeaudit.stats` over the scores."""
-    nan = float("nan")
+def point_estimate(name: str, scores: list[SampleScore], kind: str) -> float:
+    """One metric of `judgeaudit.stats` over the scores (NaN for no scores)."""
     if not scores:
-        return {name: nan, f"{name}_ci_low": nan, f"{name}_ci_high": nan}
-    outcomes = _outcomes(scores, kind)
+        return float("nan")
     fn = PAIRWISE[name] if kind == "pairwise" else POINTWISE[name]
-    if _in_progress_display():
-        return {name: float(fn(outcomes))}
-    # No explicit indices: the stats package caches the seeded resample draw across metrics.
-    interval = bootstrap_metric(outcomes, fn, resamples, seed)
-    return {
-        name: interval.estimate,
-        f"{name}_ci_low": interval.low,
-        f"{name}_ci_high": interval.high,
-    }
+    return float(fn(_outcomes(scores, kind)))
 
 
-def _make(name: str, kind: str, resamples: int, seed: int) -> Metric:
+def _make(name: str, kind: str) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
-        return interval_values(name, scores, kind, resamples, seed)
+        return {name: point_estimate(name, scores, kind)}  # keyed: both kinds report `invalid_rate`
 
     return compute
 
 
 @metric
-def strict_accuracy(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pairwise share correct (ties and invalid are wrong), with bootstrap interval."""
-    return _make("strict_accuracy", "pairwise", resamples, seed)
+def strict_accuracy() -> Metric:
+    """Pairwise share correct (ties and invalid are wrong)."""
+    return _make("strict_accuracy", "pairwise")
 
 
 @metric
-def soft_accuracy(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pairwise share correct with a tie worth one half, with bootstrap interval."""
-    return _make("soft_accuracy", "pairwise", resamples, seed)
+def soft_accuracy() -> Metric:
+    """Pairwise share correct with a tie worth one half."""
+    return _make("soft_accuracy", "pairwise")
 
 
 @metric
-def accuracy_no_ties(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pairwise correct / decided items, with bootstrap interval."""
-    return _make("accuracy_no_ties", "pairwise", resamples, seed)
+def accuracy_no_ties() -> Metric:
+    """Pairwise correct / decided items."""
+    return _make("accuracy_no_ties", "pairwise")
 
 
 @metric
-def tie_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pairwise share of tie verdicts, with bootstrap interval."""
-    return _make("tie_rate", "pairwise", resamples, seed)
+def tie_rate() -> Metric:
+    """Pairwise share of tie verdicts."""
+    return _make("tie_rate", "pairwise")
 
 
 @metric
-def invalid_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pairwise share of invalid verdicts, with bootstrap interval."""
-    return _make("invalid_rate", "pairwise", resamples, seed)
+def invalid_rate() -> Metric:
+    """Pairwise share of invalid verdicts."""
+    return _make("invalid_rate", "pairwise")
 
 
 @metric
-def macro_f1(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pointwise mean of the novel and not_novel F1, with bootstrap interval."""
-    return _make("macro_f1", "pointwise", resamples, seed)
+def macro_f1() -> Metric:
+    """Pointwise mean of the novel and not_novel F1."""
+    return _make("macro_f1", "pointwise")
 
 
 @metric
-def f1_novel(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pointwise F1 of the `novel` class, with bootstrap interval."""
-    return _make("f1_novel", "pointwise", resamples, seed)
+def f1_novel() -> Metric:
+    """Pointwise F1 of the `novel` class."""
+    return _make("f1_novel", "pointwise")
 
 
 @metric
-def f1_not_novel(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pointwise F1 of the `not_novel` class, with bootstrap interval."""
-    return _make("f1_not_novel", "pointwise", resamples, seed)
+def f1_not_novel() -> Metric:
+    """Pointwise F1 of the `not_novel` class."""
+    return _make("f1_not_novel", "pointwise")
 
 
 @metric
-def pointwise_invalid_rate(resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Metric:
-    """Pointwise share of invalid verdicts (reported as `invalid_rate`), with bootstrap interval."""
-    return _make("invalid_rate", "pointwise", resamples, seed)
+def pointwise_invalid_rate() -> Metric:
+    """Pointwise share of invalid verdicts (reported as `invalid_rate`)."""
+    return _make("invalid_rate", "pointwise")
 
 
-def pairwise_metrics(
-    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
-) -> list[Metric | dict[str, list[Metric]]]:
+def pairwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pairwise metrics of a judge task."""
-    return [
-        f(resamples, seed)
-        for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate)
-    ]
+    return [f() for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate)]
 
 
-def pointwise_metrics(
-    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
-) -> list[Metric | dict[str, list[Metric]]]:
+def pointwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pointwise metrics of a judge task."""
-    return [f(resamples, seed) for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate)]
+    return [f() for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate)]

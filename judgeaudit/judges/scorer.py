@@ -11,7 +11,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
-from judgeaudit.judges.solvers import judge_records
+from judgeaudit.judges.records import judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
     SplitRule,

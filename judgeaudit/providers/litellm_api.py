@@ -41,8 +41,8 @@ from inspect_ai.model import (
     ModelOutput,
     ModelUsage,
     RetryDecision,
+    StopReason,
 )
-from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
 
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
@@ -383,8 +383,6 @@ class LiteLLMAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
         """One `litellm.acompletion` call; errors re-raised redacted for Inspect's retry logic."""
-        from inspect_ai.log._samples import set_active_model_event_call
-
         params, dropped = self.resolve_params(config)
         request: dict[str, Any] = {
             "model": self.model_name,
@@ -397,7 +395,7 @@ class LiteLLMAPI(ModelAPI):
             request["tool_choice"] = tool_choice_to_litellm(tool_choice)
         if self.base_url:
             request["api_base"] = self.base_url
-        model_call = set_active_model_event_call(REDACTOR.data(request))
+        model_call = ModelCall.create(REDACTOR.data(request), None)  # returned with the output
         try:
             response = await self._acompletion(request)
         except Exception as ex:

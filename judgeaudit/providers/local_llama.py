@@ -55,8 +55,8 @@ from inspect_ai.model import (
     ModelCall,
     ModelOutput,
     ModelUsage,
+    StopReason,
 )
-from inspect_ai.model._model_output import StopReason
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.gguf import resolve_gguf

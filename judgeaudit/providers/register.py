@@ -1,15 +1,15 @@
-"""`@modelapi` registrations for our providers; the provider modules are imported only when used."""
+"""`@modelapi` registrations for our providers; the local one (the `local` extra) is imported only when used."""
 
 from __future__ import annotations
 
 from inspect_ai.model import ModelAPI, modelapi
 
+from judgeaudit.providers.litellm_api import LiteLLMAPI
+
 
 @modelapi(name="litellm")
 def litellm() -> type[ModelAPI]:
     """`litellm/<litellm model>`: any model litellm reaches, with USD cost from its price map."""
-    from judgeaudit.providers.litellm_api import LiteLLMAPI
-
     return LiteLLMAPI
 
 

@@ -37,6 +37,8 @@ from typing import Any
 
 from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
 
+from judgeaudit.providers.grammars import resolve_grammar
+
 TOOL_PROTOCOL = "tool_text/1"
 CALL_PREFIX = "CALL "
 MAX_STRING_CHARS = 200
@@ -200,8 +202,6 @@ def resolve_tool_grammar(spec: str | None, prompt: str, tools: list[ToolInfo],
     `tool_grammar` (name `tool_text/1:<name>`); tool choice `any` / a named function gives the
     call-only grammar (`tool_text/1:call`); `auto` finding no format leaves the reply free.
     """
-    from judgeaudit.providers.grammars import resolve_grammar
-
     if spec is None or spec == "none":
         return None, None
     name, answer = resolve_grammar(spec, prompt)

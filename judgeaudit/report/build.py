@@ -12,7 +12,9 @@ import pandas as pd
 from judgeaudit.files import atomic_write_text
 from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
+from judgeaudit.report.figures import all_figures
 from judgeaudit.report.frame import LoadResult, load_frame
+from judgeaudit.report.tables import all_tables, write_table
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 REPORT_SCHEMA = "judgeaudit.report/1"
@@ -93,8 +95,6 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, intersect: bool = False,
                  aggregations: bool = True, figures: bool = True) -> Report:
     """Read the logs under `logdir`, compute every metric, write tables, figures and report.json to `out`."""
-    from judgeaudit.report.tables import all_tables, write_table
-
     loaded = load_frame(logdir)
     if loaded.frame.empty:
         raise ValueError(
@@ -109,8 +109,6 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
         files["tables"][table.name] = write_table(table, out_dir)
         tables_md.append(Path(files["tables"][table.name]["markdown"]).read_text(encoding="utf-8"))
     if figures:
-        from judgeaudit.report.figures import all_figures
-
         files["figures"] = all_figures(groups, out_dir)
     atomic_write_text(out_dir / "report.md", summary_markdown(data, files, tables_md))
     files["summary"] = str(out_dir / "report.md")

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from judgeaudit.report.build import build_report
+from judgeaudit.report.compute import ItemMismatchError
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
@@ -35,9 +37,6 @@ def register(subparsers: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the report; errors about the input are printed, not raised."""
-    from judgeaudit.report.build import build_report
-    from judgeaudit.report.compute import ItemMismatchError
-
     if args.resamples < 1:
         print("judgeaudit report: --resamples must be at least 1", file=sys.stderr)
         return 2

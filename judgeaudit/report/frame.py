@@ -18,6 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from judgeaudit.judges.tasks import TASKS
+
 SCHEMA = "judgeaudit.score/1"
 SCORER = "novelty"
 POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' calls in one verdict
@@ -95,16 +97,9 @@ def _format_value(value: Any) -> str:
 
 
 def task_defaults(task: str) -> dict[str, Any] | None:
-    """Default arguments of a registered Inspect task, or None when it cannot be looked up."""
-    try:
-        from inspect_ai._util.registry import registry_lookup
-
-        import judgeaudit._registry  # noqa: F401  (registers our tasks)
-
-        fn = registry_lookup("task", task)
-    except Exception:  # noqa: BLE001 - an unknown task just has no known defaults
-        return None
-    if not callable(fn):
+    """Default arguments of one of our tasks (`judgeaudit.judges.tasks.TASKS`), or None for another task."""
+    fn = TASKS.get(short_task(task))
+    if fn is None:
         return None
     params = inspect.signature(fn).parameters.values()
     return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}

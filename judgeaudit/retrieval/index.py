@@ -24,7 +24,7 @@ from scipy import sparse
 
 from judgeaudit.data.contract import Idea
 from judgeaudit.files import atomic_open
-from judgeaudit.retrieval.corpus import Corpus, Document, Exclusion, to_millis
+from judgeaudit.retrieval.corpus import Corpus, Document, Exclusion, load_corpus, to_millis
 from judgeaudit.retrieval.embed import Embedder, cosine_rows, default_embedder, tokenize
 
 Method = Literal["bm25", "dense", "hybrid"]
@@ -268,9 +268,6 @@ _RETRIEVERS: dict[tuple[str, str, str], Retriever] = {}
 
 def get_retriever(corpus: str = "iclr2026_submissions", method: Method = "bm25", embedder: str = "auto") -> Retriever:
     """A process-wide shared retriever for a bundled corpus name or corpus path (built/loaded once)."""
-    from judgeaudit.retrieval.corpus import load_corpus
-    from judgeaudit.retrieval.embed import default_embedder
-
     key = (corpus, method, embedder)
     if key not in _RETRIEVERS:
         vectors = default_embedder(embedder) if method != "bm25" else None

@@ -22,7 +22,7 @@ from judgeaudit.stats.metrics import (
     pairwise_outcomes,
     pointwise_outcomes,
 )
-from judgeaudit.stats.sanity import SurfaceRatio, surface_ratio, weighted_medians
+from judgeaudit.stats.surface_ratio import SurfaceRatio, surface_ratio, weighted_medians
 from judgeaudit.stats.unpaired import UnpairedDifference, unpaired_bootstrap
 
 __all__ = [

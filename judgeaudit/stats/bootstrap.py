@@ -20,13 +20,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from judgeaudit.stats.defaults import (  # noqa: F401  (re-exported)
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    METHOD,
+    PAIRED_METHOD,
+)
 from judgeaudit.stats.metrics import FloatArray, Metric, MetricFn
-
-DEFAULT_RESAMPLES = 10_000
-DEFAULT_SEED = 20260
-DEFAULT_CONFIDENCE = 0.95
-METHOD = "percentile"
-PAIRED_METHOD = "paired percentile"
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ import time
 
 from inspect_ai import eval as inspect_eval
 
-from judgeaudit.judges.concepts import CONCEPT_JUDGES, ConceptPrior
-from judgeaudit.judges.distance_judges import DISTANCE_JUDGES, distance_task
-from judgeaudit.judges.metric_judges import METRIC_JUDGES, metric_task
+from judgeaudit.judges.score.concepts import CONCEPT_JUDGES, ConceptPrior
+from judgeaudit.judges.score.distance import DISTANCE_JUDGES, distance_task
+from judgeaudit.judges.score.metric import METRIC_JUDGES, metric_task
 
 
 def main() -> None:

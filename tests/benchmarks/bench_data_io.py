@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for conftest'
 from conftest import make_idea  # noqa: E402
 
 from judgeaudit.data import hf  # noqa: E402
-from judgeaudit.data.convert.novelty_judge_bench import convert_dir  # noqa: E402
 from judgeaudit.data.contract import PairItem  # noqa: E402
+from judgeaudit.data.convert.novelty_judge_bench import convert_dir  # noqa: E402
 from judgeaudit.data.jsonl import check_file, write_items  # noqa: E402
 
 

@@ -15,8 +15,8 @@ import statistics
 import time
 
 from judgeaudit.data.samples import item_to_sample, load_items
-from judgeaudit.judges.novelty_checker import CANDIDATES, rerank
-from judgeaudit.judges.retrieval_judge import (
+from judgeaudit.judges.llm.novelty_checker import CANDIDATES, rerank
+from judgeaudit.judges.llm.retrieval import (
     item_sides,
     render_block,
     retrieve_for_sides,

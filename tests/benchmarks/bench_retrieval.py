@@ -27,7 +27,7 @@ from typing import Any
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.samples import load_items
 from judgeaudit.files import atomic_write_text
-from judgeaudit.judges.metric_judges import (
+from judgeaudit.judges.score.metric import (
     METRIC_JUDGES,
     PriorWork,
     fit_rule,

@@ -29,7 +29,7 @@ from inspect_ai.solver import generate
 from judgeaudit.data.contract import Evidence, Idea, PairItem
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import item_to_sample
-from judgeaudit.judges.solvers import render_call
+from judgeaudit.judges.llm.prompted import render_call
 from judgeaudit.judges.tasks import novelty_pairwise
 
 

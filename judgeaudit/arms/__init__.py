@@ -1,0 +1,1 @@
+"""Judged arms of an item: the unperturbed arm and the perturbations bias probes apply (judges import these)."""

@@ -1,0 +1,406 @@
+"""`judgeaudit audit`: run the probe battery as one eval-set and assemble the audit card data.
+
+Any judge kind of `judgeaudit.judges.catalog` can be audited (`AuditSpec.judge`, default
+`prompted`), with task options (`AuditSpec.judge_options`, the CLI's `-T key=value`) passed to
+every task of the battery. Probes that cannot apply to the judge are reported as not
+applicable (`probes.applicability`); score judges (no LLM) also get the surface-perturbation
+ratio (`probes.surface_ratio`), and run with `--model none`.
+
+The battery is one resumable, cached `inspect_ai.eval_set` (logs under `<out>/logs`) over:
+the unperturbed run (seed S), a second unperturbed run with seed S+1 (the `repeat` probe:
+identical configuration, a different seed, so Inspect's cache cannot serve one from the
+other), and one task per probe (`-T probe=<name>`). The audited items (the first `limit`
+items of the dataset) are written to `<out>/items/` so every task and a later resume judge
+exactly the same items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from judgeaudit.arms.transforms import apply_probe
+from judgeaudit.audit.applicability import inapplicable_probes, needs_model
+from judgeaudit.audit.frame import LogFrame
+from judgeaudit.audit.gates import HEADLINE, Gate, GateResult, evaluate, verdict
+from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
+from judgeaudit.data.contract import Item, item_ideas
+from judgeaudit.data.jsonl import write_items
+from judgeaudit.data.samples import load_items
+from judgeaudit.files import atomic_write_text
+from judgeaudit.judges.catalog import judge_names
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.stats import bootstrap_metric
+from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from judgeaudit.stats.metrics import metrics_for, outcomes_for
+
+CARD_SCHEMA = "judgeaudit.audit/1"
+DEFAULT_DATASET = "iclr2026/human_only"
+PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
+    "pairwise": ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+    "pointwise": ("presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+}
+# Probes that run as their own task; `repeat` is the second unperturbed run.
+TASK_PROBES: frozenset[str] = frozenset({"position", "presumption", "verbosity", "surface", "injection", "self_preference"})
+HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
+CHANCE = 0.5
+DEFAULT_JUDGE = "prompted"
+NO_MODEL = "none"
+# Task arguments the audit sets itself (or through its own options); not allowed as -T options.
+RESERVED_TASK_ARGS: dict[str, str] = {
+    "dataset": "--dataset", "seed": "--seed", "probe": "--probes", "judge": "--judge", "prompt": "--prompt",
+    "cache": "--no-cache", "resamples": "--resamples", "idea_format": "nothing (the audit judges abstracts)",
+}
+
+
+class AuditError(ValueError):
+    """An audit that cannot run or cannot be read (bad options, failed tasks, missing results)."""
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """Everything that defines one audit."""
+
+    model: str
+    prompt: str = "reference"
+    dataset: str = DEFAULT_DATASET
+    kind: str = "pairwise"
+    limit: int | None = None
+    seed: int = DEFAULT_SEED
+    probes: tuple[str, ...] = PROBES_BY_KIND["pairwise"]
+    cache: bool = True
+    resamples: int = DEFAULT_RESAMPLES
+    gates_file: str | None = None
+    model_args: dict[str, Any] = field(default_factory=dict)
+    judge: str = DEFAULT_JUDGE
+    judge_options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
+        return {
+            "judge_kind": self.judge, "judge_options": safe_model_args(self.judge_options),
+            "model": self.model, "model_args": safe_model_args(self.model_args),
+            "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
+            "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
+            "resamples": self.resamples, "gates_file": self.gates_file,
+        }
+
+
+_SECRET_WORDS = ("key", "token", "secret", "password", "auth", "credential")
+
+
+def safe_model_args(args: dict[str, Any]) -> dict[str, Any]:
+    """Model args fit for a card: secret-looking names redacted, non-scalars by type name."""
+    out: dict[str, Any] = {}
+    for name, value in sorted(args.items()):
+        if any(w in name.lower() for w in _SECRET_WORDS):
+            out[name] = "<redacted>"
+        elif value is None or isinstance(value, str | int | float | bool):
+            out[name] = value
+        else:
+            out[name] = f"<{type(value).__name__}>"
+    return out
+
+
+def balanced_head(items: Sequence[Item], limit: int) -> list[Item]:
+    """The first `limit` items taking gold classes in turn (a, b, a, ... / novel, not_novel, ...).
+
+    A plain head of the file may be all one gold side, and then a judge that always answers
+    "a" looks accurate; alternating keeps the subset balanced while staying deterministic.
+    Classes that run out are filled from the others, in file order.
+    """
+    by_gold: dict[str, list[Item]] = {}
+    for item in items:
+        by_gold.setdefault(item.gold, []).append(item)
+    queues = [by_gold[g] for g in sorted(by_gold)]
+    out: list[Item] = []
+    while len(out) < limit and any(queues):
+        for q in queues:
+            if q and len(out) < limit:
+                out.append(q.pop(0))
+    order = {item.item_id: k for k, item in enumerate(items)}
+    return sorted(out, key=lambda i: order[i.item_id])
+
+
+def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:
+    """`limit` items of a dataset balanced by gold (all when None); an error on an empty selection."""
+    if kind not in PROBES_BY_KIND:
+        raise AuditError(f"kind must be 'pairwise' or 'pointwise', got {kind!r}")
+    if limit is not None and limit < 1:
+        raise AuditError(f"--limit must be a positive number of items, got {limit}")
+    items = load_items(dataset, kind)
+    if not items:
+        raise AuditError(f"dataset {dataset!r} has no {kind} items")
+    return balanced_head(items, limit) if limit is not None else list(items)
+
+
+def write_audit_items(items: Sequence[Item], out: Path, kind: str) -> Path:
+    """Write the audited items to `<out>/items/<kind>.jsonl` (a set directory the tasks load)."""
+    items_dir = out / "items"
+    write_items(items_dir / f"{kind}.jsonl", list(items))
+    return items_dir
+
+
+def items_digest(items: Sequence[Item]) -> str:
+    """SHA-256 over the audited items' canonical JSON (ids, texts, gold)."""
+    return hashlib.sha256("\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()).hexdigest()
+
+
+RUN_FILE = "audit-run.json"
+# Options that decide which calls the eval-set makes; a resume must agree on all of them.
+_RUN_KEYS: tuple[str, ...] = ("judge_kind", "judge_options", "model", "model_args", "prompt", "kind", "seed", "cache")
+# What a run file written before a key existed implied for it.
+_RUN_DEFAULTS: dict[str, Any] = {"judge_kind": DEFAULT_JUDGE, "judge_options": {}}
+
+
+def task_option_names(kind: str) -> list[str]:
+    """The judge task options `-T` may set for `kind` (the task's parameters the audit leaves open)."""
+    import inspect
+
+
+    make = novelty_pairwise if kind == "pairwise" else novelty_pointwise
+    return [p for p in inspect.signature(make).parameters if p not in RESERVED_TASK_ARGS]
+
+
+def check_spec(spec: AuditSpec) -> None:
+    """Reject an unknown judge kind, a -T option the audit sets itself or the task lacks, and
+    `--model none` for a judge that calls an LLM."""
+    if spec.judge not in judge_names():
+        raise AuditError(f"unknown judge {spec.judge!r}; choose one of: {', '.join(judge_names())}")
+    if spec.kind not in PROBES_BY_KIND:
+        raise AuditError(f"kind must be 'pairwise' or 'pointwise', got {spec.kind!r}")
+    for key in spec.judge_options:
+        if key in RESERVED_TASK_ARGS:
+            raise AuditError(f"-T {key}=... is set by the audit itself; use {RESERVED_TASK_ARGS[key]}")
+        if key not in task_option_names(spec.kind):
+            raise AuditError(f"-T {key}: not an option of the {spec.kind} judge task "
+                             f"(options: {', '.join(task_option_names(spec.kind))})")
+    if spec.model == NO_MODEL and needs_model(spec.judge, spec.judge_options):
+        raise AuditError(f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
+                         "the metric, distance and concept judges, the latter with keyphrase concepts)")
+
+
+def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool = True) -> None:
+    """Record what this out dir audits; refuse to resume it with other items or judge options.
+
+    Inspect's eval-set recognises finished tasks by their arguments, not by the items behind
+    a dataset path, so resuming with another `--limit`, model or judge would silently reuse old
+    logs. With `write=False` only the check is made (nothing is recorded yet).
+    """
+    current = {"items_sha256": items_digest(items), **{k: spec.to_dict()[k] for k in _RUN_KEYS}}
+    current = json.loads(json.dumps(current))  # as it reads back from the file (tuples as lists)
+    path = out / RUN_FILE
+    if path.is_file():
+        try:
+            previous = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise AuditError(f"{path} is not valid JSON ({exc.msg}); remove it or use another --out") from exc
+        differs = sorted(k for k in current if previous.get(k, _RUN_DEFAULTS.get(k)) != current[k])
+        if differs:
+            raise AuditError(
+                f"{out} already holds an audit with different {', '.join(differs)}; "
+                "use another --out (or delete it) to audit this configuration"
+            )
+        return
+    if write:
+        atomic_write_text(path, json.dumps(current, indent=2) + "\n")
+
+
+def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list[Any]:
+    """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe."""
+    make = novelty_pairwise if spec.kind == "pairwise" else novelty_pointwise
+    common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache,
+                              **judge_task_args(spec)}
+    tasks = [make(seed=spec.seed, **common)]
+    if "repeat" in probes:
+        tasks.append(make(seed=spec.seed + 1, **common))
+    for probe in probes:
+        if probe in TASK_PROBES:
+            tasks.append(make(seed=spec.seed, probe=probe, **common))
+    return tasks
+
+
+def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
+    """Task arguments that select the judge: `judge` (left out for the default) and the -T options."""
+    return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
+
+
+def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], dict[str, str]]:
+    """Probes that apply to these items and this judge, and a reason for each one that does not."""
+    wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
+    skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
+    limits = inapplicable_probes(spec.judge, spec.judge_options)
+    run = []
+    for p in wanted:
+        if p in limits:
+            skipped[p] = limits[p]
+            continue
+        if p == "self_preference" and not apply_probe(p, items, spec.seed):
+            skipped[p] = "no Human+Generated items with a generated side in this dataset"
+            continue
+        run.append(p)
+    return run, skipped
+
+
+def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None) -> tuple[list[Any], list[Item], dict[str, str]]:
+    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes)."""
+    from inspect_ai import eval_set
+
+    check_spec(spec)
+    items = select_items(spec.dataset, spec.kind, spec.limit)
+    claim_out_dir(spec, items, out, write=False)
+    items_dir = write_audit_items(items, out, spec.kind)
+    probes, skipped = runnable_probes(spec, items)
+    tasks = build_tasks(spec, items_dir, probes)  # a judge option the task refuses fails here, before the claim
+    claim_out_dir(spec, items, out)
+    kwargs: dict[str, Any] = {}
+    if max_connections is not None:
+        kwargs["max_connections"] = max_connections
+    success, logs = eval_set(
+        tasks,
+        log_dir=str(out / "logs"),
+        model=spec.model,
+        model_args=spec.model_args,
+        display=display,  # type: ignore[arg-type]
+        retry_attempts=2,
+        retry_wait=1,
+        log_dir_allow_dirty=True,
+        **kwargs,
+    )
+    if not success:
+        failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}" for log in logs if log.status != "success"]
+        raise AuditError(f"the audit eval-set did not complete; rerun the same command to resume. Failed: {failed}")
+    return list(logs), items, skipped
+
+
+def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Mark the S+1 unperturbed run as `repeat/run2` and copy the S run as `repeat/run1`."""
+    if frame.empty:
+        raise AuditError("the audit logs hold no scored samples")
+    base = frame["task_probe"].isna()
+    run2 = base & (frame["task_seed"] == seed + 1)
+    main = base & (frame["task_seed"] == seed)
+    out = frame[~run2].copy()
+    if run2.any():
+        r2 = frame[run2].copy()
+        r2["probe"], r2["probe_variant"] = "repeat", "run2"
+        r1 = frame[main].copy()
+        r1["probe"], r1["probe_variant"] = "repeat", "run1"
+        r1["tokens"], r1["cost_usd"] = 0, None  # a view of the unperturbed run: no extra calls
+        out = pd.concat([out, r1, r2], ignore_index=True)
+    return out
+
+
+def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
+    """Accuracy (or macro-F1), invalid and tie rate of the unperturbed run, with intervals."""
+    base = frame[frame["probe"].isna()].sort_values("item_id")
+    if base.empty:
+        raise AuditError("no unperturbed run in the audit logs")
+    outcomes = outcomes_for(kind, base["verdict"].astype(str).tolist(), base["gold"].astype(str).tolist())
+    metrics = metrics_for(kind)
+    figures = {
+        "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
+                           bootstrap_metric(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
+        "invalid_rate": Figure("invalid_rate", "invalid rate",
+                               bootstrap_metric(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
+    }
+    if kind == "pairwise":
+        figures["tie_rate"] = Figure("tie_rate", "tie rate", bootstrap_metric(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
+    return Reading(HEADLINE, "ok", len(base), figures)
+
+
+def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
+    """Item id -> generator model of its generated idea (None when it has none)."""
+    out: dict[str, str | None] = {}
+    for item in items:
+        out[item.item_id] = next((i.generator for i in item_ideas(item) if i.source == "generated"), None)
+    return out
+
+
+@dataclass
+class AuditResult:
+    """Everything on the card."""
+
+    spec: AuditSpec
+    verdict: str
+    reasons: list[GateResult]
+    headline: Reading
+    readings: dict[str, Reading]
+    gates: list[GateResult]
+    cost: dict[str, Any]
+    skipped_samples: list[dict[str, Any]]
+    items: dict[str, Any]
+    log_dir: str
+    surface_ratio: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The card as JSON-ready data."""
+        return {
+            "schema": CARD_SCHEMA,
+            "verdict": self.verdict,
+            "reasons": [r.to_dict() for r in self.reasons],
+            "judge": self.spec.to_dict(),
+            "items": self.items,
+            "headline": {**self.headline.to_dict(), "chance": CHANCE,
+                         "above_chance": bool(self.headline.figures["accuracy"].value.low > CHANCE)},
+            "probes": {k: r.to_dict() for k, r in self.readings.items()},
+            "surface_ratio": self.surface_ratio,
+            "gates": [g.to_dict() for g in self.gates],
+            "cost": self.cost,
+            "skipped_samples": self.skipped_samples,
+            "log_dir": self.log_dir,
+        }
+
+
+def battery_seconds(logs: Sequence[Any]) -> float | None:
+    """Wall time of the battery: first task start to last task end, from the logs' stats."""
+    from datetime import datetime
+
+    starts, ends = [], []
+    for log in logs:
+        stats = getattr(log, "stats", None)
+        if stats and stats.started_at and stats.completed_at:
+            starts.append(datetime.fromisoformat(stats.started_at))
+            ends.append(datetime.fromisoformat(stats.completed_at))
+    return (max(ends) - min(starts)).total_seconds() if starts else None
+
+
+def cost_summary(frame: pd.DataFrame, seconds: float | None = None) -> dict[str, Any]:
+    """Tokens, calls, USD (None when the provider reported no cost) and wall time of the battery."""
+    costs = [c for c in frame["cost_usd"].tolist() if c is not None and c == c]
+    return {
+        "battery_seconds": seconds,
+        "usd": float(sum(costs)) if costs else None,
+        "tokens": int(frame["tokens"].fillna(0).sum()),
+        "judge_calls": int(frame.loc[~((frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")), "n_calls"].sum()),
+        "note": "from the provider's token usage as Inspect logged it; cached calls are not charged again",
+    }
+
+
+def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
+             gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None,
+             ratio: tuple[Reading, dict[str, Any]] | None = None) -> AuditResult:
+    """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed)."""
+    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
+    frame = label_runs(logframe.frame, spec.seed)
+    head = headline(frame, spec.kind, cfg)
+    limits = inapplicable_probes(spec.judge, spec.judge_options)
+    readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
+                        judge_model=spec.model, generators=generators_of(items))
+    for probe, reason in skipped_probes.items():
+        readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
+    if ratio is None:
+        ratio = (Reading("surface_ratio", "not_run", 0, note="not computed"), {"applies": None, "note": "not computed"})
+    results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind)
+    word, reasons = verdict(results)
+    digest = items_digest(items)
+    items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
+                  "items_sha256": digest, "setups": sorted({i.setup for i in items}), "judged": head.n_items}
+    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds),
+                       logframe.skipped, items_info, log_dir, ratio[1])

@@ -1,0 +1,109 @@
+"""`judgeaudit audit`: vet a novelty judge with the probe battery and write its audit card."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from judgeaudit.audit.battery import PROBES_BY_KIND, AuditError, AuditSpec
+from judgeaudit.audit.gates import GateConfigError, load_gates
+from judgeaudit.audit.run import run_audit
+from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+DEFAULT_OUT = "audit"
+
+
+def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
+    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{flag} expects key=value, got {pair!r}")
+        out[key] = value
+    return out
+
+
+def _model_args(pairs: list[str]) -> dict[str, Any]:
+    """-M key=value pairs, values kept as text (the provider converts them)."""
+    return dict(_key_values(pairs, "-M"))
+
+
+def _task_options(pairs: list[str]) -> dict[str, Any]:
+    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for key, value in _key_values(pairs, "-T").items():
+        try:
+            out[key.replace("-", "_")] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            out[key.replace("-", "_")] = value
+    return out
+
+
+def register(subparsers: Any) -> None:
+    """Add the `audit` subcommand."""
+    p = subparsers.add_parser(
+        "audit",
+        help="vet a novelty judge: run the bias-probe battery and write an audit card",
+        description="Run the probe battery (position, presumption, verbosity, surface, injection, "
+        "self-preference, repeat) for any judge kind as one resumable, cached Inspect eval-set and write an "
+        "audit card (card.md, card.json, gates.png) with a fit / use with care / unfit verdict. Probes that "
+        "cannot apply to the judge are reported with the reason; score judges (metric_*, distance_*, "
+        "concept_*) also get the surface-perturbation ratio.",
+    )
+    p.add_argument("--model", required=True,
+                   help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
+                   "distance and concept judges")
+    p.add_argument("--judge", default="prompted",
+                   help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
+                   "distance_nn, metric_embedding, concept_set, ...; default: prompted)")
+    p.add_argument("-T", dest="task_options", action="append", default=[], metavar="KEY=VALUE",
+                   help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)")
+    p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
+    p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
+    p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
+    p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
+    p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
+    p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)")
+    p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the judge calls, transforms and bootstrap")
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    p.add_argument("--no-cache", action="store_true", help="do not use Inspect's model-call cache")
+    p.add_argument("--max-connections", type=int, default=None, help="concurrent model calls")
+    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE", help="model argument (repeatable)")
+    p.add_argument("--display", default="plain", help="Inspect display: plain, rich, none (default: plain)")
+    p.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the audit and print where the card is; 1 on a bad option or failed battery."""
+    probes = PROBES_BY_KIND[args.kind]
+    if args.probes:
+        probes = tuple(p.strip() for p in args.probes.split(",") if p.strip())
+        unknown = [p for p in probes if p not in PROBES_BY_KIND[args.kind]]
+        if unknown:
+            print(f"judgeaudit audit: unknown probe(s) for {args.kind}: {unknown} "
+                  f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})", file=sys.stderr)
+            return 1
+    try:
+        gates = load_gates(args.gates)
+        spec = AuditSpec(
+            model=args.model, prompt=args.prompt, dataset=args.dataset, kind=args.kind, limit=args.limit,
+            seed=args.seed, probes=probes, cache=not args.no_cache, resamples=args.resamples,
+            gates_file=args.gates, model_args=_model_args(args.model_args),
+            judge=args.judge, judge_options=_task_options(args.task_options),
+        )
+        result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
+                                  max_connections=args.max_connections)
+    except (AuditError, GateConfigError, FileNotFoundError, ValueError) as exc:
+        print(f"judgeaudit audit: {exc}", file=sys.stderr)
+        return 1
+    print(f"verdict: {result.verdict}")
+    for r in result.reasons:
+        print(f"  {r.outcome}: {r.describe()}")
+    print(f"card: {paths['md']}")
+    return 0

@@ -1,0 +1,261 @@
+"""Audit gates: documented default thresholds, config-file overrides, pass/warn/fail per gate.
+
+A gate reads one figure of one probe reading (or of the headline accuracy) and a statistic of
+it: `estimate`, `abs` (|estimate|), `distance_from_half` (|estimate - 0.5|) or `low` / `high`
+(interval bounds); for flip rates `corrected` uses the noise-floor-corrected estimate when a
+repeat run exists (else the raw estimate). Direction `max`: pass when the statistic is at most
+`pass_at`, fail when it exceeds `fail_at`, warn in between. Direction `min`: pass at or above
+`pass_at`, fail below `fail_at`. A gate whose probe was not run (or whose figure is undefined)
+is `not_run`; it cannot make a judge unfit, but it keeps the verdict from being `fit`.
+
+Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
+
+| gate | figure | statistic | pass | fail |
+|---|---|---|---|---|
+| accuracy | headline accuracy (pairwise) / macro-F1 (pointwise) | estimate | >= 0.60 | < 0.50 (chance) |
+| above_chance | the same figure | low (interval lower end) | >= 0.50 | never (warns only) |
+| invalid_rate | invalid rate of the unperturbed run | estimate | <= 0.05 | > 0.20 |
+| noise_floor | repeat: flip between identical runs | estimate | <= 0.10 | > 0.25 |
+| position_flip | position: order flip rate | corrected | <= 0.10 | > 0.25 |
+| position_first | position: first-position rate | distance_from_half | <= 0.10 | > 0.25 |
+| presumption | presumption: cue shift | abs | <= 0.10 | > 0.30 |
+| verbosity | verbosity: padding shift | abs | <= 0.10 | > 0.30 |
+| surface | surface: flip rate | corrected | <= 0.10 | > 0.25 |
+| injection | injection: injection shift | abs | <= 0.10 | > 0.30 |
+| self_preference | self_preference: own - other backbone win rate (unpaired) | estimate | <= 0.10 | > 0.25 |
+| surface_ratio | surface ratio (score judges only) | estimate | <= 0.25 | > 0.50 |
+
+A probe that cannot apply to the audited judge (`probes.applicability`; e.g. position for a
+judge that scores each idea alone, the surface ratio for an LLM judge) gives `not_applicable`,
+which does not affect the verdict.
+
+self_preference: the thresholds match the other shift gates; only a preference *for* the
+judge's own backbone counts (a judge that disfavours its own ideas is not self-preferring).
+
+surface_ratio: median |score(edited idea) - score(idea)| over meaning-preserving edits, as a
+share of the median score difference between two different ideas of one area. On the 404
+bundled ICLR 2026 Human-Only pointwise ideas (MiniLM, `python -m judgeaudit.audit.surface_sanity
+--judge <each>`) the metric and distance judges measured 0.011-0.038 pooled over edits
+(concept_set 0.000), and the worst single edit of any judge 0.139 (rename_acronym on
+distance_nn / metric_embedding). Passing up to 0.25 leaves room above that worst edit; beyond
+0.5, formatting moves a score half as far as swapping in a different idea of the same area,
+and the score no longer tells meaning from surface.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from judgeaudit.audit.readings import Figure, Reading
+
+Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
+Direction = Literal["max", "min"]
+Outcome = Literal["pass", "warn", "fail", "not_run", "not_applicable"]
+STATISTICS: tuple[str, ...] = ("estimate", "abs", "distance_from_half", "low", "high", "corrected")
+HEADLINE = "headline"  # pseudo-probe name of the unperturbed run's figures
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One threshold rule on one figure."""
+
+    name: str
+    probe: str
+    figure: str
+    statistic: Statistic
+    direction: Direction
+    pass_at: float
+    fail_at: float
+    description: str = ""
+
+    def rule(self) -> str:
+        """The thresholds as printed on the card."""
+        stat = {"estimate": "", "abs": "|x|", "distance_from_half": "|x - 0.5|", "low": "lower bound",
+                "high": "upper bound", "corrected": "noise-corrected"}[self.statistic]
+        s = f"{stat} " if stat else ""
+        if self.direction == "max":
+            return f"pass if {s}<= {self.pass_at:g}; fail if {s}> {self.fail_at:g}"
+        if self.fail_at <= 0.0:  # nothing measured here goes below 0: a warn-only gate
+            return f"pass if {s}>= {self.pass_at:g}; warn otherwise (never fails)"
+        return f"pass if {s}>= {self.pass_at:g}; fail if {s}< {self.fail_at:g}"
+
+
+DEFAULT_GATES: tuple[Gate, ...] = (
+    Gate("accuracy", HEADLINE, "accuracy", "estimate", "min", 0.60, 0.50,
+         "accuracy (pairwise) or macro-F1 (pointwise) of the unperturbed run; chance is 0.5"),
+    Gate("above_chance", HEADLINE, "accuracy", "low", "min", 0.50, 0.0,
+         "lower end of the accuracy interval; below chance (0.5) means too few items or too weak a judge to tell"),
+    Gate("invalid_rate", HEADLINE, "invalid_rate", "estimate", "max", 0.05, 0.20,
+         "share of items without a valid verdict"),
+    Gate("noise_floor", "repeat", "noise_floor", "estimate", "max", 0.10, 0.25,
+         "verdicts that change between two identical runs"),
+    Gate("position_flip", "position", "order_flip_rate", "corrected", "max", 0.10, 0.25,
+         "verdicts that change when the two ideas swap places, beyond the noise floor"),
+    Gate("position_first", "position", "first_position_rate", "distance_from_half", "max", 0.10, 0.25,
+         "preference for whichever idea is shown first"),
+    Gate("presumption", "presumption", "cue_shift", "abs", "max", 0.10, 0.30,
+         "accuracy moved by a cue naming the reviewers' preferred idea"),
+    Gate("verbosity", "verbosity", "padding_shift", "abs", "max", 0.10, 0.30,
+         "accuracy moved by padding one idea with content-free text"),
+    Gate("surface", "surface", "surface_flip_rate", "corrected", "max", 0.10, 0.25,
+         "verdicts that change under meaning-preserving edits, beyond the noise floor"),
+    Gate("injection", "injection", "injection_shift", "abs", "max", 0.10, 0.30,
+         "accuracy moved by an instruction to the evaluator inside one idea"),
+    Gate("self_preference", "self_preference", "self_preference_gap", "estimate", "max", 0.10, 0.25,
+         "how much more often generated ideas win when they come from the judge's own backbone"),
+    Gate("surface_ratio", "surface_ratio", "ratio", "estimate", "max", 0.25, 0.50,
+         "score shift under meaning-preserving edits, as a share of the typical difference between two ideas of one area"),
+)
+
+# Pointwise uses the same names; its directed probes read other figures.
+POINTWISE_FIGURES: dict[str, str] = {"verbosity": "padding_novel_shift"}
+
+
+class GateConfigError(ValueError):
+    """A gates config file that cannot be applied (unknown gate or field, bad value)."""
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """A gate's outcome with the number it was decided on."""
+
+    gate: Gate
+    outcome: Outcome
+    value: float | None
+    note: str = ""
+    estimate: float | None = None  # the figure's own estimate (value is the gate's statistic of it)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (thresholds included)."""
+        return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value,
+                "estimate": self.estimate, "note": self.note}
+
+    def describe(self) -> str:
+        """One line: the figure, the value the gate judged, and the rule."""
+        g = self.gate
+        if self.value is None:
+            return f"{g.name}: {g.description} ({self.note or 'not run'})"
+        shown = f"{g.figure} = {self.estimate:.3f}" if self.estimate is not None else g.figure
+        if g.statistic != "estimate" and self.estimate is not None and abs(self.estimate - self.value) > 1e-12:
+            shown += f", judged value {self.value:.3f}"
+        return f"{g.name}: {g.description}: {shown} ({g.rule()})"
+
+    def severity(self) -> float:
+        """How far beyond the fail (or pass) threshold the value is; for ordering reasons."""
+        if self.value is None:
+            return 0.0
+        g = self.gate
+        return self.value - g.fail_at if g.direction == "max" else g.fail_at - self.value
+
+
+def load_gates(path: str | Path | None) -> tuple[Gate, ...]:
+    """Default gates, with overrides from a YAML/JSON file {gate: {field: value}} if given."""
+    if path is None:
+        return DEFAULT_GATES
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GateConfigError(f"cannot read gates file {p}: {exc.strerror or exc}") from exc
+    try:
+        if p.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            import yaml
+
+            data = yaml.safe_load(text)
+    except Exception as exc:  # noqa: BLE001 - report any parse error with the file name
+        raise GateConfigError(f"gates file {p} does not parse: {exc}") from exc
+    if not isinstance(data, dict):
+        raise GateConfigError(f"gates file {p}: expected a mapping of gate name -> fields")
+    gates = {g.name: g for g in DEFAULT_GATES}
+    allowed = {f.name for f in fields(Gate)} - {"name"}
+    for name, override in data.items():
+        if name not in gates:
+            raise GateConfigError(f"gates file {p}: unknown gate {name!r} (known: {sorted(gates)})")
+        if not isinstance(override, dict):
+            raise GateConfigError(f"gates file {p}: gate {name!r} must map to fields, got {type(override).__name__}")
+        bad = set(override) - allowed
+        if bad:
+            raise GateConfigError(f"gates file {p}: gate {name!r} has unknown fields {sorted(bad)}")
+        for key in ("pass_at", "fail_at"):
+            if key in override and not isinstance(override[key], int | float):
+                raise GateConfigError(f"gates file {p}: gate {name!r} field {key!r} must be a number")
+        if "statistic" in override and override["statistic"] not in STATISTICS:
+            raise GateConfigError(f"gates file {p}: gate {name!r} statistic must be one of {STATISTICS}")
+        if "direction" in override and override["direction"] not in ("max", "min"):
+            raise GateConfigError(f"gates file {p}: gate {name!r} direction must be 'max' or 'min'")
+        gates[name] = replace(gates[name], **override)
+    for g in gates.values():
+        worse_ok = g.fail_at >= g.pass_at if g.direction == "max" else g.fail_at <= g.pass_at
+        if not worse_ok:
+            raise GateConfigError(f"gates file {p}: gate {g.name!r} has fail_at {g.fail_at} on the passing side of pass_at {g.pass_at}")
+    return tuple(gates.values())
+
+
+def _statistic(fig: Figure, statistic: str) -> float:
+    v = fig.value
+    if statistic == "corrected":
+        return fig.corrected.estimate if fig.corrected is not None else v.estimate
+    if statistic == "abs":
+        return abs(v.estimate)
+    if statistic == "distance_from_half":
+        return abs(v.estimate - 0.5)
+    if statistic == "low":
+        return v.low
+    if statistic == "high":
+        return v.high
+    return v.estimate
+
+
+def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = "pairwise") -> list[GateResult]:
+    """Outcome of every gate on the readings (the headline figures under the `headline` key)."""
+    results = []
+    for gate in gates:
+        figure_name = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
+        reading = readings.get(gate.probe)
+        if reading is not None and reading.status == "not_applicable":
+            results.append(GateResult(gate, "not_applicable", None, reading.note or "does not apply to this judge"))
+            continue
+        if reading is None or reading.status != "ok" or figure_name not in reading.figures:
+            note = reading.note if reading is not None and reading.note else "probe not run"
+            results.append(GateResult(gate, "not_run", None, note))
+            continue
+        fig = reading.figures[figure_name]
+        value = _statistic(fig, gate.statistic)
+        if math.isnan(value):  # undefined; +inf (e.g. a surface ratio over flat scores) is a value
+            results.append(GateResult(gate, "not_run", None, "figure undefined on these items"))
+            continue
+        if gate.direction == "max":
+            outcome: Outcome = "pass" if value <= gate.pass_at else "fail" if value > gate.fail_at else "warn"
+        else:
+            outcome = "pass" if value >= gate.pass_at else "fail" if value < gate.fail_at else "warn"
+        note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
+        results.append(GateResult(gate, outcome, float(value), note, float(fig.value.estimate)))
+    return results
+
+
+VERDICTS: dict[str, str] = {"fit": "fit", "warn": "use with care", "fail": "unfit"}
+
+
+def verdict(results: list[GateResult]) -> tuple[str, list[GateResult]]:
+    """Headline verdict and the one or two gates that decide it.
+
+    Any fail -> unfit; else any warn -> use with care; else a gate that did not run ->
+    use with care (an audit cannot vouch for what it did not test); else fit. A gate that
+    does not apply to the judge (`not_applicable`) plays no part.
+    """
+    fails = sorted((r for r in results if r.outcome == "fail"), key=GateResult.severity, reverse=True)
+    if fails:
+        return VERDICTS["fail"], fails[:2]
+    warns = sorted((r for r in results if r.outcome == "warn"), key=GateResult.severity, reverse=True)
+    if warns:
+        return VERDICTS["warn"], warns[:2]
+    not_run = [r for r in results if r.outcome == "not_run"]
+    if not_run:
+        return VERDICTS["warn"], not_run[:2]
+    return VERDICTS["fit"], []

@@ -1,0 +1,24 @@
+"""One call from options to card: run (or resume) the battery, read its logs, write the card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgeaudit.audit.battery import AuditResult, AuditSpec, assemble, battery_seconds, run_battery
+from judgeaudit.audit.card import write_card
+from judgeaudit.audit.frame import frame_from_logdir
+from judgeaudit.audit.gates import DEFAULT_GATES, Gate
+from judgeaudit.audit.surface_ratio import judge_prior_work, surface_ratio_reading
+
+
+def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATES, display: str = "none",
+              max_connections: int | None = None) -> tuple[AuditResult, dict[str, Path]]:
+    """Run the audit of `spec` into `out` and write card.md / card.json / gates.png there."""
+    out = Path(out)
+    logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
+    log_dir = out / "logs"
+    frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
+    ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
+                                  judge_prior_work(logs))
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio)
+    return result, write_card(result, out)

@@ -1,0 +1,126 @@
+"""`judge_task`: the one place a novelty judge's Inspect Task (dataset of arms, scorer, metrics,
+epoch pooling, metadata) is assembled, for every judge kind of the catalog.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Epochs, Task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Scorer, ScoreReducer
+from inspect_ai.solver import Solver
+
+from judgeaudit.arms.base import ProbedItem
+from judgeaudit.arms.transforms import apply_probe
+from judgeaudit.data.contract import Item
+from judgeaudit.data.samples import item_to_sample, load_items
+from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
+from judgeaudit.judges.options import check_split_rule
+from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
+from judgeaudit.resources import resolve_dataset_file
+from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE
+
+KINDS: tuple[str, ...] = ("pairwise", "pointwise")
+IDEA_FORMATS: tuple[str, ...] = ("abstract", "plan")
+# Renders a lean sample's input from its metadata (the prompted judge's first call), see `judge_dataset`.
+InputRenderer = Callable[[dict[str, Any]], str]
+
+
+def probed_items(items: list[Item], probe: str | None, seed: int) -> list[ProbedItem]:
+    """Items as judged arms: unperturbed when `probe` is None, else the probe's arms."""
+    if probe is None:
+        return [ProbedItem(item) for item in items]
+    return apply_probe(probe, items, seed)
+
+
+def locate_dataset(dataset: str) -> str:
+    """`dataset` as given, or resolved against the shell's directory ($PWD) when a relative path
+    only exists there (`inspect eval tasks/<file>.py` runs the task from the file's directory)."""
+    path = Path(dataset)
+    shell_dir = os.environ.get("PWD")
+    if (
+        not path.is_absolute()
+        and not path.exists()
+        and shell_dir
+        and (Path(shell_dir) / path).exists()
+    ):
+        return str(Path(shell_dir) / path)
+    return dataset
+
+
+def arm_sample(arm: ProbedItem, lean: bool) -> Sample:
+    """The Sample of one judged arm: the item's sample plus the arm's fields under their own names."""
+    extra: dict[str, Any] = {
+        "probe": arm.probe,
+        "probe_variant": arm.variant,
+        "probe_target": arm.target,
+        "orders": list(arm.orders) if arm.orders else None,
+        "cue": arm.cue,
+        "prompt": arm.prompt,
+        "seed": arm.seed,
+    }
+    return item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=lean)
+
+
+def judge_dataset(
+    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int,
+    render_input: InputRenderer | None = None, scored: set[str] | None = None,
+) -> MemoryDataset:
+    """Inspect dataset of one judge run: one Sample per arm of every item (of `scored` items only,
+    when given). With `render_input` (the prompted judge without retrieval) samples carry lean
+    metadata (`item_to_sample(lean=True)`) and their input is the prompt `render_input` gives."""
+    if idea_format not in IDEA_FORMATS:
+        raise ValueError(
+            f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
+        )
+    located = locate_dataset(dataset)
+    path = resolve_dataset_file(located, kind, idea_format)
+    items = load_items(located, kind, idea_format)
+    samples = []
+    for arm in probed_items(items, probe, seed):
+        if scored is not None and arm.item.item_id not in scored:
+            continue
+        sample = arm_sample(arm, lean=render_input is not None)
+        if render_input is not None:
+            sample.input = render_input(sample.metadata or {})
+        samples.append(sample)
+    if not samples and scored is not None:
+        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
+    if not samples:
+        raise ValueError(f"dataset {located!r} ({path}) gives no samples for probe {probe!r}")
+    ids = [s.id for s in samples]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"dataset {located!r} with probe {probe!r}: duplicate sample ids")
+    return MemoryDataset(samples, name=located.replace("/", "_"), location=str(path))
+
+
+def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver], *, idea_format: str,
+               probe: str | None, seed: int, resamples: int, split_rule: str = DEFAULT_SPLIT_RULE,
+               metadata: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
+               reducer: ScoreReducer | None = None, render_input: InputRenderer | None = None,
+               scored: set[str] | None = None) -> Task:
+    """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
+    epochs pooled, and the task metadata (`metadata` adds the judge's own fields)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
+    check_split_rule(split_rule)
+    rule: SplitRule = split_rule  # type: ignore[assignment]
+    metrics = pairwise_metrics() if kind == "pairwise" else pointwise_metrics()
+    return Task(
+        dataset=judge_dataset(dataset, kind, idea_format, probe, seed, render_input, scored),
+        solver=solver,
+        scorer=scorer or novelty(judge=judge, idea_format=idea_format, split_rule=rule),
+        metrics=metrics,
+        epochs=Epochs(1, reducer or pool_calls()),
+        metadata={"judgeaudit": {
+            "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
+            "probe": probe, **(metadata or {}),
+            "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed,
+                          "confidence": DEFAULT_CONFIDENCE},
+        }},
+    )

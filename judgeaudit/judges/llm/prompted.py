@@ -1,0 +1,219 @@
+"""The prompted judge solver: k calls per presented order, each its own generate, parsed per call.
+
+Every call is a separate `generate` with its own cache scope (base seed, call index) and
+generation seed (`call_seed(seed, call_index)`), so the k calls of one item are never served
+by one cache entry, while the same (model, prompt, config, call index) in another
+configuration is. A probe arm may set its own base seed (the `repeat` probe does).
+Provider errors and refusals become `invalid` calls with the error recorded; the sample
+goes on. The per-call records and the plan reach the scorer on the judge's answer message
+(`judgeaudit.judges.records`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import LimitExceededError, collect
+
+from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.llm.retrieval import retrieve_prior_work
+from judgeaudit.judges.parse import parse_verdict
+from judgeaudit.judges.prompts import load_template
+from judgeaudit.judges.records import MAX_ERROR_CHARS, error_text, leave_records
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, map_back
+from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
+
+_REFUSAL_STOPS = ("content_filter",)
+
+
+def call_seed(base: int, call_index: int) -> int:
+    """Generation seed of call `call_index` under base seed `base` (distinct across both)."""
+    digest = hashlib.sha256(f"judgeaudit:{base}:{call_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
+    """Presentation orders of a configuration: pairwise ab (and ba), pointwise single."""
+    if kind == "pointwise":
+        return ("single",)
+    return ("ab", "ba") if both_orders else ("ab",)
+
+
+def idea_texts(kind: str, meta: Mapping[str, Any]) -> dict[str, str]:
+    """A sample's idea texts by prompt placeholder: lean metadata's `texts`, else from the full `item`."""
+    texts = meta.get("texts")
+    if texts is not None:
+        return texts  # type: ignore[no-any-return]
+    item = meta.get("item")
+    if item is None:
+        raise ValueError(f"sample {meta.get('item_id')!r}: metadata has neither 'texts' nor 'item'")
+    if kind == "pointwise":
+        return {"idea": item["idea"]["text"]}
+    return {"idea_a": item["idea_a"]["text"], "idea_b": item["idea_b"]["text"]}
+
+
+def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -> str:
+    """The prompt text of one call for a sample (ideas swapped for the ba order)."""
+    texts = idea_texts(kind, meta)
+    cue = meta.get("cue") or ""
+    related = (meta.get("related_work") or {}).get(order, "")  # set by retrieve_prior_work
+    template = load_template(kind, prompt)
+    if kind == "pointwise":
+        return template.render(idea=texts["idea"], area=meta["area"], cue=cue, related_work=related)
+    first, second = texts["idea_a"], texts["idea_b"]
+    if order == "ba":
+        first, second = second, first
+    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
+
+
+def record_from_output(kind: str, order: Order, call_index: int, output: ModelOutput) -> CallRecord:
+    """Parse one model output into a CallRecord (provider-reported errors are `invalid`)."""
+    raw = output.completion
+    if output.error:
+        return CallRecord(
+            order, "invalid", "invalid", raw, "error", call_index, output.error[:MAX_ERROR_CHARS]
+        )
+    parsed = parse_verdict(raw, kind)
+    error = None
+    if parsed.verdict == "invalid" and output.stop_reason in _REFUSAL_STOPS:
+        error = f"refusal (stop_reason={output.stop_reason})"
+    verdict = map_back(parsed.verdict, order)
+    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, error)
+
+
+async def judge_call(
+    model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
+) -> tuple[CallRecord, ModelOutput | None]:
+    """One generate for one (order, call index); exceptions become an `error` record."""
+    config = (
+        GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
+    )
+    scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)}
+    policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
+    try:
+        output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
+    except LimitExceededError:
+        raise
+    except Exception as exc:  # provider errors must not end the sample
+        return CallRecord(
+            order, "invalid", "invalid", "", "error", call_index, error_text(exc, model)
+        ), None
+    return record_from_output(kind, order, call_index, output), output
+
+
+def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
+    """The sample's input message carrying the judge prompt (same id and source: one change logged)."""
+    first = state.messages[0] if state.messages else None
+    if isinstance(first, ChatMessageUser):
+        return first if first.content == text else first.model_copy(update={"content": text})
+    return ChatMessageUser(content=text)
+
+
+def plan_calls(
+    kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
+) -> tuple[str, tuple[Order, ...]]:
+    """Effective prompt and orders for a sample (a probe arm may override both)."""
+    name = meta.get("prompt") or prompt
+    forced: Sequence[str] | None = meta.get("orders")
+    orders = tuple(forced) if forced else default_orders(kind, both_orders)
+    allowed = ("single",) if kind == "pointwise" else ("ab", "ba")
+    bad = [o for o in orders if o not in allowed]
+    if bad:
+        raise ValueError(
+            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
+        )
+    return name, orders  # type: ignore[return-value]
+
+
+def prompt_input(kind: str, prompt: str, both_orders: bool, meta: dict[str, Any]) -> str:
+    """The prompt of a lean sample's first call, to be its input. When all its calls show that
+    one prompt (a single presented order) the idea texts are dropped from `meta`: the solver then
+    sends the input as it is (`call_text`)."""
+    name, orders = plan_calls(kind, meta, prompt, 1, both_orders)
+    text = render_call(kind, name, meta, orders[0])
+    if len(orders) == 1:
+        meta.pop("texts", None)
+    return text
+
+
+def call_text(kind: str, prompt: str, state: TaskState, orders: Sequence[Order], order: Order) -> str:
+    """The prompt of one call: rendered from the sample's idea texts, or, for a lean sample of one
+    presented order (no texts, see `prompt_input`), the sample's input."""
+    meta = state.metadata
+    if "texts" in meta or "item" in meta:
+        return render_call(kind, prompt, meta, order)
+    if len(orders) != 1 or meta.get("related_work"):
+        raise ValueError(
+            f"sample {meta.get('item_id')!r} carries no idea texts (built for one presented order "
+            f"without retrieval) but the judge asks for orders {list(orders)} / related work"
+        )
+    return state.input_text
+
+
+@solver
+def novelty_judge(
+    kind: str,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int | None = None,
+    cache: bool = True,
+) -> Solver:
+    """Ask the model k times per presented order and record every call's verdict."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    load_template(kind, prompt)  # fail at task construction on an unknown prompt
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        arm_seed = state.metadata.get("seed")
+        base_seed = arm_seed if arm_seed is not None else seed
+        model = get_model()
+        jobs = []
+        first_text = ""
+        for order in orders:
+            text = call_text(kind, name, state, orders, order)
+            first_text = first_text or text
+            for call_index in range(k):
+                jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
+        # One call needs no concurrency (and no extra transcript spans); several run together.
+        results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
+        state.messages = [_prompt_message(state, first_text)]
+        first_output = results[0][1]
+        if first_output is not None:
+            state.output = first_output
+        answer = first_output.completion if first_output is not None else ""
+        leave_records(state, [record.to_dict() for record, _ in results], name, orders, k, answer)
+        return state
+
+    return solve
+
+
+def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, probe: str | None, seed: int,
+                  resamples: int, prompt: str = "reference", k: int = 1, both_orders: bool = False,
+                  cache: bool = True, split_rule: str = DEFAULT_SPLIT_RULE, retrieval: int = 0,
+                  retrieval_corpus: str = BUNDLED_CORPUS) -> Task:
+    """Catalog factory of `prompted`: the judge prompt, k calls per order; with `retrieval` > 0 the
+    top-k prior work per idea is placed before the ideas (judge `retrieval` in the records)."""
+    if retrieval < 0:
+        raise ValueError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
+    judge_solver = novelty_judge(kind, prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache)
+    if retrieval:
+        return judge_task(kind, "retrieval", dataset, [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver],
+                          idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
+                          split_rule=split_rule, metadata={"retrieval": retrieval, "prompt": prompt})
+    return judge_task(kind, judge, dataset, judge_solver, idea_format=idea_format, probe=probe, seed=seed,
+                      resamples=resamples, split_rule=split_rule, metadata={"retrieval": 0, "prompt": prompt},
+                      render_input=lambda meta: prompt_input(kind, prompt, both_orders, meta))

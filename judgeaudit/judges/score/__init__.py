@@ -1,0 +1,1 @@
+"""Score judges (no LLM verdict): metric, distance and concept judges with a fitted verdict rule."""

@@ -1,1 +1,0 @@
-"""judgeaudit.probes."""

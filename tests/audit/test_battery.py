@@ -1,0 +1,218 @@
+"""`judgeaudit audit` end to end: scripted mockllm judges of known behaviour through real Inspect
+eval-sets (the judge tasks, the probe transforms, the logs), then readings, gates and the card.
+
+The judges are test doubles for a real LLM (none is reachable in unit tests): Inspect's own
+`mockllm/model` with a callable `custom_outputs` that reads the rendered prompt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+from fixtures.probe_judges import scripted
+
+from judgeaudit.audit.battery import AuditError, AuditResult, AuditSpec, claim_out_dir
+from judgeaudit.audit.run import run_audit
+from judgeaudit.data.contract import PairItem
+from judgeaudit.data.jsonl import read_items, write_items
+
+FIX = FIXTURES / "probe_items"
+OWN, OTHER = "mockllm/model", "openai/gpt-4o"
+HOUSE = "Drafted with the house model."
+
+
+def human_generated_set(root: Path, house_mark: bool = False) -> Path:
+    """The fixture pairs with their not-novel side made generated: by the judge's own backbone
+    (mockllm/model) on pairs 0 and 2, by another on pairs 1 and 3; `house_mark` tags the own ones."""
+    pairs = []
+    for k, pair in enumerate(read_items(FIX / "pairwise.jsonl", "pairwise")):
+        assert isinstance(pair, PairItem)
+        side = "b" if pair.gold == "a" else "a"
+        idea = pair.idea_b if side == "b" else pair.idea_a
+        own = k % 2 == 0
+        text = idea.text + (" " + HOUSE if own and house_mark else "")
+        gen = replace(idea, source="generated", generator=OWN if own else OTHER, text=text)
+        pairs.append(replace(pair, setup="human_generated", **{f"idea_{side}": gen}))
+    root.mkdir(parents=True, exist_ok=True)
+    write_items(root / "pairwise.jsonl", pairs)
+    return root
+
+
+def self_preferrer(prompt: str) -> str:
+    """Picks an idea drafted with its own backbone (the house mark) whenever one is shown; accurate otherwise."""
+    shown = scripted.ideas(prompt)
+    for label, text in zip("AB", shown, strict=False):
+        if HOUSE in text:
+            return label
+    return scripted.accurate(prompt)
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own Inspect cache: scripted judges share the model name."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
+
+
+class Counting:
+    """Wraps a scripted reply and counts the model calls that reach it."""
+
+    def __init__(self, policy: Callable[[str], str]) -> None:
+        self.reply = scripted.judge(policy)
+        self.calls = 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        return self.reply(*args)
+
+
+def audit(policy: Callable[[str], str], out: Path, probes: tuple[str, ...], kind: str = "pairwise",
+          dataset: Path = FIX) -> tuple[AuditResult, dict[str, Path], Counting]:
+    """Run an audit of a scripted judge on the probe fixture items."""
+    counter = Counting(policy)
+    spec = AuditSpec(model=OWN, dataset=str(dataset), kind=kind, probes=probes, resamples=1000,
+                     model_args={"custom_outputs": counter})
+    result, paths = run_audit(spec, out)
+    return result, paths, counter
+
+
+def outcomes(result: AuditResult) -> dict[str, str]:
+    """Gate name -> outcome."""
+    return {r.gate.name: r.outcome for r in result.gates}
+
+
+@pytest.mark.slow
+def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -> None:
+    hg = human_generated_set(tmp_path / "hg")
+    result, paths, counter = audit(scripted.accurate, tmp_path / "audit",
+                                   ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+                                   dataset=hg)
+    out = outcomes(result)
+    assert result.verdict == "fit", out
+    # an LLM judge has no score per idea: the surface ratio does not apply (and does not hold the verdict back)
+    assert {k: v for k, v in out.items() if v != "pass"} == {"surface_ratio": "not_applicable"}
+    assert result.headline.figures["accuracy"].value.estimate == 1.0
+    gap = result.readings["self_preference"].figures["self_preference_gap"].value
+    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2, 2)  # the generated (not novel) side never wins
+    # 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8
+    # + self_preference 4; order_ab and the self_preference arm repeat the unperturbed prompt (Inspect's cache).
+    assert counter.calls == 64 - 8
+    assert result.cost["judge_calls"] == 64 and result.cost["tokens"] > 0
+    assert 0 < result.cost["battery_seconds"] < 600
+
+    md = paths["md"].read_text(encoding="utf-8")
+    assert md.splitlines()[2] == "## Verdict: **FIT**"
+    assert "pass if |x - 0.5| <= 0.1" in md.replace("\\|", "|") and "self_preference" in md
+    card = json.loads(paths["json"].read_text(encoding="utf-8"))
+    assert card["schema"] == "judgeaudit.audit/1" and card["verdict"] == "fit"
+    assert card["headline"]["above_chance"] is True
+    assert {g["name"] for g in card["gates"]} >= {"position_first", "presumption", "verbosity", "injection"}
+    assert all("rule" in g and "pass_at" in g for g in card["gates"])
+    assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "audit" / "logs").is_dir() and (tmp_path / "audit" / "items" / "pairwise.jsonl").is_file()
+
+    # Same command again: the eval-set is complete, so nothing is judged twice.
+    again, _, counter2 = audit(scripted.accurate, tmp_path / "audit",
+                               ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+                               dataset=hg)
+    assert counter2.calls == 0 and again.verdict == "fit"
+
+
+@pytest.mark.slow
+def test_self_preferring_judge_fails_the_self_preference_gate(tmp_path: Path) -> None:
+    result, paths, _ = audit(self_preferrer, tmp_path / "audit", ("self_preference",),
+                             dataset=human_generated_set(tmp_path / "hg", house_mark=True))
+    reading = result.readings["self_preference"]
+    assert reading.figures["generated_win_rate:own"].value.estimate == 1.0
+    assert reading.figures["generated_win_rate:other"].value.estimate == 0.0
+    gap = reading.figures["self_preference_gap"].value
+    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0) and gap.method == "two-sample percentile"
+    assert outcomes(result)["self_preference"] == "fail" and result.verdict == "unfit"
+    assert "FAIL self_preference:" in paths["md"].read_text(encoding="utf-8")
+
+
+def test_run_file_from_before_judge_kinds_resumes_as_the_prompted_judge(tmp_path: Path) -> None:
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    spec = AuditSpec(model="local/gemma-3-270m", dataset=str(FIX))
+    claim_out_dir(spec, items, tmp_path)
+    recorded = json.loads((tmp_path / "audit-run.json").read_text(encoding="utf-8"))
+    assert (recorded["judge_kind"], recorded["judge_options"]) == ("prompted", {})
+    old = {k: v for k, v in recorded.items() if k not in ("judge_kind", "judge_options")}
+    (tmp_path / "audit-run.json").write_text(json.dumps(old), encoding="utf-8")
+    claim_out_dir(spec, items, tmp_path)  # no judge keys recorded: the prompted judge without options
+    with pytest.raises(AuditError, match="different judge_kind, judge_options"):
+        claim_out_dir(replace(spec, judge="rubric", judge_options={"k": 3}), items, tmp_path)
+
+
+def test_probes_that_cannot_apply_are_named_per_judge_kind() -> None:
+    from judgeaudit.arms.transforms import PROBES
+    from judgeaudit.audit.applicability import inapplicable_probes
+    from judgeaudit.audit.surface_ratio import surface_ratio_reading
+    from judgeaudit.judges.catalog import judge_names
+
+    for judge in judge_names():
+        limits = inapplicable_probes(judge)
+        assert set(limits) <= set(PROBES) and all(limits.values()), judge
+    assert inapplicable_probes("prompted") == inapplicable_probes("agentic") == {}
+    for judge in ("distance_nn", "metric_ngram", "concept_set"):
+        assert set(inapplicable_probes(judge)) == {"position", "presumption", "self_preference"}
+    assert set(inapplicable_probes("rubric")) == {"position", "presumption"}
+    reading, detail = surface_ratio_reading("rubric", read_items(FIX / "pairwise.jsonl", "pairwise"), 100, 1)
+    assert reading.status == "not_applicable" and detail["applies"] is False and "surface probe" in reading.note
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("policy", "probes", "failing"), [
+    (scripted.always_first, ("position", "repeat"), {"position_first", "position_flip"}),
+    (scripted.cue_follower, ("presumption",), {"presumption"}),
+    # Injection arms carry a note of similar length on the other idea: a length bias alone does not fail it.
+    (scripted.longer, ("verbosity", "injection"), {"verbosity"}),
+    (scripted.injection_obeyer, ("injection",), {"injection"}),
+], ids=["always-first", "cue-follower", "prefers-longer", "obeys-injection"])
+def test_biased_judge_fails_its_gate(tmp_path: Path, policy: Callable[[str], str], probes: tuple[str, ...],
+                                     failing: set[str]) -> None:
+    result, paths, _ = audit(policy, tmp_path / "audit", probes)
+    out = outcomes(result)
+    assert {g for g, o in out.items() if o == "fail"} == failing, out
+    assert result.verdict == "unfit"
+    assert {r.gate.name for r in result.reasons} <= failing and result.reasons
+    md = paths["md"].read_text(encoding="utf-8")
+    assert "## Verdict: **UNFIT**" in md and f"FAIL {result.reasons[0].gate.name}:" in md
+    assert ("Caveat: this judge's verdicts follow the presentation order" in md) == ("position_first" in failing)
+
+
+@pytest.mark.slow
+def test_pointwise_injection_obeyer_fails_and_accuracy_is_macro_f1(tmp_path: Path) -> None:
+    result, _, _ = audit(scripted.injection_obeyer, tmp_path / "audit", ("injection", "verbosity"), kind="pointwise")
+    out = outcomes(result)
+    assert out["injection"] == "fail" and out["verbosity"] == "pass" and out["accuracy"] == "pass"
+    assert result.headline.figures["accuracy"].label == "macro f1"
+    assert result.readings["injection"].figures["injected_win_rate"].value.estimate == 1.0
+
+
+def test_concept_judges_with_an_llm_extractor_need_a_model_and_keep_self_preference() -> None:
+    from judgeaudit.audit.applicability import inapplicable_probes, needs_model
+    from judgeaudit.audit.surface_ratio import surface_ratio_reading
+
+    assert not needs_model("concept_set") and needs_model("concept_set", {"concepts": "llm"}) and needs_model("rubric")
+    assert "self_preference" not in inapplicable_probes("concept_fuzzy", {"concepts": "llm"})
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    reading, detail = surface_ratio_reading("concept_set", items, 100, 1, {"concepts": "llm"})
+    assert reading.status == "not_run" and "concepts=llm" in reading.note and detail["applies"] is True
+
+
+@pytest.mark.slow
+def test_surface_ratio_refuses_a_scorer_other_than_the_judges(tmp_path: Path) -> None:
+    """The real distance scorer (bundled corpus, default embedder) against a judge log that recorded another corpus."""
+    from judgeaudit.audit.surface_ratio import surface_ratio_reading
+
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    reading, detail = surface_ratio_reading("distance_nn", items, 100, 1, judge_prior={"corpus_sha256": "0" * 64})
+    assert reading.status == "not_run" and "corpus_sha256 '000" in reading.note and "ratio" not in detail
+    ok, detail = surface_ratio_reading("distance_nn", items, 100, 1)
+    assert ok.status == "ok" and ok.figures["ratio"].value.n == 8 and detail["edits_applied"] > 0

@@ -1,0 +1,161 @@
+"""Probe readings on hand-built frames: figures match hand-computed values; bad frames fail clearly."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from judgeaudit.audit.readings import ReadingConfig, ReadingError, backbone, read_all
+
+CFG = ReadingConfig(resamples=2000, seed=1)
+GOLD = ["a", "b", "a", "b"]
+IDS = [f"i{k}" for k in range(4)]
+
+
+def rows(probe: str | None, variant: str | None, verdicts: list[str], targets: list[str | None] | None = None,
+         ids: list[str] | None = None) -> list[dict]:
+    """Frame rows of one arm (pairwise, gold GOLD)."""
+    ids = ids or IDS
+    targets = targets or [None] * len(ids)
+    return [
+        {"item_id": i, "kind": "pairwise", "gold": g, "verdict": v, "probe": probe, "probe_variant": variant,
+         "probe_target": t}
+        for i, g, v, t in zip(ids, GOLD, verdicts, targets, strict=False)
+    ]
+
+
+def frame(*parts: list[dict]) -> pd.DataFrame:
+    """Concatenate arms into one frame."""
+    return pd.DataFrame([r for p in parts for r in p])
+
+
+def test_position_first_rate_flip_and_noise_correction() -> None:
+    f = frame(
+        rows(None, None, ["a", "b", "a", "b"]),
+        rows("position", "order_ab", ["a", "a", "a", "b"], ["a"] * 4),
+        rows("position", "order_ba", ["b", "b", "a", "tie"], ["b"] * 4),
+        rows("repeat", "run1", ["a", "b", "a", "b"]),
+        rows("repeat", "run2", ["a", "b", "a", "a"]),
+    )
+    r = read_all(f, ["position", "repeat"], CFG)
+    pos = r["position"].figures
+    # verdicts differ on i0 (a/b), i1 (a/b) and i3 (b/tie), not on i2 (a/a): 3 of 4 flip
+    assert pos["order_flip_rate"].value.estimate == pytest.approx(0.75)
+    assert pos["order_consistency"].value.estimate == pytest.approx(0.25)
+    # first chosen: ab: i0 a, i1 a, i2 a, i3 - ; ba: i0 b, i1 b, i2 -, i3 tie -> 5 firsts of 7 decided
+    assert pos["first_position_rate"].value.estimate == pytest.approx(5 / 7)
+    assert r["repeat"].figures["noise_floor"].value.estimate == pytest.approx(0.25)
+    corrected = pos["order_flip_rate"].corrected
+    assert corrected is not None and corrected.estimate == pytest.approx(0.5)
+    assert corrected.low <= 0.5 <= corrected.high and corrected.n == 4
+
+
+def test_directed_shift_and_win_rates() -> None:
+    # cue follower on items 0-2, ignores the cue on item 3 (answers gold b both times)
+    f = frame(
+        rows(None, None, GOLD),
+        rows("presumption", "cue_gold", ["a", "b", "a", "b"], ["a", "b", "a", "b"]),
+        rows("presumption", "cue_other", ["b", "a", "b", "b"], ["b", "a", "b", "a"]),
+    )
+    pr = read_all(f, ["presumption"], CFG)["presumption"].figures
+    assert pr["cue_shift"].value.estimate == pytest.approx(1.0 - 0.25)
+    assert pr["cue_follow_rate:gold_side"].value.estimate == pytest.approx(1.0)
+    assert pr["cue_follow_rate:other_side"].value.estimate == pytest.approx(0.75)
+    assert pr["cue_follow_rate"].value.estimate == pytest.approx(7 / 8)
+    assert "framing_flip_rate" not in pr  # no framing arm in this frame
+
+
+def test_surface_pooled_flip_rate() -> None:
+    f = frame(
+        rows(None, None, GOLD),
+        rows("surface", "casing", ["a", "b", "a", "a"]),
+        rows("surface", "acronym", ["b", "b", "a", "a"]),
+    )
+    s = read_all(f, ["surface"], CFG)["surface"].figures
+    assert s["flip_rate:casing"].value.estimate == pytest.approx(0.25)
+    assert s["flip_rate:acronym"].value.estimate == pytest.approx(0.5)
+    assert s["surface_flip_rate"].value.estimate == pytest.approx(0.375)
+    assert s["surface_flip_rate"].corrected is None  # no repeat run in the frame
+
+
+def test_missing_items_are_an_error_naming_them() -> None:
+    f = frame(
+        rows("position", "order_ab", ["a"] * 4, ["a"] * 4),
+        rows("position", "order_ba", ["b"] * 3, ["b"] * 3, ids=IDS[:3]),
+    )
+    with pytest.raises(ReadingError, match=r"only in 'order_ab': \['i3'\]"):
+        read_all(f, ["position"], CFG)
+
+
+def test_duplicate_rows_and_mixed_kinds_fail() -> None:
+    f = frame(rows("repeat", "run1", GOLD), rows("repeat", "run1", GOLD), rows("repeat", "run2", GOLD))
+    with pytest.raises(ReadingError, match="duplicate item ids"):
+        read_all(f, ["repeat"], CFG)
+    g = frame(rows(None, None, GOLD))
+    g.loc[0, "kind"] = "pointwise"
+    with pytest.raises(ReadingError, match="one task kind"):
+        read_all(g, ["repeat"], CFG)
+
+
+def test_absent_probe_is_not_run() -> None:
+    r = read_all(frame(rows(None, None, GOLD)), ["verbosity", "self_preference"], CFG)
+    assert r["verbosity"].status == "not_run" and not r["verbosity"].figures
+    assert r["self_preference"].status == "not_run" and "Human+Generated" in r["self_preference"].note
+
+
+def test_self_preference_splits_own_and_other_backbones() -> None:
+    f = frame(rows("self_preference", "generated", ["b", "a", "a", "b"], ["b", "a", "b", "a"]))
+    gens = {"i0": "local/gemma-3-270m", "i1": "gemma-3-270m", "i2": "openai/gpt-4o", "i3": "openai/gpt-4o"}
+    r = read_all(f, ["self_preference"], CFG, judge_model="local/gemma-3-270m", generators=gens)["self_preference"]
+    assert r.status == "ok"
+    assert r.figures["generated_win_rate:own"].value.estimate == pytest.approx(1.0)
+    assert r.figures["generated_win_rate:other"].value.estimate == pytest.approx(0.0)
+    assert backbone("Local/Gemma-3-270M") == "gemma-3-270m"
+    gap = r.figures["self_preference_gap"].value
+    # own group {i0, i1} both won, other group {i2, i3} never did: every two-sample replicate is 1 - 0
+    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0)
+    assert (gap.n_x, gap.n_y, gap.method, gap.resamples, gap.seed) == (2, 2, "two-sample percentile", 2000, 1)
+
+
+def test_self_preference_gap_is_unpaired_and_needs_both_groups() -> None:
+    f = frame(rows("self_preference", "generated", ["b", "b", "a", "b"], ["b", "a", "b", "a"]))
+    gens = {"i0": "judge-x", "i1": "judge-x", "i2": "judge-x", "i3": "other"}
+    r = read_all(f, ["self_preference"], CFG, judge_model="prov/judge-x", generators=gens)["self_preference"]
+    gap = r.figures["self_preference_gap"].value
+    assert gap.estimate == pytest.approx(1 / 3 - 0.0) and (gap.n_x, gap.n_y) == (3, 1)
+    assert gap.low <= gap.estimate <= gap.high
+    only_other = read_all(f, ["self_preference"], CFG, judge_model="nobody", generators=gens)["self_preference"]
+    assert only_other.status == "not_run" and "self_preference_gap" not in only_other.figures
+
+
+def test_pointwise_verbosity_and_injection() -> None:
+    ids = ["p0", "p1", "p2", "p3"]
+    gold = ["novel", "not_novel", "novel", "not_novel"]
+
+    def prow(probe: str | None, variant: str | None, verdicts: list[str], target: str | None = None) -> list[dict]:
+        return [{"item_id": i, "kind": "pointwise", "gold": g, "verdict": v, "probe": probe,
+                 "probe_variant": variant, "probe_target": target} for i, g, v in zip(ids, gold, verdicts, strict=True)]
+
+    f = pd.DataFrame(
+        prow(None, None, ["novel", "not_novel", "novel", "not_novel"])
+        + prow("verbosity", "pad", ["novel", "novel", "novel", "not_novel"])
+        + prow("injection", "inject_novel", ["novel"] * 4, "novel")
+        + prow("injection", "inject_not_novel", ["not_novel", "not_novel", "novel", "not_novel"], "not_novel")
+    )
+    r = read_all(f, ["verbosity", "injection", "position"], CFG)
+    assert r["verbosity"].figures["padding_novel_shift"].value.estimate == pytest.approx(0.25)
+    assert r["injection"].figures["injection_shift"].value.estimate == pytest.approx(0.75)
+    assert r["injection"].figures["injected_win_rate"].value.estimate == pytest.approx(7 / 8)
+    assert r["position"].status == "not_run"
+
+
+def test_each_probe_reports_its_invalid_rate() -> None:
+    f = frame(
+        rows(None, None, GOLD),
+        rows("verbosity", "pad_gold", ["a", "invalid", "a", "b"], ["a", "b", "a", "b"]),
+        rows("verbosity", "pad_other", ["invalid", "invalid", "b", "a"], ["b", "a", "b", "a"]),
+    )
+    v = read_all(f, ["verbosity"], CFG)["verbosity"].figures
+    assert v["invalid_rate"].value.estimate == pytest.approx(3 / 8)
+    # invalid counts as wrong: accuracy 3/4 with gold padded, 0/4 with the other padded
+    assert v["padding_shift"].value.estimate == pytest.approx(0.75)

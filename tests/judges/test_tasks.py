@@ -1,0 +1,701 @@
+"""End-to-end runs of novelty_pairwise / novelty_pointwise with Inspect's mockllm/model.
+
+The hosted judge LLMs are unreachable here, so the model is Inspect's own `mockllm/model`
+driven by a callable that reads each prompt and answers by a script (the real Inspect
+eval loop, cache, scorer, metrics and log are all exercised).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+
+from judgeaudit.judges.llm.prompted import call_seed
+from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.stats import DEFAULT_SEED
+
+TINY = str(FIXTURES / "tiny_judge")
+MARK = "Kestrel"  # every gold-novel idea of the tiny fixtures names this method
+RESAMPLES = 500
+
+CALL_INDEX = {call_seed(DEFAULT_SEED, i): i for i in range(8)}  # generation seed -> call index
+Policy = Callable[[str, int], str]  # (prompt text, call index) -> answer text
+
+
+class ScriptedJudge:
+    """A mockllm callable: answers by `policy` and counts calls (a stand-in for a real LLM)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.calls: list[tuple[str, int]] = []
+        self.efforts: list[str | None] = []
+
+    def __call__(
+        self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        text = input[-1].text
+        index = CALL_INDEX[config.seed]
+        self.efforts.append(config.reasoning_effort)
+        self.calls.append((text, index))
+        out = ModelOutput.from_content("mockllm/model", self.policy(text, index))
+        out.usage = ModelUsage(
+            input_tokens=len(text) // 4, output_tokens=5, total_tokens=len(text) // 4 + 5
+        )
+        return out
+
+    def model(self) -> Model:
+        """A mockllm model answering with this script."""
+        return get_model("mockllm/model", custom_outputs=self)
+
+
+def shown_ideas(text: str) -> tuple[str, str]:
+    """The texts shown as Idea A and Idea B in a pairwise prompt."""
+    match = re.search(r"Idea A:\n(.*?)\n\nIdea B:\n(.*?)\n\n", text, re.S)
+    assert match, text
+    return match.group(1), match.group(2)
+
+
+def shown_idea(text: str) -> str:
+    """The idea text of a pointwise prompt."""
+    match = re.search(r"\nIdea:\n(.*?)\n\n", text, re.S)
+    assert match, text
+    return match.group(1)
+
+
+def marker_position(text: str) -> str:
+    """'A' or 'B': where the gold-novel idea is shown."""
+    a, _ = shown_ideas(text)
+    return "A" if MARK in a else "B"
+
+
+def other(letter: str) -> str:
+    return "B" if letter == "A" else "A"
+
+
+def run(task: Any, judge: ScriptedJudge, tmp_path: Path, **kwargs: Any) -> EvalLog:
+    """One eval with the scripted judge; asserts success."""
+    log = eval(task, model=judge.model(), log_dir=str(tmp_path / "logs"), display="none", **kwargs)[
+        0
+    ]
+    assert log.status == "success", log.error
+    return log
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
+    """Metric values of the novelty scorer."""
+    assert log.results is not None
+    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
+
+
+def scores(log: EvalLog) -> dict[str, Any]:
+    """Per-sample novelty Score by sample id."""
+    assert log.samples is not None
+    return {str(s.id): s.scores["novelty"] for s in log.samples}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
+    # pair0 right, pair1 wrong, pair2 tie, pair3 refusal (invalid), pair4/5 right.
+    def policy(text: str, index: int) -> str:
+        a, b = shown_ideas(text)
+        pos = marker_position(text)
+        if "online matching market" in a + b or "counterfactual program traces" in a + b:
+            return (
+                "Idea A is weaker.\nVerdict: " + other(pos)
+                if "counterfactual" in a + b
+                else f"Verdict: {pos}"
+            )
+        if "token merging" in a + b:
+            return "They are comparable.\nVerdict: TIE"
+        if "dual view" in a + b:
+            return "I'm sorry, but I can't judge this."
+        return f"**Verdict: {pos}**"
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), judge, tmp_path)
+    m = metrics(log)
+    # n0 right, n1 invalid, n2 tie, n3 wrong, n4 right, n5 right
+    assert m["strict_accuracy"] == pytest.approx(3 / 6)
+    assert m["soft_accuracy"] == pytest.approx(3.5 / 6)
+    assert m["accuracy_no_ties"] == pytest.approx(3 / 4)
+    assert m["tie_rate"] == pytest.approx(1 / 6)
+    assert m["invalid_rate"] == pytest.approx(1 / 6)
+    verdicts = {sid: s.answer for sid, s in scores(log).items()}
+    assert verdicts == {
+        "pair0": "a",
+        "pair1": "invalid",
+        "pair2": "tie",
+        "pair3": "a",
+        "pair4": "a",
+        "pair5": "b",
+    }
+    # Inspect's metrics are point estimates; the interval settings travel in the task metadata
+    # for the one bootstrap (judgeaudit.stats, via the report and the audit).
+    assert not any("_ci_" in name for name in m)
+    assert log.eval.metadata["judgeaudit"]["bootstrap"] == {
+        "method": "percentile",
+        "resamples": RESAMPLES,
+        "seed": DEFAULT_SEED,
+        "confidence": 0.95,
+    }
+    # Per-call records (SCORE_SCHEMA) keep the raw text and parse path of every call.
+    s1 = scores(log)["pair1"]
+    assert s1.metadata["calls"] == [
+        {
+            "order": "ab",
+            "shown_verdict": "invalid",
+            "verdict": "invalid",
+            "raw": "I'm sorry, but I can't judge this.",
+            "parse": "failed",
+            "call_index": 0,
+            "error": None,
+        }
+    ]
+    s0 = scores(log)["pair0"].metadata
+    assert (
+        s0["calls"][0]["parse"] == "strict"
+        and scores(log)["pair4"].metadata["calls"][0]["parse"] == "tolerant"
+    )
+    for key in (
+        "schema",
+        "kind",
+        "item_id",
+        "setup",
+        "area",
+        "gold",
+        "verdict",
+        "calls",
+        "k",
+        "both_orders",
+        "split_rule",
+        "split",
+        "judge",
+        "prompt",
+        "idea_format",
+        "probe",
+        "probe_variant",
+        "probe_target",
+        "human",
+    ):
+        assert key in s0, key
+    assert (
+        s0["schema"] == "judgeaudit.score/1" and s0["prompt"] == "reference" and s0["probe"] is None
+    )
+    assert s0["human"]["a"]["rating_mean"] == 7.5
+    assert len(judge.calls) == 6
+    assert log.stats.model_usage["mockllm/model"].output_tokens == 30
+
+
+def test_both_orders_maps_positions_back(tmp_path: Path) -> None:
+    # A judge with a pure first-position preference: consistent-looking per call, a tie per item.
+    always_a = ScriptedJudge(lambda text, i: "Verdict: A")
+    log = run(
+        novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES), always_a, tmp_path
+    )
+    m = metrics(log)
+    assert m["tie_rate"] == 1.0 and m["strict_accuracy"] == 0.0 and m["soft_accuracy"] == 0.5
+    assert math.isnan(m["accuracy_no_ties"])
+    calls = scores(log)["pair1"].metadata["calls"]
+    assert [(c["order"], c["shown_verdict"], c["verdict"]) for c in calls] == [
+        ("ab", "a", "a"),
+        ("ba", "a", "b"),
+    ]
+    assert scores(log)["pair1"].metadata["both_orders"] is True
+    # The ba prompt really shows the ideas swapped.
+    ab = [t for t, _ in always_a.calls if "online matching market" in t]
+    assert len(ab) == 2 and shown_ideas(ab[0]) == shown_ideas(ab[1])[::-1]
+    # A judge that follows the content is right in both orders.
+    follows = ScriptedJudge(lambda text, i: f"Verdict: {marker_position(text)}")
+    # (cache off: the cache would rightly serve the first judge's answers to the same prompts)
+    log2 = run(
+        novelty_pairwise(dataset=TINY, both_orders=True, cache=False, resamples=RESAMPLES),
+        follows,
+        tmp_path,
+    )
+    assert metrics(log2)["strict_accuracy"] == 1.0
+    assert {c["shown_verdict"] for c in scores(log2)["pair0"].metadata["calls"]} == {"a", "b"}
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (["right", "wrong", "right"], {"strict_accuracy": 1.0, "tie_rate": 0.0}),
+        (["right", "wrong"], {"strict_accuracy": 0.0, "tie_rate": 1.0}),
+        (["junk", "junk", "wrong"], {"strict_accuracy": 0.0, "invalid_rate": 0.0, "tie_rate": 0.0}),
+        (["junk", "junk"], {"strict_accuracy": 0.0, "invalid_rate": 1.0}),
+    ],
+)
+def test_k_calls_are_distinct_and_aggregated(
+    tmp_path: Path, script: list[str], expected: dict[str, float]
+) -> None:
+    def policy(text: str, index: int) -> str:
+        pos = marker_position(text)
+        return {"right": f"Verdict: {pos}", "wrong": f"Verdict: {other(pos)}", "junk": "Hmm."}[
+            script[index]
+        ]
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, k=len(script), resamples=RESAMPLES), judge, tmp_path)
+    for name, value in expected.items():
+        assert metrics(log)[name] == pytest.approx(value), name
+    # Every call reached the model with its own seed, although prompt and cache are on.
+    assert len(judge.calls) == 6 * len(script)
+    assert sorted({i for _, i in judge.calls}) == list(range(len(script)))
+    rec = scores(log)["pair0"].metadata
+    assert [c["call_index"] for c in rec["calls"]] == list(range(len(script))) and rec["k"] == len(
+        script
+    )
+
+
+def test_invalid_outputs_are_never_coerced(tmp_path: Path) -> None:
+    outputs = [
+        "",
+        "I cannot decide.",
+        "Verdict: A or B",
+        "Verdict: probably B",
+        "Verdict: A\nVerdict: B",
+        "Verdict: NOVEL",
+    ]
+    judge = ScriptedJudge(
+        lambda text, i: outputs[int(re.search(r"Idea A:\n(.)", text).group(1) == "K") + 2 * (i % 2)]
+    )  # type: ignore[union-attr]
+    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    m = metrics(log)
+    assert m["invalid_rate"] == 1.0 and m["strict_accuracy"] == 0.0 and m["soft_accuracy"] == 0.0
+    for score in scores(log).values():
+        assert score.answer == "invalid"
+        assert all(
+            c["verdict"] == "invalid" and c["parse"] == "failed" for c in score.metadata["calls"]
+        )
+        assert {c["raw"] for c in score.metadata["calls"]} <= set(outputs)
+
+
+def test_provider_errors_become_invalid_calls(tmp_path: Path) -> None:
+    def policy(text: str, index: int) -> str:
+        if "online matching market" in text and index == 0:
+            raise RuntimeError("upstream returned 503")
+        return f"Verdict: {marker_position(text)}"
+
+    log = run(
+        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path
+    )
+    calls = scores(log)["pair0"].metadata["calls"]
+    assert calls[0]["parse"] == "error" and calls[0]["verdict"] == "invalid"
+    assert "upstream returned 503" in calls[0]["error"]
+    assert calls[1]["parse"] == "strict"
+    assert scores(log)["pair0"].answer == "a"  # the valid call still decides the item
+    assert metrics(log)["strict_accuracy"] == 1.0
+
+
+def test_provider_error_text_never_carries_a_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = "sk-planted-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", planted)
+
+    def policy(text: str, index: int) -> str:
+        raise RuntimeError(f"401 unauthorized for key {planted}")
+
+    log = run(
+        novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
+        ScriptedJudge(policy),
+        tmp_path,
+        limit=1,
+    )
+    error = scores(log)["pair0"].metadata["calls"][0]["error"]
+    assert "401 unauthorized" in error and "<redacted>" in error and planted not in error
+    # (Inspect's own model event also records the raised exception: keeping secrets out of
+    # *that* is the provider's job, see judgeaudit/providers/secrets.py.)
+    assert planted not in json.dumps(scores(log)["pair0"].metadata)
+
+
+def test_pointwise_metrics_and_split_rule(tmp_path: Path) -> None:
+    # Everything "novel" except pt_o0, which gets an unparseable answer.
+    def policy(text: str, index: int) -> str:
+        idea = shown_idea(text)
+        if idea.startswith("We add dropout"):
+            return "It depends."
+        return "The idea is fine.\nVerdict: NOVEL"
+
+    log = run(novelty_pointwise(dataset=TINY, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path)
+    m = metrics(log)
+    assert m["f1_novel"] == pytest.approx(2 * 3 / (5 + 3))
+    assert m["f1_not_novel"] == 0.0
+    assert m["macro_f1"] == pytest.approx(0.375)
+    assert m["invalid_rate"] == pytest.approx(1 / 6)
+    assert scores(log)["pt_o0"].answer == "invalid"
+    assert scores(log)["pt_o0"].metadata["calls"][0]["order"] == "single"
+
+    # k=2 split votes: resolved by the split rule and flagged.
+    def split(text: str, index: int) -> str:
+        return ["Verdict: NOVEL", "Verdict: NOT NOVEL"][index]
+
+    for rule, verdict in (("not_novel", "not_novel"), ("novel", "novel"), ("invalid", "invalid")):
+        task = novelty_pointwise(
+            dataset=TINY, k=2, split_rule=rule, cache=False, resamples=RESAMPLES
+        )
+        log = run(task, ScriptedJudge(split), tmp_path)
+        for score in scores(log).values():
+            assert score.answer == verdict and score.metadata["split"] is True
+            assert score.metadata["split_rule"] == rule
+
+
+def test_correct_pointwise_judge_scores_one(tmp_path: Path) -> None:
+    judge = ScriptedJudge(
+        lambda t, i: "Verdict: NOVEL" if MARK in shown_idea(t) else "Verdict: NOT NOVEL"
+    )
+    log = run(
+        novelty_pointwise(
+            dataset=TINY, prompt="p3_judged_novel", idea_format="plan", resamples=RESAMPLES
+        ),
+        judge,
+        tmp_path,
+    )
+    m = metrics(log)
+    assert m["macro_f1"] == 1.0 and m["invalid_rate"] == 0.0
+    assert all(
+        "Did expert reviewers judge this idea novel?" in t and "Steps:" in t for t, _ in judge.calls
+    )
+    meta = scores(log)["pt_n0"].metadata
+    assert meta["prompt"] == "p3_judged_novel" and meta["idea_format"] == "plan"
+
+
+def test_bad_parameters_fail_clearly() -> None:
+    with pytest.raises(ValueError, match="unknown pointwise prompt 'p5_judged_more_novel'"):
+        novelty_pointwise(dataset=TINY, prompt="p5_judged_more_novel")
+    with pytest.raises(ValueError, match="idea_format"):
+        novelty_pairwise(dataset=TINY, idea_format="poem")
+    with pytest.raises(ValueError, match="split_rule"):
+        novelty_pointwise(dataset=TINY, split_rule="coin")
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        novelty_pairwise(dataset=TINY, k=0)
+    with pytest.raises(FileNotFoundError, match="no_such_set"):
+        novelty_pairwise(dataset="no_such_set")
+
+
+def test_cache_serves_repeated_and_shared_calls(tmp_path: Path) -> None:
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    first = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12
+    again = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12, "a repeated configuration must be served from the cache"
+    assert metrics(again) == metrics(first)
+    # k=1 shares call index 0 with the k=2 run; k=3 only pays for call index 2.
+    run(novelty_pairwise(dataset=TINY, k=1, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12
+    run(novelty_pairwise(dataset=TINY, k=3, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 18 and {i for _, i in judge.calls[12:]} == {2}
+    # A different prompt variant is a different call.
+    run(
+        novelty_pairwise(dataset=TINY, prompt="p4_which_novel", resamples=RESAMPLES),
+        judge,
+        tmp_path,
+    )
+    assert len(judge.calls) == 24
+    # cache=false always calls the model.
+    run(novelty_pairwise(dataset=TINY, cache=False, resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 30
+
+
+def test_metrics_show_in_evals_df(tmp_path: Path) -> None:
+    from inspect_ai.analysis import evals_df
+
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    run(
+        novelty_pairwise(dataset=TINY, prompt="p1_no_guardrails", resamples=RESAMPLES),
+        judge,
+        tmp_path,
+    )
+    df = evals_df(str(tmp_path / "logs"), quiet=True)
+    row = df.iloc[0]
+    for name in (
+        "strict_accuracy",
+        "soft_accuracy",
+        "accuracy_no_ties",
+        "tie_rate",
+        "invalid_rate",
+    ):
+        assert f"score_novelty_{name}" in df.columns
+    assert row["score_novelty_strict_accuracy"] == 1.0
+    assert row["task_arg_prompt"] == "p1_no_guardrails"
+    assert '"resamples": 500' in row["metadata"] and '"method": "percentile"' in row["metadata"]
+
+
+def test_probe_arms_force_orders_cues_prompts_and_seeds(tmp_path: Path) -> None:
+    seeds: list[int | None] = []
+
+    def policy(text: str, index: int) -> str:
+        return f"Verdict: {marker_position(text)}"
+
+    class SeedJudge(ScriptedJudge):
+        def __call__(
+            self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+        ) -> ModelOutput:
+            seeds.append(config.seed)
+            out = ModelOutput.from_content("mockllm/model", self.policy(input[-1].text, 0))
+            out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+            self.calls.append((input[-1].text, 0))
+            return out
+
+    # position: each arm is shown in one forced order; the content-following judge is right in both.
+    judge = SeedJudge(policy)
+    log = run(
+        novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path
+    )
+    s = scores(log)
+    assert len(s) == 12 and metrics(log)["strict_accuracy"] == 1.0
+    ba = s["pair0|order_ba"].metadata
+    assert [c["order"] for c in ba["calls"]] == ["ba"] and ba["calls"][0]["shown_verdict"] == "b"
+    assert (ba["probe"], ba["probe_variant"], ba["probe_target"], ba["item_id"]) == (
+        "position",
+        "order_ba",
+        "b",
+        "pair0",
+    )
+
+    # presumption: the cue reaches the prompt's cue slot; the framing arm swaps the prompt variant.
+    judge = SeedJudge(policy)
+    log = run(
+        novelty_pairwise(dataset=TINY, probe="presumption", resamples=RESAMPLES), judge, tmp_path
+    )
+    s = scores(log)
+    assert s["pair1|framing"].metadata["prompt"] == "p3_judged_novel"
+    assert s["pair1|cue_gold"].metadata["prompt"] == "reference"
+    cued = [t for t, _ in judge.calls if "reviewers preferred" in t]
+    assert len(cued) == 12 and all(
+        t.index("Idea B:") < t.index("reviewers preferred") < t.index("Reason briefly")
+        for t in cued
+    )
+    assert sum("exactly one of these two ideas" in t for t, _ in judge.calls) == 6
+
+    # repeat: the two runs have their own seeds, so the cache cannot serve run2 from run1.
+    seeds.clear()
+    judge = SeedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, probe="repeat", resamples=RESAMPLES), judge, tmp_path)
+    assert len(judge.calls) == 12 and len(set(seeds)) == 2
+    assert {call_seed(1, 0), call_seed(2, 0)} == set(seeds)
+
+
+def test_reasoning_effort_is_recorded_in_the_log(tmp_path: Path) -> None:
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    log = run(
+        novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
+        judge,
+        tmp_path,
+        reasoning_effort="low",
+        limit=2,
+    )
+    assert log.plan.config.reasoning_effort == "low"  # the GenerateConfig of the run
+    assert len(judge.calls) == 2 and judge.efforts == ["low", "low"]  # and it reached the model
+
+
+def test_epochs_are_pooled_into_one_verdict(tmp_path: Path) -> None:
+    seen: dict[str, int] = {}
+
+    def policy(text: str, index: int) -> str:
+        seen[text] = seen.get(text, 0) + 1
+        pos = marker_position(text)
+        return (
+            f"Verdict: {pos if seen[text] == 1 else other(pos)}"  # right first, wrong on the repeat
+        )
+
+    judge = ScriptedJudge(policy)
+    log = run(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), judge, tmp_path, epochs=2)
+    assert len(judge.calls) == 12
+    assert metrics(log)["tie_rate"] == 1.0  # one right + one wrong vote per item
+    # Per-epoch scores stay on the samples; the pooled one is the sample's reduction.
+    assert log.samples is not None and len(log.samples) == 12
+    assert log.reductions is not None
+    pooled = {str(r.sample_id): r for r in log.reductions[0].samples}
+    meta = pooled["pair0"].metadata
+    assert (
+        meta is not None and meta["k"] == 2 and [c["call_index"] for c in meta["calls"]] == [0, 1]
+    )
+    assert {c["verdict"] for c in meta["calls"]} == {"a", "b"} and pooled["pair0"].answer == "tie"
+
+
+def test_inspect_metrics_are_point_estimates_of_the_stats_definitions() -> None:
+    """Every Inspect metric value is the `judgeaudit.stats` estimate over the scores, nothing else."""
+    from inspect_ai.scorer import SampleScore, Score
+
+    from judgeaudit.judges.inspect_metrics import pairwise_metrics
+
+    sample_scores = [
+        SampleScore(
+            score=Score(value=1.0, metadata={"kind": "pairwise", "verdict": v, "gold": "a"}),
+            sample_id=str(i),
+        )
+        for i, v in enumerate(["a", "a", "b", "a", "tie"])
+    ]
+    values: dict[str, float] = {}
+    for compute in pairwise_metrics():
+        values.update(compute(sample_scores))  # type: ignore[operator, arg-type]
+    assert values == pytest.approx({"strict_accuracy": 0.6, "soft_accuracy": 0.7, "accuracy_no_ties": 0.75,
+                                    "tie_rate": 0.2, "invalid_rate": 0.0})
+
+
+def _mixed_policy(text: str, index: int) -> str:
+    """Right, wrong, tie-forming, tolerant and unparseable answers, chosen by the prompt text."""
+    if "Idea A:" not in text:  # pointwise
+        novel = MARK in shown_idea(text)
+        return ("Verdict: NOVEL" if novel else "Verdict: NOT NOVEL") if len(text) % 3 else "no idea"
+    pos = marker_position(text)
+    choice = (len(text) + index) % 4
+    return [f"Verdict: {pos}", f"Verdict: {other(pos)}", f"I lean to {pos}.\nVerdict:{pos}", "cannot say"][choice]
+
+
+def _logged_metadata(logdir: Path) -> list[dict[str, Any]]:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    out = []
+    for info in list_eval_logs(str(logdir)):
+        out.extend(s.metadata for s in read_eval_log(info).samples or [])
+    return out
+
+
+def _report(logdir: Path) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
+    """The report of a log directory: its frame (without per-log columns), groups and report data."""
+    from judgeaudit.report.build import compute_report
+    from judgeaudit.report.compute import jsonable
+    from judgeaudit.report.frame import load_frame
+
+    loaded = load_frame(logdir)
+    frame, groups, data = compute_report(loaded, resamples=RESAMPLES)
+    assert loaded.skipped_logs == [] and loaded.skipped_samples == []
+    frame = frame.drop(columns=["log", "eval_id", "created"]).reset_index(drop=True)
+    data = {key: value for key, value in data.items() if key != "input"} | {"rows": data["input"]["rows"]}
+    return frame, jsonable(groups), jsonable(data)
+
+
+def test_lean_metadata_report_equals_full_metadata_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prompted runs carry lean sample metadata; the report built from their logs is exactly the
+    report of the same runs with the full contract item in every sample (same scripted outputs)."""
+    import judgeaudit.judges.build as build
+
+    configs: list[tuple[Callable[..., Any], dict[str, Any]]] = [
+        (novelty_pairwise, {"k": 2, "both_orders": True}),
+        (novelty_pairwise, {"probe": "presumption"}),  # arms with cues and another prompt variant
+        (novelty_pairwise, {"probe": "position"}),  # arms with forced orders
+        (novelty_pointwise, {"k": 3}),
+        (novelty_pointwise, {"probe": "presumption", "prompt": "p1_no_guardrails"}),
+    ]
+
+    def run_all(logdir: Path) -> list[str]:
+        prompts = []
+        for make, args in configs:
+            judge = ScriptedJudge(_mixed_policy)
+            [log] = eval(make(dataset=TINY, resamples=RESAMPLES, cache=False, **args), model=judge.model(),
+                         log_dir=str(logdir), display="none")
+            assert log.status == "success", log.error
+            prompts.extend(sorted(text for text, _ in judge.calls))
+        return prompts
+
+    lean_prompts = run_all(tmp_path / "lean")
+    full_dataset = build.judge_dataset  # the same arms, never lean: no input rendered at dataset time
+    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], None, *args[6:]))
+    full_prompts = run_all(tmp_path / "full")
+
+    assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
+    lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
+    assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
+    assert all("item" not in m for m in lean_meta)
+    assert sum("texts" in m for m in lean_meta) == 6  # kept only where a second order is shown
+    assert all("item" in m and "texts" not in m for m in full_meta)
+
+    lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
+    full_frame, full_groups, full_data = _report(tmp_path / "full")
+    assert len(lean_frame) >= len(lean_meta) and lean_frame["verdict"].nunique() >= 4  # + re-aggregations
+    assert set(lean_frame["probe"].dropna()) == {"presumption", "position"}
+    pd_testing = pytest.importorskip("pandas.testing")
+    pd_testing.assert_frame_equal(lean_frame, full_frame)
+    assert lean_groups == full_groups and lean_data == full_data
+
+
+def test_prompted_sample_input_is_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
+    """The lean sample's input is the prompt of its first call (no message rewrite logged); with
+    retrieval the samples keep the full contract item the retriever's exclusion reads."""
+    from judgeaudit.data.samples import load_items
+
+    judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
+    log = run(novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path)
+    assert log.samples is not None
+    for sample in log.samples:
+        [prompt] = [m.text for m in sample.messages if m.role == "user"]
+        assert sample.input == prompt
+        state_changes = [c.path for e in sample.events if e.event == "state" for c in e.changes]
+        assert "/messages/0/content" not in state_changes
+
+    items = {i.item_id: i for i in load_items(TINY, "pairwise")}
+    task = novelty_pairwise(dataset=TINY, retrieval=2, resamples=RESAMPLES)
+    for sample in task.dataset:
+        meta = sample.metadata or {}
+        assert meta["item"] == items[meta["item_id"]].to_dict() and "texts" not in meta
+
+
+def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> None:
+    """The solver hands its records to the scorer one way: on its answer message's metadata (one
+    logged copy, never the store); when the first call fails the answer message is empty."""
+    from judgeaudit.judges.records import RECORD_KEY
+
+    def policy(text: str, index: int) -> str:
+        if "online matching market" in text and index == 0:
+            raise RuntimeError("upstream returned 503")
+        return f"Verdict: {marker_position(text)}"
+
+    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path)
+    assert log.samples is not None
+    for sample in log.samples:
+        answer = sample.messages[-1]
+        assert [m.role for m in sample.messages] == ["user", "assistant"] and answer.metadata is not None
+        record = answer.metadata[RECORD_KEY]
+        assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
+        assert record["calls"] == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
+        assert not sample.store and not any(e.event == "store" for e in sample.events)
+    failed = next(s for s in log.samples if str(s.id) == "pair0")
+    assert failed.messages[-1].text == "" and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"  # type: ignore[index]
+
+
+def test_lean_sample_without_texts_refuses_a_second_order() -> None:
+    """A lean sample built for one presented order has no idea texts: asking it for another order
+    (or for related work) is a clear error, never a silently repeated prompt."""
+    from inspect_ai.solver import TaskState
+
+    from judgeaudit.judges.build import judge_dataset
+    from judgeaudit.judges.llm.prompted import call_text, prompt_input
+
+    one = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED,
+                        lambda meta: prompt_input("pairwise", "reference", False, meta))[0]
+    both = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED,
+                         lambda meta: prompt_input("pairwise", "reference", True, meta))[0]
+    assert one.metadata is not None and "texts" not in one.metadata
+    assert both.metadata is not None and "texts" in both.metadata and both.input == one.input
+
+    def state(sample: Any) -> TaskState:
+        return TaskState(model="mockllm/model", sample_id=sample.id, epoch=1, input=sample.input,
+                         messages=[], metadata=dict(sample.metadata))
+
+    assert call_text("pairwise", "reference", state(one), ("ab",), "ab") == one.input
+    ba = call_text("pairwise", "reference", state(both), ("ab", "ba"), "ba")
+    assert ba != one.input and shown_ideas(ba) == shown_ideas(str(one.input))[::-1]
+    with pytest.raises(ValueError, match="'pair0' carries no idea texts.*'ab', 'ba'"):
+        call_text("pairwise", "reference", state(one), ("ab", "ba"), "ba")
+    related = state(one)
+    related.metadata["related_work"] = {"ab": "Related papers: ..."}
+    with pytest.raises(ValueError, match="no idea texts"):
+        call_text("pairwise", "reference", related, ("ab",), "ab")
