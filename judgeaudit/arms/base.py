@@ -1,9 +1,9 @@
 """What a bias probe hands to the judge task: a (possibly transformed) item plus its arm.
 
-Note for the judge-task engineer (added by the probes owner): `seed` is a new optional field.
-When set, use it as the generation seed (`GenerateConfig(seed=...)`) for this arm's calls.
-The `repeat` probe sets a different seed on `run1` and `run2` so Inspect's cache (whose key
-includes the generate config) cannot serve the second run from the first one.
+Its fields keep their names end to end: sample metadata, score metadata and report columns
+(`probe`, `probe_variant`, `probe_target`, ...). `seed`, when set, is the generation seed of this
+arm's calls: the `repeat` probe sets a different seed on `run1` and `run2` so Inspect's cache
+(whose key includes the generate config) cannot serve the second run from the first one.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ class ProbedItem:
     """One judged unit of a probe run.
 
     `item` keeps the original item id and gold (texts may be transformed);
-    `variant` names the probe arm (e.g. `order_ba`, `pad_gold`, `cue_other`);
-    `target` is the item side (`a`/`b`) the perturbation favours, if any (pointwise probes:
+    `probe_variant` names the probe arm (e.g. `order_ba`, `pad_gold`, `cue_other`);
+    `probe_target` is the item side (`a`/`b`) the perturbation favours, if any (pointwise probes:
     the label, `novel`/`not_novel`, the perturbation pushes towards);
     `orders` forces the presentation orders (e.g. `("ba",)`), None = task default;
     `cue` is framing text the judge prompt inserts at its cue slot (presumption probe);
@@ -29,8 +29,8 @@ class ProbedItem:
 
     item: Item
     probe: str | None = None
-    variant: str | None = None
-    target: str | None = None
+    probe_variant: str | None = None
+    probe_target: str | None = None
     orders: tuple[str, ...] | None = None
     cue: str | None = None
     prompt: str | None = None
@@ -39,4 +39,4 @@ class ProbedItem:
     @property
     def sample_id(self) -> str:
         """Unique Sample id within a task: item id, plus the arm when there is one."""
-        return self.item.item_id if not self.variant else f"{self.item.item_id}|{self.variant}"
+        return self.item.item_id if not self.probe_variant else f"{self.item.item_id}|{self.probe_variant}"

@@ -115,32 +115,32 @@ def _pair_arms(probe: str, item: PairItem, seed: int) -> list[ProbedItem]:
     p = probe
     if probe == "position":
         return [
-            ProbedItem(item, p, "order_ab", target="a", orders=("ab",)),
-            ProbedItem(item, p, "order_ba", target="b", orders=("ba",)),
+            ProbedItem(item, p, "order_ab", probe_target="a", orders=("ab",)),
+            ProbedItem(item, p, "order_ba", probe_target="b", orders=("ba",)),
         ]
     if probe == "presumption":
         return [
             ProbedItem(item, p, "framing", prompt=FRAMING_PROMPT),
-            ProbedItem(item, p, "cue_gold", target=gold, orders=("ab",),
+            ProbedItem(item, p, "cue_gold", probe_target=gold, orders=("ab",),
                        cue=CUE_PAIRWISE.format(side=gold.upper())),
-            ProbedItem(item, p, "cue_other", target=other, orders=("ab",),
+            ProbedItem(item, p, "cue_other", probe_target=other, orders=("ab",),
                        cue=CUE_PAIRWISE.format(side=other.upper())),
         ]
     if probe == "verbosity":
         return [
-            ProbedItem(_pad_side(item, side, _rng(seed, p, item.pair_id, side)), p, arm, target=side)
+            ProbedItem(_pad_side(item, side, _rng(seed, p, item.pair_id, side)), p, arm, probe_target=side)
             for arm, side in (("pad_gold", gold), ("pad_other", other))
         ]
     if probe == "surface":
         return [ProbedItem(_surface_pair(item, arm, seed), p, arm) for arm in SURFACE_ARMS]
     if probe == "injection":
-        return [ProbedItem(_inject_pair(item, side), p, arm, target=side)
+        return [ProbedItem(_inject_pair(item, side), p, arm, probe_target=side)
                 for arm, side in (("inject_gold", gold), ("inject_other", other))]
     if probe == "self_preference":
         generated = [s for s, idea in (("a", item.idea_a), ("b", item.idea_b)) if idea.source == "generated"]
         if len(generated) != 1:
             return []
-        return [ProbedItem(item, p, "generated", target=generated[0])]
+        return [ProbedItem(item, p, "generated", probe_target=generated[0])]
     if probe == "repeat":
         return [ProbedItem(item, p, arm, seed=s) for arm, s in REPEAT_SEEDS.items()]
     raise ProbeError(f"unknown probe {probe!r}; expected one of {PROBES} or 'none'")
@@ -163,8 +163,8 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
     if probe == "presumption":
         return [
             ProbedItem(item, p, "framing", prompt=FRAMING_PROMPT),
-            ProbedItem(item, p, "cue_gold", target=gold, cue=CUE_POINTWISE[gold]),
-            ProbedItem(item, p, "cue_other", target=other, cue=CUE_POINTWISE[other]),
+            ProbedItem(item, p, "cue_gold", probe_target=gold, cue=CUE_POINTWISE[gold]),
+            ProbedItem(item, p, "cue_other", probe_target=other, cue=CUE_POINTWISE[other]),
         ]
     if probe == "verbosity":
         return [ProbedItem(edited(edits.pad_text(idea.text, _rng(seed, p, item.item_id))), p, "pad")]
@@ -176,7 +176,7 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
     if probe == "injection":
         return [
             ProbedItem(edited(edits.inject_text(idea.text, edits.INJECT_POINTWISE[label])), p,
-                       f"inject_{label}", target=label)
+                       f"inject_{label}", probe_target=label)
             for label in ("novel", "not_novel")
         ]
     if probe == "self_preference":

@@ -1,1 +1,1 @@
-"""Novelty judges: prompts, verdict parsing, aggregation, solvers and scorers."""
+"""Novelty judges: the public tasks, the judge catalog, one Task builder, options, verdicts, scorer; llm/ and score/ judges."""

@@ -57,8 +57,8 @@ def arm_sample(arm: ProbedItem, lean: bool) -> Sample:
     """The Sample of one judged arm: the item's sample plus the arm's fields under their own names."""
     extra: dict[str, Any] = {
         "probe": arm.probe,
-        "probe_variant": arm.variant,
-        "probe_target": arm.target,
+        "probe_variant": arm.probe_variant,
+        "probe_target": arm.probe_target,
         "orders": list(arm.orders) if arm.orders else None,
         "cue": arm.cue,
         "prompt": arm.prompt,

@@ -83,7 +83,7 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
         sub["split"] = [sp for _, sp in again]
         sub["call_verdicts"] = sub["calls"].map(call_summary)
         sub["variant"] = sub["variant"] + f"{SEP}agg={name}"
-        sub["config"] = sub["judge"] + SEP + sub["variant"]
+        sub["config"] = sub["model"] + SEP + sub["variant"]
         # cost of a sub-aggregation is not observed separately: leave it unknown rather than guess
         sub[["input_tokens", "output_tokens", "total_tokens", "cost"]] = float("nan")
         if "scores" in sub:  # ordinal scores belong to the full set of calls, not to a subset

@@ -95,16 +95,16 @@ def groups_of(frame: pd.DataFrame, intersect: bool = False) -> list[Group]:
 
 
 def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str], bool]:
-    """Map each judge to its reference configuration; True when one configuration serves all judges.
+    """Map each model to its reference configuration; True when one configuration serves all models.
 
     `reference` may be a full configuration name (one reference for all) or a variant name
-    (each judge's own run of that variant). Default: the variant run by most judges
+    (each model's own run of that variant). Default: the variant run by most models
     (then the shortest name, then alphabetical).
     """
     meta = group.rows.drop_duplicates("config").set_index("config")
-    judges = sorted(meta["judge"].unique())
+    models = sorted(meta["model"].unique())
     if reference is not None and reference in group.configs:
-        return dict.fromkeys(judges, reference), True
+        return dict.fromkeys(models, reference), True
     variants = Counter(meta["variant"])
     if reference is None:
         reference = sorted(variants, key=lambda v: (-variants[v], len(v), v))[0]
@@ -114,10 +114,10 @@ def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str
             f"variants: {sorted(variants)}"
         )
     out = {}
-    for judge in judges:
-        name = meta[(meta["judge"] == judge) & (meta["variant"] == reference)].index
+    for model in models:
+        name = meta[(meta["model"] == model) & (meta["variant"] == reference)].index
         if len(name):
-            out[judge] = str(name[0])
+            out[model] = str(name[0])
     return out, False
 
 
@@ -215,14 +215,14 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         "n_items": len(group.items),
         "items": group.items,
         "intersection": group.intersected or {"intersection": False},
-        "reference": {"requested": reference, "by_judge": refs, "shared_by_all_judges": single},
+        "reference": {"requested": reference, "by_model": refs, "shared_by_all_models": single},
         "configs": {},
     }
     intervals = {m: bootstrap_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
     diffs: dict[str, dict[str, Any]] = {}
     ref: str | None
     for judge, ref in (refs.items() if not single else list(refs.items())[:1]):
-        members = [c for c in group.configs if single or meta.loc[c, "judge"] == judge]
+        members = [c for c in group.configs if single or meta.loc[c, "model"] == judge]
         sub = {c: outcomes[c] for c in members}
         if len(sub) < 2:
             continue
@@ -235,8 +235,8 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         aligned = {c: group.rows[group.rows["config"] == c].set_index("item_id").reindex(group.items).reset_index()
                    for c in group.configs}
         agreement = agreement_all(aligned, group.kind, resamples, seed)
-    flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "judge"])]].tolist())}
-             for c in group.configs if refs.get(str(meta.loc[c, "judge"])) not in (None, c)}
+    flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "model"])]].tolist())}
+             for c in group.configs if refs.get(str(meta.loc[c, "model"])) not in (None, c)}
     flip_ivs = bootstrap_many(flips, FLIP_RATE, resamples, seed) if flips else {}
     setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
     ties_by_setup: dict[str, dict[str, Any]] = {}
@@ -248,11 +248,11 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
                 ties_by_setup.setdefault(c, {})[str(setup)] = iv.to_dict()
     for c in group.configs:
         rows = group.rows[group.rows["config"] == c]
-        judge = str(meta.loc[c, "judge"])
+        judge = str(meta.loc[c, "model"])
         ref = refs.get(judge)
         entry: dict[str, Any] = {
-            "judge": judge,
-            "model": str(meta.loc[c, "model"]),
+            "model": judge,
+            "model_id": str(meta.loc[c, "model_id"]),
             "variant": str(meta.loc[c, "variant"]),
             "task": str(meta.loc[c, "task"]),
             "task_args": str(meta.loc[c, "task_args"]),
@@ -319,5 +319,5 @@ def configs_table(results: Sequence[dict[str, Any]]) -> pd.DataFrame:
     rows = []
     for g in results:
         for name, e in g["configs"].items():
-            rows.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, **{k: e[k] for k in ("judge", "variant")}})
+            rows.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, **{k: e[k] for k in ("model", "variant")}})
     return pd.DataFrame(rows)

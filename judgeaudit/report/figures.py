@@ -64,7 +64,7 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
     """Cost per item vs headline metric (with CI bars), Pareto front drawn per group."""
     n = max(len(results), 1)
     fig, axes = plt.subplots(1, n, figsize=(6.5 * n, 4.8), squeeze=False)
-    colors = _colors(sorted({e["judge"] for g in results for e in g["configs"].values()}))
+    colors = _colors(sorted({e["model"] for g in results for e in g["configs"].values()}))
     for ax, g in zip(axes[0], results, strict=False):
         metric = g["headline_metric"]
         entries = [(name, e) for name, e in sorted(g["configs"].items())]
@@ -74,7 +74,7 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
             iv = e["metrics"][metric]
             x, y = e["cost_per_item_usd"], iv["estimate"]
             yerr = [[max(y - iv["low"], 0)], [max(iv["high"] - y, 0)]] if _finite(iv["low"]) else None
-            ax.errorbar([x], [y], yerr=yerr, fmt="o", color=colors[e["judge"]], capsize=3, label=e["judge"])
+            ax.errorbar([x], [y], yerr=yerr, fmt="o", color=colors[e["model"]], capsize=3, label=e["model"])
             ax.annotate(e["variant"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=7)
             pts.append((x, y))
         if pts:
@@ -101,7 +101,7 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
 
 def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     """Horizontal bars: tie rate of every configuration, one bar per setup (plus all items), with CIs."""
-    entries = sorted(g["configs"].items(), key=lambda kv: (kv[1]["judge"], kv[1]["variant"]))
+    entries = sorted(g["configs"].items(), key=lambda kv: (kv[1]["model"], kv[1]["variant"]))
     setups = ["all", *sorted({s for _, e in entries for s in e.get("tie_rate_by_setup", {})})]
     height = 0.8 / len(setups)
     fig, ax = plt.subplots(figsize=(8, 1.0 + 0.45 * len(entries) * len(setups) ** 0.5 + 0.5))
@@ -120,7 +120,7 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
         for y, x, h in zip(ys, xs, hi, strict=True):  # the value, so a zero rate is visible as "0.00"
             ax.text(x + h + 0.01, y, f"{x:.2f}", va="center", fontsize=6)
     ax.set_yticks(range(len(entries)))
-    ax.set_yticklabels([f"{e['judge']} · {e['variant']}" for _, e in entries], fontsize=8)
+    ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.1)
     ax.set_xlabel("tie rate (share of items; 95% CI)")
@@ -133,24 +133,24 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
 def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     """Forest plot: paired difference of the headline metric vs the reference, per configuration."""
     metric = g["headline_metric"]
-    entries = [(n, e) for n, e in sorted(g["configs"].items(), key=lambda kv: (kv[1]["judge"], kv[1]["variant"]))
+    entries = [(n, e) for n, e in sorted(g["configs"].items(), key=lambda kv: (kv[1]["model"], kv[1]["variant"]))
                if metric in e["vs_reference"]]
-    colors = _colors([e["judge"] for _, e in entries])
+    colors = _colors([e["model"] for _, e in entries])
     fig, ax = plt.subplots(figsize=(8, 1.4 + 0.4 * max(len(entries), 1)))
     for i, (_, e) in enumerate(entries):
         d = e["vs_reference"][metric]
         lo = max(d["estimate"] - d["low"], 0) if _finite(d["low"]) else 0
         hi = max(d["high"] - d["estimate"], 0) if _finite(d["high"]) else 0
-        face = colors[e["judge"]] if d["significant"] else "white"
-        ax.errorbar([d["estimate"]], [i], xerr=[[lo], [hi]], fmt="o", color=colors[e["judge"]],
-                    markerfacecolor=face, capsize=3, label=e["judge"])
+        face = colors[e["model"]] if d["significant"] else "white"
+        ax.errorbar([d["estimate"]], [i], xerr=[[lo], [hi]], fmt="o", color=colors[e["model"]],
+                    markerfacecolor=face, capsize=3, label=e["model"])
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(entries)))
-    ax.set_yticklabels([f"{e['judge']} · {e['variant']}" for _, e in entries], fontsize=8)
+    ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
     label = LABEL.get(metric, metric)
     ax.set_xlabel(f"Δ {label} vs reference (paired bootstrap 95% CI; filled = significant)")
-    refs = ", ".join(sorted(set(g["reference"]["by_judge"].values())))
+    refs = ", ".join(sorted(set(g["reference"]["by_model"].values())))
     ax.set_title(f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10)
     if not entries:
         ax.text(0.5, 0.5, "no configuration to compare", ha="center", va="center", transform=ax.transAxes)

@@ -37,9 +37,9 @@ DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwis
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
-    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "judge", "variant", "config", "kind", "dataset", "dataset_arg",
+    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "model_id", "variant", "config", "kind", "dataset", "dataset_arg",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
-    "split_rule", "split", "judge_kind", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
+    "split_rule", "split", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "scores", "input_tokens", "output_tokens", "total_tokens", "cost",
 )
 
@@ -248,8 +248,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "epochs": len(samples) if epoch is None else 1,
             "task": short_task(ev.task),
             "task_args": json.dumps(task_args, sort_keys=True, default=str),
-            "model": ev.model,
-            "judge": short_model(ev.model),
+            "model": short_model(ev.model),
+            "model_id": ev.model,
             "variant": sample_variant,
             "config": "",  # filled once all judges are known
             "kind": meta["kind"],
@@ -267,7 +267,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "both_orders": meta.get("both_orders"),
             "split_rule": meta.get("split_rule"),
             "split": bool(meta.get("split", False)),
-            "judge_kind": meta.get("judge"),
+            "judge": meta.get("judge"),
             "prompt": meta.get("prompt"),
             "idea_format": meta.get("idea_format"),
             "probe": meta.get("probe"),
@@ -291,12 +291,12 @@ def _name_datasets(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _name_judges(frame: pd.DataFrame) -> pd.DataFrame:
-    """Judge names: short model names, the full model id where two models share a short name."""
-    clash = frame.groupby("judge")["model"].nunique()
+def _name_models(frame: pd.DataFrame) -> pd.DataFrame:
+    """Model names: short model names, the full model id where two models share a short name."""
+    clash = frame.groupby("model")["model_id"].nunique()
     clashing = set(clash[clash > 1].index)
-    frame["judge"] = [m if j in clashing else j for j, m in zip(frame["judge"], frame["model"], strict=True)]
-    frame["config"] = frame["judge"] + SEP + frame["variant"]
+    frame["model"] = [i if m in clashing else m for m, i in zip(frame["model"], frame["model_id"], strict=True)]
+    frame["config"] = frame["model"] + SEP + frame["variant"]
     return frame
 
 
@@ -340,7 +340,7 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     if not rows:
         return result
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    frame = _name_datasets(_name_judges(frame))
+    frame = _name_datasets(_name_models(frame))
     frame = _drop_superseded(frame, result.skipped_logs)
     dup = frame[frame.duplicated(["config", "dataset", "kind", "item_id"], keep=False)]
     if not dup.empty:

@@ -1,8 +1,8 @@
 """The study's tables from computed groups: a display frame (Markdown, LaTeX) and a numeric
 long frame (CSV) for each.
 
-(1) ablation: rows = variants, columns = judges, cells "Δ vs reference [95% CI]" (* = significant);
-(2) tie rates by variant x judge x setup; (3) pointwise per-class precision/recall/F1;
+(1) ablation: rows = variants, columns = models, cells "Δ vs reference [95% CI]" (* = significant);
+(2) tie rates by variant x model x setup; (3) pointwise per-class precision/recall/F1;
 (4) cost and the headline metric per configuration.
 """
 
@@ -58,13 +58,13 @@ def _group_title(g: dict[str, Any]) -> str:
 
 
 def ablation_table(g: dict[str, Any]) -> Table:
-    """Rows = variants, columns = judges: the reference's value, others' paired Δ of the headline metric."""
+    """Rows = variants, columns = models: the reference's value, others' paired Δ of the headline metric."""
     metric = g["headline_metric"]
     configs = g["configs"]
-    judges = sorted({e["judge"] for e in configs.values()})
+    models = sorted({e["model"] for e in configs.values()})
     variants = sorted({e["variant"] for e in configs.values()}, key=lambda v: (not any(
         e["is_reference"] for e in configs.values() if e["variant"] == v), v))
-    display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=judges)
+    display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=models)
     records = []
     for name, e in configs.items():
         if e["is_reference"]:
@@ -73,10 +73,10 @@ def ablation_table(g: dict[str, Any]) -> Table:
             cell = diff_cell(e["vs_reference"][metric])
         else:
             cell = interval_cell(e["metrics"][metric]) + " (no reference)"
-        display.loc[e["variant"], e["judge"]] = cell
+        display.loc[e["variant"], e["model"]] = cell
         d = e["vs_reference"].get(metric, {})
         records.append({
-            "kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"], "variant": e["variant"],
+            "kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"], "variant": e["variant"],
             "metric": metric, "reference": e["reference"], "is_reference": e["is_reference"],
             "value": e["metrics"][metric]["estimate"], "value_low": e["metrics"][metric]["low"],
             "value_high": e["metrics"][metric]["high"],
@@ -87,7 +87,7 @@ def ablation_table(g: dict[str, Any]) -> Table:
         })
     any_iv = next(iter(configs.values()))["metrics"][metric]
     caption = (f"Ablation, {_group_title(g)}: {metric} of the reference, and for other configurations the "
-               f"paired difference vs the same judge's reference [{any_iv['confidence']:.0%} percentile bootstrap "
+               f"paired difference vs the same model's reference [{any_iv['confidence']:.0%} percentile bootstrap "
                f"over items, B = {any_iv['resamples']}, seed {any_iv['seed']}]; {SIG_MARK} = interval excludes 0.")
     return Table(f"ablation_{g['kind']}_{g['dataset']}", caption, display.reset_index(), pd.DataFrame(records))
 
@@ -96,16 +96,16 @@ def tie_table(g: dict[str, Any]) -> Table:
     """Tie rate of every configuration, overall and per setup (pairwise groups)."""
     rows, records = [], []
     for name, e in g["configs"].items():
-        cells = {"configuration": e["variant"], "judge": e["judge"], "all": interval_cell(e["metrics"]["tie_rate"])}
-        records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+        cells = {"configuration": e["variant"], "model": e["model"], "all": interval_cell(e["metrics"]["tie_rate"])}
+        records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                         "variant": e["variant"], "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])})
         for setup, iv in e.get("tie_rate_by_setup", {}).items():
             cells[setup] = interval_cell(iv)
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                             "variant": e["variant"], "setup": setup, **_iv_cols(iv)})
         rows.append(cells)
-    display = pd.DataFrame(rows).sort_values(["configuration", "judge"]).fillna(MISSING)
-    caption = f"Tie rates, {_group_title(g)}, by configuration, judge and setup [95% CI]."
+    display = pd.DataFrame(rows).sort_values(["configuration", "model"]).fillna(MISSING)
+    caption = f"Tie rates, {_group_title(g)}, by configuration, model and setup [95% CI]."
     return Table(f"tie_rates_{g['dataset']}", caption, display.reset_index(drop=True), pd.DataFrame(records))
 
 
@@ -120,10 +120,10 @@ def f1_table(g: dict[str, Any]) -> Table:
     """Per-class precision/recall/F1 (invalid counts as a miss) and macro-F1 per configuration."""
     rows, records = [], []
     for name, e in sorted(g["configs"].items()):
-        cells = {"configuration": e["variant"], "judge": e["judge"]}
+        cells = {"configuration": e["variant"], "model": e["model"]}
         for key, label in POINTWISE_COLUMNS:
             cells[label] = interval_cell(e["metrics"][key])
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                             "variant": e["variant"], "metric": key, **_iv_cols(e["metrics"][key])})
         cells["split items"] = e.get("split_items", 0)
         rows.append(cells)
@@ -141,11 +141,11 @@ def cost_table(results: Sequence[dict[str, Any]]) -> Table:
             iv = e["metrics"][metric]
             unknown = e["cost_unknown_items"]
             cost = "unknown" if unknown else f"{e['cost_usd']:.4f}"
-            rows.append({"kind": g["kind"], "dataset": g["dataset"], "configuration": e["variant"], "judge": e["judge"],
+            rows.append({"kind": g["kind"], "dataset": g["dataset"], "configuration": e["variant"], "model": e["model"],
                          "metric": metric, "value [95% CI]": interval_cell(iv), "cost USD": cost,
                          "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
                          "tokens": _num(e["total_tokens"], digits=0)})
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                             "variant": e["variant"], "metric": metric, **_iv_cols(iv),
                             "cost_usd": e["cost_usd"], "cost_per_item_usd": e["cost_per_item_usd"],
                             "cost_unknown_items": unknown, "input_tokens": e["input_tokens"],
@@ -174,15 +174,15 @@ def agreement_table(g: dict[str, Any]) -> Table | None:
         a = e.get("agreement")
         if not a:
             continue
-        cells = {"configuration": e["variant"], "judge": e["judge"], "units": a["units_with_human_scores"]}
+        cells = {"configuration": e["variant"], "model": e["model"], "units": a["units_with_human_scores"]}
         for key, label in AGREEMENT_COLUMNS:
             iv = a.get(key, {})
             cells[label] = interval_cell(iv) if "estimate" in iv else "undefined"
             if "estimate" in iv:
-                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                                 "variant": e["variant"], "statistic": key, **_iv_cols(iv)})
             else:
-                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                                 "variant": e["variant"], "statistic": key, "undefined_reason": iv.get("undefined")})
         rows.append(cells)
     if not rows:
@@ -206,11 +206,11 @@ def ordinal_table(g: dict[str, Any]) -> Table | None:
         o = e.get("ordinal_scores")
         if not o:
             continue
-        cells: dict[str, Any] = {"configuration": e["variant"], "judge": e["judge"], "units": o["units"]}
+        cells: dict[str, Any] = {"configuration": e["variant"], "model": e["model"], "units": o["units"]}
         for key, label in ORDINAL_COLUMNS:
             iv = o[key]
             cells[label] = interval_cell(iv) if "estimate" in iv else f"undefined ({iv.get('undefined')})"
-            base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "judge": e["judge"],
+            base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                     "variant": e["variant"], "statistic": key}
             records.append({**base, **_iv_cols(iv)} if "estimate" in iv else {**base, "undefined_reason": iv.get("undefined")})
         rows.append(cells)

@@ -1,4 +1,4 @@
-"""Statistics: metric definitions, bootstrap intervals, paired tests, agreement."""
+"""Statistics: metric definitions, bootstrap intervals, paired tests, agreement, surface ratio, defaults."""
 
 from judgeaudit.stats.bootstrap import (
     DEFAULT_RESAMPLES,

@@ -33,7 +33,7 @@ def _norm(text: str) -> str:
 
 
 def _by_arm(probed: list, arm: str) -> list:
-    return [p for p in probed if p.variant == arm]
+    return [p for p in probed if p.probe_variant == arm]
 
 
 @pytest.mark.parametrize("probe", [p for p in PROBES if p != "self_preference"])
@@ -44,7 +44,7 @@ def test_ids_gold_and_arms_preserved(pairs: list[PairItem], probe: str) -> None:
     by_id = {p.pair_id: p for p in pairs}
     for p in probed:
         orig = by_id[p.item.item_id]
-        assert p.probe == probe and p.variant in arms
+        assert p.probe == probe and p.probe_variant in arms
         assert p.item.gold == orig.gold and p.item.setup == orig.setup and p.item.area == orig.area
         assert p.item.idea_a.idea_id == orig.idea_a.idea_id and p.item.idea_b.idea_id == orig.idea_b.idea_id
         assert p.item.idea_a.label == orig.idea_a.label and p.item.idea_b.label == orig.idea_b.label
@@ -69,16 +69,16 @@ def test_none_is_identity(pairs: list[PairItem]) -> None:
     for name in (None, "none"):
         probed = apply_probe(name, pairs, seed=0)
         assert [p.item for p in probed] == pairs
-        assert all(p.probe is None and p.variant is None for p in probed)
+        assert all(p.probe is None and p.probe_variant is None for p in probed)
         assert [p.sample_id for p in probed] == [p.pair_id for p in pairs]
 
 
 def test_position_orders_and_first_shown_target(pairs: list[PairItem]) -> None:
     probed = apply_probe("position", pairs, seed=0)
     for p in _by_arm(probed, "order_ab"):
-        assert p.orders == ("ab",) and p.target == "a"
+        assert p.orders == ("ab",) and p.probe_target == "a"
     for p in _by_arm(probed, "order_ba"):
-        assert p.orders == ("ba",) and p.target == "b"
+        assert p.orders == ("ba",) and p.probe_target == "b"
     # Texts untouched: the swap is a presentation order; the task maps positions back to a/b.
     assert all(p.item in pairs for p in probed)
 
@@ -86,11 +86,11 @@ def test_position_orders_and_first_shown_target(pairs: list[PairItem]) -> None:
 def test_presumption_cue_names_gold_or_other(pairs: list[PairItem]) -> None:
     probed = apply_probe("presumption", pairs, seed=0)
     for p in probed:
-        if p.variant == "framing":
+        if p.probe_variant == "framing":
             assert p.prompt == "p3_judged_novel" and p.cue is None
             continue
-        side = p.item.gold if p.variant == "cue_gold" else ("b" if p.item.gold == "a" else "a")
-        assert p.target == side
+        side = p.item.gold if p.probe_variant == "cue_gold" else ("b" if p.item.gold == "a" else "a")
+        assert p.probe_target == side
         assert p.orders == ("ab",)  # the cue names a shown position, so the order is fixed
         assert p.cue is not None and f"Idea {side.upper()} " in p.cue
         assert f"Idea {('b' if side == 'a' else 'a').upper()} " not in p.cue
@@ -100,8 +100,8 @@ def test_verbosity_keeps_original_verbatim_and_adds_only_templates(pairs: list[P
     by_id = {p.pair_id: p for p in pairs}
     for p in apply_probe("verbosity", pairs, seed=11):
         orig = by_id[p.item.item_id]
-        side = p.target
-        assert side == (orig.gold if p.variant == "pad_gold" else ("b" if orig.gold == "a" else "a"))
+        side = p.probe_target
+        assert side == (orig.gold if p.probe_variant == "pad_gold" else ("b" if orig.gold == "a" else "a"))
         padded = getattr(p.item, f"idea_{side}").text
         original = getattr(orig, f"idea_{side}").text
         untouched = "b" if side == "a" else "a"
@@ -125,11 +125,11 @@ def test_padding_has_no_technical_vocabulary(pairs: list[PairItem]) -> None:
 def test_injection_appends_note_on_target_side(pairs: list[PairItem]) -> None:
     by_id = {p.pair_id: p for p in pairs}
     probed = apply_probe("injection", pairs, seed=0)
-    assert {p.variant for p in probed} == {"inject_gold", "inject_other"}
+    assert {p.probe_variant for p in probed} == {"inject_gold", "inject_other"}
     for p in probed:
         orig = by_id[p.item.item_id]
-        side = p.target
-        assert side == (orig.gold if p.variant == "inject_gold" else ("b" if orig.gold == "a" else "a"))
+        side = p.probe_target
+        assert side == (orig.gold if p.probe_variant == "inject_gold" else ("b" if orig.gold == "a" else "a"))
         text = getattr(p.item, f"idea_{side}").text
         assert text.startswith(getattr(orig, f"idea_{side}").text) and edits.INJECT_PAIRWISE in text
         other = "b" if side == "a" else "a"
@@ -145,17 +145,17 @@ def test_surface_edits_preserve_meaning(pairs: list[PairItem]) -> None:
         orig = by_id[p.item.item_id]
         for side in ("a", "b"):
             new, old = getattr(p.item, f"idea_{side}").text, getattr(orig, f"idea_{side}").text
-            changed[p.variant] += new != old
-            if p.variant == "whitespace_markdown":
+            changed[p.probe_variant] += new != old
+            if p.probe_variant == "whitespace_markdown":
                 assert _norm(re.sub(r"(?m)^- ", "", new)) == _norm(old)
-            elif p.variant == "casing":
+            elif p.probe_variant == "casing":
                 assert new.lower() == old.lower()
                 for acro in re.findall(r"\b[A-Z][A-Za-z-]*[A-Z][A-Za-z-]*\b", old):
                     assert acro in new  # acronyms keep their capitals
-            elif p.variant == "sentence_order":
+            elif p.probe_variant == "sentence_order":
                 assert sorted(edits.split_sentences(_norm(new))) == sorted(edits.split_sentences(_norm(old)))
                 assert edits.split_sentences(_norm(new))[0] == edits.split_sentences(_norm(old))[0]
-            elif p.variant == "acronym":
+            elif p.probe_variant == "acronym":
                 acro = edits.find_acronym(old)
                 assert acro is not None
                 assert acro not in re.findall(r"[A-Za-z0-9-]+", new)
@@ -172,7 +172,7 @@ def test_sentence_order_leaves_dependent_sentences() -> None:
 
 def test_repeat_arms_have_distinct_seeds(pairs: list[PairItem]) -> None:
     probed = apply_probe("repeat", pairs, seed=0)
-    seeds = {p.variant: p.seed for p in probed}
+    seeds = {p.probe_variant: p.seed for p in probed}
     assert set(seeds) == {"run1", "run2"} and seeds["run1"] != seeds["run2"]
     assert all(p.item in pairs for p in probed)
 
@@ -184,7 +184,7 @@ def test_self_preference_keeps_only_generated_sides(pairs: list[PairItem]) -> No
     gen = replace(pairs[0], setup="human_generated",
                   idea_b=replace(pairs[0].idea_b, source="generated", generator="some/model"))
     probed = apply_probe("self_preference", [gen, pairs[1]], seed=0)
-    assert len(probed) == 1 and probed[0].target == "b" and probed[0].variant == "generated"
+    assert len(probed) == 1 and probed[0].probe_target == "b" and probed[0].probe_variant == "generated"
 
 
 def test_pointwise_counterparts(points: list[PointItem]) -> None:
@@ -198,11 +198,11 @@ def test_pointwise_counterparts(points: list[PointItem]) -> None:
     for p in apply_probe("verbosity", points, seed=1):
         assert by_id[p.item.item_id].idea.text in p.item.idea.text
     for p in apply_probe("injection", points, seed=1):
-        assert p.target in ("novel", "not_novel") and p.variant == f"inject_{p.target}"
+        assert p.probe_target in ("novel", "not_novel") and p.probe_variant == f"inject_{p.probe_target}"
         assert p.item.idea.text.startswith(by_id[p.item.item_id].idea.text)
     for p in apply_probe("presumption", points, seed=1):
-        if p.variant == "cue_other":
-            assert p.target != p.item.gold and p.cue
+        if p.probe_variant == "cue_other":
+            assert p.probe_target != p.item.gold and p.cue
 
 
 def test_unknown_probe_is_a_clear_error(pairs: list[PairItem]) -> None:

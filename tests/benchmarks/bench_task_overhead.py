@@ -2,7 +2,7 @@
 
 Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
 without cache, writing a real log. The judge task's samples carry lean metadata and their
-prompt as input (`judges.tasks.judge_dataset`); the third side, a bare task carrying the full
+prompt as input (`judges.build.judge_dataset`); the third side, a bare task carrying the full
 contract item as metadata, shows what that item alone would cost. The two sides alternate; reports the best of `--repeats`
 wall times and process CPU times per side and their ratios (target <= 1.10x). On a shared,
 loaded machine the CPU-time ratio is the steadier figure.

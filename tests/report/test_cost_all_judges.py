@@ -152,9 +152,9 @@ def test_cost_table_and_figure_cover_every_judge(runs: dict[str, Any]) -> None:
     csv = pd.read_csv(runs["out"] / "cost.csv")
     assert len(csv) == len(LLM_JUDGES) + 2  # one configuration per judge run
     assert csv["cost_unknown_items"].eq(0).all(), csv[["variant", "cost_unknown_items"]]
-    free = csv[csv["judge"] == "none"]
+    free = csv[csv["model"] == "none"]
     assert len(free) == 2 and (free["cost_usd"] == 0).all()
-    paid = csv[csv["judge"] != "none"].sort_values("cost_usd")
+    paid = csv[csv["model"] != "none"].sort_values("cost_usd")
     expected = sorted(runs["requests"][j] * PER_CALL for j in LLM_JUDGES)
     assert paid["cost_usd"].tolist() == pytest.approx(expected)
     svg = Path(json.loads((runs["out"] / "report.json").read_text())["files"]["figures"]["cost_vs_quality"]["svg"])

@@ -177,7 +177,7 @@ def test_pairwise_metrics_match_hand_computation(report: dict[str, Any], key: tu
 
 def test_paired_differences_and_flip_rates(report: dict[str, Any]) -> None:
     g = _group(report, "pairwise")
-    assert g["reference"]["by_judge"] == {j: f"{j} · {REF}" for j in ("always_a", "half_tie", "right")}
+    assert g["reference"]["by_model"] == {j: f"{j} · {REF}" for j in ("always_a", "half_tie", "right")}
     d = _cfg(g, "always_a", BOTH)["vs_reference"]["strict_accuracy"]
     # per item: -1 on the four gold-a pairs, 0 elsewhere -> -0.5; only a resample without any
     # gold-a pair (probability 2^-8) reaches 0, so the interval excludes zero
@@ -205,7 +205,7 @@ def test_tie_rates_by_setup(report: dict[str, Any]) -> None:
     ties = _cfg(_group(report, "pairwise"), "half_tie", REF)["tie_rate_by_setup"]
     assert ties["human_only"]["estimate"] == 1.0 and ties["human_generated"]["estimate"] == 0.0
     csv = pd.read_csv(report["out"] / "tie_rates_toyset.csv")
-    row = csv[(csv["judge"] == "always_a") & (csv["variant"] == BOTH) & (csv["setup"] == "human_generated")]
+    row = csv[(csv["model"] == "always_a") & (csv["variant"] == BOTH) & (csv["setup"] == "human_generated")]
     assert row["estimate"].tolist() == [1.0]
 
 
@@ -228,8 +228,8 @@ def test_pointwise_decomposition(report: dict[str, Any]) -> None:
 
 def test_cost_table(report: dict[str, Any]) -> None:
     csv = pd.read_csv(report["out"] / "cost.csv")
-    one = csv[(csv["judge"] == "right") & (csv["variant"] == REF) & (csv["kind"] == "pairwise")].iloc[0]
-    both = csv[(csv["judge"] == "right") & (csv["variant"] == BOTH)].iloc[0]
+    one = csv[(csv["model"] == "right") & (csv["variant"] == REF) & (csv["kind"] == "pairwise")].iloc[0]
+    both = csv[(csv["model"] == "right") & (csv["variant"] == BOTH)].iloc[0]
     assert one["cost_usd"] == pytest.approx(N * COST_PER_CALL) and one["total_tokens"] == N * 110
     assert both["cost_usd"] == pytest.approx(2 * N * COST_PER_CALL)
     sub = csv[csv["variant"] == ONE_ORDER].iloc[0]
@@ -251,7 +251,7 @@ def test_ablation_table_cells(report: dict[str, Any]) -> None:
     tex = (report["out"] / "ablation_pairwise_toyset.tex").read_text()
     assert "\\begin{tabular}" in tex and "always\\_a" in tex
     csv = pd.read_csv(report["out"] / "ablation_pairwise_toyset.csv")
-    row = csv[(csv["judge"] == "always_a") & (csv["variant"] == BOTH)].iloc[0]
+    row = csv[(csv["model"] == "always_a") & (csv["variant"] == BOTH)].iloc[0]
     assert row["delta"] == pytest.approx(-0.5) and bool(row["significant"])
 
 

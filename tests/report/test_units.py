@@ -46,11 +46,11 @@ def test_dataset_labels_disambiguated() -> None:
     assert _name_datasets(frame)["dataset"].tolist() == ["/a/set", "/b/set", "x"]
 
 
-def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], verdict: str, judge: str = "j",
+def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], verdict: str, model: str = "j",
          variant: str | None = None, setup: str = "human_only") -> dict[str, Any]:
     return {
-        "log": "log.eval", "config": config, "judge": judge, "variant": variant or config.split(" · ", 1)[1],
-        "model": f"mock/{judge}", "task": "novelty_pairwise", "task_args": "{}", "probe": None, "probe_variant": None,
+        "log": "log.eval", "config": config, "model": model, "variant": variant or config.split(" · ", 1)[1],
+        "model_id": f"mock/{model}", "judge": "prompted", "task": "novelty_pairwise", "task_args": "{}", "probe": None, "probe_variant": None,
         "kind": "pairwise", "dataset": "d", "sample_id": item, "item_id": item, "setup": setup, "gold": gold,
         "verdict": verdict, "split_rule": None, "split": False, "human": {},
         "calls": [{"order": o, "call_index": i, "verdict": v} for o, i, v in calls],
@@ -96,7 +96,7 @@ def test_compute_group_and_reference_choice() -> None:
         rows.append(_row("j · v1", f"i{i}", gold, [("ab", 0, gold)], gold))
         wrong = "tie" if i < 4 else gold
         rows.append(_row("j · v1 · x", f"i{i}", gold, [("ab", 0, wrong)], wrong))
-        rows.append(_row("k · v1", f"i{i}", gold, [("ab", 0, "a")], "a", judge="k"))
+        rows.append(_row("k · v1", f"i{i}", gold, [("ab", 0, "a")], "a", model="k"))
     g = align_group(pd.DataFrame(rows), "pairwise", "d")
     refs, single = choose_reference(g, None)
     assert refs == {"j": "j · v1", "k": "k · v1"} and not single
