@@ -230,7 +230,7 @@ def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
     """`-T judge=metric_*` on novelty_pairwise/novelty_pointwise runs the metric judge; prompted stays the default."""
     import inspect as pyinspect
 
-    from judgeaudit.judges import metric_judges
+    from judgeaudit.judges.score import metric as metric_judges
     from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 
     set_dir, corpus_file = set_and_corpus
@@ -247,7 +247,7 @@ def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
 
 def test_metric_judge_rejects_prompt_options_it_cannot_honour(set_and_corpus, monkeypatch) -> None:
     """`-T judge=metric_embedding -T prompt=p1_no_guardrails` must fail, not silently ignore the prompt."""
-    from judgeaudit.judges import metric_judges
+    from judgeaudit.judges.score import metric as metric_judges
     from judgeaudit.judges.tasks import novelty_pairwise
 
     set_dir, corpus_file = set_and_corpus
