@@ -150,7 +150,7 @@ def test_frame_rows_and_skips(logdir: Path) -> None:
     assert reasons[0].startswith("not a judgeaudit log") and reasons[1] == "status error"
     row = frame[(frame["config"] == f"always_a · {BOTH}") & (frame["item_id"] == "pair0")].iloc[0]
     assert row["verdict"] == "tie" and row["call_verdicts"] == "ab#0:a,ba#0:b"
-    assert row["model"] == "mockllm/always_a" and row["dataset"] == "toyset" and row["setup"] == "human_only"
+    assert row["model"] == "always_a" and row["model_id"] == "mockllm/always_a" and row["judge"] == "prompted" and row["dataset"] == "toyset" and row["setup"] == "human_only"
     assert row["total_tokens"] == 220 and row["cost"] == pytest.approx(2 * COST_PER_CALL)
 
 
