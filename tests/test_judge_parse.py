@@ -18,7 +18,7 @@ def test_corpus_is_large_and_varied() -> None:
     assert len(ROWS) >= 200
     counts = Counter((r["kind"], r["path"]) for r in ROWS)
     for kind in ("pairwise", "pointwise"):
-        for path in ("strict", "tolerant", "failed"):
+        for path in ("strict", "wrapped", "failed"):
             assert counts[(kind, path)] >= 10, (kind, path)
 
 
