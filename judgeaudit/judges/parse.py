@@ -94,8 +94,10 @@ _ECHO_HEADER = re.compile(r"^(?:idea\s*(?:a|b|1|2)?|the\s+idea(?:\s+under\s+revi
 
 
 def _echo_key(raw: str) -> str:
-    """A line as echo matching sees it: flattened, without a leading `Idea A:`-style header."""
-    return _ECHO_HEADER.sub("", _flat(raw))
+    """A line as echo matching sees it: flattened, without a leading `Idea A:`-style header when
+    text follows it (a header line on its own stays, so `Idea A:` + `Verdict: A` is a run)."""
+    line = _flat(raw)
+    return _ECHO_HEADER.sub("", line) or line
 
 
 def _source_lines(source: str) -> list[str]:
@@ -118,10 +120,14 @@ def _echo_runs(output: list[str], sources: Sequence[list[str]]) -> set[int]:
     a whole one-line source, or a long source line (a lone short line may be the model's own)."""
     echoed: set[int] = set()
     for src in sources:
+        where: dict[str, list[int]] = {}
+        for j, line in enumerate(src):
+            where.setdefault(line, []).append(j)
         for i in range(len(output)):
-            for j, line in enumerate(src):
-                if output[i] != line:
-                    continue
+            for j in where.get(output[i], ()):
+                line = src[j]
+                if i and j and output[i - 1] == src[j - 1]:
+                    continue  # inside a run counted from its start
                 k = 0
                 while i + k < len(output) and j + k < len(src) and output[i + k] == src[j + k]:
                     k += 1
@@ -137,7 +143,7 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
     src_lines = [lines for lines in src_lines if lines]
     if not src_lines:
         return text
-    # Lines that are only markup or an `Idea A:` header carry no verdict; they are left out.
+    # Lines that are only markup carry no verdict; they are left out.
     raw_lines = [raw for raw in text.splitlines() if _echo_key(raw)]
     flat = [_echo_key(raw) for raw in raw_lines]
     echoed = _echo_runs(flat, src_lines)
@@ -288,6 +294,8 @@ _NEGATION = re.compile(
 )
 _DELIM = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\-/&]|(?:or|and|vs)\b|(?:because|since|as|given|due|owing|for|with)\b)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+# Characters around a statement that decide its reading (its clause): bounds the work per statement.
+_WINDOW = 300
 
 
 def _option_words(kind: str, labels: str) -> list[tuple[str, str]]:
@@ -373,7 +381,7 @@ _COMMITMENT = re.compile(r"\bi(?:\s+would|'d)\s+(?:say|argue|conclude|judge)\b|\
 
 def _prefix_sentence(line: str, start: int) -> str:
     """The clause before `start` (for negation and hypothetical markers), commitments like "I'd say" removed."""
-    head = line[:start].replace("e.g.", "eg").replace("i.e.", "ie")
+    head = line[max(0, start - _WINDOW):start].replace("e.g.", "eg").replace("i.e.", "ie")
     return _COMMITMENT.sub(" ", _CLAUSE.split(head)[-1])
 
 
@@ -419,7 +427,7 @@ def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[St
     mentions = 0
     for i, line in enumerate(lines):
         for match in _LABEL.finditer(line):
-            value = line[match.end():]
+            value = line[match.end():match.end() + _WINDOW]
             if not value.strip() and i + 1 < len(lines):
                 nxt = _value_statement(lines[i + 1], kind, labels)  # `### Verdict` then the option below
                 if nxt is not None and len(lines[i + 1]) <= nxt[2] + 2:
@@ -449,7 +457,7 @@ def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[S
             for match in pattern.finditer(line):
                 reading = _phrase_reading(kind, labels, match.group(1) if match.groups() else None, fixed)
                 before = _prefix_sentence(line, match.start())
-                sentence_rest = _SENTENCE.split(line[match.end():])[0]
+                sentence_rest = _SENTENCE.split(line[match.end():match.end() + _WINDOW])[0]
                 if _NEGATION.search(before):
                     negated.append(reading)
                     continue
