@@ -15,6 +15,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from judgeaudit.stats import PAIRWISE, POINTWISE, pairwise_outcomes, pointwise_outcomes
+from judgeaudit.stats.bootstrap import STATUS_OK, answer_status
 from judgeaudit.stats.defaults import METHOD
 
 BOOTSTRAP_METHOD = METHOD
@@ -59,11 +60,14 @@ def _outcomes(scores: list[SampleScore], kind: str) -> Mapping[str, Any]:
 
 
 def point_estimate(name: str, scores: list[SampleScore], kind: str) -> float:
-    """One metric of `judgeaudit.stats` over the scores (NaN for no scores)."""
+    """One metric of `judgeaudit.stats` over the scores (NaN for no scores, or no answer to measure)."""
     if not scores:
         return float("nan")
     fn = PAIRWISE[name] if kind == "pairwise" else POINTWISE[name]
-    return float(fn(_outcomes(scores, kind)))
+    outcomes = _outcomes(scores, kind)
+    if answer_status(outcomes, fn) != STATUS_OK:
+        return float("nan")
+    return float(fn(outcomes))
 
 
 def _make(name: str, kind: str) -> Metric:

@@ -20,15 +20,17 @@ DEFAULT_SPLIT_RULE: SplitRule = "not_novel"
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One model call: presented order, verdict as shown and mapped back, raw text, parse path."""
+    """One model call: presented order, verdict as shown and mapped back, raw text, parse path,
+    and for an invalid verdict the parser's reason (`judges/parse.py`)."""
 
     order: Order
     shown_verdict: str
     verdict: str
     raw: str
-    parse: Literal["strict", "tolerant", "failed", "error"]
+    parse: Literal["strict", "wrapped", "failed", "error"]
     call_index: int = 0
     error: str | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict for score metadata."""

@@ -1,7 +1,9 @@
 """GBNF grammars that constrain a local model's answer to the judge verdict formats.
 
-Names (`-M grammar=<name>`): `none`; `pairwise` / `pointwise` (only the final verdict line, as
-`judgeaudit/judges/parse.py` reads it strictly); `pairwise_reasoned` / `pointwise_reasoned`
+Names (`-M grammar=<name>`): `none`; `pairwise` / `pointwise` / `pairwise_12` (only the final
+verdict line of the answer protocol, `judgeaudit/judges/protocol.py`, as `judgeaudit/judges/parse.py`
+reads it strictly; `pairwise_12` for prompts labelling the ideas 1 and 2); `pairwise_12_reasoned`
+and `pairwise_reasoned` / `pointwise_reasoned`
 (at most `REASON_LINES` reasoning lines of at most `REASON_CHARS` characters each, none starting
 with `V` or `#`, then the verdict line; bounded so any `max_tokens >= REASONED_MIN_TOKENS`
 always reaches the verdict, since every token is at least one character); `rubric` (only the
@@ -9,8 +11,8 @@ rubric judge's final `Score: <0-4>` line) and `rubric_reasoned` (bounded reasoni
 above, none starting with `S` or `#`, then that line); `two_stage` (only the two-stage judge's
 six `<dimension>: <0-4>` lines and the `Score: <0-4>` line); `concepts` (the concept
 extractor's list: `CONCEPT_MIN` to `CONCEPT_MAX` lines `- <phrase>`, a phrase being 1 to
-`CONCEPT_WORDS` words, the first a word of letters, digits and hyphens starting with a letter); `auto` (picks `pairwise`, `pointwise`, `two_stage`, `rubric` or
-`concepts` from the answer instructions in the prompt, else none).
+`CONCEPT_WORDS` words, the first a word of letters, digits and hyphens starting with a letter); `auto` (picks `pairwise`, `pairwise_12`, `pointwise`, `two_stage`,
+`rubric` or `concepts` from the answer instructions in the prompt, else none).
 Anything containing `::=` is taken as GBNF text, a path ending in `.gbnf` as a grammar file.
 Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar.
 """
@@ -22,12 +24,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.judges.protocol import final_lines, grammar_rule
+
 REASON_CHARS = 160
 REASON_LINES = 3
 REASONED_MIN_TOKENS = REASON_LINES * (REASON_CHARS + 1) + 16
 
-_PAIR_VERDICT = 'verdict ::= "Verdict: " ("A" | "B" | "TIE")'
-_POINT_VERDICT = 'verdict ::= "Verdict: " ("NOVEL" | "NOT NOVEL")'
+# The verdict lines come from the answer protocol (judges/protocol.py), the one definition.
+_PAIR_VERDICT = grammar_rule("pairwise", "AB")
+_PAIR12_VERDICT = grammar_rule("pairwise", "12")
+_POINT_VERDICT = grammar_rule("pointwise")
 _REASON = f'reason ::= ([^\\n#V] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASON_LINES}}}'
 _SCORE_REASON = f'reason ::= ([^\\n#S] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASON_LINES}}}'
 _SCORE = 'score ::= "Score: " [0-4]'
@@ -52,21 +58,26 @@ GRAMMARS: dict[str, str] = {
     "pointwise": f"root ::= verdict\n{_POINT_VERDICT}\n",
     "pairwise_reasoned": f"root ::= reason verdict\n{_REASON}\n{_PAIR_VERDICT}\n",
     "pointwise_reasoned": f"root ::= reason verdict\n{_REASON}\n{_POINT_VERDICT}\n",
+    "pairwise_12": f"root ::= verdict\n{_PAIR12_VERDICT}\n",
+    "pairwise_12_reasoned": f"root ::= reason verdict\n{_REASON}\n{_PAIR12_VERDICT}\n",
     "rubric": f"root ::= score\n{_SCORE}\n",
     "rubric_reasoned": f"root ::= reason score\n{_SCORE_REASON}\n{_SCORE}\n",
     "two_stage": f"root ::= {_DIMENSION_LINES} score\n{_SCORE}\n",
     "concepts": _CONCEPTS,
 }
 GRAMMAR_NAMES: tuple[str, ...] = ("none", "auto", *GRAMMARS)
+# (grammar name, kind, labels) of the verdict formats `auto` recognises by their quoted final lines.
+_VERDICT_FORMATS: tuple[tuple[str, str, str], ...] = (
+    ("pairwise", "pairwise", "AB"), ("pairwise_12", "pairwise", "12"), ("pointwise", "pointwise", "AB"),
+)
 
 
 def detect_verdict_kind(prompt: str) -> str | None:
     """The grammar name for the answer format the prompt asks for (pairwise, pointwise, two_stage,
     rubric, concepts), else None."""
-    if '"Verdict: A"' in prompt and '"Verdict: B"' in prompt:
-        return "pairwise"
-    if '"Verdict: NOVEL"' in prompt and '"Verdict: NOT NOVEL"' in prompt:
-        return "pointwise"
+    for name, kind, labels in _VERDICT_FORMATS:
+        if all(f'"{line}"' in prompt for line in final_lines(kind, labels)):
+            return name
     if TWO_STAGE_MARKER in prompt and RUBRIC_MARKER in prompt:
         return "two_stage"
     if RUBRIC_MARKER in prompt:

@@ -3,6 +3,7 @@
 from judgeaudit.stats.bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    MIN_ITEMS_FOR_SIGNIFICANCE,
     Interval,
     PairedDifference,
     bootstrap_many,
@@ -16,6 +17,7 @@ from judgeaudit.stats.metrics import (
     PAIRWISE,
     POINTWISE,
     Metric,
+    comparable_items,
     flip_flags,
     metrics_for,
     outcomes_for,
@@ -28,6 +30,8 @@ from judgeaudit.stats.unpaired import UnpairedDifference, unpaired_bootstrap
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "MIN_ITEMS_FOR_SIGNIFICANCE",
+    "comparable_items",
     "absent_share",
     "fuzzy_memberships",
     "fuzzy_novelty",

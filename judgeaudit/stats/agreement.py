@@ -27,14 +27,13 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    METHOD,
     Interval,
-    _percentiles,
     bootstrap_many,
     bootstrap_metric,
+    interval_from_replicates,
     resample_counts,
 )
-from judgeaudit.stats.metrics import FloatArray, Metric, Sums
+from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
 
 Level = Literal["nominal", "ordinal", "interval"]
 
@@ -50,7 +49,7 @@ def _pair(x: ArrayLike, y: ArrayLike) -> tuple[FloatArray, FloatArray]:
     return xa, ya
 
 
-def _pearson_from_sums(s: Sums, n: int) -> FloatArray:
+def _pearson_from_sums(s: Sums, n: Count) -> FloatArray:
     cov = s["xy"] - s["x"] * s["y"] / n
     vx = s["xx"] - s["x"] ** 2 / n
     vy = s["yy"] - s["y"] ** 2 / n
@@ -59,7 +58,8 @@ def _pearson_from_sums(s: Sums, n: int) -> FloatArray:
         return np.asarray(np.where(den > 1e-12, cov / np.where(den > 1e-12, den, 1.0), np.nan), dtype=float)
 
 
-PEARSON = Metric("pearson", ("x", "y", "xx", "yy", "xy"), _pearson_from_sums)
+CORRELATION_BOUNDS = (-1.0, 1.0)
+PEARSON = Metric("pearson", ("x", "y", "xx", "yy", "xy"), _pearson_from_sums, CORRELATION_BOUNDS)
 
 
 def _moment_columns(x: FloatArray, y: FloatArray) -> dict[str, FloatArray]:
@@ -183,7 +183,7 @@ def _codes(labels: Sequence[object], categories: Sequence[object]) -> np.ndarray
 def _kappa_metric(k: int) -> Metric:
     cols = tuple(f"c{i}_{j}" for i in range(k) for j in range(k))
 
-    def from_sums(s: Sums, n: int) -> FloatArray:
+    def from_sums(s: Sums, n: Count) -> FloatArray:
         table = np.stack([np.asarray(s[c], dtype=float) for c in cols], axis=-1)
         table = table.reshape(table.shape[:-1] + (k, k))
         po = np.trace(table, axis1=-2, axis2=-1) / n
@@ -191,7 +191,7 @@ def _kappa_metric(k: int) -> Metric:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan), dtype=float)
 
-    return Metric("cohen_kappa", cols, from_sums)
+    return Metric("cohen_kappa", cols, from_sums, CORRELATION_BOUNDS)
 
 
 def _kappa_columns(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None) -> tuple[Metric, dict[str, FloatArray]]:
@@ -233,7 +233,7 @@ def _alpha_metric(level: Level, values: FloatArray) -> Metric:
     v = values.size
     cols = tuple(f"o{i}_{j}" for i in range(v) for j in range(v))
 
-    def from_sums(s: Sums, n_units: int) -> FloatArray:
+    def from_sums(s: Sums, n_units: Count) -> FloatArray:
         o = np.stack([np.asarray(s[c], dtype=float) for c in cols], axis=-1)
         o = o.reshape(o.shape[:-1] + (v, v))
         n_c = o.sum(axis=-1)
@@ -244,7 +244,7 @@ def _alpha_metric(level: Level, values: FloatArray) -> Metric:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(np.where(expected > 0, 1 - (n - 1) * observed / np.where(expected > 0, expected, 1.0), np.nan), dtype=float)
 
-    return Metric(f"krippendorff_alpha_{level}", cols, from_sums)
+    return Metric(f"krippendorff_alpha_{level}", cols, from_sums, (-np.inf, 1.0))
 
 
 def _alpha_columns(data: ArrayLike, level: Level, values: Sequence[float] | None) -> tuple[Metric, dict[str, FloatArray]]:
@@ -287,8 +287,8 @@ def spearman_interval(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAM
     """Spearman correlation with a percentile bootstrap interval over units (re-ranked per resample)."""
     xa, ya = _pair(x, y)
     reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
-    lo, hi, undefined = _percentiles(reps, confidence)
-    return Interval(spearman(xa, ya), lo, hi, confidence, METHOD, resamples, seed, int(xa.size), undefined)
+    return interval_from_replicates(spearman(xa, ya), reps, confidence, resamples, seed, int(xa.size),
+                                    CORRELATION_BOUNDS)
 
 
 def cohen_kappa_interval(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None = None,
@@ -340,8 +340,8 @@ def agreement_many(
             continue
         pearson_cols[name] = _moment_columns(xa, ya)
         reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
-        lo, hi, undefined = _percentiles(reps, confidence)
-        out[name]["spearman"] = Interval(spearman(xa, ya), lo, hi, confidence, METHOD, resamples, seed, int(xa.size), undefined)
+        out[name]["spearman"] = interval_from_replicates(spearman(xa, ya), reps, confidence, resamples, seed,
+                                                         int(xa.size), CORRELATION_BOUNDS)
     for names in _by_size({k: v["x"].size for k, v in pearson_cols.items()}).values():
         for name, iv in bootstrap_many({k: pearson_cols[k] for k in names}, PEARSON, resamples, seed, confidence).items():
             out[name]["pearson"] = iv

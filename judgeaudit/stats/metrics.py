@@ -14,6 +14,16 @@ Conventions for undefined values (documented once, here):
   gold, NaN when it is neither predicted nor in gold;
 - macro-F1 is the mean of the F1 of the classes that are defined (present in gold or
   predicted), i.e. scikit-learn's label-union behaviour; NaN if neither is.
+
+Failed answers: `invalid` (the model answered outside the protocol) and `error` (no answer:
+the call failed) are both wrong for accuracy and a miss for recall, and are counted apart
+(`invalid_rate`, `error_rate`). Metrics of the answers (every metric but those two rates) are
+not reported for a configuration without a single valid answer (`bootstrap` gives it a
+status instead of a number).
+
+Items a statistic does not apply to carry NaN in its outcome columns and are left out of it
+(sums and item count); the bootstrap reports how many (`excluded`). `flip_flags` uses this:
+a flip rate counts only items valid in both configurations.
 """
 
 from __future__ import annotations
@@ -26,15 +36,21 @@ from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
 Sums = Mapping[str, FloatArray]
+# The item count a metric divides by: an int, or one count per resample when items are left out.
+Count = int | FloatArray
+FAILED_VERDICTS: tuple[str, ...] = ("invalid", "error")
 
-PAIRWISE_METRICS: tuple[str, ...] = ("strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate")
+PAIRWISE_METRICS: tuple[str, ...] = (
+    "strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate", "error_rate",
+)
 POINTWISE_METRICS: tuple[str, ...] = (
     "macro_f1", "f1_novel", "f1_not_novel", "precision_novel", "recall_novel",
-    "precision_not_novel", "recall_not_novel", "accuracy", "invalid_rate",
+    "precision_not_novel", "recall_not_novel", "accuracy", "invalid_rate", "error_rate",
 )
-PAIRWISE_COLUMNS: tuple[str, ...] = ("correct", "soft", "tie", "invalid", "decided")
+PAIRWISE_COLUMNS: tuple[str, ...] = ("correct", "soft", "tie", "invalid", "error", "decided")
 POINTWISE_COLUMNS: tuple[str, ...] = (
-    "correct", "invalid", "tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel", "gold_not_novel",
+    "correct", "invalid", "error", "tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel",
+    "gold_not_novel",
 )
 
 
@@ -50,28 +66,31 @@ def _check(v: np.ndarray, g: np.ndarray, gold_vocab: set[str], verdict_vocab: se
 
 
 def pairwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
-    """Per-item 0/1 (or 0.5) columns: correct, soft, tie, invalid, decided (not tie, not invalid)."""
+    """Per-item 0/1 (or 0.5) columns: correct, soft, tie, invalid, error, decided (a or b)."""
     v = np.asarray(verdicts, dtype=object)
     g = np.asarray(gold, dtype=object)
-    _check(v, g, {"a", "b"}, {"a", "b", "tie", "invalid"}, "pairwise")
+    _check(v, g, {"a", "b"}, {"a", "b", "tie", "invalid", "error"}, "pairwise")
     correct = (v == g).astype(float)
     tie = (v == "tie").astype(float)
     invalid = (v == "invalid").astype(float)
+    error = (v == "error").astype(float)
     return {
         "correct": correct,
         "soft": correct + 0.5 * tie,
         "tie": tie,
         "invalid": invalid,
-        "decided": 1.0 - tie - invalid,
+        "error": error,
+        "decided": 1.0 - tie - invalid - error,
     }
 
 
 def pointwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
-    """Per-item indicator columns for the novel/not_novel confusion counts (invalid is a miss)."""
+    """Per-item indicator columns for the novel/not_novel confusion counts (invalid and error are misses)."""
     v = np.asarray(verdicts, dtype=object)
     g = np.asarray(gold, dtype=object)
-    _check(v, g, {"novel", "not_novel"}, {"novel", "not_novel", "invalid"}, "pointwise")
-    out: dict[str, FloatArray] = {"correct": (v == g).astype(float), "invalid": (v == "invalid").astype(float)}
+    _check(v, g, {"novel", "not_novel"}, {"novel", "not_novel", "invalid", "error"}, "pointwise")
+    out: dict[str, FloatArray] = {"correct": (v == g).astype(float), "invalid": (v == "invalid").astype(float),
+                                  "error": (v == "error").astype(float)}
     for cls in ("novel", "not_novel"):
         out[f"tp_{cls}"] = ((v == cls) & (g == cls)).astype(float)
         out[f"pred_{cls}"] = (v == cls).astype(float)
@@ -87,12 +106,12 @@ def _ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
 
 # ---- metric definitions on column sums (the single definition of each metric) ----
 
-def strict_accuracy(correct: ArrayLike, n: int) -> FloatArray:
+def strict_accuracy(correct: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share of items judged correctly; ties and invalid count as wrong."""
     return _ratio(correct, n)
 
 
-def soft_accuracy(soft: ArrayLike, n: int) -> FloatArray:
+def soft_accuracy(soft: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share correct with a tie worth one half."""
     return _ratio(soft, n)
 
@@ -137,23 +156,41 @@ class Metric:
 
     Calling it on per-item outcome columns (last axis = items) sums them first, so
     `metric(outcomes)` is the point estimate and `metric.from_sums(...)` serves the bootstrap.
+    Items with NaN in any of its columns are left out (of the sums and of the count).
+    `bounds` are the values the metric can take (interval ends are kept inside them);
+    `of_answers` is False for the failure rates, which stay defined when no answer was valid.
     """
 
     name: str
     columns: tuple[str, ...]
-    from_sums: Callable[[Sums, int], FloatArray]
+    from_sums: Callable[[Sums, Count], FloatArray]
+    bounds: tuple[float, float] = (0.0, 1.0)
+    of_answers: bool = True
 
     def __call__(self, outcomes: Mapping[str, ArrayLike]) -> FloatArray:
-        """The metric of per-item outcome columns (sums over the last axis)."""
+        """The metric of per-item outcome columns (sums over the last axis), NaN items left out."""
         arrays = {c: np.asarray(outcomes[c], dtype=float) for c in self.columns}
-        n = next(iter(arrays.values())).shape[-1]
-        return np.asarray(self.from_sums({c: a.sum(axis=-1) for c, a in arrays.items()}, n), dtype=float)
+        applies = applicable(arrays)
+        if applies.all():
+            n: Count = next(iter(arrays.values())).shape[-1]
+        else:
+            n = np.asarray(applies.sum(axis=-1), dtype=float)
+        sums = {c: np.where(applies, a, 0.0).sum(axis=-1) for c, a in arrays.items()}
+        return np.asarray(self.from_sums(sums, n), dtype=float)
+
+
+def applicable(columns: Mapping[str, ArrayLike]) -> NDArray[np.bool_]:
+    """Per item: whether every given column is a number there (NaN marks an item a statistic skips)."""
+    arrays = [np.asarray(a, dtype=float) for a in columns.values()]
+    if not arrays:
+        raise ValueError("no outcome columns given")
+    return np.asarray(np.logical_and.reduce([np.isfinite(a) for a in arrays]), dtype=bool)
 
 
 MetricFn = Callable[[dict[str, FloatArray]], FloatArray]
 
 
-def _f1_of(cls: str) -> Callable[[Sums, int], FloatArray]:
+def _f1_of(cls: str) -> Callable[[Sums, Count], FloatArray]:
     return lambda s, n: f1(s[f"tp_{cls}"], s[f"pred_{cls}"], s[f"gold_{cls}"])
 
 
@@ -165,7 +202,8 @@ PAIRWISE: dict[str, Metric] = {
     "accuracy_no_ties": Metric("accuracy_no_ties", ("correct", "decided"),
                                lambda s, n: accuracy_no_ties(s["correct"], s["decided"])),
     "tie_rate": Metric("tie_rate", ("tie",), lambda s, n: rate(s["tie"], n)),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n)),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False),
+    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False),
 }
 
 POINTWISE: dict[str, Metric] = {
@@ -182,7 +220,8 @@ POINTWISE: dict[str, Metric] = {
     "recall_not_novel": Metric("recall_not_novel", ("tp_not_novel", "gold_not_novel"),
                                lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"])),
     "accuracy": Metric("accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n)),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n)),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False),
+    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False),
 }
 
 FLIP_RATE = Metric("flip_rate", ("flip",), lambda s, n: rate(s["flip"], n))
@@ -203,8 +242,16 @@ def outcomes_for(kind: str, verdicts: Sequence[str], gold: Sequence[str]) -> dic
 
 
 def flip_flags(verdicts_x: Sequence[str], verdicts_y: Sequence[str]) -> FloatArray:
-    """Per-item 1 where two configurations' verdicts differ (inputs aligned on item id)."""
+    """Per item (aligned on item id): 1 where the verdicts differ, 0 where they agree, NaN where
+    either is `invalid` or `error` (so a flip rate counts only items valid in both)."""
     x, y = np.asarray(verdicts_x, dtype=object), np.asarray(verdicts_y, dtype=object)
     if x.shape != y.shape:
         raise ValueError("flip rate needs verdicts aligned on the same items")
-    return (x != y).astype(float)
+    both_valid = ~(np.isin(x, FAILED_VERDICTS) | np.isin(y, FAILED_VERDICTS))
+    return np.where(both_valid, (x != y).astype(float), np.nan)
+
+
+def comparable_items(verdicts_x: Sequence[str], verdicts_y: Sequence[str]) -> tuple[int, int]:
+    """(items valid in both configurations, items left out because either verdict is invalid or error)."""
+    valid = int(np.isfinite(flip_flags(verdicts_x, verdicts_y)).sum())
+    return valid, len(verdicts_x) - valid

@@ -66,9 +66,9 @@ def test_undefined_replicates_are_counted() -> None:
     assert iv.low == iv.high == 1.0
 
 
-def test_empty_and_mismatched_inputs_fail() -> None:
-    with pytest.raises(ValueError, match="empty"):
-        bootstrap_metric({"correct": np.array([])}, ACC)
+def test_empty_inputs_have_a_status_and_mismatched_inputs_fail() -> None:
+    empty = bootstrap_metric({"correct": np.array([])}, ACC)
+    assert empty.status == "no_items" and empty.n == 0 and np.isnan(empty.estimate) and not empty.conclusive
     with pytest.raises(ValueError, match="same items"):
         paired_bootstrap(_correct_outcomes(np.ones(3)), _correct_outcomes(np.ones(4)), ACC)
     with pytest.raises(KeyError, match="reference"):

@@ -94,9 +94,10 @@ def test_metrics_vectorise_over_resample_rows() -> None:
 
 
 def test_flip_rate() -> None:
-    flags = flip_flags(["a", "b", "tie", "invalid"], ["a", "a", "tie", "b"])
-    assert flags.tolist() == [0.0, 1.0, 0.0, 1.0]
-    assert float(FLIP_RATE({"flip": flags})) == 0.5
+    flags = flip_flags(["a", "b", "tie", "invalid", "a"], ["a", "a", "tie", "b", "error"])
+    # items 4 and 5 are not valid in both configurations: left out (NaN), the rate is 1 of 3
+    assert flags[:3].tolist() == [0.0, 1.0, 0.0] and np.isnan(flags[3:]).all()
+    assert float(FLIP_RATE({"flip": flags})) == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="aligned"):
         flip_flags(["a"], ["a", "b"])
 

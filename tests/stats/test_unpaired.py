@@ -20,11 +20,11 @@ def test_replicates_by_hand_from_given_indices() -> None:
     ix = np.array([[0, 0, 0], [1, 2, 1]])  # means 1 and 0
     iy = np.array([[0, 1, 2, 3], [2, 3, 2, 3]])  # means 0.5 and 0
     d = unpaired_bootstrap(x, y, indices_x=ix, indices_y=iy, seed=0)
-    # replicate differences 0.5 and 0.0; linear percentiles at 2.5% / 97.5%
-    assert (d.low, d.high) == (pytest.approx(0.0125), pytest.approx(0.4875))
+    # replicate differences 0.5 and 0.0; the interval ends are replicate values (inverted-CDF percentiles)
+    assert (d.low, d.high) == (0.0, 0.5)
     # p = 2 * min((1 + #{d <= 0}) / 3, (1 + #{d >= 0}) / 3) = 2 * min(2/3, 1), capped at 1
     assert d.p_value == 1.0 and d.resamples == 2
-    assert d.significant  # `significant` follows the interval, which (with two replicates) excludes 0
+    assert not d.significant  # `significant` follows the interval, which reaches 0
     assert d.estimate == pytest.approx(1 / 3 - 1 / 2)
 
 

@@ -48,7 +48,7 @@ from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 ROUNDS = 3
 PROMPT_NAME = "ai_scientist"
 _QUERY = re.compile(r"^\s*\**query\**\s*:\s*(.+?)\s*$", re.IGNORECASE)
-_PARSE_RANK = {"strict": 0, "tolerant": 1, "failed": 2, "error": 3}
+_PARSE_RANK = {"strict": 0, "wrapped": 1, "failed": 2, "error": 3}
 
 
 def final_query(raw: str) -> str | None:

@@ -78,19 +78,22 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -
     return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
 
 
-def record_from_output(kind: str, order: Order, call_index: int, output: ModelOutput) -> CallRecord:
-    """Parse one model output into a CallRecord (provider-reported errors are `invalid`)."""
+def record_from_output(
+    kind: str, order: Order, call_index: int, output: ModelOutput, prompt: str | None = None
+) -> CallRecord:
+    """Parse one model output into a CallRecord (provider-reported errors are `invalid`); text
+    repeating `prompt` (the call's prompt, when given) is not read as the verdict."""
     raw = output.completion
     if output.error:
         return CallRecord(
             order, "invalid", "invalid", raw, "error", call_index, output.error[:MAX_ERROR_CHARS]
         )
-    parsed = parse_verdict(raw, kind)
+    parsed = parse_verdict(raw, kind, prompt=prompt)
     error = None
     if parsed.verdict == "invalid" and output.stop_reason in _REFUSAL_STOPS:
         error = f"refusal (stop_reason={output.stop_reason})"
     verdict = map_back(parsed.verdict, order)
-    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, error)
+    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, error, parsed.reason)
 
 
 async def judge_call(
@@ -110,7 +113,7 @@ async def judge_call(
         return CallRecord(
             order, "invalid", "invalid", "", "error", call_index, error_text(exc, model)
         ), None
-    return record_from_output(kind, order, call_index, output), output
+    return record_from_output(kind, order, call_index, output, prompt=text), output
 
 
 def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
