@@ -3,4 +3,7 @@
 # ruff: noqa: F401
 from judgeaudit.judges.metric_judges import novelty_metric_pairwise, novelty_metric_pointwise
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.offline import apply_offline_defaults
 from judgeaudit.providers.register import litellm, local
+
+apply_offline_defaults()  # before any task or model runs: mockllm/model needs no network
