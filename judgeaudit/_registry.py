@@ -9,4 +9,7 @@ from judgeaudit.judges.tasks import (
     novelty_rubric_pairwise,
     novelty_rubric_pointwise,
 )
+from judgeaudit.offline import apply_offline_defaults
 from judgeaudit.providers.register import litellm, local
+
+apply_offline_defaults()  # before any task or model runs: mockllm/model needs no network

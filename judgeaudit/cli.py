@@ -7,6 +7,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from judgeaudit.offline import apply_offline_defaults
+
 # Each module exposes `register(subparsers)`, adding its subcommand(s) with a handler
 # stored as `func` in the parsed namespace. Modules load lazily-light: heavy imports
 # happen inside handlers so `judgeaudit --help` stays fast.
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
+    apply_offline_defaults()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from importlib.resources import as_file, files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -57,7 +58,16 @@ def resolve_dataset_file(dataset: str, kind: str, idea_format: str = "abstract")
             path = root / f"{stem}.jsonl"
             if path.is_file():
                 return path
+            if idea_format == "plan" and (root / f"{kind}.jsonl").is_file():
+                raise FileNotFoundError(missing_plan_message(dataset, root, kind))
             raise FileNotFoundError(f"dataset {dataset!r} has no {stem}.jsonl (looked in {root})")
     raise FileNotFoundError(
         f"unknown dataset {dataset!r}: not a path and not a bundled set under {datasets_root()}"
     )
+
+
+def missing_plan_message(dataset: str, root: Path, kind: str) -> str:
+    """One line for a set without its `{kind}_plan.jsonl`: what is missing and the command that builds it."""
+    command = f"judgeaudit mine plan --dataset {shlex.quote(str(root))} --model MODEL"
+    return (f"dataset {dataset!r} has no {kind}_plan.jsonl (only {kind}.jsonl in {root}); "
+            f"build the plan files with `{command}`, or run with idea_format=abstract")

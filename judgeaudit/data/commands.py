@@ -91,7 +91,7 @@ def validate_command(args: argparse.Namespace) -> int:
     for raw in args.paths:
         path = Path(raw)
         if not path.exists():
-            print(f"{raw}: no such file or directory", file=sys.stderr)
+            print(f"error: {raw}: no such file or directory", file=sys.stderr)
             missing = True
             continue
         files, others = _jsonl_files(path)
@@ -99,7 +99,7 @@ def validate_command(args: argparse.Namespace) -> int:
             print(f"skipped (not named pairwise*/pointwise*): {other}")
         n_skipped += len(others)
         if not files:
-            print(f"{raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
+            print(f"error: {raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
             missing = True
             continue
         for file in files:
@@ -121,6 +121,8 @@ def validate_command(args: argparse.Namespace) -> int:
                     bad_files.update(p.file for p in found)
     for problem in problems:
         print(problem)
+    if missing and not n_files:
+        return 2  # nothing was checked: the one line per bad PATH above is the whole answer
     status = "OK" if not problems else "FAILED"
     print(f"{status}: {n_files} file(s), {n_items} valid item(s), "
           f"{len(problems)} problem(s) in {len(bad_files)} file(s)"
@@ -133,6 +135,9 @@ def validate_command(args: argparse.Namespace) -> int:
 def _prepare_out(out: Path, force: bool) -> str | None:
     if out.exists() and not out.is_dir():
         return f"--out {out} exists and is not a directory"
+    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"--out {out}: {blocking} is a file, not a directory"
     if out.is_dir() and any(out.iterdir()) and not force:
         return f"--out {out} is not empty; pass --force to write into it"
     return None
@@ -142,7 +147,7 @@ def convert_command(args: argparse.Namespace) -> int:
     """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set, return exit code."""
     error = _prepare_out(args.out, args.force)
     if error:
-        print(error, file=sys.stderr)
+        print(f"error: {error}", file=sys.stderr)
         return 2
     try:
         root, source_info = resolve_source(args.source)
@@ -152,6 +157,10 @@ def convert_command(args: argparse.Namespace) -> int:
         return 2
     for skipped in conversion.skipped:
         print(f"skipped (not a benchmark file): {skipped}")
+    for bench_file in conversion.files:
+        if bench_file.unjoined:
+            print(f"note: {bench_file.relative}: {len(bench_file.unjoined)} plan item(s) match no item of the "
+                  f"abstract file by title (kept; an id naming another abstract item gets the prefix 'plan-')")
     if conversion.problems:
         for problem in conversion.problems:
             print(problem)
@@ -161,23 +170,34 @@ def convert_command(args: argparse.Namespace) -> int:
     by_set: dict[str, list[Any]] = {}
     for bench_file in conversion.files:
         by_set.setdefault(bench_file.set_path, []).append(bench_file)
+    try:
+        _write_sets(args.out, by_set, source_info, conversion.skipped, command)
+    except OSError as exc:
+        print(f"error: --out {args.out}: cannot write ({exc.strerror or exc}: {exc.filename or args.out})",
+              file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write_sets(out: Path, by_set: dict[str, list[Any]], source_info: dict[str, Any], skipped: list[str],
+                command: str) -> None:
+    """Write every converted set (JSONL, manifest, card) below `out` and print what was written."""
+
     for set_path, files in sorted(by_set.items()):
-        set_dir = args.out / set_path
+        set_dir = out / set_path
         written = {f.stem for f in files}
         if set_dir.is_dir():
             for stale in set_dir.glob("*.jsonl"):
                 if stale.stem not in written:
                     stale.unlink()
         write_jsonl_set({f.stem: f.items for f in files}, set_dir)
-        source = {**source_info, "files": {f.relative: sha256_file(f.path) for f in files},
-                  "skipped": conversion.skipped}
+        source = {**source_info, "files": {f.relative: sha256_file(f.path) for f in files}, "skipped": skipped}
         write_manifest(set_dir, source=source, command=command,
                        extra={"setup": files[0].setup, "generator": files[0].generator})
         write_card(set_dir, pretty_name=f"novelty-judge-bench: {set_path}", summary=_summary(set_path, files),
                    sections=_sections(source_info), license="unknown")
         counts = ", ".join(f"{f.stem}: {len(f.items)}" for f in files)
         print(f"wrote {set_dir} ({counts})")
-    return 0
 
 
 def _summary(set_path: str, files: list[Any]) -> str:

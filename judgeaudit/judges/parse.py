@@ -1,4 +1,4 @@
-"""Read a judge's verdict from its output against the answer protocol (`judges/protocol.py`).
+"""Read a judge's verdict from its output against the answer protocol (`judgeaudit/protocol.py`).
 
 Stages, each a small function:
 1. `strip_thinking`: drop `<think>...</think>` blocks (an unterminated one runs to the end).
@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judgeaudit.judges.protocol import (
+from judgeaudit.protocol import (
     INVALID,
     ParsePath,
     check_kind,

@@ -1,7 +1,7 @@
 """GBNF grammars that constrain a local model's answer to the judge verdict formats.
 
 Names (`-M grammar=<name>`): `none`; `pairwise` / `pointwise` / `pairwise_12` (only the final
-verdict line of the answer protocol, `judgeaudit/judges/protocol.py`, as `judgeaudit/judges/parse.py`
+verdict line of the answer protocol, `judgeaudit/protocol.py`, as `judgeaudit/judges/parse.py`
 reads it strictly; `pairwise_12` for prompts labelling the ideas 1 and 2); `pairwise_12_reasoned`
 and `pairwise_reasoned` / `pointwise_reasoned`
 (at most `REASON_LINES` reasoning lines of at most `REASON_CHARS` characters each, none starting
@@ -24,13 +24,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.judges.protocol import final_lines, grammar_rule
+from judgeaudit.protocol import final_lines, grammar_rule
 
 REASON_CHARS = 160
 REASON_LINES = 3
 REASONED_MIN_TOKENS = REASON_LINES * (REASON_CHARS + 1) + 16
 
-# The verdict lines come from the answer protocol (judges/protocol.py), the one definition.
+# The verdict lines come from the answer protocol (judgeaudit/protocol.py), the one definition.
 _PAIR_VERDICT = grammar_rule("pairwise", "AB")
 _PAIR12_VERDICT = grammar_rule("pairwise", "12")
 _POINT_VERDICT = grammar_rule("pointwise")

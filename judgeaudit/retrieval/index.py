@@ -25,6 +25,7 @@ from scipy import sparse
 from judgeaudit.data.contract import Idea
 from judgeaudit.files import atomic_open
 from judgeaudit.retrieval.corpus import Corpus, Document, Exclusion, load_corpus, to_millis
+from judgeaudit.retrieval.corpus_vectors import shipped_vectors
 from judgeaudit.retrieval.embed import Embedder, cosine_rows, default_embedder, tokenize
 
 Method = Literal["bm25", "dense", "hybrid"]
@@ -147,6 +148,8 @@ class VectorScorer:
         if isinstance(cached, dict) and cached.get("embedder") == self.embedder.name:
             self.embedder.load_state(cached["state"])
             self.matrix = cached["matrix"]
+        elif (shipped := shipped_vectors(corpus, self.embedder)) is not None:
+            self.matrix = shipped  # built once for the bundled corpus and model, hash-checked
         else:
             texts = [d.text for d in corpus.documents]
             self.embedder.fit(texts)

@@ -1,4 +1,4 @@
-"""The verdict parser against the protocol's own examples (judges/protocol.py), stage by stage."""
+"""The verdict parser against the protocol's own examples (judgeaudit/protocol.py), stage by stage."""
 
 from __future__ import annotations
 

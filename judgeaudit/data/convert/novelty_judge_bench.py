@@ -7,13 +7,20 @@ instance id to `{context, expected_winners: [i], ideas: {0: text, 1: text},
 metadata: {0: {...}, 1: {...}}}`; pointwise files map an id to
 `{context, idea, label: POSITIVE|NEGATIVE, metadata: {...}}`. Idea metadata holds
 `area, contribution, rating` (decimal strings), `title`, `type` (POSITIVE/NEGATIVE),
-`positive_signals`, `negative_signals`, `similar_papers_mentioned`.
+`positive_signals`, `negative_signals`, `similar_papers_mentioned`. In the released files ids
+are quoted strings (pointwise) or ints (pairwise), scores are decimal strings, and generated
+ideas carry `N/A` scores.
 
 Rules: POSITIVE -> `novel`, NEGATIVE -> `not_novel`; idea 0 becomes `idea_a`, idea 1
 `idea_b` (published positions kept); in `human-plus-generated` the `not_novel` idea is
 the generated one (`source=generated`, generator from the `backbone-<model>` folder);
 idea ids are the OpenReview forum id when the metadata has one, else `njb-` + a hash
-of the text. Every defect is reported as file:line, `<instance id>.<field>`.
+of the text; `N/A` scores are kept as missing (null), never as 0. An idea met again in the
+same file keeps its first provenance. Ids are local to each published file, so a `_plan`
+file is joined to its abstract sibling on titles: a plan idea takes the id of the abstract
+idea with its title, a plan item the id of the abstract item with the same titles; a plan
+item without an abstract counterpart whose id names another abstract item gets `plan-<id>`.
+Every defect is reported as file:line, `<instance id>.<field>`.
 """
 
 from __future__ import annotations
@@ -21,13 +28,22 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from judgeaudit.data.contract import Evidence, Idea, Item, PairItem, PointItem, Provenance
+from judgeaudit.data.contract import (
+    Evidence,
+    Idea,
+    Item,
+    PairItem,
+    PointItem,
+    Provenance,
+    item_ideas,
+)
 from judgeaudit.data.jsonl import check_unique
 from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
 
@@ -37,6 +53,8 @@ FILE_STEMS: tuple[str, ...] = ("pairwise", "pairwise_plan", "pointwise", "pointw
 SETUP_DIRS: dict[str, str] = {"human-only": "human_only", "human-plus-generated": "human_generated"}
 LABEL_MAP: dict[str, str] = {"POSITIVE": "novel", "NEGATIVE": "not_novel"}
 FORUM_KEYS: tuple[str, ...] = ("forum", "forum_id", "openreview_id", "paper_id")
+MISSING_SCORES: frozenset[str] = frozenset({"n/a", "na"})  # how the release writes "no score" (generated ideas)
+PLAN_ONLY_PREFIX = "plan-"
 _BACKBONE = re.compile(r"^backbone-(.+)$")
 # libyaml's parser when PyYAML was built with it (much faster on the large published files)
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -57,6 +75,7 @@ class BenchFile:
     stem: str
     items: list[Item] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    unjoined: list[str] = field(default_factory=list)  # plan items with no abstract counterpart
 
     @property
     def kind(self) -> Kind:
@@ -157,8 +176,8 @@ class _Reader:
 
     def number(self, obj: dict[Any, Any], key: str, path: str) -> float | None:
         value = obj.get(key)
-        if value is None or value == "":
-            return None
+        if value is None or value == "" or (isinstance(value, str) and value.strip().lower() in MISSING_SCORES):
+            return None  # `N/A`: no score, kept as missing (never 0)
         if isinstance(value, bool):
             self.add(path, f"expected a decimal number, got {value!r}")
             return None
@@ -292,16 +311,92 @@ def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Poi
     return PointItem(item_id=instance, setup=bf.setup, idea=idea, gold=label)  # type: ignore[arg-type]
 
 
-def convert_file(path: Path, root: Path) -> BenchFile | None:
-    """Convert one YAML file; None when its place in the tree is not a benchmark file."""
-    rel = path.relative_to(root)
-    parts = rel.parts
+def _place(path: Path, root: Path) -> tuple[str, str | None, str] | None:
+    """(setup, generator, stem) of a YAML file from its place in the tree; None when not a benchmark file."""
+    parts = path.relative_to(root).parts
     setup = next((SETUP_DIRS[p] for p in parts[:-1] if p in SETUP_DIRS), None)
-    stem = path.stem
-    if setup is None or stem not in FILE_STEMS:
+    if setup is None or path.stem not in FILE_STEMS:
         return None
     generator = next((m.group(1) for p in parts[:-1] if (m := _BACKBONE.match(p))), None)
-    bf = BenchFile(path=path, relative=rel.as_posix(), setup=setup, generator=generator, stem=stem)
+    return setup, generator, path.stem
+
+
+@dataclass
+class _Join:
+    """The ids of a set's abstract files by title, for its `_plan` files (published ids are file-local)."""
+
+    ideas: dict[str, str]  # title -> idea_id (titles naming one idea only)
+    items: dict[frozenset[str], Item]  # the titles of an item's ideas -> the abstract item
+    by_id: dict[str, Item]
+
+    @classmethod
+    def of(cls, abstract: Sequence[BenchFile], kind: Kind) -> _Join:
+        """The join over the set's abstract files (item ids from the file of the same kind)."""
+        seen: dict[str, set[str]] = {}
+        for bench_file in abstract:
+            for item in bench_file.items:
+                for idea in item_ideas(item):
+                    if idea.title:
+                        seen.setdefault(idea.title, set()).add(idea.idea_id)
+        items = [i for f in abstract if f.kind == kind for i in f.items]
+        return cls(ideas={t: next(iter(ids)) for t, ids in seen.items() if len(ids) == 1},
+                   items={key: i for i in items if (key := _titles(i)) is not None},
+                   by_id={i.item_id: i for i in items})
+
+    def apply(self, item: Item) -> tuple[Item, bool]:
+        """The plan item with the abstract ids (idea by title, item by its ideas' titles); joined or not."""
+        item = _map_ideas(item, lambda idea: replace(idea, idea_id=self.ideas[idea.title])
+                          if idea.title in self.ideas else idea)
+        key = _titles(item)
+        match = self.items.get(key) if key is not None else None
+        if match is None:  # titles missing: the published id stands if that item agrees on area and titles
+            same = self.by_id.get(item.item_id)
+            titles = {i.title for i in item_ideas(same)} if same is not None else set()
+            if same is not None and same.area == item.area and all(
+                    i.title in titles for i in item_ideas(item) if i.title):
+                match = same
+        if match is not None:
+            return _with_id(item, match.item_id), True
+        if item.item_id in self.by_id:  # the same id names another abstract item: never pair them
+            return _with_id(item, PLAN_ONLY_PREFIX + item.item_id), False
+        return item, False
+
+
+def _titles(item: Item) -> frozenset[str] | None:
+    titles = [idea.title for idea in item_ideas(item)]
+    return frozenset(t for t in titles if t) if all(titles) else None
+
+
+def _with_id(item: Item, new_id: str) -> Item:
+    return replace(item, pair_id=new_id) if isinstance(item, PairItem) else replace(item, item_id=new_id)
+
+
+def _map_ideas(item: Item, fn: Callable[[Idea], Idea]) -> Item:
+    if isinstance(item, PairItem):
+        return replace(item, idea_a=fn(item.idea_a), idea_b=fn(item.idea_b))
+    return replace(item, idea=fn(item.idea))
+
+
+def _first_seen(item: Item, first: dict[str, Idea]) -> Item:
+    """The item with every idea met before in the file (same id and content) as first met (its provenance)."""
+    def pick(idea: Idea) -> Idea:
+        prev = first.setdefault(idea.idea_id, idea)
+        return prev if replace(idea, provenance=prev.provenance) == prev else idea
+    return _map_ideas(item, pick)
+
+
+def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> BenchFile | None:
+    """Convert one YAML file; None when its place in the tree is not a benchmark file.
+
+    `abstract`: the converted abstract files of the same set, which a `_plan` file is joined to.
+    """
+    place = _place(path, root)
+    if place is None:
+        return None
+    setup, generator, stem = place
+    bf = BenchFile(path=path, relative=path.relative_to(root).as_posix(), setup=setup, generator=generator,
+                   stem=stem)
+    join = _Join.of(abstract, bf.kind) if stem.endswith("_plan") and abstract else None
     name = str(path)
     data, lines, problems = _load_yaml(path, name)
     bf.problems.extend(problems)
@@ -311,6 +406,7 @@ def convert_file(path: Path, root: Path) -> BenchFile | None:
         bf.problems.append(Problem(name, 1, "", f"expected a mapping of instance id -> instance, got {type(data).__name__}"))
         return bf
     seen: set[str] = set()
+    first: dict[str, Idea] = {}
     numbered: list[tuple[int, Item]] = []
     for key, raw in data.items():
         instance = str(key)
@@ -328,6 +424,11 @@ def convert_file(path: Path, root: Path) -> BenchFile | None:
         bf.problems.extend(r.problems)
         if item is None:
             continue
+        if join is not None:
+            item, joined = join.apply(item)
+            if not joined:
+                bf.unjoined.append(instance)
+        item = _first_seen(item, first)
         # the contract's own checks (identical ideas, gold vs labels, areas), named by instance
         _, contract = parse_item(item.to_dict(), bf.kind, name, line)
         bf.problems.extend(Problem(p.file, p.line, f"{instance}.{p.field}", p.message) for p in contract)
@@ -345,18 +446,28 @@ def _instance_at(line: int, lines: dict[Any, int]) -> str:
 
 
 def convert_dir(root: str | Path) -> BenchConversion:
-    """Convert every benchmark YAML file below `root` (other YAML files are counted as skipped)."""
+    """Convert every benchmark YAML file below `root` (other YAML files are counted as skipped).
+
+    Abstract files are converted first so that each `_plan` file is joined to the abstract
+    files of its own set (same setup and backbone folder).
+    """
     base = Path(root)
     if not base.is_dir():
         raise BenchSourceError(f"{root} is not a directory")
+    paths = sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    skipped = [p.relative_to(base).as_posix() for p in paths if _place(p, base) is None]
+    wanted = [p for p in paths if _place(p, base) is not None]
+    by_set: dict[tuple[str, str | None, str], list[BenchFile]] = {}
     files: list[BenchFile] = []
-    skipped: list[str] = []
-    for path in sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()):
-        bf = convert_file(path, base)
-        if bf is None:
-            skipped.append(path.relative_to(base).as_posix())
-        else:
+    for path in sorted(wanted, key=lambda p: p.stem.endswith("_plan")):  # stable: abstract files first
+        setup, generator, _ = _place(path, base) or ("", None, "")
+        group = by_set.setdefault((setup, generator, str(path.parent)), [])
+        bf = convert_file(path, base, abstract=group)
+        if bf is not None:
             files.append(bf)
+            if not bf.stem.endswith("_plan"):
+                group.append(bf)
+    files.sort(key=lambda f: f.relative)
     if not files:
         raise BenchSourceError(
             f"no novelty-judge-bench files under {base}: expected human-only/ or human-plus-generated/ "

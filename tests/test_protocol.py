@@ -1,11 +1,11 @@
 """The answer protocol is one definition: prompts ask for its final lines, grammars allow exactly
-them, and the parser reads them strictly (judges/protocol.py)."""
+them, and the parser reads them strictly (judgeaudit/protocol.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from judgeaudit.judges import protocol
+from judgeaudit import protocol
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.providers.grammars import GRAMMARS, detect_verdict_kind
