@@ -14,10 +14,10 @@ from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import verify_manifest
 from judgeaudit.mine.pairing import make_pairs, make_points
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 # The 40-forum fixture is too small for the default deciles (a single area holds at most 7
 # reviewed papers), so the end-to-end runs loosen the thresholds; the rule itself is tested
-# with the defaults in test_mine_select.py.
+# with the defaults in tests/mine/test_select.py.
 LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
          "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
 
@@ -172,7 +172,7 @@ def test_live_path_fetches_then_mines_the_same_set(tmp_path: Path, monkeypatch: 
     assert manifest["source"]["kind"] == "fetch"
 
 
-BUNDLED = Path(__file__).resolve().parent.parent / "datasets" / "iclr2026" / "human_only"
+BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only"
 
 
 def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:

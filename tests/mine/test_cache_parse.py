@@ -18,7 +18,7 @@ from judgeaudit.mine.parse import (
 )
 from judgeaudit.mine.summary import RunSummary
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 VENUE = "ICLR.cc/2026/Conference"
 
 
@@ -136,7 +136,7 @@ def test_review_and_submission_defects(tmp_path: Path) -> None:
     assert ratings == {"R1": (6.0, 3.0), "R4": (6.0, None)}
     parse_skips = {r: n for (s, r), n in summary.skips.items() if s == "parse"}
     assert parse_skips == {
-        "review with a non-numeric rating ('strong accept')": 1,
+        "review with a non-numeric rating": 1,
         "review without a rating": 1,
         "review of a submission not in the cache (or skipped)": 1,
         "submission without an abstract": 1,
