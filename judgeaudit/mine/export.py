@@ -208,8 +208,10 @@ This set is built by `{extractor}`{' (the extractor the table favours)' if extra
 extractor (`--extractor ngram`, plain JSON weights in `judgeaudit/mine/models/ngram.json`) is shipped
 as the measured alternative; trained on about 175 affirming and 275 disputing sentences, it does
 not reach the cue extractor. The LLM extractor path (`--extractor litellm/...`) is not in the table:
-no hosted model is reachable here and the bundled local model (Gemma 3 270M, a base model) does
-not follow the JSON answer protocol. Recompute: `{crossval.get('command')}`.
+no hosted model is reachable from the build machine, and the local Gemma 3 270M could not be run
+there (its llama-cpp-python build stops with an illegal-instruction signal on that CPU); a 270M
+base model would in any case be a weak stand-in for the study's frontier-model extractor.
+Recompute: `{crossval.get('command')}`.
 """
 
 

@@ -210,13 +210,13 @@ def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreSca
         return None, "review with a non-numeric rating"
     problem = score_problem(rating, scale.rating)
     if problem:
-        return None, f"review with a {problem} rating"
+        return None, f"review whose rating is {problem}"
     raw_contribution = content_value(content, "contribution")
     contribution = parse_score(raw_contribution)
     if contribution is not None:
         problem = score_problem(contribution, scale.contribution)
         if problem:
-            return None, f"review with a {problem} contribution score"
+            return None, f"review whose contribution score is {problem}"
     texts = tuple((f, _text(content_value(content, f))) for f in TEXT_FIELDS if _text(content_value(content, f)))
     if any(len(t) > MAX_REVIEW_FIELD for _, t in texts):
         return None, f"review with a text field over {MAX_REVIEW_FIELD:,} characters"

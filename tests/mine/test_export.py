@@ -190,3 +190,31 @@ def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:
     assert calibration["labels"]["novel"]["swapped"] == calibration["labels"]["not_novel"]["swapped"] == 0
     manifest = json.loads((BUNDLED / "manifest.json").read_text())
     assert manifest["mining"]["calibration"] == calibration
+
+
+def test_validate_refuses_a_card_left_from_another_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_mine(tmp_path / "a") == 0
+    assert run_mine(tmp_path / "b", "--min-reviews", "4") == 0
+    a, b = tmp_path / "a" / "human_only", tmp_path / "b" / "human_only"
+    (a / "README.md").write_bytes((b / "README.md").read_bytes())  # a new card beside the old manifest
+    capsys.readouterr()
+    assert main(["validate", str(a)]) == 1
+    assert "card and manifest come from different builds" in capsys.readouterr().out
+
+
+def test_the_learned_extractor_mines_the_fixture_and_is_recorded(tmp_path: Path) -> None:
+    assert run_mine(tmp_path / "out", "--extractor", "ngram", "--max-opposing", "2", "--weak-affirmations", "ignore") == 0
+    manifest = json.loads((tmp_path / "out" / "human_only" / "manifest.json").read_text())
+    assert manifest["mining"]["extractor"] == "ngram"
+    assert "--extractor ngram" in manifest["build_command"] and "--weak-affirmations" in manifest["build_command"]
+    assert main(["validate", str(tmp_path / "out" / "human_only")]) == 0
+
+
+def test_files_alternate_classes_for_small_limit_runs(tmp_path: Path) -> None:
+    assert run_mine(tmp_path / "out") == 0
+    set_dir = tmp_path / "out" / "human_only"
+    golds = [p.gold for p in read_points(set_dir / "pointwise.jsonl")]
+    n = min(golds.count("novel"), golds.count("not_novel"))
+    assert golds[: 2 * n] == ["novel", "not_novel"] * n
+    pair_golds = [p.gold for p in read_pairs(set_dir / "pairwise.jsonl")]
+    assert all(x != y for x, y in zip(pair_golds, pair_golds[1:], strict=False))
