@@ -6,9 +6,9 @@ i of the sample is kept by the miner with the same label:
 
 - kept rate = mean(kept): the share of the reference's ideas the miner keeps with their label;
 - estimated Jaccard of the two kept sets = O / (K + N - O), where N = n / reference_share is the
-  reference's class size, O = sum(kept) / reference_share the estimated overlap, and
-  K = kept_outside + sum(kept) the miner's class size (`kept_outside`: ideas of this class the
-  miner keeps outside the sample, a fixed count).
+  reference's class size, K = kept_outside + sum(kept) the miner's class size (`kept_outside`:
+  ideas of this class the miner keeps outside the sample, a fixed count) and
+  O = min(sum(kept) / reference_share, K) the estimated overlap (it cannot exceed what the miner keeps).
 
 Both come with a percentile bootstrap over the sampled ideas (stats.bootstrap; seed 20260,
 10,000 resamples by default). The Jaccard is an estimate: it assumes the sample is a random
@@ -35,8 +35,9 @@ def jaccard_metric(kept_outside: float, reference_share: float) -> Metric:
 
     def from_sums(s: Sums, n: int) -> FloatArray:
         kept = np.asarray(s["kept"], dtype=float)
-        overlap = kept / reference_share
-        union = kept_outside + kept + n / reference_share - overlap
+        ours = kept_outside + kept
+        overlap = np.minimum(kept / reference_share, ours)
+        union = ours + n / reference_share - overlap
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(union > 0, overlap / union, np.nan)
 

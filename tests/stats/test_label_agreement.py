@@ -35,6 +35,11 @@ def test_jaccard_rejects_bad_parameters() -> None:
         jaccard_metric(-1, 0.5)
 
 
+def test_the_overlap_cannot_exceed_what_the_miner_keeps() -> None:
+    # 1 of 1 sampled kept at share 1/3 extrapolates to 3, but the miner keeps only 1 -> 1 / (1 + 3 - 1)
+    assert float(jaccard_metric(0, 1 / 3)({"kept": [1]})) == pytest.approx(1 / 3)
+
+
 def test_jaccard_undefined_only_for_an_empty_union() -> None:
     value = float(jaccard_metric(0, 1.0)({"kept": [0.0]}))
     assert not math.isnan(value)  # reference has 1 idea, so the union is 1
