@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from judgeaudit.data.jsonl import read_points
 from judgeaudit.mine.claims import describe_without_sota, evaluation_claims, evaluation_reason
 from judgeaudit.mine.sanitise import RuleSanitiser
 
@@ -72,3 +75,10 @@ def test_ordinals_of_a_broken_enumeration_are_dropped() -> None:
     out = RuleSanitiser().sanitise(abstract)
     assert out.text == ("We propose two components. A router that selects experts per token. "
                         "A cache that reuses expert outputs.")
+
+
+def test_the_bundled_human_only_abstracts_hold_no_evaluation_claim() -> None:
+    bundled = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "pointwise.jsonl"
+    found = {p.item_id: evaluation_claims(p.idea.text) for p in read_points(bundled)}
+    assert {k: v for k, v in found.items() if v} == {}
+    assert len(found) > 100
