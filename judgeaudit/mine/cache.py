@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from judgeaudit.mine.summary import RunSummary
 
 STAGE = "cache"
@@ -103,6 +105,7 @@ def _raw_lines(path: Path, summary: RunSummary | None) -> Iterator[tuple[int, by
                          f"{path.name}:{number + 1}", lines=0)
 
 
+MAX_FAST_BRACKETS = 512
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
@@ -110,6 +113,16 @@ def _decode(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     text = raw.strip()
     if not text:
         return None, "blank line"
+    note = None
+    # orjson is the fast path; anything it refuses (NaN, big ints, ...) gets the stdlib's verdict. Lines that
+    # could nest deeply never reach orjson (it can crash the interpreter on very deep nesting).
+    if text.count(b"[") + text.count(b"{") < MAX_FAST_BRACKETS:
+        try:
+            note = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            note = None
+    if note is not None and not _SURROGATE_ESCAPE.search(text):
+        return _check_note(note)
     try:
         note = json.loads(text)
     except UnicodeDecodeError:
@@ -127,6 +140,10 @@ def _decode(raw: bytes) -> tuple[dict[str, Any] | None, str]:
             json.dumps(note, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
             return None, "invalid Unicode (a lone surrogate escape) in a string"
+    return _check_note(note)
+
+
+def _check_note(note: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(note, dict):
         return None, "line is not a JSON object"
     if not isinstance(note.get("id"), str) or not note["id"]:
