@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from judgeaudit.mine.abstracts import normalise_layout, split_abstract, split_paragraphs
 from judgeaudit.mine.claims import describe_without_sota, evaluation_reason
 from judgeaudit.mine.llm import CachedLLM, LLMResponseError
+from judgeaudit.resources import read_prompt
 
 __all__ = ["LLMSanitiser", "RuleSanitiser", "Sanitised", "Sanitiser", "evaluation_reason", "normalise_layout",
            "split_abstract"]
@@ -178,8 +179,6 @@ class LLMSanitiser:
     completion_kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from judgeaudit.resources import read_prompt
-
         self.llm = CachedLLM(self.model, Path(self.cache_dir), dict(self.completion_kwargs))
         self.template = read_prompt(PROMPT)
 
