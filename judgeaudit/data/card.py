@@ -148,4 +148,20 @@ def verify_card(set_dir: Path) -> list[Problem]:
     for jsonl in sorted(Path(set_dir).glob("*.jsonl")):
         if jsonl.name not in listed:
             problems.append(Problem(name, 1, "configs", f"{jsonl.name} is not listed in any config"))
+    problems.extend(_files_table_problems(set_dir, path))
     return problems
+
+
+def _files_table_problems(set_dir: Path, path: Path) -> list[Problem]:
+    """The card's *Files* table must be the one the manifest renders (a card left from another build is refused)."""
+    expected = _files_table(set_dir)
+    text = path.read_text(encoding="utf-8")
+    start = text.find("\n## Files\n\n")
+    if not expected or start < 0:
+        return []
+    line = text[:start].count("\n") + 2
+    body = text[start + len("\n## Files\n\n"):]
+    if not body.startswith(expected):
+        return [Problem(str(path), line, "Files",
+                        f"the card's file counts disagree with {MANIFEST_NAME} (card and manifest come from different builds)")]
+    return []

@@ -42,8 +42,11 @@ def file_stats(items: list[Item]) -> dict[str, Any]:
 
 
 def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
-                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The manifest dict for a set directory; raises ContractError if any JSONL file is broken."""
+                   extra: dict[str, Any] | None = None, name: str | None = None) -> dict[str, Any]:
+    """The manifest dict for a set directory; raises ContractError if any JSONL file is broken.
+
+    `name` is the set's name (default: the directory's), for a set built in a staging directory.
+    """
     set_dir = Path(set_dir)
     paths = sorted(set_dir.glob("*.jsonl"))
     if not paths:
@@ -62,7 +65,7 @@ def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
 
     manifest: dict[str, Any] = {
         "manifest_version": MANIFEST_VERSION,
-        "name": set_dir.name,
+        "name": name or set_dir.name,
         "judgeaudit_version": __version__,
         "build_command": command,
         "source": source,
@@ -77,9 +80,9 @@ def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
 
 
 def write_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
-                   extra: dict[str, Any] | None = None) -> Path:
+                   extra: dict[str, Any] | None = None, name: str | None = None) -> Path:
     """Write `manifest.json` for every `*.jsonl` in `set_dir` atomically; return its path."""
-    manifest = build_manifest(set_dir, source=source, command=command, extra=extra)
+    manifest = build_manifest(set_dir, source=source, command=command, extra=extra, name=name)
     path = Path(set_dir) / MANIFEST_NAME
     atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
     return path

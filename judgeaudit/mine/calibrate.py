@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.files import sha256_file
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.select import Decision
 from judgeaudit.mine.sentences import quotes_overlap
@@ -103,8 +104,6 @@ def signals_for(corpus: Corpus, forums: list[str], extractor: SignalExtractor) -
 def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, candidates: Mapping[str, str],
             kept: Mapping[str, Decision], *, fingerprint: str | None, command: str) -> dict[str, Any]:
     """The calibration record stored beside a set: passage quality and label agreement on the dev file."""
-    from judgeaudit.files import sha256_file
-
     dev = load_dev(dev_path)
     return {
         "extractor": extractor.name,

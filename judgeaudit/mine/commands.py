@@ -3,14 +3,37 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.mine import fetch
+from judgeaudit.mine.actions import register_actions
+from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
+from judgeaudit.mine.calibrate import measure
+from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
+from judgeaudit.mine.fetch import FetchError, cached_summary
+from judgeaudit.mine.llm_signals import LLMExtractor
+from judgeaudit.mine.pairing import make_pairs
+from judgeaudit.mine.pipeline import mine
+from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
+from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.stance import (
+    DEFAULT_MODEL,
+    LearnedExtractor,
+    ModelError,
+    load_model,
+    model_fingerprint,
+    packaged_models,
+)
+
 DEFAULT_VENUE = "ICLR.cc/2026/Conference"
 DEFAULT_OUT = "datasets/iclr2026"
 DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
+DEFAULT_EXTRACTOR = "offline"
 
 DESCRIPTION = """\
 Mine Human-Only gold labels from a venue's OpenReview reviews (DESIGN.md, "Gold labels").
@@ -53,8 +76,10 @@ def register(subparsers: Any) -> None:
     out.add_argument("--out", default=DEFAULT_OUT, help=f"set root; files go to <out>/human_only/ (default: {DEFAULT_OUT})")
     out.add_argument("--seed", type=int, default=0, help="seed of the pairing shuffle and a/b positions (default: 0)")
     ex = p.add_argument_group("signals and sanitising")
-    ex.add_argument("--extractor", default="offline",
-                    help="'offline' (default: rule-based cues, no model) or 'litellm/<model>', e.g. litellm/openai/gpt-4o-mini")
+    ex.add_argument("--extractor", default=DEFAULT_EXTRACTOR,
+                    help="'offline' (default: the rule-based cue extractor, which the grouped cross-validation "
+                         f"favours), '{DEFAULT_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
+                         "model file PATH.json, or 'litellm/<model>', e.g. litellm/openai/gpt-4o-mini")
     ex.add_argument("--no-prefilter", action="store_true",
                     help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
     ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
@@ -68,25 +93,40 @@ def register(subparsers: Any) -> None:
     th.add_argument("--novel-min-contribution", type=float, default=3.0, help="novel candidates need mean contribution >= this (default: 3)")
     th.add_argument("--not-novel-max-contribution", type=float, default=2.0, help="not_novel candidates need mean contribution <= this (default: 2)")
     th.add_argument("--majority", type=float, default=0.5, help="keep when MORE than this share of reviews agree (default: 0.5)")
-    th.add_argument("--max-opposing", type=int, default=0, help="largest number of opposing reviews a kept idea may have (default: 0)")
+    th.add_argument("--max-opposing", type=int, default=None,
+                    help="largest number of opposing reviews a kept idea may have (default: the stance model's "
+                         "cross-validated choice; 0 for the other extractors)")
+    th.add_argument("--majority-rule", choices=("strict", "inclusive"), default=None,
+                    help="'strict': more than --majority of the reviews must agree; 'inclusive': at least that share "
+                         "(and one review) (default: the stance model's choice; strict for the others)")
+    th.add_argument("--weak-affirmations", choices=("oppose", "ignore"), default=None,
+                    help="whether hedged or merely descriptive affirmations block a not_novel label "
+                         "(default: the stance model's choice; oppose for the others)")
     th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
     misc = p.add_argument_group("measurement and display")
     misc.add_argument("--dev", metavar="PATH",
                       help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
     misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(func=handle_mine)
-    from judgeaudit.mine.generate import register_actions
-
     register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
 
 
-def _thresholds(args: argparse.Namespace) -> Any:
-    from judgeaudit.mine.select import Thresholds
+def _resolve_selection(args: argparse.Namespace, selection: dict[str, Any]) -> None:
+    """Fill the selection choices left unset from a stance model's cross-validated ones (or the reference rule)."""
+    if args.max_opposing is None:
+        args.max_opposing = int(selection.get("max_opposing", 0))
+    if args.majority_rule is None:
+        args.majority_rule = "strict" if selection.get("strict_majority", True) else "inclusive"
+    if args.weak_affirmations is None:
+        args.weak_affirmations = "oppose" if selection.get("weak_opposes", True) else "ignore"
 
+
+def _thresholds(args: argparse.Namespace) -> Thresholds:
     return Thresholds(min_reviews=args.min_reviews, top_quantile=args.top_quantile, bottom_quantile=args.bottom_quantile,
                       novel_min_contribution=args.novel_min_contribution,
                       not_novel_max_contribution=args.not_novel_max_contribution, majority=args.majority,
-                      max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn)
+                      max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn,
+                      strict_majority=args.majority_rule == "strict", weak_opposes=args.weak_affirmations == "oppose")
 
 
 def _command(args: argparse.Namespace, source_arg: str) -> str:
@@ -94,10 +134,12 @@ def _command(args: argparse.Namespace, source_arg: str) -> str:
     parts = ["judgeaudit", "mine", *source_arg.split(" "), "--out", args.out, "--extractor", args.extractor,
              "--sanitiser", args.sanitiser, "--seed", str(args.seed)]
     defaults = {"min_reviews": 3, "top_quantile": 0.9, "bottom_quantile": 0.1, "novel_min_contribution": 3.0,
-                "not_novel_max_contribution": 2.0, "majority": 0.5, "max_opposing": 0}
+                "not_novel_max_contribution": 2.0, "majority": 0.5}
     for key, default in defaults.items():
         if getattr(args, key) != default:
             parts += ["--" + key.replace("_", "-"), str(getattr(args, key))]
+    parts += ["--max-opposing", str(args.max_opposing), "--majority-rule", args.majority_rule,
+              "--weak-affirmations", args.weak_affirmations]
     if args.exclude_withdrawn:
         parts.append("--exclude-withdrawn")
     if args.no_prefilter:
@@ -116,11 +158,13 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--min-reviews must be >= 1 (got {args.min_reviews})"
     if not 0.0 <= args.majority < 1.0:
         return f"--majority must be in [0, 1) (got {args.majority})"
-    for opt, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
-        if value not in ("offline", "rules") and not value.startswith("litellm/"):
-            return f"{opt} must be 'offline'/'rules' or 'litellm/<model>' (got {value!r})"
-    if args.extractor == "rules" or args.sanitiser == "offline":
-        return "use --extractor offline and --sanitiser rules for the offline passes"
+    if args.sanitiser != "rules" and not args.sanitiser.startswith("litellm/"):
+        return f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
+    known = ("offline", *packaged_models())
+    if args.extractor not in known and not args.extractor.startswith("litellm/") and not args.extractor.endswith(".json"):
+        return f"--extractor must be one of {', '.join(known)}, a model PATH.json or 'litellm/<model>' (got {args.extractor!r})"
+    if args.max_opposing is not None and args.max_opposing < 0:
+        return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
         return f"--source must look like snapshot:PATH (got {args.source!r})"
     return None
@@ -128,16 +172,7 @@ def _check(args: argparse.Namespace) -> str | None:
 
 def handle_mine(args: argparse.Namespace) -> int:
     """Run the miner and write the set; returns the exit code."""
-    import os
-
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
-    from judgeaudit.mine.export import SET_NAME, export_set, read_calibration, write_calibration
-    from judgeaudit.mine.llm_signals import LLMExtractor
-    from judgeaudit.mine.pipeline import mine
-    from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
-    from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
-
     problem = _check(args)
     if problem:
         print(f"judgeaudit mine: error: {problem}", file=sys.stderr)
@@ -155,8 +190,6 @@ def handle_mine(args: argparse.Namespace) -> int:
         if code:
             return code
     try:
-        from judgeaudit.mine.fetch import FetchError, cached_summary
-
         state = cached_summary(cache_dir)
         if state is not None and not state.complete:
             raise CacheError(f"{cache_dir} holds an interrupted fetch ({state.submissions} submissions so far); "
@@ -166,15 +199,25 @@ def handle_mine(args: argparse.Namespace) -> int:
     except (CacheError, FetchError) as exc:
         print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
         return 2
-    thresholds = _thresholds(args)
     llm_cache = Path(args.llm_cache)
     extractor: Any
+    selection: dict[str, Any] = {}
     if args.extractor == "offline":
         extractor, workers, fingerprint = OfflineExtractor(), max(1, args.workers), offline_fingerprint()
-    else:
+    elif args.extractor.startswith("litellm/"):
         extractor = LLMExtractor(args.extractor.split("/", 1)[1], llm_cache / "signals",
                                  prefilter=not args.no_prefilter, completion_kwargs=_llm_kwargs(args))
         workers, fingerprint = 1, None
+    else:
+        try:
+            model = load_model(args.extractor)
+        except ModelError as exc:
+            print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
+            return 2
+        extractor, workers = LearnedExtractor(model), max(1, args.workers)
+        fingerprint, selection = model_fingerprint(args.extractor), model.selection
+    _resolve_selection(args, selection)
+    thresholds = _thresholds(args)
     sanitiser: Any = RuleSanitiser() if args.sanitiser == "rules" else LLMSanitiser(
         args.sanitiser.split("/", 1)[1], llm_cache / "sanitise", completion_kwargs=_llm_kwargs(args))
     command = _command(args, source_arg)
@@ -192,26 +235,26 @@ def handle_mine(args: argparse.Namespace) -> int:
         print("judgeaudit mine: error: the selection kept no novel or no not_novel idea, so there is no set to write "
               f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
         return 1
+    if not make_pairs(result.ideas, args.seed)[0]:
+        print("judgeaudit mine: error: no area has both a novel and a not_novel idea, so there is no pair to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
     calibration = None
     if args.dev:
-        from judgeaudit.mine.calibrate import measure
-
         log(f"measuring the extractor against {args.dev}")
         calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
                               fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
-        write_calibration(set_dir, calibration)
     else:
         calibration = read_calibration(set_dir, extractor.name, fingerprint)
     source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
     set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
-                                 extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration)
+                                 extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
+                                 store_calibration=bool(args.dev))
     _print_summary(result, report, set_dir, calibration)
     return 0
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
-    from judgeaudit.mine import fetch
-
     kwargs: dict[str, Any] = {"progress": progress}
     if args.baseurl:
         kwargs["baseurl"] = args.baseurl

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,11 @@ from judgeaudit.files import atomic_write_text
 from judgeaudit.mine.pairing import PairingReport, make_pairs, make_points
 from judgeaudit.mine.pipeline import MineResult, stage_dict
 from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.staging import staged_dir
 
 SET_NAME = "human_only"
 CALIBRATION_NAME = "calibration.json"
+CROSSVAL_NAME = "crossval.json"  # written by tests/benchmarks/bench_extractor.py --write <set dir>
 
 
 def write_calibration(set_dir: Path, calibration: dict[str, Any]) -> Path:
@@ -37,10 +40,41 @@ def read_calibration(set_dir: Path, extractor: str, fingerprint: str | None) -> 
 
 
 def export_set(result: MineResult, out_dir: Path, *, seed: int, thresholds: Thresholds, source: dict[str, Any],
-               command: str, extractor: str, sanitiser: str, calibration: dict[str, Any] | None) -> tuple[Path, PairingReport]:
-    """Write `<out_dir>/human_only/` and return its path and the pairing report."""
-    set_dir = Path(out_dir) / SET_NAME
-    set_dir.mkdir(parents=True, exist_ok=True)
+               command: str, extractor: str, sanitiser: str, calibration: dict[str, Any] | None,
+               store_calibration: bool = False) -> tuple[Path, PairingReport]:
+    """Write `<out_dir>/human_only/` as a whole (staged, then swapped in) and return its path and the pairing report.
+
+    With `store_calibration`, `calibration` is written as `calibration.json` inside the new set;
+    otherwise an existing `calibration.json` of the old set is carried over.
+    """
+    final = Path(out_dir) / SET_NAME
+    old_calibration = final / CALIBRATION_NAME
+    crossval = read_crossval(final)
+    with staged_dir(final) as set_dir:
+        if store_calibration and calibration is not None:
+            write_calibration(set_dir, calibration)
+        elif old_calibration.is_file():
+            shutil.copy2(old_calibration, set_dir / CALIBRATION_NAME)
+        if crossval is not None:
+            shutil.copy2(final / CROSSVAL_NAME, set_dir / CROSSVAL_NAME)
+        report = _write_set(result, set_dir, seed=seed, thresholds=thresholds, source=source, command=command,
+                            extractor=extractor, sanitiser=sanitiser, calibration=calibration, crossval=crossval)
+    return final, report
+
+
+def read_crossval(set_dir: Path) -> dict[str, Any] | None:
+    """The set's stored cross-validation record (from bench_extractor.py), or None if absent or unreadable."""
+    path = Path(set_dir) / CROSSVAL_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "table_markdown" in data else None
+
+
+def _write_set(result: MineResult, set_dir: Path, *, seed: int, thresholds: Thresholds, source: dict[str, Any],
+               command: str, extractor: str, sanitiser: str, calibration: dict[str, Any] | None,
+               crossval: dict[str, Any] | None) -> PairingReport:
     pairs, report = make_pairs(result.ideas, seed)
     points = make_points(result.ideas)
     write_items(set_dir / "pairwise.jsonl", pairs)
@@ -63,14 +97,17 @@ def export_set(result: MineResult, out_dir: Path, *, seed: int, thresholds: Thre
             "novel_at_a": report.novel_at_a, "novel_at_b": report.novel_at_b,
         },
         "sanitised_abstracts_changed": result.sanitised_changed,
+        "evaluation_claims": {"abstracts_with_a_claim_before": result.claims_before,
+                              "abstracts_with_a_claim_after": result.claims_after,
+                              "sentences_by_reason": result.sanitise_reasons},
         "quotes_dropped_not_verbatim": result.dropped_quotes,
         "skips": result.summary.to_dict(),
         "calibration": calibration or "not measured for this extractor version (run with --dev PATH)",
     }
-    write_manifest(set_dir, source=source, command=command, extra={"mining": mining})
+    write_manifest(set_dir, source=source, command=command, extra={"mining": mining}, name=SET_NAME)
     write_card(set_dir, pretty_name="ICLR 2026 Human-Only novelty pairs", summary=_summary(result, report),
-               sections=_sections(result, thresholds, extractor, sanitiser, calibration, source, command, seed))
-    return set_dir, report
+               sections=_sections(result, thresholds, extractor, sanitiser, calibration, source, command, seed, crossval))
+    return report
 
 
 def _outcomes(result: MineResult) -> dict[str, dict[str, int]]:
@@ -144,8 +181,69 @@ def _fmt(x: Any) -> str:
     return "n/a" if x is None else (f"{x:.3f}" if isinstance(x, float) else str(x))
 
 
+def _crossval_text(crossval: dict[str, Any] | None, extractor: str) -> str:
+    if crossval is None:
+        return "Not computed for this set (run `python tests/benchmarks/bench_extractor.py --write <set dir>`, then mine)."
+    return f"""\
+Grouped {crossval.get('folds')}-fold cross-validation on the development third of the reference study's
+labels (folds by paper, stratified by label, seed {crossval.get('seed')}; every extractor on the same folds).
+Whatever an extractor learns or tunes (the stance model's weights and regularisation, its thresholds,
+and the selection choices below) is fitted on the training folds only. Passage precision/recall
+per stance are against the study's quotes (matching rule above); *kept* is the share of the dev
+ideas the miner keeps with the study's label, with a 95% percentile bootstrap interval over ideas
+(10,000 resamples, seed 20260); the Jaccard of our kept set with the study's is an estimate (the
+dev third is a random third of the study's set, our own class size counts the whole snapshot;
+`judgeaudit.stats.label_agreement`). The cue extractor's cue lists were written while reading
+this split, so its rows are in-sample and optimistic: on the held-out two thirds, measured
+outside the project, the same extractor kept 51 of 101 `novel` and 37 of 99 `not_novel` ideas.
+
+{crossval.get('table_markdown', '')}
+
+Selection choices, each changed alone from the rule chosen per fold (cross-validated):
+
+{crossval.get('ablation_markdown', '')}
+
+Rule chosen on the whole dev split for the cue extractor: `{crossval.get('cue_rule_whole_dev')}`.
+This set is built by `{extractor}`{' (the extractor the table favours)' if extractor == 'offline' else ''}. The learned
+extractor (`--extractor ngram`, plain JSON weights in `judgeaudit/mine/models/ngram.json`) is shipped
+as the measured alternative; trained on about 175 affirming and 275 disputing sentences, it does
+not reach the cue extractor. The LLM extractor path (`--extractor litellm/...`) is not in the table:
+no hosted model is reachable from the build machine, and the local Gemma 3 270M could not be run
+there (its llama-cpp-python build stops with an illegal-instruction signal on that CPU); a 270M
+base model would in any case be a weak stand-in for the study's frontier-model extractor.
+Recompute: `{crossval.get('command')}`.
+"""
+
+
+def _sanitising_text(result: MineResult) -> str:
+    reasons = "\n".join(f"| {k} | {v} |" for k, v in result.sanitise_reasons.items())
+    return f"""\
+The evaluation-claim detector (`judgeaudit.mine.claims`, tested on its own labelled cases) finds
+results, benchmark numbers, comparisons with baselines or the state of the art, claims of
+state-of-the-art, "experiments show" and evaluation-setup sentences, and release notes. Kept
+abstracts with at least one such sentence: **{result.claims_before}** before sanitising,
+**{result.claims_after}** after. A claim sentence is cut before its claim clause when the rest is a
+claim-free statement, otherwise removed; a descriptive "state-of-the-art X" becomes "leading X";
+a sentence that followed a removed one loses a dangling connective ("Second, ...", "Moreover,
+..."), and a sentence that only announces or refers back to removed results goes too.
+
+| sentences | count |
+|---|---|
+{reasons}
+"""
+
+
+_ORDER_TEXT = """\
+`pointwise.jsonl` alternates `novel` and `not_novel` items (as far as the counts allow; the
+larger class's rest comes last), each class ordered by area, then id; `pairwise.jsonl`
+alternates gold `a` and `b`, each ordered by area. So a run over the first N items (`--limit N`)
+sees both classes in turn. The order is deterministic (same ideas and seed, same bytes).
+"""
+
+
 def _sections(result: MineResult, th: Thresholds, extractor: str, sanitiser: str,
-              calibration: dict[str, Any] | None, source: dict[str, Any], command: str, seed: int) -> dict[str, str]:
+              calibration: dict[str, Any] | None, source: dict[str, Any], command: str, seed: int,
+              crossval: dict[str, Any] | None = None) -> dict[str, str]:
     stages = "\n".join(f"| {name} | {n} |" for name, n in result.stages)
     areas = "\n".join(
         f"| {a} | {c['reviewed']} | {c['candidates_novel']} | {c['candidates_not_novel']} | {c['novel']} | {c['not_novel']} |"
@@ -164,8 +262,10 @@ include withdrawn submissions; `--exclude-withdrawn` leaves withdrawn papers out
   `not_novel` candidates: >= {th.min_reviews} official reviews, bottom decile, mean contribution <= {th.not_novel_max_contribution};
 - a review *affirms* originality when it holds an explicit statement that the work is novel,
   original or first; it *disputes* it when it says the work lacks novelty, is incremental or was
-  done before. A `novel` candidate is kept when more than {th.majority:.0%} of its reviews affirm and
-  at most {th.max_opposing} disputes; the mirror rule keeps `not_novel` candidates.
+  done before. A `novel` candidate is kept when {'more than' if th.strict_majority else 'at least'} {th.majority:.0%} of its reviews affirm and
+  at most {th.max_opposing} disputes; the mirror rule keeps `not_novel` candidates, where
+  {'any affirmation, hedged or merely descriptive ones included, opposes' if th.weak_opposes else 'only explicit affirmations oppose'}
+  (these choices are the ones the grouped cross-validation picks, see *Extractor cross-validation*).
 
 Signals come from the review fields strengths, weaknesses and questions (the summary field
 restates the authors' own claims). Extractor: `{extractor}`. Abstract sanitiser: `{sanitiser}`
@@ -216,6 +316,9 @@ Reproduce: `{calibration.get('command', 'python tests/benchmarks/bench_extractor
         "Counts by stage": "| stage | count |\n|---|---|\n" + stages,
         "Counts by area": "| area | reviewed | novel candidates | not_novel candidates | novel | not_novel |\n|---|---|---|---|---|---|\n" + areas,
         "Extractor quality": quality,
+        "Extractor cross-validation": _crossval_text(crossval, extractor),
+        "Abstract sanitising": _sanitising_text(result),
+        "File order": _ORDER_TEXT,
         "Source and licence": f"""\
 Source: OpenReview `{source.get('venue')}` (snapshot `{source.get('path')}`, sha256 `{source.get('sha256')}`).
 Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and ICLR

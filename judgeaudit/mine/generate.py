@@ -29,7 +29,9 @@ from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance, Setu
 from judgeaudit.data.jsonl import read_pairs, write_items
 from judgeaudit.data.manifest import write_manifest
 from judgeaudit.files import atomic_write_text, sha256_file
-from judgeaudit.resources import read_prompt
+from judgeaudit.mine.pairing import alternate
+from judgeaudit.mine.staging import staged_dir
+from judgeaudit.resources import read_prompt, resolve_dataset_file
 
 SETUP: Setup = "human_generated"
 IDEATOR_PROMPT = "mining/ideator.txt"
@@ -299,8 +301,10 @@ def build_generated(pairs: list[PairItem], model: CachedModel, *, seed: int = 0,
         a, b = (novel, gen) if gold == "a" else (gen, novel)
         out_pairs.append(PairItem(pair_id=f"{novel.idea_id}__{gen.idea_id}", setup=SETUP, area=novel.area,
                                   idea_a=a, idea_b=b, gold="a" if gold == "a" else "b"))
+    out_pairs = alternate(out_pairs, lambda p: p.gold, ("a", "b"))
     ideas = {i.idea_id: i for ng in built for i in ng}
-    points = [PointItem(item_id=i.idea_id, setup=SETUP, idea=i, gold=i.label) for _, i in sorted(ideas.items())]
+    points = alternate([PointItem(item_id=i.idea_id, setup=SETUP, idea=i, gold=i.label) for _, i in sorted(ideas.items())],
+                       lambda p: p.gold, ("novel", "not_novel"))
     counts = failure_counts(outcomes)
     counts.update({"pairs_in_source": len(pairs), "pairs_selected": len(chosen), "pairs_written": len(out_pairs),
                    "pairs_skipped": len(skipped), "novel_at_a": golds.count("a"), "novel_at_b": golds.count("b")})
@@ -340,12 +344,22 @@ def _card_sections(model: CachedModel, gs: GeneratedSet, command: str, source: s
 
 def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, source_name: str, source_path: Path,
                     command: str, seed: int, limit: int | None) -> Path:
-    """Write pairwise/pointwise JSONL, manifest and card of a Human+Generated set."""
-    set_dir.mkdir(parents=True, exist_ok=True)
-    for stale in sorted(set_dir.glob("*_plan.jsonl")):  # plans of an older generation may no longer match
-        print(f"removing {stale} (made from the previous generation; re-run `judgeaudit mine plan`, cached)",
+    """Write pairwise/pointwise JSONL, manifest and card of a Human+Generated set, replacing the old set as a whole.
+
+    Plans (`*_plan.jsonl`) of an older generation are not carried over (re-run `judgeaudit mine plan`, cached).
+    """
+    final = Path(set_dir)
+    for stale in sorted(final.glob("*_plan.jsonl")):
+        print(f"not keeping {stale} (made from the previous generation; re-run `judgeaudit mine plan`, cached)",
               file=sys.stderr)
-        stale.unlink()
+    with staged_dir(final) as staging:
+        _write_generated(gs, staging, final.name, model, source_name=source_name, source_path=source_path,
+                         command=command, seed=seed, limit=limit)
+    return final
+
+
+def _write_generated(gs: GeneratedSet, set_dir: Path, name: str, model: CachedModel, *, source_name: str,
+                     source_path: Path, command: str, seed: int, limit: int | None) -> None:
     write_items(set_dir / "pairwise.jsonl", gs.pairs)
     write_items(set_dir / "pointwise.jsonl", gs.points)
     prompt_hash = hashlib.sha256(read_prompt(IDEATOR_PROMPT).encode()).hexdigest()
@@ -354,7 +368,7 @@ def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, sour
                   "temperature": model.temperature, "attempts": model.attempts, "counts": gs.counts,
                   "skipped": gs.skipped}
     source = {"kind": "dataset", "dataset": source_name, "file": source_path.name, "sha256": sha256_file(source_path)}
-    write_manifest(set_dir, source=source, command=command, extra={"generation": generation})
+    write_manifest(set_dir, source=source, command=command, extra={"generation": generation}, name=name)
     n = len(gs.pairs)
     summary = (f"Human+Generated novelty pairs: {n} pairs of a Human-Only `novel` ICLR 2026 idea and a `not_novel` "
                f"idea written by `{model.model}` for the same area and topic, plus {len(gs.points)} pointwise items.")
@@ -363,7 +377,6 @@ def write_generated(gs: GeneratedSet, set_dir: Path, model: CachedModel, *, sour
                     "regenerate with your own models for measurements.")
     write_card(set_dir, pretty_name=f"ICLR 2026 Human+Generated novelty pairs ({backbone_name(model.model)})",
                summary=summary, sections=_card_sections(model, gs, command, f"`{source_name}`"))
-    return set_dir
 
 
 def generate_command(model: str, dataset: str, out: str, seed: int, limit: int | None, max_tokens: int,
@@ -379,132 +392,9 @@ def generate_command(model: str, dataset: str, out: str, seed: int, limit: int |
 
 def load_source_pairs(dataset: str) -> tuple[Path, list[PairItem]]:
     """The Human-Only pairwise file of a set name or path, and its pairs (must be human_only abstracts)."""
-    from judgeaudit.resources import resolve_dataset_file
-
     path = resolve_dataset_file(dataset, "pairwise")
     pairs = read_pairs(path)
     wrong = [p.pair_id for p in pairs if p.setup != "human_only" or p.idea_a.format != "abstract"]
     if wrong:
         raise ValueError(f"{path}: generation needs human_only abstract pairs; {len(wrong)} are not (first: {wrong[0]})")
     return path, pairs
-
-
-GENERATE_EPILOG = """\
-examples:
-  # a runnable example with the bundled local model (weak: for trying the pipeline only)
-  judgeaudit mine generate --model local/gemma-3-270m --limit 10 --max-tokens 120
-  # a real backbone through litellm; answers are cached, so a re-run or resume is free
-  judgeaudit mine generate --model litellm/openai/gpt-4o-mini
-  # then rewrite that set's ideas as plans
-  judgeaudit mine plan --model litellm/openai/gpt-4o-mini --dataset datasets/iclr2026/human_generated/gpt-4o-mini
-"""
-
-
-def _model_options(p: Any, *, temperature: float) -> None:
-    p.add_argument("--model", required=True, help="Inspect model id, e.g. local/gemma-3-270m, litellm/openai/gpt-4o-mini")
-    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE",
-                   help="model argument passed to get_model (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (attempt i uses seed+i; also the a/b shuffle) (default: 0)")
-    p.add_argument("--max-tokens", type=int, default=256, help="answer length cap (default: 256)")
-    p.add_argument("--temperature", type=float, default=temperature, help=f"sampling temperature (default: {temperature})")
-    p.add_argument("--attempts", type=int, default=3, help="attempts per idea before it counts as failed (default: 3)")
-    p.add_argument("--max-connections", type=int, default=4, help="concurrent model calls (default: 4)")
-    p.add_argument("--cache", default=None, help="answer cache directory (default: .cache/judgeaudit/mining-llm/<action>)")
-    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
-
-
-def register_actions(mine_parser: Any) -> None:
-    """Add the `generate` and `plan` actions under `judgeaudit mine`."""
-    import argparse
-
-    actions = mine_parser.add_subparsers(dest="mine_action", metavar="ACTION", required=False,
-                                         title="actions (optional; without one, `mine` mines Human-Only labels)")
-    g = actions.add_parser("generate", help="build a Human+Generated set with an LLM ideator",
-                           description=(__doc__ or "").split("\n\n")[0], epilog=GENERATE_EPILOG,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    g.add_argument("--dataset", default="iclr2026/human_only", help="Human-Only set (name or path) (default: iclr2026/human_only)")
-    g.add_argument("--out", default="datasets/iclr2026", help="set root; files go to <out>/human_generated/<backbone>/ (default: datasets/iclr2026)")
-    g.add_argument("--backbone", default=None, help="directory name of the generator (default: last part of --model)")
-    g.add_argument("--limit", type=int, default=None, help="use a seeded sample of this many source pairs (default: all)")
-    _model_options(g, temperature=0.7)
-    g.set_defaults(func=handle_generate)
-    pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
-                            epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
-    pl.add_argument("--structured", action="store_true",
-                    help="ask for a JSON {purpose, mechanism} answer through the provider's structured output "
-                         "(a grammar for local/ models); use it for models that ignore the text format")
-    _model_options(pl, temperature=0.3)
-    pl.set_defaults(func=handle_plan)
-
-
-def _cached_model(args: Any, action: str) -> CachedModel:
-    model_args: dict[str, Any] = {}
-    for kv in args.model_args:
-        key, sep, value = kv.partition("=")
-        if not sep:
-            raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
-        model_args[key] = value
-    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
-                       max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
-                       attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
-
-
-def handle_generate(args: Any) -> int:
-    """`judgeaudit mine generate`: write a Human+Generated set; returns the exit code."""
-    import os
-    import sys
-
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from judgeaudit.data.validate import ContractError
-
-    try:
-        model = _cached_model(args, "generate")
-        source_path, pairs = load_source_pairs(args.dataset)
-    except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"judgeaudit mine generate: error: {exc}", file=sys.stderr)
-        return 2
-    gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
-    if not gs.pairs:
-        print(f"judgeaudit mine generate: error: no pair could be generated ({gs.counts}); nothing written",
-              file=sys.stderr)
-        return 1
-    set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
-    command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
-                               args.temperature, model.attempts)
-    write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
-                    seed=args.seed, limit=args.limit)
-    c = gs.counts
-    print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
-    print(f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
-          f"{c['bad_attempts_by_reason']}")
-    print(f"wrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
-    return 0
-
-
-def handle_plan(args: Any) -> int:
-    """`judgeaudit mine plan`: write `_plan` files next to a set's abstract files; returns the exit code."""
-    import os
-    import sys
-
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from judgeaudit.data.validate import ContractError
-    from judgeaudit.mine.plans import plan_command, rewrite_set
-
-    try:
-        model = _cached_model(args, "plan")
-        if args.structured:
-            from judgeaudit.mine.plans import PLAN_SCHEMA
-
-            model.response_schema = PLAN_SCHEMA
-        command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts,
-                               args.structured)
-        result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
-    except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"judgeaudit mine plan: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
-    print(f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "
-          f"items left out: {result.skipped_items}")
-    print(f"wrote {', '.join(str(Path(args.dataset) / n) for n in result.written)}")
-    return 0

@@ -7,18 +7,35 @@ them; only where an area has fewer not_novel than novel ideas are they reused, r
 Novel ideas in an area without any not_novel idea cannot be paired and are counted.
 The novel idea's position is balanced over the whole set: exactly half of the pairs (rounded)
 put it at `a`, assigned by the same seeded RNG.
+
+File order (so that a run over the first N items sees both classes in turn): pairs alternate gold
+`a`, `b`, `a`, ... and points alternate `novel`, `not_novel`, ... as far as the counts allow (the
+larger class's rest comes last); within each class the order is by area, then id (`alternate`).
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem, Setup
 
 SETUP: Setup = "human_only"
+T = TypeVar("T")
+
+
+def alternate(items: Iterable[T], cls: Callable[[T], str], order: Sequence[str]) -> list[T]:
+    """Items interleaved by class in `order` (one of each in turn, keeping each class's order; the rest last)."""
+    queues: dict[str, list[T]] = {c: [] for c in order}
+    for item in items:
+        queues[cls(item)].append(item)
+    out: list[T] = []
+    for k in range(max((len(q) for q in queues.values()), default=0)):
+        out.extend(q[k] for q in queues.values() if k < len(q))
+    return out
 
 
 @dataclass
@@ -68,10 +85,11 @@ def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "") -> tu
         pairs.append(PairItem(pair_id=pair_id, setup=SETUP, area=area, idea_a=a, idea_b=b, gold="a" if gold == "a" else "b"))
     report.novel_at_a = golds.count("a")
     report.novel_at_b = golds.count("b")
-    return pairs, report
+    return alternate(pairs, lambda p: p.gold, ("a", "b")), report
 
 
 def make_points(ideas: Iterable[Idea]) -> list[PointItem]:
-    """Every idea once, as a pointwise item (item_id = idea_id), sorted by area, label, id."""
-    ordered = sorted(ideas, key=lambda i: (i.area, i.label, i.idea_id))
-    return [PointItem(item_id=i.idea_id, setup=SETUP, idea=i, gold=i.label) for i in ordered]
+    """Every idea once, as a pointwise item (item_id = idea_id): novel and not_novel in turn, each by area, id."""
+    ordered = sorted(ideas, key=lambda i: (i.area, i.idea_id))
+    points = [PointItem(item_id=i.idea_id, setup=SETUP, idea=i, gold=i.label) for i in ordered]
+    return alternate(points, lambda p: p.gold, ("novel", "not_novel"))

@@ -1,13 +1,20 @@
-"""Typed records from raw API v2 notes: Submission and Review, with counted skips."""
+"""Typed records from raw API v2 notes: Submission and Review, with counted skips.
+
+A submission is identified by its own note id; a submission note whose `forum` names another
+note is skipped (it would otherwise replace that paper). A review score that is not a finite
+number on the venue's scale (`ScoreScale`) makes the review a counted skip, so it can never move
+a decile cut. Over-long text fields are skipped, not truncated.
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgeaudit.mine.cache import Latest, Located
+from judgeaudit.mine.cache import Latest, Located, timestamp
 from judgeaudit.mine.summary import RunSummary
 
 STAGE = "parse"
@@ -36,21 +43,54 @@ def content_value(content: dict[str, Any], key: str) -> Any:
     return raw
 
 
+# Longest text field accepted (characters): real ICLR 2026 abstracts stay under 5,000 and reviews
+# under 60,000; anything longer is a corrupt or hostile note.
+MAX_TITLE = 1_000
+MAX_ABSTRACT = 20_000
+MAX_REVIEW_FIELD = 100_000
+
+
+@dataclass(frozen=True)
+class ScoreScale:
+    """The venue's score ranges (inclusive); ICLR 2026 rates 0-10 and scores contribution 1-4."""
+
+    rating: tuple[float, float] = (0.0, 10.0)
+    contribution: tuple[float, float] = (1.0, 4.0)
+
+
 def parse_score(value: Any) -> float | None:
     """A numeric score from an int/float or a string like '6: marginally above'; None if not numeric."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf
     if isinstance(value, str):
-        m = _LEADING_NUMBER.match(value)
+        m = _LEADING_NUMBER.match(value[:40])
         if m:
             return float(m.group(1))
     return None
 
 
+def score_problem(value: float, scale: tuple[float, float]) -> str | None:
+    """Why a parsed score cannot be used ('non-finite', 'outside ...'), or None if it is fine."""
+    if not math.isfinite(value):
+        return "non-finite"
+    low, high = scale
+    if not low <= value <= high:
+        return f"outside the venue's scale [{low:g}, {high:g}]"
+    return None
+
+
 def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else value
+    return text[:30]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +148,19 @@ def note_kind(note: dict[str, Any]) -> str:
     return kinds[0] if kinds else ""
 
 
+_INVITATION_NUMBER = re.compile(r"/Submission(\d{1,9})/-/")
+
+
+def invitation_number(note: dict[str, Any]) -> int | None:
+    """The submission number a reply's invitation names (`.../Submission6845/-/Official_Review`), or None."""
+    invitations = note.get("invitations")
+    for inv in invitations if isinstance(invitations, list) else []:
+        m = _INVITATION_NUMBER.search(inv) if isinstance(inv, str) else None
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def _status(venueid: str) -> str:
     low = venueid.lower()
     if "withdrawn" in low:
@@ -117,60 +170,72 @@ def _status(venueid: str) -> str:
     return STATUS_ACTIVE
 
 
-def parse_submission(loc: Located, summary: RunSummary) -> Submission | None:
-    """A Submission, or None with a counted skip."""
+def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | None, str]:
+    """A Submission, or None with the reason it is skipped."""
     note = loc.note
     content = note["content"]
-    forum = note.get("forum") or note["id"]
+    forum = note["id"]
+    claimed = note.get("forum")
+    if claimed is not None and claimed != forum:
+        return None, "submission whose forum names another note (identified by its own id)"
     title = _text(content_value(content, "title"))
     abstract = _text(content_value(content, "abstract"))
     area = _text(content_value(content, "primary_area"))
     if not abstract:
-        summary.skip(STAGE, "submission without an abstract", loc.where)
-        return None
+        return None, "submission without an abstract"
+    if len(abstract) > MAX_ABSTRACT or len(title) > MAX_TITLE:
+        return None, f"submission with an over-long title or abstract (> {MAX_TITLE:,} / {MAX_ABSTRACT:,} characters)"
     if not area:
-        summary.skip(STAGE, "submission without a primary_area", loc.where)
-        return None
+        return None, "submission without a primary_area"
     venueid = _text(content_value(content, "venueid"))
     number = note.get("number")
-    return Submission(forum=forum, number=number if isinstance(number, int) else None, title=title,
-                      abstract=abstract, area=area, status=_status(venueid), venueid=venueid,
-                      mdate=int(note.get("mdate") or 0))
+    return Submission(forum=forum, number=number if isinstance(number, int) and not isinstance(number, bool) else None,
+                      title=title, abstract=abstract, area=area, status=_status(venueid), venueid=venueid,
+                      mdate=timestamp(note.get("mdate")) or 0), ""
 
 
-def parse_review(loc: Located, summary: RunSummary) -> Review | None:
-    """A Review, or None with a counted skip (no forum, non-numeric or missing rating)."""
+def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreScale()) -> tuple[Review | None, str]:
+    """A Review, or None with the reason it is skipped (no forum, a rating or contribution that is
+    not a finite number on the venue's scale, an over-long text field)."""
     note = loc.note
     content = note["content"]
     forum = note.get("forum")
     if not isinstance(forum, str) or not forum:
-        summary.skip(STAGE, "review without a forum", loc.where)
-        return None
+        return None, "review without a forum"
     raw_rating = content_value(content, "rating")
     if raw_rating is None:
-        summary.skip(STAGE, "review without a rating", loc.where)
-        return None
+        return None, "review without a rating"
     rating = parse_score(raw_rating)
     if rating is None:
-        summary.skip(STAGE, f"review with a non-numeric rating ({str(raw_rating)[:30]!r})", loc.where)
-        return None
+        return None, "review with a non-numeric rating"
+    problem = score_problem(rating, scale.rating)
+    if problem:
+        return None, f"review whose rating is {problem}"
     raw_contribution = content_value(content, "contribution")
     contribution = parse_score(raw_contribution)
+    if contribution is not None:
+        problem = score_problem(contribution, scale.contribution)
+        if problem:
+            return None, f"review whose contribution score is {problem}"
+    texts = tuple((f, _text(content_value(content, f))) for f in TEXT_FIELDS if _text(content_value(content, f)))
+    if any(len(t) > MAX_REVIEW_FIELD for _, t in texts):
+        return None, f"review with a text field over {MAX_REVIEW_FIELD:,} characters"
     if raw_contribution is not None and contribution is None:
         summary.note("reviews with a non-numeric contribution (treated as missing)")
     elif raw_contribution is None:
         summary.note("reviews without a contribution score")
-    texts = tuple((f, _text(content_value(content, f))) for f in TEXT_FIELDS if _text(content_value(content, f)))
     if not any(f in SIGNAL_FIELDS for f, _ in texts):
         summary.note("reviews with empty text (kept for scores, cannot carry signals)")
     return Review(review_id=note["id"], forum=forum, rating=rating, contribution=contribution,
-                  texts=texts, mdate=int(note.get("mdate") or 0))
+                  texts=texts, mdate=timestamp(note.get("mdate")) or 0), ""
 
 
-def parse_notes(notes: Iterable[Located], summary: RunSummary) -> Corpus:
+def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale = ScoreScale()) -> Corpus:
     """Parse a note stream into a Corpus, keeping each note id's latest version (see `cache.Latest`).
 
-    Reviews of submissions that are not in the cache (or were skipped) are counted skips.
+    Every note ends as exactly one of: a record (submission, review, status reply, ignored reply)
+    or a counted skip; a displaced older version is a duplicate skip only. Reviews of submissions
+    that are not in the cache (or were skipped) are counted skips.
     """
     corpus = Corpus()
     latest = Latest(summary)
@@ -178,41 +243,63 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary) -> Corpus:
     reviews: dict[str, tuple[Located, Review]] = {}
     status_replies: dict[str, tuple[str, str]] = {}  # note id -> (kind, forum)
     ignored: dict[str, str] = {}  # note id -> kind
+    skipped: dict[str, tuple[str, str]] = {}  # note id -> (reason, where), emitted once the latest version is known
     for loc in notes:
         accepted, displaced = latest.offer(loc)
         if not accepted:
             continue
         note_id = loc.note["id"]
         if displaced is not None:
-            for table in (submissions, reviews, status_replies, ignored):
-                table.pop(note_id, None)
+            submissions.pop(note_id, None)
+            reviews.pop(note_id, None)
+            status_replies.pop(note_id, None)
+            ignored.pop(note_id, None)
+            skipped.pop(note_id, None)
         kind = note_kind(loc.note)
+        reason = ""
         if kind == "Submission":
-            sub = parse_submission(loc, summary)
+            sub, reason = parse_submission(loc, summary)
             if sub is not None:
                 submissions[note_id] = sub
         elif kind == "Official_Review":
-            review = parse_review(loc, summary)
+            review, reason = parse_review(loc, summary, scale)
             if review is not None:
                 reviews[note_id] = (loc, review)
         elif kind in ("Withdrawal", "Desk_Rejection"):
-            status_replies[note_id] = (kind, str(loc.note.get("forum")))
+            forum = loc.note.get("forum")
+            if isinstance(forum, str):
+                status_replies[note_id] = (kind, forum)
+            else:
+                reason = f"{kind} reply without a forum"
         elif kind:
             ignored[note_id] = kind
         else:
-            summary.skip(STAGE, "note without a recognisable invitation", loc.where)
+            reason = "note without a recognisable invitation"
+        if reason:
+            skipped[note_id] = (reason, loc.where)
+    for reason, where in skipped.values():
+        summary.skip(STAGE, reason, where)
     for sub in submissions.values():
         corpus.submissions[sub.forum] = sub
+    summary.keep("submission", len(submissions))
     for kind, forum in status_replies.values():
         (corpus.withdrawn_forums if kind == "Withdrawal" else corpus.desk_rejected_forums).add(forum)
         summary.note(f"replies ignored: {kind} (used for status)")
+    summary.keep("status reply", len(status_replies))
     for kind in ignored.values():
         summary.note(f"replies ignored: {kind}")
+    summary.keep("ignored reply", len(ignored))
     for loc, review in reviews.values():
         if review.forum not in corpus.submissions:
             summary.skip(STAGE, "review of a submission not in the cache (or skipped)", loc.where)
             continue
+        number = invitation_number(loc.note)
+        paper = corpus.submissions[review.forum].number
+        if number is not None and paper is not None and number != paper:
+            summary.skip(STAGE, "review whose invitation names another submission than its forum", loc.where)
+            continue
         corpus.reviews.setdefault(review.forum, []).append(review)
+        summary.keep("review")
     for forum_reviews in corpus.reviews.values():
         forum_reviews.sort(key=lambda r: r.review_id)
     return corpus

@@ -12,6 +12,7 @@ from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
 from judgeaudit.mine.cache import iter_notes
+from judgeaudit.mine.claims import evaluation_claims
 from judgeaudit.mine.parse import Corpus, parse_notes
 from judgeaudit.mine.sanitise import Sanitiser
 from judgeaudit.mine.select import (
@@ -39,6 +40,9 @@ class MineResult:
     sanitised_changed: int = 0
     sanitise_errors: int = 0
     dropped_quotes: int = 0
+    claims_before: int = 0  # kept abstracts in which the evaluation-claim detector finds something, before sanitising
+    claims_after: int = 0  # ... and after (0 for a clean set)
+    sanitise_reasons: dict[str, int] = field(default_factory=dict)
 
 
 def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False) -> Corpus:
@@ -134,10 +138,15 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     kept = selection.kept()
     dataset = f"openreview:{venue_id}"
     ideas: list[Idea] = []
-    changed = errors = 0
+    changed = errors = before = after = 0
+    reasons: Counter[str] = Counter()
     for forum in tqdm(sorted(kept), desc="sanitise abstracts", unit="idea", disable=not progress):
         result = sanitiser.sanitise(corpus.submissions[forum].abstract)
         changed += int(result.changed)
+        before += int(bool(evaluation_claims(result.original)))
+        after += int(bool(evaluation_claims(result.text)))
+        reasons.update(reason for _, reason in result.removed)
+        reasons["rewritten in place"] += len(result.rewritten)
         if result.error:
             errors += 1
             summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum)
@@ -167,7 +176,8 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     for idea in ideas:
         by_area[idea.area][idea.label] += 1
     return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
-                      sanitised_changed=changed, sanitise_errors=errors,
+                      sanitised_changed=changed, sanitise_errors=errors, claims_before=before, claims_after=after,
+                      sanitise_reasons=dict(sorted(reasons.items())),
                       dropped_quotes=int(getattr(extractor, "dropped_total", 0)))
 
 

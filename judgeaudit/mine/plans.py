@@ -32,6 +32,7 @@ from judgeaudit.mine.generate import (
     bad_reason,
     failure_counts,
 )
+from judgeaudit.mine.staging import staged_dir
 from judgeaudit.resources import read_prompt
 
 PLAN_PROMPT = "mining/plan.txt"
@@ -157,30 +158,33 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
     failed = {key: ", ".join(o.failures) for key, o in sorted(outcomes.items()) if o.text is None}
     written: dict[str, int] = {}
     skipped: dict[str, int] = {}
+    converted_by_kind: dict[str, list[Item]] = {}
     for kind, its in items.items():
-        converted = [_as_plan(item, plans) for item in its]
-        kept = [c for c in converted if c is not None]
+        kept = [c for c in (_as_plan(item, plans) for item in its) if c is not None]
         skipped[f"{kind}_plan.jsonl"] = len(its) - len(kept)
         if not kept:
             raise ValueError(f"{set_dir}: no {kind} item could be rewritten ({len(failed)} ideas failed); "
                              "nothing written")
-        written[f"{kind}_plan.jsonl"] = write_items(set_dir / f"{kind}_plan.jsonl", kept)
+        converted_by_kind[kind] = kept
     counts = failure_counts(outcomes)
     info = {"model": model.model, "prompt": f"prompts/{PLAN_PROMPT}",
             "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(), "seed": model.seed,
             "max_tokens": model.max_tokens, "temperature": model.temperature, "attempts": model.attempts,
             "structured": model.response_schema is not None, "command": command, "ideas": counts, "items_written": written, "items_left_out": skipped,
             "failed_ideas": failed}
-    _update_manifest(set_dir, info)
-    _update_card(set_dir, info)
+    with staged_dir(set_dir, copy_existing=True) as staging:  # the set is replaced as a whole
+        for plan_kind, kept in converted_by_kind.items():
+            written[f"{plan_kind}_plan.jsonl"] = write_items(staging / f"{plan_kind}_plan.jsonl", kept)
+        _update_manifest(staging, info, set_dir.name)
+        _update_card(staging, info)
     return PlanResult(written, skipped, failed, counts)
 
 
-def _update_manifest(set_dir: Path, info: dict[str, Any]) -> None:
+def _update_manifest(set_dir: Path, info: dict[str, Any], name: str) -> None:
     old = read_manifest(set_dir)
     extra = {k: v for k, v in old.items() if k not in _RESERVED}
     extra["plan"] = info
-    write_manifest(set_dir, source=old["source"], command=old["build_command"], extra=extra)
+    write_manifest(set_dir, source=old["source"], command=old["build_command"], extra=extra, name=name)
 
 
 def _plan_section(info: dict[str, Any]) -> str:

@@ -1,9 +1,19 @@
 """Strip evaluation information from abstracts so judges see the idea, not how well it did.
 
-Two sanitisers, one interface (`sanitise(text) -> Sanitised`): an offline sentence-level rule
-pass (default) and an LLM pass (prompt `prompts/mining/sanitise_abstract.txt`) that only chooses
-sentence numbers to remove, so it can never add or reword text. The original stays beside the
-result (`Idea.original_text`).
+Two sanitisers, one interface (`sanitise(text) -> Sanitised`): an offline rule pass (default)
+and an LLM pass (prompt `prompts/mining/sanitise_abstract.txt`) that only chooses sentence
+numbers to remove. The original stays beside the result (`Idea.original_text`).
+
+The rule pass, per sentence, with the detector of `judgeaudit.mine.claims`:
+1. a sentence with an evaluation claim is cut before its claim clause when what precedes the
+   clause is a claim-free statement of at least six words ("We propose X, which outperforms Y
+   by 5%." -> "We propose X."), otherwise removed;
+2. a descriptive "state-of-the-art X" is rewritten as "leading X";
+3. the text is repaired so it still reads: a kept sentence that followed a removed one loses a
+   leading connective that pointed at it ("Second, ...", "Moreover, ..."), ordinals of a broken
+   enumeration are dropped, and a sentence that only announces removed findings ("We report
+   three findings.") or refers back to removed results ("These gains ...") is removed too.
+Both passes end with the same repair, and never return an empty text.
 """
 
 from __future__ import annotations
@@ -13,82 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from judgeaudit.mine.abstracts import normalise_layout, split_abstract, split_paragraphs
+from judgeaudit.mine.claims import describe_without_sota, evaluation_reason
 from judgeaudit.mine.llm import CachedLLM, LLMResponseError
+from judgeaudit.resources import read_prompt
+
+__all__ = ["LLMSanitiser", "RuleSanitiser", "Sanitised", "Sanitiser", "evaluation_reason", "normalise_layout",
+           "split_abstract"]
 
 PROMPT = "mining/sanitise_abstract.txt"
-
-# Abstract sentences end at . ! ? followed by a space and an upper-case letter/digit/bracket.
-_ABSTRACT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"“])")
-_ABBREV_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp)\.$", re.IGNORECASE)
-
-_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in (
-    ("number with a unit of gain", r"\d+(?:\.\d+)?\s?(?:%|percent\b|pp\b|points?\b|×|x\b(?![-\w])|-fold\b|fold\b)|\b(?:two|three|four|five|ten)-?fold\b"),
-    ("state-of-the-art claim", r"\b(?:achiev|attain|set|establish|reach|deliver|obtain|yield|surpass|outperform|beat|exceed|match|rival|advanc)\w*\s+(?:[\w-]+\s+){0,4}?(?:state[- ]of[- ]the[- ]art|sota)\b|\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:[\w-]+\s+){0,2}?(?:performance|results?|accuracy|scores?|quality|on\b)|\bnew (?:state[- ]of[- ]the[- ]art|sota)\b|\bnew records?\b|\bbest[- ]in[- ]class\b|\bleading (?:performance|results)\b"),
-    ("reported metric value", r"\b(?:FIDs?|BLEU|ROUGE[-\w]*|F1|AUC|AUROC|mAP|PSNR|SSIM|IoU|mIoU|accuracy|perplexity|top-1|top-5|win[- ]rate|pass@\d+|success[- ]rate|Elo)\b[^.]{0,30}?\d"),
-    ("comparison with baselines", r"\b(?:outperform\w*|surpass\w*|beats?|beating|exceed\w*|rival\w*|on par with|matches or exceeds|comparable (?:performance|results) (?:to|with)|superior (?:performance|results|accuracy)|competitive (?:performance|results|accuracy)|better than (?:\w+ ){0,3}(?:baselines?|existing|prior|previous|state|competing|other))\b"),
-    ("reported gains", r"\b(?:improv\w+|boost\w*|reduc\w+|increas\w+|gains?|speed\w*[- ]?ups?|accelerat\w+)\b[^.]{0,40}\b(?:by|of|up to|over|upon)\s+(?:up to\s+)?(?:\d|an average|a factor|orders? of magnitude|a large margin|a significant margin|a wide margin|large margins)|\b(?:significant|substantial|consistent|notable|remarkable|considerable|large|dramatic|strong)(?:ly)?\s+(?:\w+\s+)?(?:improv\w+|gains?|outperform\w*|better|boosts?|speed\w*[- ]?ups?|reductions?)\b"),
-    ("experiments show", r"\b(?:experiment\w*|empirical(?:ly)?|evaluations?|results|benchmarks?|simulations?|studies|ablations?|tests?)\b[^.]{0,80}\b(?:show|shows|showed|demonstrat\w+|reveal\w*|confirm\w*|indicat\w+|validat\w+|verif\w+|highlight\w*|suggest\w*|prove\w*|establish\w*|exhibit\w*)\b|\b(?:extensive|comprehensive|thorough|systematic)\s+(?:\w+\s+)?(?:experiments?|evaluations?|empirical (?:studies|results|analys[ie]s)|benchmarking)\b|\bwe (?:empirically|experimentally) (?:show|demonstrate|validate|verify|evaluate|find)\b|\b(?:evaluated|tested|validated|benchmarked) (?:\w+ ){0,3}on\b|\b(?:achiev\w+|yield\w*|deliver\w*|obtain\w*|attain\w*|leads? to|results? in)\s+(?:\w+\s+){0,3}?(?:faster|better|higher|lower|improved|superior|stronger|significant|substantial|remarkable|strong|competitive|notable|consistent)\s+(?:\w+\s+){0,2}?(?:convergence|performance|accuracy|results|generali[sz]ation|efficiency|throughput|latency|speed|quality|fidelity|robustness|gains?|improvements?|scores?)\b|\bachiev\w+\s+(?:\w+\s+){0,4}(?:performance|results|accuracy|scores?|gains?|improvements?|speed\w*|success rates?|f1|auc|bleu)\b"),
-    ("release statement", r"\b(?:code|data|dataset|models?|implementation|weights|checkpoints|benchmark|project page|source code)\b[^.]{0,60}\b(?:is|are|will be|has been|have been)\s+(?:made\s+)?(?:publicly\s+|freely\s+|openly\s+)?(?:available|released|open[- ]sourced?|accessible)\b|https?://|github\.com|anonymous\.4open|\bwe (?:release|open[- ]source|make (?:\w+ ){0,3}(?:available|public))\b|\bavailable at\b"),
-))
-
-
-_HYPHEN_BREAK = re.compile(r"(\w)-\n([a-z])")
-
-
-def normalise_layout(text: str) -> str:
-    """Undo hard line wrapping (many abstracts are pasted from PDFs): re-join words hyphenated at a
-    line end, turn single newlines into spaces, keep blank-line paragraph breaks as one newline."""
-    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
-    out = []
-    for p in paragraphs:
-        p = _HYPHEN_BREAK.sub(r"\1\2", p.strip())
-        out.append(re.sub(r"\s*\n\s*", " ", p))
-    return "\n".join(out)
-
-
-def _split(text: str) -> list[tuple[int, str]]:
-    out: list[tuple[int, str]] = []
-    for number, paragraph in enumerate(p for p in normalise_layout(text).split("\n") if p.strip()):
-        paragraph = paragraph.strip()
-        start = 0
-        for m in _ABSTRACT_BOUNDARY.finditer(paragraph):
-            if _ABBREV_END.search(paragraph[start:m.start()]):
-                continue
-            if paragraph[start:m.start()].strip():
-                out.append((number, paragraph[start:m.start()].strip()))
-            start = m.end()
-        if paragraph[start:].strip():
-            out.append((number, paragraph[start:].strip()))
-    return out
-
-
-def split_abstract(text: str) -> list[str]:
-    """Sentences of an abstract (substrings of its `normalise_layout` form, abbreviation-aware)."""
-    return [s for _, s in _split(text)]
-
-
-# A number with a unit of gain is only a result next to a result word ("up to 40% of congestion
-# is caused by ..." is motivation); a sentence about existing work without "we/our" is motivation.
-_RESULT_WORD = re.compile(r"\b(?:we|our|ours|achiev\w*|improv\w*|outperform\w*|reduc\w*|boost\w*|gains?|speed\w*|accura\w*|surpass\w*|increas\w*|decreas\w*|lower\w*|higher|better|fewer|faster|sav\w+|cuts?|yield\w*|attain\w*|reach\w*)\b", re.IGNORECASE)
-_PRIOR_WORK = re.compile(r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions|practices|pipelines|benchmarks)\b", re.IGNORECASE)
-_OURS = re.compile(r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|approach|framework))\b", re.IGNORECASE)
-
-
-def evaluation_reason(sentence: str) -> str | None:
-    """The first rule an abstract sentence trips (it reports evaluation), or None."""
-    about_prior_work = bool(_PRIOR_WORK.search(sentence)) and not _OURS.search(sentence)
-    for name, pattern in _RULES:
-        if not pattern.search(sentence):
-            continue
-        if name == "release statement":
-            return name
-        if about_prior_work:
-            return None
-        if name == "number with a unit of gain" and not _RESULT_WORD.search(sentence):
-            continue
-        return name
-    return None
-
 
 @dataclass(frozen=True)
 class Sanitised:
@@ -98,11 +41,12 @@ class Sanitised:
     original: str
     removed: tuple[tuple[str, str], ...] = ()
     error: str | None = None
+    rewritten: tuple[tuple[str, str], ...] = ()  # (original sentence, its rewritten form)
 
     @property
     def changed(self) -> bool:
-        """True if any sentence was removed."""
-        return bool(self.removed)
+        """True if any sentence was removed or rewritten."""
+        return bool(self.removed or self.rewritten)
 
 
 class Sanitiser(Protocol):
@@ -115,18 +59,91 @@ class Sanitiser(Protocol):
         ...
 
 
-def _assemble(text: str, drop: dict[int, str]) -> Sanitised:
-    parts = _split(text)
+_CLAIM_CLAUSE = re.compile(
+    r",?\s+(?:which|that)\s+(?:\w+\s+)?(?:achiev|outperform|surpass|improv|yield|reduc|deliver|attain|beat|match|set|exceed|lead|result|show|demonstrat)\w*\b"
+    r"|,\s+(?:achieving|outperforming|surpassing|yielding|improving|reducing|delivering|attaining|resulting in|leading to|"
+    r"reaching|setting|matching|beating|exceeding|obtaining|showing|demonstrating|with (?:up to|an? (?:average|improvement|gain|speed))|while (?:achieving|outperforming|improving|reducing|using only))\b"
+    r"|\s+and\s+(?:\w+\s+)?(?:achieves?|outperforms?|surpass(?:es)?|improves?|yields?|reduces?|delivers?|attains?|sets?|demonstrates?|shows?|exceeds?|matches)\b"
+    r"|;\s+|\s+[-—–]+\s+", re.IGNORECASE)
+_CONNECTIVE = re.compile(
+    r"^(?:second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly|moreover|furthermore|additionally|"
+    r"in addition|also|further|besides|consequently|thus|therefore|hence|as a result|notably|importantly|"
+    r"specifically|in particular|overall|meanwhile|likewise|similarly|nevertheless|nonetheless|however|yet|still|"
+    r"accordingly|in contrast|by contrast|on the other hand|to this end|beyond this|beyond that|next|then)\s*,?\s+",
+    re.IGNORECASE)
+_ORDINAL = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly)\s*,\s+", re.IGNORECASE)
+_ANNOUNCES = re.compile(
+    r"(?::\s*$)|\b(?:two|three|four|five|six|several|the following|\d+)\s+(?:\w+\s+)?(?:findings|observations|results|insights|"
+    r"lessons|conclusions|takeaways|discoveries|key results)\b", re.IGNORECASE)
+_REFERS_BACK = re.compile(
+    r"^(?:these|this|such|those|the)\s+(?:\w+\s+)?(?:results|findings|gains|improvements|experiments|evaluations|"
+    r"numbers|observations|outcomes|empirical \w+)\b", re.IGNORECASE)
+MIN_HEAD_WORDS = 6
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def trim_claim(sentence: str) -> str | None:
+    """The claim-free head of a sentence before its claim clause, as a sentence, or None."""
+    for m in _CLAIM_CLAUSE.finditer(sentence):
+        head = sentence[:m.start()].rstrip(" ,;:")
+        if len(head.split()) >= MIN_HEAD_WORDS and evaluation_reason(head) is None and head.count("(") == head.count(")"):
+            return head + "."
+    return None
+
+
+def repair(parts: list[tuple[int, str]], drop: dict[int, str],
+           rewrites: dict[int, str] | None = None) -> tuple[dict[int, str], dict[int, str]]:
+    """Removals (index -> reason) and rewrites (index -> text), extended so the remaining text stays grammatical."""
+    drop = dict(drop)
+    rewrites = dict(rewrites or {})
+    ordinals = [i for i, (_, s) in enumerate(parts) if _ORDINAL.match(s)]
+    broken = any(i in drop for i in ordinals)
+    changed = True
+    while changed:  # a removal can orphan the next sentence in turn
+        changed = False
+        for i, (para, sentence) in enumerate(parts):
+            if i in drop:
+                continue
+            text = rewrites.get(i, sentence)
+            after_removal = i > 0 and (i - 1) in drop and parts[i - 1][0] == para
+            nxt = i + 1
+            rest = [j for j in range(nxt, len(parts)) if parts[j][0] == para and j not in drop]
+            if nxt < len(parts) and nxt in drop and parts[nxt][0] == para and _ANNOUNCES.search(text) and \
+                    not any(_ORDINAL.match(parts[j][1]) for j in rest):
+                drop[i] = "announces removed findings"
+                changed = True
+                continue
+            if after_removal and _REFERS_BACK.match(text):
+                drop[i] = "refers back to removed results"
+                changed = True
+                continue
+            new = text
+            if broken and _ORDINAL.match(text):
+                new = _capitalise(_ORDINAL.sub("", new, count=1))
+            elif after_removal:
+                new = _capitalise(_CONNECTIVE.sub("", new, count=1))
+            if new != text:
+                rewrites[i] = new
+    return drop, rewrites
+
+
+def _assemble(text: str, drop: dict[int, str], rewrites: dict[int, str] | None = None) -> Sanitised:
+    parts = split_paragraphs(text)
+    drop, rewrites = repair(parts, drop, rewrites)
     if len(drop) >= len(parts):
         # Never return an empty idea: keep the opening sentence (it states the problem or idea).
         drop = {i: r for i, r in drop.items() if i != 0}
     paragraphs: dict[int, list[str]] = {}
     for i, (para, sentence) in enumerate(parts):
         if i not in drop:
-            paragraphs.setdefault(para, []).append(sentence)
+            paragraphs.setdefault(para, []).append(rewrites.get(i, sentence))
     kept = "\n".join(" ".join(v) for _, v in sorted(paragraphs.items()))
     removed = tuple((parts[i][1], drop[i]) for i in sorted(drop))
-    return Sanitised(kept, text, removed)
+    rewritten = tuple((parts[i][1], rewrites[i]) for i in sorted(rewrites) if i not in drop and rewrites[i] != parts[i][1])
+    return Sanitised(kept, text, removed, rewritten=rewritten)
 
 
 @dataclass
@@ -136,9 +153,21 @@ class RuleSanitiser:
     name: str = "rules"
 
     def sanitise(self, text: str) -> Sanitised:
-        """The abstract without its evaluation sentences (at least one sentence is kept)."""
-        drop = {i: r for i, s in enumerate(split_abstract(text)) if (r := evaluation_reason(s)) is not None}
-        return _assemble(text, drop)
+        """The abstract without its evaluation claims, still grammatical (at least one sentence is kept)."""
+        drop: dict[int, str] = {}
+        rewrites: dict[int, str] = {}
+        for i, sentence in enumerate(split_abstract(text)):
+            reason = evaluation_reason(sentence)
+            if reason is not None:
+                head = trim_claim(sentence)
+                if head is None:
+                    drop[i] = reason
+                    continue
+                sentence = head
+            new = describe_without_sota(sentence)
+            if new != split_abstract(text)[i]:
+                rewrites[i] = new
+        return _assemble(text, drop, rewrites)
 
 
 @dataclass
@@ -150,8 +179,6 @@ class LLMSanitiser:
     completion_kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from judgeaudit.resources import read_prompt
-
         self.llm = CachedLLM(self.model, Path(self.cache_dir), dict(self.completion_kwargs))
         self.template = read_prompt(PROMPT)
 

@@ -11,7 +11,9 @@ Population and cuts (documented in the dataset card):
 - `novel` candidates: >= min_reviews reviews, top decile, mean contribution >= novel_min_contribution.
   `not_novel` candidates: >= min_reviews reviews, bottom decile, mean contribution <= not_novel_max_contribution.
 - A `novel` candidate is kept when strictly more than `majority` of its reviews affirm originality
-  and at most `max_opposing` (default 0) reviews dispute it; mirror rule for `not_novel`.
+  (`strict_majority`; otherwise at least that share, and at least one review) and at most
+  `max_opposing` (default 0) reviews dispute it; mirror rule for `not_novel`, where any
+  affirmation, weak ones included, opposes when `weak_opposes` (otherwise explicit ones only).
 - Withdrawn papers are kept by default: they were reviewed, and the reference study's labels
   include them (about a quarter of its dev `not_novel` ideas are withdrawn submissions).
 """
@@ -43,6 +45,8 @@ class Thresholds:
     majority: float = 0.5
     max_opposing: int = 0
     include_withdrawn: bool = True
+    strict_majority: bool = True
+    weak_opposes: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -132,14 +136,15 @@ def decide(forum: str, side: Side, review_count: int, signals: list[ReviewSignal
     # descriptive ones included) opposes a not_novel label. Both choices err towards exclusion.
     affirming = sum(1 for s in signals if s.affirms)
     disputing = sum(1 for s in signals if s.disputes)
-    any_affirm = sum(1 for s in signals if s.affirms_at_all)
+    any_affirm = sum(1 for s in signals if s.affirms_at_all) if th.weak_opposes else affirming
     agree, oppose = (affirming, disputing) if side == "novel" else (disputing, any_affirm)
     pos = tuple(q for s in signals for q in s.quotes(AFFIRM))
     neg = tuple(q for s in signals for q in s.quotes(DISPUTE))
     if oppose > th.max_opposing:
         reason = f"{oppose} review(s) {'dispute' if side == 'novel' else 'affirm'} originality"
         return Decision(forum, side, None, reason, affirming, disputing, pos, neg)
-    if agree <= th.majority * review_count:
+    short = agree <= th.majority * review_count if th.strict_majority else (agree < th.majority * review_count or agree == 0)
+    if short:
         reason = f"only {agree} of {review_count} reviews {'affirm' if side == 'novel' else 'dispute'} originality"
         return Decision(forum, side, None, reason, affirming, disputing, pos, neg)
     return Decision(forum, side, side, "kept", affirming, disputing, pos, neg)

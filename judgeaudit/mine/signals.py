@@ -7,11 +7,15 @@ Every signal carries a verbatim quote (a sentence of the review).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, Protocol
 
+from judgeaudit.mine import sentences as sentences_module
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
 from judgeaudit.mine.sentences import split_sentences
 
@@ -317,8 +321,9 @@ def classify_sentence(sentence: str) -> Polarity | None:
     return None if found is None else found[0]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def classify(sentence: str) -> tuple[Polarity, bool] | None:
-    """(polarity, weak) of one sentence, or None; weak marks hedged or merely descriptive affirmations."""
+    """(polarity, weak) of one sentence, or None; weak marks hedged or merely descriptive affirmations (memoised)."""
     found = _classify(sentence)
     if found is None:
         return None
@@ -412,13 +417,8 @@ def extract_all(extractor: SignalExtractor, reviews: Iterable[Review]) -> dict[s
 
 def offline_fingerprint() -> str:
     """SHA-256 of the offline extractor's source (cue lists, splitter): calibration figures are tied to it."""
-    import hashlib
-    from pathlib import Path
-
-    from judgeaudit.mine import sentences
-
     h = hashlib.sha256()
-    for path in (Path(__file__), Path(sentences.__file__)):
+    for path in (Path(__file__), Path(sentences_module.__file__)):
         h.update(path.read_bytes())
     h.update(",".join(SIGNAL_FIELDS).encode())
     return h.hexdigest()

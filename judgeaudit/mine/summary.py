@@ -16,14 +16,30 @@ class RunSummary:
     skips: Counter[tuple[str, str]] = field(default_factory=Counter)
     examples: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     notes: Counter[str] = field(default_factory=Counter)
+    kept: Counter[str] = field(default_factory=Counter)
+    lines_read: int = 0
+    skipped_lines: int = 0
 
-    def skip(self, stage: str, reason: str, where: str) -> None:
-        """Count one skipped record of `stage` for `reason`, remembering `where` (first few)."""
+    def skip(self, stage: str, reason: str, where: str, *, lines: int = 1) -> None:
+        """Count one skipped record of `stage` for `reason`, remembering `where` (first few).
+
+        `lines` is how many cache lines the skip accounts for (0 for a file-level skip such as an
+        unreadable shard, whose lost lines were never read).
+        """
         key = (stage, reason)
         self.skips[key] += 1
+        self.skipped_lines += lines
         examples = self.examples.setdefault(key, [])
         if len(examples) < MAX_EXAMPLES:
             examples.append(where)
+
+    def keep(self, kind: str, n: int = 1) -> None:
+        """Count `n` cache lines that became records of `kind` (submission, review, status reply, ...)."""
+        self.kept[kind] += n
+
+    def unaccounted(self) -> int:
+        """Cache lines read that are neither a kept record nor a counted skip (0 when every note is accounted for)."""
+        return self.lines_read - self.skipped_lines - sum(self.kept.values())
 
     def note(self, what: str, n: int = 1) -> None:
         """Count something worth reporting that is not a skip (e.g. ignored reply kinds)."""
@@ -41,6 +57,8 @@ class RunSummary:
                 for s, r in sorted(self.skips)
             ],
             "counted": {k: self.notes[k] for k in sorted(self.notes)},
+            "accounting": {"lines_read": self.lines_read, "kept": {k: self.kept[k] for k in sorted(self.kept)},
+                           "skipped_lines": self.skipped_lines, "unaccounted": self.unaccounted()},
         }
 
     def lines(self) -> list[str]:

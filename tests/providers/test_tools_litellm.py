@@ -153,7 +153,8 @@ def test_agentic_judge_on_bundled_items_searches_for_real(tmp_path: Path, monkey
         assert meta["retrieved"]["ids"]["search"] == query["ids"]
         assert [c["parse"] for c in meta["calls"]] == ["strict"] and meta["verdict"] == "a"
     shown = re.findall(r"^\[([^\]]+)\] ", tool_msg["content"], re.M)
-    assert shown == log.samples[0].scores["novelty"].metadata["retrieved"]["queries"][0]["ids"]  # type: ignore[index]
+    # the tool message of the second request belongs to whichever sample reached its second call first
+    assert shown in [s.scores["novelty"].metadata["retrieved"]["queries"][0]["ids"] for s in log.samples]  # type: ignore[index]
     usage = log.stats.model_usage[f"litellm/openai/{MODEL}"]
     assert (usage.input_tokens, usage.output_tokens) == (4 * 42, 4 * 7)
     assert usage.total_cost == pytest.approx(4 * _expected_cost(42, 7))

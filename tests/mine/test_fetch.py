@@ -35,7 +35,7 @@ from judgeaudit.mine.fetch import (
 )
 
 VENUE = "ICLR.cc/2026/Conference"
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 PAGE = 7  # submissions per page
 SHARD = 16  # forums per shard
 PLANTED_PASSWORD = "pw-PLANTED-9c41e7"

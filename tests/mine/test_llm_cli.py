@@ -22,7 +22,7 @@ from judgeaudit.cli import main
 from judgeaudit.data.jsonl import read_points
 from judgeaudit.mine.sentences import split_sentences
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
          "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
 FABRICATED = "This sentence was never written by the reviewer."

@@ -18,7 +18,7 @@ from judgeaudit.mine.parse import (
 )
 from judgeaudit.mine.summary import RunSummary
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 VENUE = "ICLR.cc/2026/Conference"
 
 
@@ -136,7 +136,7 @@ def test_review_and_submission_defects(tmp_path: Path) -> None:
     assert ratings == {"R1": (6.0, 3.0), "R4": (6.0, None)}
     parse_skips = {r: n for (s, r), n in summary.skips.items() if s == "parse"}
     assert parse_skips == {
-        "review with a non-numeric rating ('strong accept')": 1,
+        "review with a non-numeric rating": 1,
         "review without a rating": 1,
         "review of a submission not in the cache (or skipped)": 1,
         "submission without an abstract": 1,
@@ -161,3 +161,46 @@ def test_cache_hash_changes_with_content(tmp_path: Path) -> None:
     b = write_cache(tmp_path / "b", [submission("P2")])
     assert cache_hash(a) == cache_hash(a)
     assert cache_hash(a) != cache_hash(b)
+
+
+@pytest.mark.parametrize("rating, reason", [
+    (float("nan"), "review whose rating is non-finite"),
+    (float("inf"), "review whose rating is non-finite"),
+    (10**400, "review whose rating is non-finite"),
+    (11, "review whose rating is outside the venue's scale [0, 10]"),
+])
+def test_bad_scores_are_skipped_with_a_reason_and_cannot_move_a_cut(tmp_path: Path, rating: object, reason: str) -> None:
+    cache = write_cache(tmp_path / "c", [submission("P1"), review("R1", "P1"), review("R2", "P1", rating=rating)])
+    summary = RunSummary()
+    corpus = parse_notes(iter_notes(cache, summary), summary)
+    assert [r.review_id for r in corpus.reviews["P1"]] == ["R1"]
+    assert summary.skips[("parse", reason)] == 1
+    assert summary.unaccounted() == 0
+
+
+def test_a_submission_claiming_another_forum_is_skipped_not_merged(tmp_path: Path) -> None:
+    hostile = submission("P2")
+    hostile["forum"] = "P1"
+    hostile["content"]["title"] = {"value": "Another paper"}
+    cache = write_cache(tmp_path / "c", [submission("P1"), hostile, review("R1", "P1")])
+    summary = RunSummary()
+    corpus = parse_notes(iter_notes(cache, summary), summary)
+    assert set(corpus.submissions) == {"P1"} and corpus.submissions["P1"].title == "Paper P1"
+    assert summary.skips[("parse", "submission whose forum names another note (identified by its own id)")] == 1
+
+
+def test_hostile_lines_and_non_file_shards_are_counted_and_every_line_accounted(tmp_path: Path) -> None:
+    bad_unicode = json.dumps(submission("P3")).replace("We study", "We \\ud800 study").encode() + b"\n"
+    deep = b'{"id": "d", "content": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    big = b'{"id": "b", "mdate": ' + b"9" * 5000 + b', "content": {"a": 1}}\n'
+    cache = write_cache(tmp_path / "c", [submission("P1"), bad_unicode, deep, big, review("R1", "P1", mdate="x")])
+    (cache / "notes-01.jsonl.gz").mkdir()
+    summary = RunSummary()
+    corpus = parse_notes(iter_notes(cache, summary), summary)
+    assert set(corpus.submissions) == {"P1"} and len(corpus.reviews["P1"]) == 1
+    reasons = {r for (_, r) in summary.skips}
+    assert {"invalid Unicode (a lone surrogate escape) in a string", "JSON nested too deeply",
+            "invalid JSON (number too long to convert)",
+            "shard is not a regular file (directory, broken link or device)"} <= reasons
+    assert summary.lines_read == 5 and summary.unaccounted() == 0
+    assert len(cache_hash(cache)) == 64  # the directory shard is left out of the snapshot hash

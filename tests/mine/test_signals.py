@@ -12,7 +12,7 @@ from judgeaudit.mine.parse import Review
 from judgeaudit.mine.sentences import occurs_verbatim, quotes_overlap, split_sentences
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, OfflineExtractor, classify, classify_sentence
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 CASES = [
     # plain statements

@@ -14,10 +14,10 @@ from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import verify_manifest
 from judgeaudit.mine.pairing import make_pairs, make_points
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 # The 40-forum fixture is too small for the default deciles (a single area holds at most 7
 # reviewed papers), so the end-to-end runs loosen the thresholds; the rule itself is tested
-# with the defaults in test_mine_select.py.
+# with the defaults in tests/mine/test_select.py.
 LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
          "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
 
@@ -172,7 +172,7 @@ def test_live_path_fetches_then_mines_the_same_set(tmp_path: Path, monkeypatch: 
     assert manifest["source"]["kind"] == "fetch"
 
 
-BUNDLED = Path(__file__).resolve().parent.parent / "datasets" / "iclr2026" / "human_only"
+BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only"
 
 
 def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:
@@ -190,3 +190,31 @@ def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:
     assert calibration["labels"]["novel"]["swapped"] == calibration["labels"]["not_novel"]["swapped"] == 0
     manifest = json.loads((BUNDLED / "manifest.json").read_text())
     assert manifest["mining"]["calibration"] == calibration
+
+
+def test_validate_refuses_a_card_left_from_another_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_mine(tmp_path / "a") == 0
+    assert run_mine(tmp_path / "b", "--min-reviews", "4") == 0
+    a, b = tmp_path / "a" / "human_only", tmp_path / "b" / "human_only"
+    (a / "README.md").write_bytes((b / "README.md").read_bytes())  # a new card beside the old manifest
+    capsys.readouterr()
+    assert main(["validate", str(a)]) == 1
+    assert "card and manifest come from different builds" in capsys.readouterr().out
+
+
+def test_the_learned_extractor_mines_the_fixture_and_is_recorded(tmp_path: Path) -> None:
+    assert run_mine(tmp_path / "out", "--extractor", "ngram", "--max-opposing", "2", "--weak-affirmations", "ignore") == 0
+    manifest = json.loads((tmp_path / "out" / "human_only" / "manifest.json").read_text())
+    assert manifest["mining"]["extractor"] == "ngram"
+    assert "--extractor ngram" in manifest["build_command"] and "--weak-affirmations" in manifest["build_command"]
+    assert main(["validate", str(tmp_path / "out" / "human_only")]) == 0
+
+
+def test_files_alternate_classes_for_small_limit_runs(tmp_path: Path) -> None:
+    assert run_mine(tmp_path / "out") == 0
+    set_dir = tmp_path / "out" / "human_only"
+    golds = [p.gold for p in read_points(set_dir / "pointwise.jsonl")]
+    n = min(golds.count("novel"), golds.count("not_novel"))
+    assert golds[: 2 * n] == ["novel", "not_novel"] * n
+    pair_golds = [p.gold for p in read_pairs(set_dir / "pairwise.jsonl")]
+    assert all(x != y for x, y in zip(pair_golds, pair_golds[1:], strict=False))

@@ -13,7 +13,7 @@ from judgeaudit.mine.select import Decision
 from judgeaudit.mine.signals import OfflineExtractor
 from judgeaudit.mine.summary import RunSummary
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 
 
 @pytest.fixture(scope="module")

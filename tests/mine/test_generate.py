@@ -20,12 +20,11 @@ from inspect_ai.model import ModelOutput, ModelUsage
 from judgeaudit.cli import build_parser, main
 from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import read_manifest
+from judgeaudit.mine.actions import handle_generate, handle_plan
 from judgeaudit.mine.generate import (
     CachedModel,
     build_generated,
     generate_command,
-    handle_generate,
-    handle_plan,
     load_source_pairs,
     write_generated,
 )
@@ -244,7 +243,7 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
     plan = parser.parse_args(["mine", "plan", "--model", MODEL, "--dataset", "d"])
     assert plan.func is handle_plan
     # the CLI path end to end; only the model's answers are scripted (custom_outputs cannot pass through -M)
-    import judgeaudit.mine.generate as generate_module
+    import judgeaudit.mine.actions as generate_module
 
     original = generate_module._cached_model
     scripts = {"generate": Script(good_idea), "plan": Script(plan_answer)}

@@ -1,0 +1,471 @@
+"""Grouped cross-validation of signal extractors and selection rules on the reference dev split.
+
+Folds: the dev ideas are dealt into `FOLDS` folds per label (stratified), in the order of
+SHA-256(seed:forum-or-title), so every paper's reviews sit on one side of a fold. Every extractor
+compared sees the same folds.
+
+Per outer fold, whatever an extractor learns (the stance model's weights, its regularisation,
+its thresholds, and the selection choices: strict majority, how many opposing reviews, whether
+weak affirmations oppose `not_novel`) is chosen on the training folds only; the test fold is
+then labelled with those choices. The objective is the mean over both classes of the estimated
+kept-set Jaccard with the reference (`judgeaudit.stats.label_agreement`), where the miner's
+class size counts candidates of the whole snapshot (no labels needed for that).
+
+Review scores: a sentence's affirm score is P(affirm) when P(affirm) >= P(dispute), else 0, and
+its dispute score P(dispute) when P(dispute) > P(affirm), else 0 (the cue extractor: 1 for an
+explicit cue, 0.5 for a weak affirmation). A review affirms (counts towards a novel majority)
+when its best affirm score reaches `affirm`, affirms at all when it reaches `weak`, and
+disputes when its best dispute score reaches `dispute`; `select.decide` applies the same rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import average_precision_score
+
+from judgeaudit.mine.parse import Corpus
+from judgeaudit.mine.select import Thresholds as SelectThresholds
+from judgeaudit.mine.select import find_candidates, paper_scores
+from judgeaudit.mine.sentences import quotes_overlap
+from judgeaudit.mine.signals import classify
+from judgeaudit.mine.stance import StanceModel, Thresholds
+from judgeaudit.mine.stance_fit import (
+    LabelledSentence,
+    fit_model,
+    label_sentences,
+    review_sentences,
+)
+from judgeaudit.stats.label_agreement import estimated_jaccard, jaccard_metric, kept_rate
+
+FOLDS = 5
+INNER_FOLDS = 4
+SEED = 20260
+REFERENCE_SHARE = 1 / 3
+C_GRID = (4.0, 16.0)
+AFFIRM_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+WEAK_GRID = (0.02, 0.05, 0.1, 0.15, 0.2)
+DISPUTE_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+CLASSES = ("novel", "not_novel")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Review thresholds and selection choices: everything the cross-validation picks."""
+
+    affirm: float
+    weak: float
+    dispute: float
+    strict_majority: bool = True
+    max_opposing: int = 0
+    weak_opposes: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return asdict(self)
+
+
+@dataclass
+class Paper:
+    """A paper in the cross-validation: candidate side, dev label and fold, review sentences."""
+
+    key: str
+    forum: str | None
+    side: str | None
+    label: str | None = None
+    fold: int = -1
+    reviews: list[list[str]] = field(default_factory=list)
+    positive: list[str] = field(default_factory=list)
+    negative: list[str] = field(default_factory=list)
+
+
+def assign_folds(rows: Sequence[Mapping[str, Any]], k: int = FOLDS, seed: int = SEED) -> list[int]:
+    """Fold of each dev row: per label, rows in SHA-256(seed:forum or title) order dealt round-robin."""
+    folds = [0] * len(rows)
+    for label in CLASSES:
+        idx = [i for i, r in enumerate(rows) if r.get("label") == label]
+        idx.sort(key=lambda i: hashlib.sha256(f"{seed}:{rows[i].get('forum') or rows[i].get('title')}".encode()).hexdigest())
+        for j, i in enumerate(idx):
+            folds[i] = j % k
+    return folds
+
+
+def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus) -> tuple[list[Paper], list[Paper]]:
+    """(dev papers, non-dev candidate papers) with their review sentences."""
+    scores = paper_scores(corpus)
+    _, candidates, _ = find_candidates(scores, SelectThresholds())
+    folds = assign_folds(dev)
+    dev_papers: list[Paper] = []
+    dev_forums = set()
+    for row, fold in zip(dev, folds, strict=True):
+        forum = row.get("forum") if row.get("forum") in corpus.submissions else None
+        reviews = [review_sentences(r) for r in corpus.reviews.get(forum or "", [])]
+        dev_papers.append(Paper(key=forum or f"missing:{row.get('title')}", forum=forum,
+                                side=candidates.get(forum or ""), label=row["label"], fold=fold, reviews=reviews,
+                                positive=[p for p in row["positive_signals"] if isinstance(p, str)],
+                                negative=[p for p in row["negative_signals"] if isinstance(p, str)]))
+        if forum:
+            dev_forums.add(forum)
+    others = [Paper(key=f, forum=f, side=side, reviews=[review_sentences(r) for r in corpus.reviews[f]])
+              for f, side in sorted(candidates.items()) if f not in dev_forums]
+    return dev_papers, others
+
+
+def training_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
+    """Labelled sentences of the given dev papers."""
+    rows: list[LabelledSentence] = []
+    for p in papers:
+        if p.forum:
+            rows.extend(label_sentences(p.forum, corpus.reviews.get(p.forum, []), p.positive, p.negative))
+    return rows
+
+
+# --- sentence scores -----------------------------------------------------------------------------
+
+SentenceScores = list[list[np.ndarray]]  # per paper, per review: (sentences, 2) affirm/dispute scores
+
+
+def exclusive(probs: np.ndarray) -> np.ndarray:
+    """Affirm and dispute scores with the smaller of the two stances zeroed (see module doc)."""
+    out = probs.copy()
+    if len(out):
+        aff = out[:, 0] >= out[:, 1]
+        out[~aff, 0] = 0.0
+        out[aff, 1] = 0.0
+    return out
+
+
+def model_scores(model: StanceModel, papers: Sequence[Paper]) -> SentenceScores:
+    """Exclusive sentence scores of every review of `papers` under a stance model (one batch)."""
+    flat = [s for p in papers for r in p.reviews for s in r]
+    probs = exclusive(model.probabilities(flat)) if flat else np.zeros((0, 2))
+    out: SentenceScores = []
+    pos = 0
+    for p in papers:
+        per_paper = []
+        for r in p.reviews:
+            per_paper.append(probs[pos:pos + len(r)])
+            pos += len(r)
+        out.append(per_paper)
+    return out
+
+
+def cue_scores(papers: Sequence[Paper]) -> SentenceScores:
+    """Sentence scores of the cue extractor: affirm 1 (explicit) or 0.5 (weak), dispute 1."""
+    out: SentenceScores = []
+    for p in papers:
+        per_paper = []
+        for r in p.reviews:
+            arr = np.zeros((len(r), 2))
+            for i, s in enumerate(r):
+                found = classify(s)
+                if found is not None:
+                    polarity, weak = found
+                    arr[i, 0 if polarity == "affirm" else 1] = 0.5 if weak else 1.0
+            per_paper.append(arr)
+        out.append(per_paper)
+    return out
+
+
+CUE_RULE = Rule(affirm=1.0, weak=0.5, dispute=1.0)
+
+
+# --- review matrices and the vectorised rule ----------------------------------------------------
+
+@dataclass
+class Matrix:
+    """Per paper: candidate side (+1 novel, -1 not_novel, 0 none), best review scores padded with -1."""
+
+    side: np.ndarray
+    affirm: np.ndarray
+    dispute: np.ndarray
+    n: np.ndarray
+
+
+def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
+    """The padded review-score matrices of `papers`."""
+    width = max([len(s) for s in scores] + [1])
+    a = -np.ones((len(papers), width))
+    d = -np.ones((len(papers), width))
+    for i, per_paper in enumerate(scores):
+        for j, arr in enumerate(per_paper):
+            if len(arr):
+                a[i, j] = arr[:, 0].max()
+                d[i, j] = arr[:, 1].max()
+            else:
+                a[i, j] = d[i, j] = 0.0
+    side = np.asarray([1 if p.side == "novel" else -1 if p.side == "not_novel" else 0 for p in papers])
+    n = np.asarray([len(s) for s in scores], dtype=float)
+    return Matrix(side, a, d, n)
+
+
+def stack(*ms: Matrix) -> Matrix:
+    """Rows of several matrices as one (padding to the widest)."""
+    width = max(m.affirm.shape[1] for m in ms)
+
+    def pad(x: np.ndarray) -> np.ndarray:
+        return np.pad(x, ((0, 0), (0, width - x.shape[1])), constant_values=-1)
+
+    return Matrix(np.concatenate([m.side for m in ms]), np.concatenate([pad(m.affirm) for m in ms]),
+                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]))
+
+
+def decide(m: Matrix, rule: Rule) -> np.ndarray:
+    """+1 kept novel, -1 kept not_novel, 0 not kept, per paper (the rule of `select.decide`)."""
+    strong = (m.affirm >= rule.affirm).sum(1)
+    any_aff = (m.affirm >= (rule.weak if rule.weak_opposes else rule.affirm)).sum(1)
+    disp = (m.dispute >= rule.dispute).sum(1)
+    half = 0.5 * m.n
+
+    def majority(agree: np.ndarray) -> np.ndarray:
+        return (agree > half) if rule.strict_majority else (agree >= half) & (agree > 0)
+
+    novel = (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
+    plain = (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
+    return np.where(novel, 1, np.where(plain, -1, 0))
+
+
+# --- objective ------------------------------------------------------------------------------------
+
+def class_sizes(dev: Sequence[Paper]) -> dict[str, int]:
+    """Dev ideas per class (those missing from the snapshot included)."""
+    return {c: sum(1 for p in dev if p.label == c) for c in CLASSES}
+
+
+def objective(sample: Sequence[Paper], sample_out: np.ndarray, outside_out: np.ndarray,
+              dev_sizes: Mapping[str, int]) -> tuple[float, dict[str, float]]:
+    """Mean estimated Jaccard over classes when `sample` (dev ideas) got `sample_out` and the rest `outside_out`."""
+    per: dict[str, float] = {}
+    for c, code in (("novel", 1), ("not_novel", -1)):
+        flags = np.asarray([1.0 if (p.label == c and o == code) else 0.0 for p, o in zip(sample, sample_out, strict=True)
+                            if p.label == c])
+        swaps = sum(1 for p, o in zip(sample, sample_out, strict=True) if p.label != c and o == code)
+        kept_outside = float((outside_out == code).sum() + swaps)
+        reference = dev_sizes[c] / REFERENCE_SHARE
+        share = len(flags) / reference if len(flags) else 1.0
+        per[c] = float(jaccard_metric(kept_outside, share)({"kept": flags})) if len(flags) else 0.0
+    return float(np.mean(list(per.values()))), per
+
+
+def rule_grid(cue: bool) -> list[Rule]:
+    """Every candidate rule: thresholds (learned extractor only) x the selection choices."""
+    choices = list(itertools.product((True, False), (0, 1), (True, False)))
+    if cue:
+        return [replace(CUE_RULE, strict_majority=s, max_opposing=o, weak_opposes=w) for s, o, w in choices]
+    rules = []
+    for a, wk, d in itertools.product(AFFIRM_GRID, WEAK_GRID, DISPUTE_GRID):
+        if wk > a:
+            continue
+        for s, o, w in choices:
+            if not w and wk != WEAK_GRID[0]:
+                continue  # weak threshold is irrelevant when weak affirmations do not oppose
+            rules.append(Rule(a, wk, d, s, o, w))
+    return rules
+
+
+def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, m_outside: Matrix,
+              dev_sizes: Mapping[str, int]) -> tuple[Rule, float]:
+    """The rule with the highest objective (first in grid order on ties)."""
+    best, best_value = rules[0], -1.0
+    for rule in rules:
+        value, _ = objective(sample, decide(m_sample, rule), decide(m_outside, rule), dev_sizes)
+        if value > best_value + 1e-12:
+            best, best_value = rule, value
+    return best, best_value
+
+
+# --- the learned extractor's training procedure (used per outer fold and for the shipped model) ---
+
+@dataclass
+class Fitted:
+    """A stance model fitted on some dev papers with its chosen C and rule."""
+
+    model: StanceModel
+    rule: Rule
+    c: float
+    inner_objective: float
+
+
+def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: float, name: str) -> SentenceScores:
+    folds = {p.key: p.fold for p in train}
+    inner = sorted(set(folds.values()))
+    groups = {f: i % INNER_FOLDS for i, f in enumerate(inner)}
+    out: dict[str, list[np.ndarray]] = {}
+    for g in range(min(INNER_FOLDS, len(inner))):
+        fit_rows = [r for r in rows if groups[folds[r.forum]] != g]
+        held = [p for p in train if groups[p.fold] == g]
+        model = fit_model(fit_rows, name=name, c=c)
+        for p, s in zip(held, model_scores(model, held), strict=True):
+            out[p.key] = s
+    return [out[p.key] for p in train]
+
+
+def _sentence_ap(train: Sequence[Paper], rows: Sequence[LabelledSentence], scores: SentenceScores) -> float:
+    flags = {(r.forum, r.text): (r.affirm, r.dispute) for r in rows}
+    ys, ps = [], []
+    for p, per_paper in zip(train, scores, strict=True):
+        for sentences, arr in zip(p.reviews, per_paper, strict=True):
+            for s, row in zip(sentences, arr, strict=True):
+                ys.append(flags.get((p.forum or "", s), (False, False)))
+                ps.append(row)
+    y = np.asarray(ys, dtype=int)
+    pr = np.asarray(ps)
+    return float(np.mean([average_precision_score(y[:, k], pr[:, k]) for k in range(2) if y[:, k].any()]))
+
+
+def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, dev_sizes: Mapping[str, int],
+                  *, name: str, log: Callable[[str], None] = lambda _m: None) -> tuple[Fitted, Matrix]:
+    """Pick C by inner grouped CV (sentence average precision), the rule by the inner objective; fit on all `train`.
+
+    Returns the fitted model and the review matrix of `outside` under it.
+    """
+    rows = training_rows(train, corpus)
+    best: tuple[float, float, SentenceScores] | None = None
+    for c in C_GRID:
+        scores = _inner_probs(train, rows, c, name)
+        ap = _sentence_ap(train, rows, scores)
+        log(f"    C={c:g}: inner sentence AP {ap:.3f}")
+        if best is None or ap > best[0] + 1e-12:
+            best = (ap, c, scores)
+    assert best is not None
+    _, c, inner_scores = best
+    model = fit_model(rows, name=name, c=c)
+    m_outside = review_matrix(outside, model_scores(model, outside))
+    m_train = review_matrix(train, inner_scores)
+    rule, value = best_rule(rule_grid(cue=False), train, m_train, m_outside, dev_sizes)
+    model.thresholds = Thresholds(rule.affirm, rule.weak if rule.weak_opposes else rule.affirm, rule.dispute)
+    model.selection = {"strict_majority": rule.strict_majority, "max_opposing": rule.max_opposing,
+                       "weak_opposes": rule.weak_opposes}
+    return Fitted(model, rule, c, value), m_outside
+
+
+# --- evaluation -----------------------------------------------------------------------------------
+
+@dataclass
+class FoldResult:
+    """One extractor's out-of-fold outcome for the dev ideas and per-fold kept counts outside the dev split."""
+
+    outcome: dict[str, int] = field(default_factory=dict)  # paper key -> +1/-1/0
+    kept_outside: list[dict[str, int]] = field(default_factory=list)
+    passages: dict[str, list[int]] = field(default_factory=lambda: {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]})
+    rules: list[Rule] = field(default_factory=list)
+
+
+def count_passages(papers: Sequence[Paper], scores: SentenceScores, rule: Rule, into: dict[str, list[int]]) -> None:
+    """Add quote/reference matches of `papers` to `into` (per stance: matching quotes, quotes, found refs, refs)."""
+    weak = rule.weak if rule.weak_opposes else rule.affirm
+    for p, per_paper in zip(papers, scores, strict=True):
+        quotes = {"affirm": [], "dispute": []}  # type: dict[str, list[str]]
+        for sentences, arr in zip(p.reviews, per_paper, strict=True):
+            for s, row in zip(sentences, arr, strict=True):
+                if row[0] >= min(weak, rule.affirm) and row[0] > 0:
+                    quotes["affirm"].append(s)
+                elif row[1] >= rule.dispute and row[1] > 0:
+                    quotes["dispute"].append(s)
+        for stance, refs in (("affirm", p.positive), ("dispute", p.negative)):
+            c = into[stance]
+            q = quotes[stance]
+            c[0] += sum(1 for x in q if any(quotes_overlap(x, r) for r in refs))
+            c[1] += len(q)
+            c[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in q))
+            c[3] += len(refs)
+
+
+def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
+    """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
+    sizes = class_sizes(dev)
+    row: dict[str, Any] = {}
+    for stance, (tp, n_pred, found, n_ref) in result.passages.items():
+        row[stance] = {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
+                       "quotes": n_pred, "reference": n_ref}
+    for c, code in (("novel", 1), ("not_novel", -1)):
+        flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in dev if p.label == c])
+        swaps = sum(1 for p in dev if p.label != c and result.outcome.get(p.key) == code)
+        outside = float(np.mean([k[c] for k in result.kept_outside])) + swaps
+        rate = kept_rate(flags, resamples=resamples, seed=seed)
+        jac = estimated_jaccard(flags, kept_outside=outside, reference_share=REFERENCE_SHARE,
+                                resamples=resamples, seed=seed)
+        row[c] = {"dev_ideas": sizes[c], "kept_same": int(flags.sum()), "swapped_in": swaps,
+                  "kept_rate": rate.to_dict(), "jaccard": jac.to_dict(),
+                  "kept_total_estimate": round(outside + flags.sum(), 1)}
+    return row
+
+
+def _kept_counts(out: np.ndarray) -> dict[str, int]:
+    return {"novel": int((out == 1).sum()), "not_novel": int((out == -1).sum())}
+
+
+def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *,
+                  log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+    """Outer grouped CV of the cue extractor and the learned extractor, with the selection ablation."""
+    sizes = class_sizes(dev)
+    log("cue extractor: scoring every candidate review")
+    cue_dev = cue_scores(dev)
+    m_cue_dev = review_matrix(dev, cue_dev)
+    m_cue_out = review_matrix(outside, cue_scores(outside))
+    results: dict[str, FoldResult] = {"offline": FoldResult(), "ngram": FoldResult()}
+    ablation: dict[str, dict[str, FoldResult]] = {"offline": {}, "ngram": {}}
+    in_sample = FoldResult()  # the cue extractor with the reference study's rule, no tuning
+    for k in range(FOLDS):
+        train = [p for p in dev if p.fold != k]
+        test = [p for p in dev if p.fold == k]
+        train_idx = [i for i, p in enumerate(dev) if p.fold != k]
+        test_idx = [i for i, p in enumerate(dev) if p.fold == k]
+        log(f"fold {k + 1}/{FOLDS}: {len(train)} training ideas, {len(test)} test ideas")
+        # cue extractor: only the selection choices are chosen
+        m_tr = _rows(m_cue_dev, train_idx)
+        m_te = _rows(m_cue_dev, test_idx)
+        m_out_cue = stack(m_cue_out, m_te)
+        rule, _ = best_rule(rule_grid(cue=True), train, m_tr, m_out_cue, sizes)
+        _record(results["offline"], test, m_te, m_cue_out, rule, [cue_dev[i] for i in test_idx])
+        _record(in_sample, test, m_te, m_cue_out, CUE_RULE, [cue_dev[i] for i in test_idx])
+        for name, variant in ablations(rule, cue=True).items():
+            _record(ablation["offline"].setdefault(name, FoldResult()), test, m_te, m_cue_out, variant, None)
+        # learned extractor: everything is fitted on the training folds
+        fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, name="ngram", log=log)
+        test_scores = model_scores(fitted.model, test)
+        m_te_l = review_matrix(test, test_scores)
+        m_outside_only = _rows(m_out, list(range(len(outside))))
+        log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
+        _record(results["ngram"], test, m_te_l, m_outside_only, fitted.rule, test_scores)
+        for name, variant in ablations(fitted.rule, cue=False).items():
+            _record(ablation["ngram"].setdefault(name, FoldResult()), test, m_te_l, m_outside_only, variant, None)
+    cue_rule, _ = best_rule(rule_grid(cue=True), dev, m_cue_dev, m_cue_out, sizes)
+    log(f"cue extractor, rule chosen on the whole dev split: {cue_rule}")
+    return {"folds": FOLDS, "seed": SEED, "results": results, "in_sample_cue": in_sample, "ablation": ablation,
+            "cue_rule": cue_rule}
+
+
+def _rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+    i = np.asarray(idx, dtype=int)
+    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i])
+
+
+def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,
+            scores: SentenceScores | None) -> None:
+    out = decide(m_test, rule)
+    for p, o in zip(test, out, strict=True):
+        res.outcome[p.key] = int(o)
+    res.kept_outside.append(_kept_counts(decide(m_outside, rule)))
+    res.rules.append(rule)
+    if scores is not None:
+        count_passages(test, scores, rule, res.passages)
+
+
+def ablations(rule: Rule, *, cue: bool) -> dict[str, Rule]:
+    """The chosen rule and each selection choice changed alone."""
+    out = {
+        "chosen": rule,
+        "majority: strict <-> at least half": replace(rule, strict_majority=not rule.strict_majority),
+        "opposing reviews allowed: 0 <-> 1": replace(rule, max_opposing=1 - min(rule.max_opposing, 1)),
+        "weak affirmations oppose not_novel: on <-> off": replace(rule, weak_opposes=not rule.weak_opposes),
+    }
+    if not cue:
+        out["affirm threshold 0.5"] = replace(rule, affirm=0.5, weak=min(rule.weak, 0.5))
+        out["dispute threshold 0.5"] = replace(rule, dispute=0.5)
+    return out

@@ -1,0 +1,56 @@
+"""Agreement of a mined label set with a reference label set known only through a random sample of it.
+
+The reference study publishes its Human-Only labels; only a random share of them (the development
+split, `reference_share`, e.g. 1/3) may be read. Per class, with `kept[i]` = 1 when reference idea
+i of the sample is kept by the miner with the same label:
+
+- kept rate = mean(kept): the share of the reference's ideas the miner keeps with their label;
+- estimated Jaccard of the two kept sets = O / (K + N - O), where N = n / reference_share is the
+  reference's class size, K = kept_outside + sum(kept) the miner's class size (`kept_outside`:
+  ideas of this class the miner keeps outside the sample, a fixed count) and
+  O = min(sum(kept) / reference_share, K) the estimated overlap (it cannot exceed what the miner keeps).
+
+Both come with a percentile bootstrap over the sampled ideas (stats.bootstrap; seed 20260,
+10,000 resamples by default). The Jaccard is an estimate: it assumes the sample is a random
+share of the reference and treats `kept_outside` as fixed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bootstrap_metric
+from judgeaudit.stats.metrics import FloatArray, Metric, Sums
+
+KEPT_RATE = Metric("kept_rate", ("kept",), lambda s, n: np.asarray(s["kept"], dtype=float) / n)
+
+
+def jaccard_metric(kept_outside: float, reference_share: float) -> Metric:
+    """The estimated kept-set Jaccard as a Metric of the `kept` column (see module doc)."""
+    if not 0.0 < reference_share <= 1.0:
+        raise ValueError(f"reference_share must be in (0, 1] (got {reference_share})")
+    if kept_outside < 0:
+        raise ValueError(f"kept_outside must be >= 0 (got {kept_outside})")
+
+    def from_sums(s: Sums, n: int) -> FloatArray:
+        kept = np.asarray(s["kept"], dtype=float)
+        ours = kept_outside + kept
+        overlap = np.minimum(kept / reference_share, ours)
+        union = ours + n / reference_share - overlap
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(union > 0, overlap / union, np.nan)
+
+    return Metric("estimated_jaccard", ("kept",), from_sums)
+
+
+def kept_rate(kept: ArrayLike, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Interval:
+    """Share of the sampled reference ideas kept with their label, with its bootstrap interval."""
+    return bootstrap_metric({"kept": np.asarray(kept, dtype=float)}, KEPT_RATE, resamples=resamples, seed=seed)
+
+
+def estimated_jaccard(kept: ArrayLike, *, kept_outside: float, reference_share: float,
+                      resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Interval:
+    """Estimated Jaccard of the miner's and the reference's kept sets of one class, with its bootstrap interval."""
+    metric = jaccard_metric(kept_outside, reference_share)
+    return bootstrap_metric({"kept": np.asarray(kept, dtype=float)}, metric, resamples=resamples, seed=seed)
