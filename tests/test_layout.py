@@ -12,11 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "judgeaudit"
-# Cycles being broken on another branch (issue 12 restructures mine/): tolerated until merged, never required.
-PENDING_CYCLES = [{"judgeaudit.mine.generate", "judgeaudit.mine.plans"}]
 # Function-local imports of our own modules allowed: the `local` extra's provider loads only when used.
 LOCAL_IMPORTS_ALLOWED = {("judgeaudit.providers.register", "judgeaudit.providers.local_llama")}
-LOCAL_IMPORTS_EXEMPT_PACKAGES = ("judgeaudit.mine",)  # owned by issue 12's restructure
 STACK_CALLS = {("sys", "_getframe"), ("inspect", "stack"), ("inspect", "currentframe"), ("sys", "_current_frames")}
 
 
@@ -121,7 +118,7 @@ def test_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_no_file_imports_another_that_imports_it_back() -> None:
-    cycles = [c for c in _cycles(_graph()) if c not in PENDING_CYCLES]
+    cycles = _cycles(_graph())
     assert not cycles, f"file import cycles: {cycles}"
 
 
@@ -155,8 +152,6 @@ def test_public_inspect_api_only_and_no_stack_inspection() -> None:
 def test_own_modules_are_imported_at_module_top() -> None:
     local = []
     for module in MODULES:
-        if module.startswith(LOCAL_IMPORTS_EXEMPT_PACKAGES):
-            continue
         for node, names, top in _imports(module):
             targets = {_resolve(n) for n in names if n.split(".")[0] == "judgeaudit"} - {None, module}
             if not top and targets and not {(module, t) for t in targets} <= LOCAL_IMPORTS_ALLOWED:

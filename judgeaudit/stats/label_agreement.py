@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bootstrap_metric
-from judgeaudit.stats.metrics import FloatArray, Metric, Sums
+from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
 
 KEPT_RATE = Metric("kept_rate", ("kept",), lambda s, n: np.asarray(s["kept"], dtype=float) / n)
 
@@ -33,7 +33,7 @@ def jaccard_metric(kept_outside: float, reference_share: float) -> Metric:
     if kept_outside < 0:
         raise ValueError(f"kept_outside must be >= 0 (got {kept_outside})")
 
-    def from_sums(s: Sums, n: int) -> FloatArray:
+    def from_sums(s: Sums, n: Count) -> FloatArray:
         kept = np.asarray(s["kept"], dtype=float)
         ours = kept_outside + kept
         overlap = np.minimum(kept / reference_share, ours)
