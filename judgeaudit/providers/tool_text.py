@@ -168,6 +168,18 @@ def _answer_rules(answer: str, taken: set[str]) -> str:
     return body.strip()
 
 
+# llama-cpp-python's schema converter lets a JSON string hold raw control characters (its `char`
+# rule is `[^"\\]`), which no JSON decoder accepts: a grammar-constrained call could still be
+# unparseable. JSON (RFC 8259) forbids U+0000-U+001F unescaped; this rule is that.
+_LOOSE_CHAR = 'char ::= [^"\\\\]'
+_JSON_CHAR = 'char ::= [^"\\\\\\x7F\\x00-\\x1F]'
+
+
+def _json_strict_chars(grammar: str) -> str:
+    """The converter's grammar with JSON's ban on raw control characters inside strings."""
+    return grammar.replace(_LOOSE_CHAR, _JSON_CHAR)
+
+
 def tool_grammar(tools: list[ToolInfo], choice: ToolChoice, answer: str | None) -> str:
     """GBNF: one `CALL` of an offered tool (arguments per its JSON schema), or (choice `auto`) the
     answer grammar `answer` (GBNF text whose `root` becomes rule `answer`). A call starts the reply."""
@@ -181,7 +193,7 @@ def tool_grammar(tools: list[ToolInfo], choice: ToolChoice, answer: str | None) 
         schema = converter.resolve_refs(_capped(tool.parameters.model_dump(exclude_none=True)), tool.name)
         rule = converter.visit(schema, f"tool-args-{i}")
         alternatives.append(f'"{tool.name} " {rule}')
-    args = converter.format_grammar()
+    args = _json_strict_chars(converter.format_grammar())
     rules = [f'call ::= "{CALL_PREFIX}" ({" | ".join(alternatives)})']
     if choice == "any" or isinstance(choice, ToolFunction):
         root = "root ::= call"

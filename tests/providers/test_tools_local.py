@@ -129,6 +129,17 @@ def test_tool_grammar_offers_a_call_or_the_answer() -> None:
         tool_grammar([SEARCH], "auto", 'root ::= "a" | "(" root ")"\n')
 
 
+def test_tool_grammar_strings_hold_no_raw_control_characters() -> None:
+    """JSON forbids raw U+0000-U+001F inside strings: the call grammar must not let a model write them
+    (llama-cpp-python's converter alone allows them, and the call then fails to decode)."""
+    from llama_cpp import LlamaGrammar
+
+    text = tool_grammar([SEARCH], "any", None)
+    char_rules = [line for line in text.splitlines() if line.startswith("char ::=")]
+    assert char_rules == ['char ::= [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F])']
+    LlamaGrammar.from_string(text, verbose=False)  # still a grammar llama.cpp accepts
+
+
 def test_grammar_names_per_option_and_choice() -> None:
     assert resolve_tool_grammar(None, PAIR_PROMPT, [SEARCH], "auto") == (None, None)
     assert resolve_tool_grammar("none", PAIR_PROMPT, [SEARCH], "auto") == (None, None)
