@@ -18,6 +18,7 @@ from judgeaudit.judges.llm.concepts import concept_llm_task_from_options
 from judgeaudit.judges.llm.novelty_checker import novelty_checker_task_from_options
 from judgeaudit.judges.llm.prompted import prompted_task
 from judgeaudit.judges.llm.rubric import rubric_task_from_options
+from judgeaudit.judges.option_checks import TaskOptionError, check_values
 from judgeaudit.judges.options import DEFAULT_CONCEPTS, check_options
 from judgeaudit.judges.score.concepts import EXTRACTORS, concept_task_from_options
 from judgeaudit.judges.score.distance import distance_task_from_options
@@ -65,7 +66,9 @@ def novelty_task(kind: str, *, dataset: str, judge: str = "prompted", idea_forma
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
     factory = JUDGE_FACTORIES.get(judge)
     if factory is None:
-        raise ValueError(f"unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")
+        raise TaskOptionError(f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")
+    check_values(kind, judge, {"dataset": dataset, "idea_format": idea_format, "seed": seed, "probe": probe,
+                               "resamples": resamples, **options})
     given = check_options(judge, options)
     return factory(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
                    **given)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from judgeaudit.cli_args import UsageError, at_least, input_dir, output_dir
 from judgeaudit.report.build import build_report
 from judgeaudit.report.compute import ItemMismatchError
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -37,8 +38,14 @@ def register(subparsers: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the report; errors about the input are printed, not raised."""
-    if args.resamples < 1:
-        print("judgeaudit report: --resamples must be at least 1", file=sys.stderr)
+    try:
+        at_least("--resamples", args.resamples, 1)
+        at_least("--seed", args.seed, 0)
+        input_dir("LOGDIR", args.logdir)
+        if args.out is not None:
+            output_dir("--out", args.out)
+    except UsageError as exc:
+        print(f"judgeaudit report: {exc}", file=sys.stderr)
         return 2
     try:
         report = build_report(args.logdir, args.out, args.reference, args.resamples, args.seed,
