@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from judgeaudit.offline import apply_offline_defaults
 
@@ -21,9 +22,17 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line naming the command and the option (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `error: PROG: MESSAGE` and exit 2 (argparse prints the usage block first)."""
+        self.exit(2, f"error: {self.prog}: {' '.join(message.split())}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="judgeaudit",
         description="Study and vet novelty judges: mine gold labels from OpenReview, "
         "validate and convert datasets, report statistics from Inspect logs, audit a judge.",
