@@ -95,7 +95,7 @@ def format_pairs(pairs: dict[str, str]) -> str:
 
 
 def known(rows: pd.DataFrame, reference: str) -> bool:
-    """Whether `reference` names a configuration or variant of `rows`, or its pairs match one."""
+    """Whether `reference` names a configuration or variant of `rows` (one kind and dataset), or its pairs match one."""
     if reference in set(rows["config"]) or reference in set(rows["variant"]):
         return True
     pairs = parse_pairs(reference)
@@ -103,8 +103,8 @@ def known(rows: pd.DataFrame, reference: str) -> bool:
 
 
 def check_reference(frame: pd.DataFrame, reference: str | None) -> None:
-    """One-line KeyError listing the variant names when `reference` matches nothing in the frame."""
-    if reference is None or known(frame, reference):
+    """One-line KeyError listing the variant names when `reference` matches nothing in any group of the frame."""
+    if reference is None or any(known(sub, reference) for _, sub in frame.groupby(["kind", "dataset"])):
         return
     variants = sorted(set(frame["variant"]))
     raise KeyError(f"--reference {reference!r} matches no configuration, variant or key=value set of task args; "
