@@ -64,6 +64,8 @@ def novelty_task(kind: str, *, dataset: str, judge: str = "prompted", idea_forma
                  seed: int = DEFAULT_SEED, probe: str | None = None, resamples: int = DEFAULT_RESAMPLES,
                  **options: Any) -> Task:
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
+    if kind == "pairwise" and options.pop("split_rule", None) is not None:
+        raise TaskOptionError("-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)")
     factory = JUDGE_FACTORIES.get(judge)
     if factory is None:
         raise TaskOptionError(f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")

@@ -174,6 +174,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pairwise", "dataset=nope", "-T dataset=nope: unknown dataset 'nope'"),
     ("novelty_pairwise", "both_orders=maybe", "-T both_orders=maybe: both_orders must be true or false"),
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
+    ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be at least 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
