@@ -32,6 +32,9 @@ PARSE_ONLY: dict[tuple[str, ...], str] = {
     ("judgeaudit", "mine"): "mining reads the live OpenReview API or a full raw cache, or calls a hosted model",
     ("judgeaudit", "convert"): "needs the published benchmark's files (./novelty-judge-bench), not in the repo",
 }
+# Help texts in judgeaudit/mine/ (another engineer's files until their merge): `mine --help` cites
+# DESIGN.md and `mine plan --help` has no description. Checked once that merge lands.
+HELP_PENDING: frozenset[tuple[str, ...]] = frozenset({("mine",), ("mine", "plan")})
 SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
     (), ("validate",), ("convert",), ("mine",), ("mine", "generate"), ("mine", "plan"), ("report",), ("audit",),
 )
@@ -79,6 +82,24 @@ def test_help_of_every_subcommand(sub: tuple[str, ...], capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert info.value.code == 0
     assert out.startswith("usage: judgeaudit") and len(out.splitlines()) > 3
+
+
+def _help_params() -> list[object]:
+    reason = "help text in judgeaudit/mine/, pending the mine engineer's merge"
+    return [pytest.param(s, id=" ".join(s) or "judgeaudit",
+                         marks=[pytest.mark.xfail(strict=False, reason=reason)] if s in HELP_PENDING else [])
+            for s in SUBCOMMANDS]
+
+
+@pytest.mark.parametrize("sub", _help_params())
+def test_help_describes_the_command_without_outside_files(sub: tuple[str, ...],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*sub, "--help"])
+    out = capsys.readouterr().out
+    assert "DESIGN.md" not in out, "help cites DESIGN.md, which is not in the repository"
+    usage_end = out.index("\n\n")
+    assert not out[usage_end:].lstrip().startswith(("positional arguments", "options")), "no description"
 
 
 def _mockllm(argv: list[str]) -> list[str]:
