@@ -23,8 +23,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("logdir", help="directory holding Inspect logs (searched recursively)")
     p.add_argument("--reference", default=None,
-                   help="reference configuration (full name) or variant (each model's own run of it); "
-                   "default: the variant run by most models")
+                   help="reference: a configuration (MODEL · VARIANT) or a variant as the report prints them "
+                   "(each model's own run of it), or task args as key=value[,key=value] matched with the "
+                   "task's defaults (e.g. prompt=reference); default: the variant run by most models")
     p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
     p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples B (default {DEFAULT_RESAMPLES})")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})")

@@ -18,6 +18,8 @@ from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.report.build import build_report
 
+pytestmark = pytest.mark.slow
+
 GRID_FILE = Path(__file__).resolve().parents[2] / "tasks" / "prompt_ablation_grid.py"
 
 
