@@ -16,8 +16,9 @@ from judgeaudit.judges.options import SPLIT_RULES
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.resources import resolve_dataset_file
 
-# Integer options and their least allowed value.
-INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 0, "max_searches": 0, "max_turns": 0}
+# Integer options and their least allowed value (max_searches / max_turns: the search judges check them,
+# naming their own defaults).
+INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 0}
 BOOL_OPTIONS: tuple[str, ...] = ("both_orders", "cache")
 CHOICES: dict[str, tuple[str, ...]] = {"split_rule": SPLIT_RULES, "idea_format": IDEA_FORMATS,
                                        "concepts": ("keyphrase", "llm")}
@@ -36,7 +37,7 @@ def _check_int(key: str, value: Any) -> None:
         raise _refuse(key, value, f"{key} must be an integer, got {value!r}")
     least = INT_MINIMUMS[key]
     if value < least:
-        raise _refuse(key, value, f"{key} must be at least {least}")
+        raise _refuse(key, value, f"{key} must be >= {least}")
 
 
 def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
@@ -53,12 +54,12 @@ def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
         raise _refuse("probe", probe, f"unknown probe; choose one of {', '.join(PROBES)}")
     prompt = values.get("prompt", "reference")
     if judge == "prompted" and prompt not in prompt_names(kind):
-        raise _refuse("prompt", prompt, f"unknown {kind} prompt; choose one of {', '.join(prompt_names(kind))}")
+        raise _refuse("prompt", prompt, f"unknown {kind} prompt {prompt!r}; choose one of {', '.join(prompt_names(kind))}")
     dataset = values.get("dataset")
     if dataset is not None:
         if not isinstance(dataset, str):
             raise _refuse("dataset", dataset, "dataset must be a bundled set name, a set directory or a JSONL file")
         try:
             resolve_dataset_file(locate_dataset(dataset), kind, str(values.get("idea_format", "abstract")))
-        except FileNotFoundError as exc:
-            raise _refuse("dataset", dataset, str(exc)) from None
+        except FileNotFoundError as exc:  # stays a FileNotFoundError (no path: the message names it)
+            raise FileNotFoundError(f"-T dataset={dataset}: {exc}") from None

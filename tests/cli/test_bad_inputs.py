@@ -168,7 +168,7 @@ def test_counts_per_command() -> None:
 # public API has no clean-message error type (its PrerequisiteError is private), so Inspect prints its
 # traceback; what we guarantee is a non-zero exit, no model call, and our one line as the last line.
 INSPECT_CASES: list[tuple[str, str, str]] = [
-    ("novelty_pairwise", "k=0", "-T k=0: k must be at least 1"),
+    ("novelty_pairwise", "k=0", "-T k=0: k must be >= 1"),
     ("novelty_pairwise", "prompt=nope", "-T prompt=nope: unknown pairwise prompt"),
     ("novelty_pairwise", "probe=nope", "-T probe=nope: unknown probe"),
     ("novelty_pairwise", "dataset=nope", "-T dataset=nope: unknown dataset 'nope'"),
@@ -176,7 +176,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
     ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
-    ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be at least 1"),
+    ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
 ]
 
@@ -190,7 +190,7 @@ def test_task_option_refused_when_built(task: str, option: str, message: str) ->
     from judgeaudit.judges.tasks import TASKS
 
     key, _, value = option.partition("=")
-    with pytest.raises(TaskOptionError) as info:
+    with pytest.raises((TaskOptionError, FileNotFoundError)) as info:
         TASKS[task](**{key: yaml.safe_load(value)})
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
