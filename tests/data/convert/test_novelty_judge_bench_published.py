@@ -21,7 +21,7 @@ from judgeaudit.data.convert.novelty_judge_bench import (
 )
 from judgeaudit.data.jsonl import read_items
 
-PUBLISHED = Path(__file__).resolve().parents[1] / "fixtures" / "novelty_judge_bench" / "published"
+PUBLISHED = Path(__file__).resolve().parents[2] / "fixtures" / "novelty_judge_bench" / "published"
 FOUNDATION = "foundation or frontier models, including LLMs"
 VISION = "applications to computer vision, audio, language, and other modalities"
 
