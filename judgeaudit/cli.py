@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Errors about the user's input that commands may raise: each becomes one `error: ...` line (exit 2).
 # Other exceptions are bugs and keep their traceback. JUDGEAUDIT_TRACEBACK=1 re-raises these too.
-USER_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError, RuntimeError)
+USER_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError)
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 
