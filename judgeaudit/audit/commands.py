@@ -10,9 +10,12 @@ from typing import Any
 from judgeaudit.audit.battery import PROBES_BY_KIND, AuditError, AuditSpec
 from judgeaudit.audit.gates import GateConfigError, load_gates
 from judgeaudit.audit.run import run_audit
+from judgeaudit.cli_args import UsageError, at_least, output_dir
+from judgeaudit.judges.option_checks import check_values
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 DEFAULT_OUT = "audit"
+DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
 
 def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
@@ -79,8 +82,26 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=handle)
 
 
+def check_args(args: argparse.Namespace) -> None:
+    """Refuse bad option values before anything runs (one line naming the option)."""
+    at_least("--resamples", args.resamples, 1)
+    at_least("--seed", args.seed, 0)
+    at_least("--max-connections", args.max_connections, 1)
+    output_dir("--out", args.out)
+    if args.display not in DISPLAYS:
+        raise UsageError(f"--display must be one of {', '.join(DISPLAYS)}, got {args.display!r}")
+
+
 def handle(args: argparse.Namespace) -> int:
     """Run the audit and print where the card is; 1 on a bad option or failed battery."""
+    try:
+        check_args(args)
+        options = _task_options(args.task_options)
+        _model_args(args.model_args)
+        check_values(args.kind, args.judge, options)
+    except (UsageError, ValueError) as exc:
+        print(f"judgeaudit audit: {exc}", file=sys.stderr)
+        return 1
     probes = PROBES_BY_KIND[args.kind]
     if args.probes:
         probes = tuple(p.strip() for p in args.probes.split(",") if p.strip())

@@ -22,7 +22,7 @@ from judgeaudit.data.validate import Problem
 from judgeaudit.files import sha256_file
 
 VALIDATE_HELP = """\
-Check contract JSONL files against the data contract (see DESIGN.md).
+Check contract JSONL files against the data contract (judgeaudit/data/contract.py).
 
 Each PATH is a JSONL file or a directory. Directories are searched recursively for
 pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped).

@@ -18,6 +18,7 @@ from judgeaudit.judges.llm.concepts import concept_llm_task_from_options
 from judgeaudit.judges.llm.novelty_checker import novelty_checker_task_from_options
 from judgeaudit.judges.llm.prompted import prompted_task
 from judgeaudit.judges.llm.rubric import rubric_task_from_options
+from judgeaudit.judges.option_checks import TaskOptionError, check_values
 from judgeaudit.judges.options import DEFAULT_CONCEPTS, check_options
 from judgeaudit.judges.score.concepts import EXTRACTORS, concept_task_from_options
 from judgeaudit.judges.score.distance import distance_task_from_options
@@ -63,9 +64,13 @@ def novelty_task(kind: str, *, dataset: str, judge: str = "prompted", idea_forma
                  seed: int = DEFAULT_SEED, probe: str | None = None, resamples: int = DEFAULT_RESAMPLES,
                  **options: Any) -> Task:
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
+    if kind == "pairwise" and options.pop("split_rule", None) is not None:
+        raise TaskOptionError("-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)")
     factory = JUDGE_FACTORIES.get(judge)
     if factory is None:
-        raise ValueError(f"unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")
+        raise TaskOptionError(f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")
+    check_values(kind, judge, {"dataset": dataset, "idea_format": idea_format, "seed": seed, "probe": probe,
+                               "resamples": resamples, **options})
     given = check_options(judge, options)
     return factory(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
                    **given)

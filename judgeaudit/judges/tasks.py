@@ -54,8 +54,12 @@ def novelty_pairwise(
     max_searches: int = 0,
     max_turns: int = 0,
     concepts: str = DEFAULT_CONCEPTS,
+    split_rule: str | None = None,
 ) -> Task:
-    """Which of two ideas is more novel? Scored against gold with bootstrap intervals."""
+    """Which of two ideas is more novel? Scored against gold with bootstrap intervals.
+
+    `split_rule` is pointwise-only; it is a parameter so that `-T split_rule=...` is refused by name
+    (Inspect drops an unknown -T with only a warning)."""
     return novelty_task("pairwise", **locals())
 
 

@@ -14,6 +14,7 @@ from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
 from judgeaudit.report.figures import all_figures
 from judgeaudit.report.frame import LoadResult, load_frame
+from judgeaudit.report.reference import check_reference
 from judgeaudit.report.tables import all_tables, write_table
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -30,16 +31,6 @@ class Report:
     files: dict[str, Any]
 
 
-def _check_reference(frame: pd.DataFrame, reference: str | None) -> None:
-    if reference is None:
-        return
-    if reference not in set(frame["config"]) and reference not in set(frame["variant"]):
-        raise KeyError(
-            f"--reference {reference!r} matches no configuration or variant; configurations: "
-            f"{sorted(set(frame['config']))}"
-        )
-
-
 def compute_report(loaded: LoadResult, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
                    seed: int = DEFAULT_SEED, intersect: bool = False, aggregations: bool = True) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[str, Any]]:
     """The frame with recomputed aggregations, the computed groups and the report.json content."""
@@ -48,7 +39,7 @@ def compute_report(loaded: LoadResult, reference: str | None = None, resamples: 
         check_stored(frame)
         if aggregations:
             frame = with_aggregations(frame)
-        _check_reference(frame, reference)
+        check_reference(frame, reference)
         groups_of(frame, intersect)  # fail early on mismatched item sets
     groups = compute_all(frame, reference, resamples, seed, intersect) if not frame.empty else []
     data = {

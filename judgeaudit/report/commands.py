@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from judgeaudit.cli_args import UsageError, at_least, input_dir, output_dir
 from judgeaudit.report.build import build_report
 from judgeaudit.report.compute import ItemMismatchError
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -22,8 +23,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("logdir", help="directory holding Inspect logs (searched recursively)")
     p.add_argument("--reference", default=None,
-                   help="reference configuration (full name) or variant (each model's own run of it); "
-                   "default: the variant run by most models")
+                   help="reference: a configuration (MODEL · VARIANT) or a variant as the report prints them "
+                   "(each model's own run of it), or task args as key=value[,key=value] matched with the "
+                   "task's defaults (e.g. prompt=reference); default: the variant run by most models")
     p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
     p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples B (default {DEFAULT_RESAMPLES})")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})")
@@ -37,8 +39,14 @@ def register(subparsers: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run the report; errors about the input are printed, not raised."""
-    if args.resamples < 1:
-        print("judgeaudit report: --resamples must be at least 1", file=sys.stderr)
+    try:
+        at_least("--resamples", args.resamples, 1)
+        at_least("--seed", args.seed, 0)
+        input_dir("LOGDIR", args.logdir)
+        if args.out is not None:
+            output_dir("--out", args.out)
+    except UsageError as exc:
+        print(f"judgeaudit report: {exc}", file=sys.stderr)
         return 2
     try:
         report = build_report(args.logdir, args.out, args.reference, args.resamples, args.seed,

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
+from judgeaudit.report.reference import known, match_pairs, parse_pairs
 from judgeaudit.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -106,6 +107,9 @@ def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str
     if reference is not None and reference in group.configs:
         return dict.fromkeys(models, reference), True
     variants = Counter(meta["variant"])
+    pairs = parse_pairs(reference) if reference is not None and reference not in variants else None
+    if pairs is not None and (matched := match_pairs(group.rows, pairs)):
+        return matched, len(models) == 1
     if reference is None:
         reference = sorted(variants, key=lambda v: (-variants[v], len(v), v))[0]
     elif reference not in variants:
@@ -297,10 +301,7 @@ def compute_all(frame: pd.DataFrame, reference: str | None = None, resamples: in
 
 
 def _has(group: Group, reference: str | None) -> bool:
-    if reference is None:
-        return False
-    variants = set(group.rows["variant"])
-    return reference in group.configs or reference in variants
+    return reference is not None and known(group.rows, reference)
 
 
 def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:

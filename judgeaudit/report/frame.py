@@ -86,11 +86,11 @@ def dataset_label(value: Any) -> str:
     return text
 
 
-def _format_value(value: Any) -> str:
+def format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return ",".join(_format_value(v) for v in value)
+        return ",".join(format_value(v) for v in value)
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -120,7 +120,7 @@ def variant_name(task: str, task_args: Mapping[str, Any], passed: Iterable[str] 
     passed_set = set(passed) if passed is not None else set(task_args)
     for key in ALWAYS_ARGS:
         if key in task_args:
-            parts.append(f"{key}={_format_value(task_args[key])}")
+            parts.append(f"{key}={format_value(task_args[key])}")
     for key in sorted(task_args):
         if key in HIDDEN_ARGS or key in ALWAYS_ARGS:
             continue
@@ -132,11 +132,11 @@ def variant_name(task: str, task_args: Mapping[str, Any], passed: Iterable[str] 
             continue
         if value is None:
             continue
-        parts.append(f"{key}={_format_value(value)}")
+        parts.append(f"{key}={format_value(value)}")
     for key in GENERATE_FIELDS:
         value = generate.get(key)
         if value is not None:
-            parts.append(f"{key}={_format_value(value)}")
+            parts.append(f"{key}={format_value(value)}")
     return SEP.join(parts) if parts else "default"
 
 

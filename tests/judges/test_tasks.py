@@ -384,7 +384,7 @@ def test_bad_parameters_fail_clearly() -> None:
         novelty_pairwise(dataset=TINY, idea_format="poem")
     with pytest.raises(ValueError, match="split_rule"):
         novelty_pointwise(dataset=TINY, split_rule="coin")
-    with pytest.raises(ValueError, match="k must be at least 1"):
+    with pytest.raises(ValueError, match="-T k=0: k must be >= 1"):
         novelty_pairwise(dataset=TINY, k=0)
     with pytest.raises(FileNotFoundError, match="no_such_set"):
         novelty_pairwise(dataset="no_such_set")

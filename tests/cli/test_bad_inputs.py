@@ -1,0 +1,209 @@
+"""Bad input for every command, as a table: each case exits non-zero with ONE stderr line that names
+the option or path at fault, and never a traceback (the cases of issue 15 and more).
+
+The judgeaudit commands run in-process through `judgeaudit.cli.main` (an uncaught exception fails the
+case); `inspect eval` runs as a real subprocess. Nothing here reaches the network: mining reads the
+small committed snapshot, and the cases fail before any model is called.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgeaudit.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SNAPSHOT = f"snapshot:{FIXTURES / 'openreview_small'}"
+SET = str(FIXTURES / "probe_items")
+MINE_PENDING = ("needs judgeaudit/mine/ changes, pending the mine engineer's merge (issue 15 mine part); "
+                "the CLI's one-line handler does not cover it")
+
+# (command, argv, text the one stderr line must hold, xfail reason or None). Placeholders:
+# {file} an existing file, {dir} an empty directory, {empty} an empty JSONL file, {tmp} a fresh path.
+CASES: list[tuple[str, list[str], str, str | None]] = [
+    # validate
+    ("validate", ["validate", "/nonexistent"], "/nonexistent", None),
+    ("validate", ["validate", "{dir}"], "{dir}", None),
+    ("validate", ["validate", "--kind", "both", "{dir}"], "--kind", None),
+    ("validate", ["validate"], "PATH", None),
+    # convert
+    ("convert", ["convert", "--from", "novelty-judge-bench", "/nonexistent", "--out", "{tmp}"], "/nonexistent", None),
+    ("convert", ["convert", "--from", "novelty-judge-bench", "{dir}", "--out", "{file}"], "--out", None),
+    ("convert", ["convert", "--from", "elsewhere", "{dir}", "--out", "{tmp}"], "--from", None),
+    ("convert", ["convert", "--from", "novelty-judge-bench", "{dir}"], "--out", None),
+    # report
+    ("report", ["report", "/nonexistent"], "/nonexistent", None),
+    ("report", ["report", "{file}"], "{file}", None),
+    ("report", ["report", "{dir}", "--out", "{file}"], "--out", None),
+    ("report", ["report", "{dir}", "--out", "{file}/sub"], "--out", None),
+    ("report", ["report", "{dir}", "--seed", "-1"], "--seed", None),
+    ("report", ["report", "{dir}", "--seed", "abc"], "--seed", None),
+    ("report", ["report", "{dir}", "--resamples", "0"], "--resamples", None),
+    ("report", ["report", "{dir}", "--resamples", "many"], "--resamples", None),
+    # audit (a score judge, so no model would be called even if a case got through)
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{file}"], "--out", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--resamples", "0"],
+     "--resamples", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--seed", "-2"], "--seed", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "-T", "retrieval=abc"],
+     "-T retrieval=abc", None),
+    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "both_orders=maybe"], "-T both_orders=maybe", None),
+    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "k=0"], "-T k=0", None),
+    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "novalue"], "-T", None),
+    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-M", "novalue"], "-M", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--max-connections", "0"],
+     "--max-connections", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--display", "loud"],
+     "--display", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--probes", "loudness"],
+     "loudness", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--limit", "0"], "--limit", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--gates", "/nonexistent.yaml"],
+     "/nonexistent.yaml", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--dataset", "/nonexistent"],
+     "/nonexistent", None),
+    ("audit", ["audit", "--model", "none", "--judge", "oracle", "--out", "{tmp}"], "oracle", None),
+    ("audit", ["audit", "--model", "none", "--kind", "sideways"], "--kind", None),
+    ("audit", ["audit", "--judge", "distance_nn"], "--model", None),
+    # mine
+    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{file}", "--no-progress"], "--out", MINE_PENDING),
+    ("mine", ["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", "{file}", "--no-progress"], "{file}", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "/nonexistent.jsonl", "--no-progress"],
+     "--dev", MINE_PENDING),
+    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{dir}", "--no-progress"], "--dev", MINE_PENDING),
+    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{empty}", "--no-progress"], "--dev", MINE_PENDING),
+    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--extractor", "litellm/", "--no-progress"],
+     "--extractor", MINE_PENDING),
+    ("mine", ["mine", "--source", "snapshot:/nonexistent", "--out", "{tmp}"], "/nonexistent", None),
+    ("mine", ["mine", "--source", "raw/iclr", "--out", "{tmp}"], "--source", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--top-quantile", "2"], "--top-quantile", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--min-reviews", "0"], "--min-reviews", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--majority", "1.5"], "--majority", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--sanitiser", "magic"], "--sanitiser", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--seed", "abc"], "--seed", None),
+    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", "/nonexistent", "--out", "{tmp}",
+                       "--cache", "{tmp}/cache", "--no-progress"], "/nonexistent", None),
+    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{file}",
+                       "--cache", "{tmp}/cache", "--no-progress"], "--out", MINE_PENDING),
+    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{tmp}",
+                       "--cache", "{file}", "--no-progress"], "--cache", MINE_PENDING),
+    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--limit", "many"], "--limit", None),
+    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{tmp}",
+                       "--cache", "{tmp}/cache", "-M", "novalue", "--no-progress"], "-M", None),
+    ("mine plan", ["mine", "plan", "--model", "mockllm/model", "--dataset", "/nonexistent", "--cache", "{tmp}/cache",
+                   "--no-progress"], "/nonexistent", None),
+    ("mine plan", ["mine", "plan", "--model", "mockllm/model"], "--dataset", None),
+    ("judgeaudit", ["bogus"], "bogus", None),
+]
+
+
+def _fill(text: str, paths: dict[str, Path]) -> str:
+    return text.format(**{k: str(v) for k, v in paths.items()})
+
+
+@pytest.fixture
+def paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """The placeholders' paths; the working directory is tmp_path (default outputs and caches land there)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JUDGEAUDIT_TRACEBACK", "0")
+    (tmp_path / "a_file.txt").write_text("not a directory\n", encoding="utf-8")
+    (tmp_path / "empty_dir").mkdir()
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    return {"file": tmp_path / "a_file.txt", "dir": tmp_path / "empty_dir", "empty": tmp_path / "empty.jsonl",
+            "tmp": tmp_path / "fresh"}
+
+
+def _params() -> list[object]:
+    out = []
+    for i, (command, argv, needle, pending) in enumerate(CASES):
+        marks = [pytest.mark.xfail(strict=False, reason=pending)] if pending else []
+        out.append(pytest.param(argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}"))
+    return out
+
+
+@pytest.mark.parametrize(("argv", "needle"), _params())
+def test_bad_input_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFixture[str], argv: list[str],
+                               needle: str) -> None:
+    args = [_fill(a, paths) for a in argv]
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code if isinstance(exc.code, int) else 1
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code != 0, err
+    assert "Traceback" not in err
+    assert len(lines) == 1, err
+    assert _fill(needle, paths) in lines[0], lines[0]
+    if "--out" in argv and argv[argv.index("--out") + 1] == "{tmp}":
+        assert not any(paths["tmp"].rglob("*.json*")), "a refused run wrote output"
+
+
+def test_interrupt_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a command (here: while mine fetches from the API) ends with one line and exit 130."""
+    from judgeaudit.mine import fetch
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fetch, "fetch_venue", interrupted)
+    assert main(["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", str(paths["tmp"]), "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "judgeaudit mine: interrupted"
+
+
+def test_counts_per_command() -> None:
+    """Every command has cases in the table (the figures the issue asks for)."""
+    commands = {c for c, *_ in CASES}
+    assert {"validate", "convert", "report", "audit", "mine", "mine generate", "mine plan"} <= commands
+
+
+# `inspect eval` of the novelty tasks with a bad -T: the task is built in Inspect's process. Inspect's
+# public API has no clean-message error type (its PrerequisiteError is private), so Inspect prints its
+# traceback; what we guarantee is a non-zero exit, no model call, and our one line as the last line.
+INSPECT_CASES: list[tuple[str, str, str]] = [
+    ("novelty_pairwise", "k=0", "-T k=0: k must be >= 1"),
+    ("novelty_pairwise", "prompt=nope", "-T prompt=nope: unknown pairwise prompt"),
+    ("novelty_pairwise", "probe=nope", "-T probe=nope: unknown probe"),
+    ("novelty_pairwise", "dataset=nope", "-T dataset=nope: unknown dataset 'nope'"),
+    ("novelty_pairwise", "both_orders=maybe", "-T both_orders=maybe: both_orders must be true or false"),
+    ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
+    ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
+    ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
+    ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
+    ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
+]
+
+
+@pytest.mark.parametrize(("task", "option", "message"), INSPECT_CASES, ids=[o for _, o, _ in INSPECT_CASES])
+def test_task_option_refused_when_built(task: str, option: str, message: str) -> None:
+    """Building the task refuses the value with one line (what `inspect eval -T` does first)."""
+    import yaml
+
+    from judgeaudit.judges.option_checks import TaskOptionError
+    from judgeaudit.judges.tasks import TASKS
+
+    key, _, value = option.partition("=")
+    with pytest.raises((TaskOptionError, FileNotFoundError)) as info:
+        TASKS[task](**{key: yaml.safe_load(value)})
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("task", "option", "message"), INSPECT_CASES[:2], ids=[o for _, o, _ in INSPECT_CASES[:2]])
+def test_inspect_eval_bad_option_exits_non_zero(tmp_path: Path, task: str, option: str, message: str) -> None:
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    env = {**os.environ, "INSPECT_LOG_DIR": str(tmp_path / "logs")}
+    proc = subprocess.run([str(inspect_cli), "eval", f"judgeaudit/{task}", "-T", option, "--model", "mockllm/model",
+                           "--limit", "1", "--log-dir", str(tmp_path / "logs")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"judgeaudit.judges.option_checks.TaskOptionError: {message}"), proc.stderr[-2000:]
+    assert not list((tmp_path / "logs").glob("*.eval")), "a log was written: the task ran"

@@ -1,0 +1,148 @@
+"""Every shell command of the README runs as written, or at least parses.
+
+The commands are extracted from the README's ```bash blocks. Cheap ones run for real (validate, the
+report on a small mockllm grid, every `inspect eval`/`eval-set` with mockllm standing in for the hosted
+or local model and `--limit 1`); expensive ones (hosted models, local Gemma, the live miner, a full
+audit) are parsed by the real argument parser, with the reason in `PARSE_ONLY`. `--help` of every
+subcommand runs too. Runs happen in a temporary directory that links the checkout's datasets/ and
+tasks/ (outputs such as logs/ and reports/ land there, never in the checkout).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgeaudit.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+BIN = Path(sys.executable).parent
+# Commands that are parsed, not run: first words -> why.
+PARSE_ONLY: dict[tuple[str, ...], str] = {
+    ("pip", "install"): "installs the package (CI's own set-up step)",
+    ("python", "-m", "pytest"): "the test suite itself",
+    ("judgeaudit", "audit"): "a full probe battery on the whole set (hosted, local Gemma or minutes of CPU)",
+    ("judgeaudit", "mine"): "mining reads the live OpenReview API or a full raw cache, or calls a hosted model",
+    ("judgeaudit", "convert"): "needs the published benchmark's files (./novelty-judge-bench), not in the repo",
+}
+# Help texts in judgeaudit/mine/ (another engineer's files until their merge): `mine --help` cites
+# DESIGN.md and `mine plan --help` has no description. Checked once that merge lands.
+HELP_PENDING: frozenset[tuple[str, ...]] = frozenset({("mine",), ("mine", "plan")})
+SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
+    (), ("validate",), ("convert",), ("mine",), ("mine", "generate"), ("mine", "plan"), ("report",), ("audit",),
+)
+
+
+def readme_commands() -> list[list[str]]:
+    """Every command of the README's bash blocks, as argv lists (continuations joined, `&&` split)."""
+    text = README.read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        joined = re.sub(r"\\\n\s*", " ", block)
+        for line in joined.splitlines():
+            line = line.split(" #", 1)[0].strip()
+            if not line or line.startswith("#"):
+                continue
+            commands += [shlex.split(part) for part in line.split("&&")]
+    return commands
+
+
+def parse_only_reason(argv: list[str]) -> str | None:
+    """Why `argv` is parsed but not run, or None for a command this test runs."""
+    for prefix, reason in PARSE_ONLY.items():
+        if tuple(argv[: len(prefix)]) == prefix:
+            return reason
+    return None
+
+
+def test_readme_has_the_commands_of_each_stage() -> None:
+    firsts = {tuple(c[:2]) for c in readme_commands()}
+    assert {("judgeaudit", "validate"), ("judgeaudit", "report"), ("inspect", "eval"), ("inspect", "eval-set"),
+            ("judgeaudit", "mine"), ("judgeaudit", "audit")} <= firsts
+
+
+@pytest.mark.parametrize("argv", [c for c in readme_commands() if c[0] == "judgeaudit"], ids=shlex.join)
+def test_every_judgeaudit_command_parses(argv: list[str]) -> None:
+    """The real parser accepts each judgeaudit command exactly as written (no usage error)."""
+    args = build_parser().parse_args(argv[1:])
+    assert callable(args.func)
+
+
+@pytest.mark.parametrize("sub", SUBCOMMANDS, ids=lambda s: " ".join(s) or "judgeaudit")
+def test_help_of_every_subcommand(sub: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*sub, "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0
+    assert out.startswith("usage: judgeaudit") and len(out.splitlines()) > 3
+
+
+def _help_params() -> list[object]:
+    reason = "help text in judgeaudit/mine/, pending the mine engineer's merge"
+    return [pytest.param(s, id=" ".join(s) or "judgeaudit",
+                         marks=[pytest.mark.xfail(strict=False, reason=reason)] if s in HELP_PENDING else [])
+            for s in SUBCOMMANDS]
+
+
+@pytest.mark.parametrize("sub", _help_params())
+def test_help_describes_the_command_without_outside_files(sub: tuple[str, ...],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*sub, "--help"])
+    out = capsys.readouterr().out
+    assert "DESIGN.md" not in out, "help cites DESIGN.md, which is not in the repository"
+    usage_end = out.index("\n\n")
+    assert not out[usage_end:].lstrip().startswith(("positional arguments", "options")), "no description"
+
+
+def _mockllm(argv: list[str]) -> list[str]:
+    """An `inspect` command with mockllm/model for its model, no model args, and --limit 1."""
+    out, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in ("--model", "-M", "--limit"):
+            skip = True
+            if word == "--model":
+                out += ["--model", "mockllm/model"]
+            continue
+        out.append(word)
+    return [*out, "--limit", "1"]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("readme")
+    for name in ("datasets", "tasks"):
+        (work / name).symlink_to(ROOT / name)
+    return work
+
+
+def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=500, check=False)
+
+
+@pytest.mark.slow
+def test_cheap_readme_commands_run(workdir: Path) -> None:
+    """validate, each inspect command (mockllm, --limit 1) and the report on the grid they wrote, in README order."""
+    ran = []
+    for argv in readme_commands():
+        if parse_only_reason(argv):
+            continue
+        command = _mockllm(argv) if argv[0] == "inspect" else argv
+        proc = _run(command, workdir)
+        assert proc.returncode == 0, f"{shlex.join(command)}\n{proc.stdout[-1500:]}\n{proc.stderr[-3000:]}"
+        assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+        ran.append(argv[:2])
+    assert ["judgeaudit", "report"] in ran and ["inspect", "eval-set"] in ran and ["judgeaudit", "validate"] in ran
+    report = (workdir / "reports" / "grid" / "report.json").read_text(encoding="utf-8")
+    assert '"reference": "prompt=reference"' in report
