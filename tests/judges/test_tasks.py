@@ -741,3 +741,16 @@ def test_lean_sample_without_texts_refuses_a_second_order() -> None:
     related.metadata["related_work"] = {"ab": "Related papers: ..."}
     with pytest.raises(ValueError, match="no idea texts"):
         call_text("pairwise", "reference", related, ("ab",), "ab")
+
+
+def test_a_prompted_judge_without_a_model_is_an_error_not_a_verdict(tmp_path: Path) -> None:
+    """`--model none` on an LLM judge: the eval ends with status error and the cause; the item is
+    scored `error` (error rate 1, invalid rate 0), never a successful run of invalid verdicts."""
+    log = eval(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), model="none", log_dir=str(tmp_path / "logs"),
+               display="none", limit=1)[0]
+    assert log.status == "error" and log.samples
+    sample = log.samples[0]
+    assert sample.error is not None
+    assert "could not judge: 1 of 1 calls failed: PrerequisiteError: No model specified" in sample.error.message
+    assert scores(log)["pair0"].answer == "error"
+    assert metrics(log)["error_rate"] == 1.0 and metrics(log)["invalid_rate"] == 0.0
