@@ -39,6 +39,9 @@ KINDS: tuple[str, ...] = ("pairwise", "pointwise")
 LABEL_STYLES: tuple[str, ...] = ("AB", "12")
 PARSE_PATHS: tuple[str, ...] = ("strict", "wrapped", "failed")
 INVALID = "invalid"
+# The reading of a call that failed (provider failure, timeout, refused connection, missing model):
+# there is no answer to parse. Decided by the judge solver, never by the parser.
+ERROR = "error"
 VERDICT_LABEL = "Verdict"
 # Labels that introduce a verdict statement (any case; the parser also accepts `final` before them).
 STATEMENT_LABELS: tuple[str, ...] = ("verdict", "answer", "decision", "choice")

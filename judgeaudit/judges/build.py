@@ -117,6 +117,7 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
         scorer=scorer or novelty(judge=judge, idea_format=idea_format, split_rule=rule),
         metrics=metrics,
         epochs=Epochs(1, reducer or pool_calls()),
+        score_on_error=True,  # a sample whose calls failed errors, and is still scored from its records
         metadata={"judgeaudit": {
             "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
             "probe": probe, **(metadata or {}),

@@ -72,7 +72,7 @@ def point_estimate(name: str, scores: list[SampleScore], kind: str) -> float:
 
 def _make(name: str, kind: str) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
-        return {name: point_estimate(name, scores, kind)}  # keyed: both kinds report `invalid_rate`
+        return {name: point_estimate(name, scores, kind)}  # keyed: both kinds report `invalid_rate`, `error_rate`
 
     return compute
 
@@ -108,6 +108,12 @@ def invalid_rate() -> Metric:
 
 
 @metric
+def error_rate() -> Metric:
+    """Pairwise share of `error` verdicts (every call of the item failed)."""
+    return _make("error_rate", "pairwise")
+
+
+@metric
 def macro_f1() -> Metric:
     """Pointwise mean of the novel and not_novel F1."""
     return _make("macro_f1", "pointwise")
@@ -131,11 +137,17 @@ def pointwise_invalid_rate() -> Metric:
     return _make("invalid_rate", "pointwise")
 
 
+@metric
+def pointwise_error_rate() -> Metric:
+    """Pointwise share of `error` verdicts (reported as `error_rate`)."""
+    return _make("error_rate", "pointwise")
+
+
 def pairwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pairwise metrics of a judge task."""
-    return [f() for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate)]
+    return [f() for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate, error_rate)]
 
 
 def pointwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pointwise metrics of a judge task."""
-    return [f() for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate)]
+    return [f() for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate, pointwise_error_rate)]

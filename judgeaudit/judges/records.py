@@ -4,6 +4,12 @@ Every judge solver (prompted, retrieval, agentic, rubric, metric, ...) leaves it
 records and its plan on its answer message, the last assistant message, under `RECORD_KEY`
 (`{"calls": [...], "plan": {...}}`; `leave_records`): Inspect logs a message's metadata once, a store change
 up to three times. The `novelty` scorer reads them back with `judge_records`.
+
+A call that failed (no answer, verdict `error`) is an error of the sample, not a verdict:
+after leaving the records `leave_records` raises `CallsFailed` with a one-line cause, so Inspect
+marks the sample as errored (and the eval's status as `error`, which `inspect eval-set` retries).
+The judge tasks set `score_on_error`, so the errored sample is still scored from its records
+and the log keeps every call.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from typing import Any
 from inspect_ai.model import ChatMessageAssistant, Model
 from inspect_ai.solver import TaskState
 
+from judgeaudit.protocol import ERROR
+from judgeaudit.providers.failures import failure_text
 from judgeaudit.providers.secrets import Redactor, env_secrets
 
 RECORD_KEY = "judgeaudit:judge"
@@ -25,16 +33,35 @@ def judge_plan(prompt: str, orders: Sequence[str], k: int) -> dict[str, Any]:
     return {"prompt": prompt, "orders": list(orders), "k": k}
 
 
+class CallsFailed(RuntimeError):
+    """Model calls of a sample failed (after the provider's retries): the message is one line,
+    `could not judge: N of M calls failed: <cause>` (or `N of M calls failed: <cause>` when
+    other calls still answered)."""
+
+
+def failure_summary(calls: Sequence[dict[str, Any]]) -> str | None:
+    """One line on the failed calls among `calls` (the first failed call's cause), or None."""
+    failed = [c for c in calls if c["verdict"] == ERROR]
+    if not failed:
+        return None
+    head = "could not judge: " if len(failed) == len(calls) else ""
+    return f"{head}{len(failed)} of {len(calls)} calls failed: {failed[0].get('error') or 'no cause recorded'}"
+
+
 def leave_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, orders: Sequence[str], k: int,
                   answer: str | None = None) -> None:
     """Put the call records and plan on the judge's answer message: a new one with text `answer`
-    when given (or when the conversation does not end with an assistant message), else the last."""
+    when given (or when the conversation does not end with an assistant message), else the last.
+    Then raise `CallsFailed` when any call failed (see the module docstring)."""
     record = {"calls": calls, "plan": judge_plan(prompt, orders, k)}
     last = state.messages[-1] if state.messages else None
     if answer is None and isinstance(last, ChatMessageAssistant):
         last.metadata = {**(last.metadata or {}), RECORD_KEY: record}
-        return
-    state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
+    else:
+        state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
+    summary = failure_summary(calls)
+    if summary is not None:
+        raise CallsFailed(summary)
 
 
 def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None]:
@@ -49,8 +76,14 @@ def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[s
 
 
 def error_text(exc: BaseException, model: Model) -> str:
-    """Type and message of a provider error, with known secrets redacted, cut to a bounded length."""
+    """The one-line cause of a failed call (the last attempt behind a retry wrapper, see
+    `providers.failures.failure_text`), known secrets redacted, cut to a bounded length."""
     redactor = Redactor(env_secrets())
     redactor.add(getattr(model.api, "api_key", None))
-    text = redactor.text(f"{type(exc).__name__}: {exc}")
+    return bounded(redactor.text(failure_text(exc)))
+
+
+def bounded(text: str) -> str:
+    """`text` on one line, cut to `MAX_ERROR_CHARS`."""
+    text = " ".join(text.split())
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + "..."

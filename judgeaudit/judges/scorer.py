@@ -11,29 +11,35 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
-from judgeaudit.judges.records import judge_records
+from judgeaudit.judges.records import failure_summary, judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
     SplitRule,
     aggregate_pairwise,
     aggregate_pointwise,
 )
+from judgeaudit.protocol import ERROR
 from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
 
 SCHEMA = "judgeaudit.score/1"
+# The `error` of a sample whose judge failed before recording any call (e.g. a judge that needs
+# tools or a real model): the sample's own error says why; the item is scored `error`.
+NO_CALLS = "could not judge: no judge calls recorded (the sample failed before its first call)"
+# The plan of such a sample.
+NO_PLAN: dict[str, Any] = {"prompt": None, "orders": [], "k": 0}
 
 
 # Few (verdict, gold) combinations exist: their outcome floats are computed once each.
 @lru_cache(maxsize=64)
 def _pairwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
     outcomes = pairwise_outcomes([verdict], [gold])
-    return tuple((key, float(outcomes[key][0])) for key in ("correct", "soft", "tie", "invalid"))
+    return tuple((key, float(outcomes[key][0])) for key in ("correct", "soft", "tie", "invalid", "error"))
 
 
 @lru_cache(maxsize=64)
 def _pointwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
     outcomes = pointwise_outcomes([verdict], [gold])
-    return tuple((key, float(outcomes[key][0])) for key in ("correct", "invalid"))
+    return tuple((key, float(outcomes[key][0])) for key in ("correct", "invalid", "error"))
 
 
 def pairwise_value(verdict: str, gold: str) -> dict[str, float]:
@@ -49,7 +55,9 @@ def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
 def aggregate_calls(
     kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule
 ) -> tuple[str, bool, dict[str, float]]:
-    """(verdict, was_split, Score.value) of a list of call records."""
+    """(verdict, was_split, Score.value) of a list of call records (none recorded: `error`)."""
+    if not calls:
+        return ERROR, False, (pairwise_value if kind == "pairwise" else pointwise_value)(ERROR, gold)
     verdicts = [c["verdict"] for c in calls]
     if kind == "pairwise":
         verdict: str = aggregate_pairwise(verdicts)
@@ -79,6 +87,7 @@ def build_score(
         "area": meta["area"],
         "gold": meta["gold"],
         "verdict": verdict,
+        **failure_fields(calls),
         "calls": calls,
         "k": plan["k"],
         "both_orders": "ab" in orders and "ba" in orders,
@@ -96,11 +105,22 @@ def build_score(
     return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
 
 
+def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """`calls_failed` (calls with verdict `error`) and `error` (one line: how many of the calls
+    failed and the first cause, or None) of a sample's calls."""
+    return {
+        "calls_failed": sum(c["verdict"] == ERROR for c in calls),
+        "error": failure_summary(calls) if calls else NO_CALLS,
+    }
+
+
 def _explain(calls: list[dict[str, Any]]) -> str:
-    return "; ".join(
+    text = "; ".join(
         f"{c['order']}#{c['call_index']}: {c['shown_verdict']}->{c['verdict']} ({c['parse']})"
         for c in calls
     )
+    summary = failure_summary(calls) if calls else NO_CALLS
+    return f"{text}; {summary}" if text and summary else summary or text
 
 
 @scorer(metrics=[], name="novelty")
@@ -112,21 +132,19 @@ def novelty(
     """Score a judged sample against its gold (metrics are set by the task)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        calls, plan = judge_records(state)
-        if calls is None or plan is None:
-            raise RuntimeError(
-                f"sample {state.sample_id!r}: no judge calls recorded (was the novelty_judge solver run?)"
-            )
-        return build_score(
-            dict(state.metadata),
-            calls,
-            plan,
-            judge=judge,
-            idea_format=idea_format,
-            split_rule=split_rule,
-        )
+        return score_state(state, judge=judge, idea_format=idea_format, split_rule=split_rule)
 
     return score
+
+
+def score_state(state: TaskState, *, judge: str, idea_format: str, split_rule: SplitRule) -> Score:
+    """The score of a judged sample from its records; a sample with none (its judge failed first,
+    scored because the task sets `score_on_error`) is `error` with `NO_CALLS` as its cause."""
+    calls, plan = judge_records(state)
+    if calls is None or plan is None:
+        calls, plan = [], NO_PLAN
+    return build_score(dict(state.metadata), calls, plan, judge=judge, idea_format=idea_format,
+                       split_rule=split_rule)
 
 
 @score_reducer(name="pool_calls")
@@ -155,6 +173,7 @@ def pool_calls() -> ScoreReducer:
             "calls": calls,
             "k": k * len(scores),
             "verdict": verdict,
+            **failure_fields(calls),
             "split": split,
         }
         return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)

@@ -6,13 +6,16 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-PairVerdict = Literal["a", "b", "tie", "invalid"]
-PointVerdict = Literal["novel", "not_novel", "invalid"]
+from judgeaudit.protocol import ERROR
+
+PairVerdict = Literal["a", "b", "tie", "invalid", "error"]
+PointVerdict = Literal["novel", "not_novel", "invalid", "error"]
 Order = Literal["ab", "ba", "single"]
 SplitRule = Literal["not_novel", "novel", "invalid"]
 
-PAIR_VERDICTS: tuple[str, ...] = ("a", "b", "tie", "invalid")
-POINT_VERDICTS: tuple[str, ...] = ("novel", "not_novel", "invalid")
+# `invalid`: the model answered outside the protocol; `error`: the call failed, no answer.
+PAIR_VERDICTS: tuple[str, ...] = ("a", "b", "tie", "invalid", "error")
+POINT_VERDICTS: tuple[str, ...] = ("novel", "not_novel", "invalid", "error")
 # Default for an exact pointwise split: a judge that cannot reach a majority has not
 # claimed novelty, so the item counts as `not_novel`; every split is counted in metadata.
 DEFAULT_SPLIT_RULE: SplitRule = "not_novel"
@@ -21,7 +24,8 @@ DEFAULT_SPLIT_RULE: SplitRule = "not_novel"
 @dataclass(frozen=True)
 class CallRecord:
     """One model call: presented order, verdict as shown and mapped back, raw text, parse path,
-    and for an invalid verdict the parser's reason (`judges/parse.py`)."""
+    for an invalid verdict the parser's reason (`judges/parse.py`), and for a failed call
+    (verdict and parse `error`, see `failed_call`) the one-line cause in `error`."""
 
     order: Order
     shown_verdict: str
@@ -37,6 +41,16 @@ class CallRecord:
         return asdict(self)
 
 
+def failed_call(order: Order, call_index: int, cause: str, raw: str = "") -> CallRecord:
+    """The record of a call that failed (no answer): verdict and parse `error`, the cause in `error`."""
+    return CallRecord(order, ERROR, ERROR, raw, "error", call_index, cause)
+
+
+def no_answer(verdicts: Sequence[str]) -> Literal["invalid", "error"]:
+    """The verdict of calls without a valid one: `error` when every call failed, else `invalid`."""
+    return "error" if verdicts and all(v == ERROR for v in verdicts) else "invalid"
+
+
 def map_back(shown: str, order: Order) -> str:
     """Map a verdict given on the presented order back to the item's own a/b."""
     if order == "ba" and shown in ("a", "b"):
@@ -45,13 +59,14 @@ def map_back(shown: str, order: Order) -> str:
 
 
 def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
-    """Mean of valid votes (a=1, b=0, tie=0.5): >0.5 a, <0.5 b, =0.5 tie; no valid vote is invalid."""
+    """Mean of valid votes (a=1, b=0, tie=0.5): >0.5 a, <0.5 b, =0.5 tie; no valid vote is
+    invalid, or error when every call failed."""
     votes = [1.0 if v == "a" else 0.0 if v == "b" else 0.5 for v in verdicts if v in ("a", "b", "tie")]
     for v in verdicts:
         if v not in PAIR_VERDICTS:
             raise ValueError(f"unknown pairwise verdict {v!r}")
     if not votes:
-        return "invalid"
+        return no_answer(verdicts)
     # Compare in integer half-votes so float rounding can never turn a tie into a win.
     twice = sum(int(round(2 * x)) for x in votes)
     if twice > len(votes):
@@ -62,14 +77,15 @@ def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
 
 
 def aggregate_pointwise(verdicts: Sequence[str], split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> tuple[PointVerdict, bool]:
-    """Majority of valid votes; an exact split is resolved by `split_rule`. Returns (verdict, was_split)."""
+    """Majority of valid votes (none: invalid, or error when every call failed); an exact split is
+    resolved by `split_rule`. Returns (verdict, was_split)."""
     for v in verdicts:
         if v not in POINT_VERDICTS:
             raise ValueError(f"unknown pointwise verdict {v!r}")
     novel = sum(v == "novel" for v in verdicts)
     not_novel = sum(v == "not_novel" for v in verdicts)
     if novel == not_novel == 0:
-        return "invalid", False
+        return no_answer(verdicts), False
     if novel > not_novel:
         return "novel", False
     if not_novel > novel:

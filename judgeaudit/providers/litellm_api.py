@@ -1,4 +1,15 @@
-"""Inspect model provider `litellm/<litellm model>`: async litellm calls, USD cost, Inspect-owned retries.
+"""Inspect model provider `litellm/<litellm model>`: async litellm calls, USD cost, bounded retries.
+
+Retries: a transient failure (rate limit, 5xx, timeout, refused or dropped connection) is
+retried here, with exponential backoff and jitter (first wait about `RETRY_INITIAL_WAIT` s,
+doubling, at most `RETRY_MAX_WAIT` s), at most `-M max_retries=` times (default
+`DEFAULT_MAX_RETRIES`) and never past `-M timeout=` seconds for the whole call, retries and
+waits included (default `DEFAULT_TIMEOUT`); each attempt gets the time left (or Inspect's
+`--attempt-timeout`, when smaller). Inspect's `--max-retries` / `--timeout`, when given, take
+the place of the `-M` values. Other failures (400, 401, 404 ...) are not retried. litellm and
+the OpenAI SDK retry nothing themselves, and Inspect does not retry a call we gave up on: the
+call fails with a `LiteLLMCallError` whose message is one redacted line naming the cause and the
+endpoint, e.g. `connection refused at http://127.0.0.1:9/v1 (gave up after 4 attempts in 7.3 s)`.
 
 What was actually sent is recorded twice: in the model call record (`ModelEvent.call.request`,
 credentials masked) and in `ModelOutput.metadata["litellm"]`:
@@ -23,6 +34,7 @@ import hashlib
 import json
 import logging
 import os
+import time
 from typing import Any
 
 from inspect_ai.model import (
@@ -44,13 +56,30 @@ from inspect_ai.model import (
     StopReason,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_before_delay,
+    wait_exponential,
+    wait_random,
+)
 
+from judgeaudit.providers.failures import ProviderCallError, exception_chain, one_line
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
 from judgeaudit.providers.transcript import message_text
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_CONNECTIONS = 10
+# Retry bounds (see the module docstring): retries after the first attempt, and seconds for a
+# whole call (attempts and waits); backoff waits in seconds.
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_TIMEOUT = 120.0
+RETRY_INITIAL_WAIT = 1.0
+RETRY_MAX_WAIT = 20.0
+RETRY_JITTER = 1.0
 DEFAULT_CONFIG = GenerateConfig()
 # Loggers litellm writes to; a redacting filter is attached to each.
 LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
@@ -67,8 +96,9 @@ _FINISH_REASONS: dict[str, StopReason] = {
 }
 
 
-class LiteLLMCallError(RuntimeError):
-    """A litellm call failed; the message is redacted and the original exception is not chained."""
+class LiteLLMCallError(ProviderCallError):
+    """A litellm call failed for good; the message is the redacted one-line cause and the
+    original exception is not chained."""
 
     def __init__(
         self, message: str, kind: str, status_code: int | None, retry: RetryDecision
@@ -124,6 +154,37 @@ def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
     if isinstance(status, int) and (status == 429 or status >= 500):
         return RetryDecision.rate_limit() if status == 429 else RetryDecision.transient()
     return RetryDecision.no()
+
+
+def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
+    """One line naming why a litellm call failed and where (unredacted: redact before use)."""
+    chain = list(exception_chain(ex))
+    text = one_line(str(ex))
+    if any(isinstance(e, ConnectionRefusedError) for e in chain) or "connection refused" in text.lower():
+        return f"connection refused at {endpoint}"
+    if isinstance(ex, litellm.Timeout) or any(isinstance(e, TimeoutError) for e in chain):
+        return f"no response from {endpoint} in time ({text})"
+    if isinstance(ex, litellm.APIConnectionError) or any(isinstance(e, ConnectionError) for e in chain):
+        root = chain[-1]
+        return f"cannot connect to {endpoint}: {type(root).__name__}: {one_line(str(root))}"
+    if isinstance(ex, litellm.NotFoundError):
+        return f"not found at {endpoint} (is the model name right?): {text}"
+    if isinstance(ex, litellm.AuthenticationError):
+        return f"authentication failed at {endpoint} (check the API key): {text}"
+    return f"{type(ex).__name__} from {endpoint}: {text}"
+
+
+def retry_limits(max_retries: Any, timeout: Any) -> tuple[int, float]:
+    """Checked `-M max_retries=` (whole number >= 0) and `-M timeout=` (seconds > 0)."""
+    try:
+        retries, seconds = int(max_retries), float(timeout)
+    except (TypeError, ValueError):
+        raise ValueError(f"litellm provider: -M max_retries must be a whole number and -M timeout a number of "
+                         f"seconds, got max_retries={max_retries!r}, timeout={timeout!r}") from None
+    if retries < 0 or retries != float(max_retries) or not seconds > 0:
+        raise ValueError(f"litellm provider: need -M max_retries >= 0 (whole) and -M timeout > 0, "
+                         f"got max_retries={max_retries!r}, timeout={timeout!r}")
+    return retries, seconds
 
 
 def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
@@ -293,7 +354,9 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
 class LiteLLMAPI(ModelAPI):
     """`litellm/<model>`: e.g. `litellm/openai/gpt-4o-mini`, `litellm/anthropic/claude-...`.
 
-    Model args (`-M`): `api_key`, `api_base`, `max_connections`; anything else is passed to
+    Model args (`-M`): `api_key`, `api_base` (or Inspect's `--model-base-url`), `max_connections`,
+    `max_retries` (retries of a transient failure, default 3) and `timeout` (seconds for a whole
+    call, retries included, default 120; see the module docstring); anything else is passed to
     `litellm.acompletion` as is (for example `custom_llm_provider` or `input_cost_per_token`).
     Keys otherwise come from the provider's usual environment variable, read by litellm.
     """
@@ -306,12 +369,15 @@ class LiteLLMAPI(ModelAPI):
         config: GenerateConfig = DEFAULT_CONFIG,
         api_base: str | None = None,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float = DEFAULT_TIMEOUT,
         **model_args: Any,
     ) -> None:
         super().__init__(
             model_name=model_name, base_url=base_url or api_base, api_key=api_key, config=config
         )
         self._max_connections = int(max_connections)
+        self._max_retries, self._timeout = retry_limits(max_retries, timeout)
         self.model_args = model_args
         REDACTOR.add(api_key, *env_secrets())
         self._litellm = import_litellm()
@@ -397,9 +463,11 @@ class LiteLLMAPI(ModelAPI):
             request["api_base"] = self.base_url
         model_call = ModelCall.create(REDACTOR.data(request), None)  # returned with the output
         try:
-            response = await self._acompletion(request)
+            response = await self._complete(request, config)
         except Exception as ex:
-            message = REDACTOR.text(f"{type(ex).__name__}: {ex}")
+            attempts, seconds = getattr(ex, "gave_up", (1, 0.0))
+            tried = f" (gave up after {attempts} attempts in {seconds:.1f} s)" if attempts > 1 else ""
+            message = REDACTOR.text(failure_cause(ex, self._litellm, self.endpoint()) + tried)
             status = getattr(ex, "status_code", None)
             model_call.set_error({"error": message, "status_code": status})
             if isinstance(ex, self._litellm.ContextWindowExceededError):
@@ -410,11 +478,8 @@ class LiteLLMAPI(ModelAPI):
                 return ModelOutput.from_content(
                     self.model_name, "", stop_reason="content_filter", error=message
                 ), model_call
-            raise LiteLLMCallError(
-                message,
-                type(ex).__name__,
-                status if isinstance(status, int) else None,
-                classify_retry(ex, self._litellm),
+            raise LiteLLMCallError(  # retries are used up: Inspect must not retry it again
+                message, type(ex).__name__, status if isinstance(status, int) else None, RetryDecision.no()
             ) from None
         model_call.set_response(REDACTOR.data(response.model_dump()))
         cost = self.cost(response)
@@ -434,6 +499,43 @@ class LiteLLMAPI(ModelAPI):
             },
         )
         return output, model_call
+
+    def endpoint(self) -> str:
+        """Where calls go, for error messages: the base URL, else litellm's default for the model."""
+        return self.base_url or f"litellm/{self.model_name}'s default endpoint"
+
+    async def _complete(self, request: dict[str, Any], config: GenerateConfig) -> Any:
+        """`_acompletion` with the bounded retries of the module docstring; the last failure is
+        raised as is (never a tenacity `RetryError`), with `gave_up` = (attempts, seconds) on it."""
+        retries = config.max_retries if config.max_retries is not None else self._max_retries
+        timeout = float(config.timeout) if config.timeout is not None else self._timeout
+        start = time.monotonic()
+        attempts = 0
+
+        def log_retry(state: RetryCallState) -> None:
+            failed = state.outcome.exception() if state.outcome else None
+            cause = failure_cause(failed, self._litellm, self.endpoint()) if failed else "unknown"
+            logger.info(REDACTOR.text(f"litellm/{self.model_name}: attempt {state.attempt_number} failed "
+                                      f"({cause}); retrying in {state.upcoming_sleep:.1f} s"))
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(retries + 1) | stop_before_delay(timeout),
+            wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT) + wait_random(0, RETRY_JITTER),
+            retry=retry_if_exception(lambda ex: classify_retry(ex, self._litellm).retry),
+            before_sleep=log_retry,
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    left = max(timeout - (time.monotonic() - start), 0.1)
+                    per_attempt = min(left, config.attempt_timeout) if config.attempt_timeout else left
+                    return await self._acompletion({**request, "timeout": per_attempt})
+        except Exception as ex:
+            ex.gave_up = (attempts, time.monotonic() - start)  # type: ignore[attr-defined]
+            raise
+        raise AssertionError("unreachable: tenacity returns or raises")  # pragma: no cover
 
     async def _acompletion(self, request: dict[str, Any]) -> Any:
         """The litellm call itself, with credentials added here so they stay out of records."""

@@ -204,6 +204,12 @@ def agreement_all(rows_by_config: dict[str, pd.DataFrame], kind: str, resamples:
     return out
 
 
+def _failed_calls(rows: pd.DataFrame) -> dict[str, Any]:
+    """`failed_calls` (calls with verdict `error`, all items) and `error` (the first cause, or None)."""
+    failed = [c for calls in rows["calls"] for c in calls if c.get("verdict") == "error"] if "calls" in rows else []
+    return {"failed_calls": len(failed), "error": failed[0].get("error") if failed else None}
+
+
 def compute_group(group: Group, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED, human_agreement: bool = True) -> dict[str, Any]:
     """Every number of one group, JSON-ready (intervals carry their method, B and seed)."""
@@ -264,6 +270,11 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             "probe_variant": meta.loc[c, "probe_variant"],
             "n_items": len(group.items),
             "verdict_counts": {k: int(v) for k, v in Counter(group.verdicts[c]).items()},
+            # items with no valid answer, apart: invalid (answered outside the protocol) and error
+            # (every call failed), with the failed calls and their first cause
+            "invalid_items": int((group.verdicts[c] == "invalid").sum()),
+            "error_items": int((group.verdicts[c] == "error").sum()),
+            **_failed_calls(rows),
             "split_items": int(rows["split"].fillna(False).astype(bool).sum()) if "split" in rows else 0,
             "metrics": {m: intervals[m][c].to_dict() for m in metrics},
             "reference": ref,

@@ -3,7 +3,9 @@ long frame (CSV) for each.
 
 (1) ablation: rows = variants, columns = models, cells "Δ vs reference [95% CI]" (* = significant);
 (2) tie rates by variant x model x setup; (3) pointwise per-class precision/recall/F1;
-(4) cost and the headline metric per configuration.
+(4) cost and the headline metric per configuration. Every table shows, per configuration,
+the share of items without a valid answer, apart: `invalid rate` (answered outside the protocol)
+and `error rate` (every call failed), and pairwise tables the `tie rate` beside them.
 """
 
 from __future__ import annotations
@@ -57,6 +59,18 @@ def _group_title(g: dict[str, Any]) -> str:
     return f"{g['kind']} on {g['dataset']} (n = {g['n_items']} items{extra})"
 
 
+# The failure (and tie) rates every table shows per configuration: (metric, column label).
+RATE_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "pairwise": (("tie_rate", "tie rate"), ("invalid_rate", "invalid rate"), ("error_rate", "error rate")),
+    "pointwise": (("invalid_rate", "invalid rate"), ("error_rate", "error rate")),
+}
+
+
+def rate_cells(e: dict[str, Any], kind: str, skip: Sequence[str] = ()) -> dict[str, str]:
+    """The rate columns (`RATE_COLUMNS`) of one configuration entry, point estimates with intervals."""
+    return {label: interval_cell(e["metrics"][key]) for key, label in RATE_COLUMNS[kind] if key not in skip}
+
+
 def ablation_table(g: dict[str, Any]) -> Table:
     """Rows = variants, columns = models: the reference's value, others' paired Δ of the headline metric."""
     metric = g["headline_metric"]
@@ -64,9 +78,14 @@ def ablation_table(g: dict[str, Any]) -> Table:
     models = sorted({e["model"] for e in configs.values()})
     variants = sorted({e["variant"] for e in configs.values()}, key=lambda v: (not any(
         e["is_reference"] for e in configs.values() if e["variant"] == v), v))
-    display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=models)
+    rates = [(model, key, label) for model in models for key, label in RATE_COLUMNS[g["kind"]]]
+    columns = [*models, *(f"{label} ({model})" for model, _, label in rates)]
+    display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=columns)
     records = []
     for name, e in configs.items():
+        for model, key, label in rates:
+            if e["model"] == model:
+                display.loc[e["variant"], f"{label} ({model})"] = _num(e["metrics"][key]["estimate"])
         if e["is_reference"]:
             cell = interval_cell(e["metrics"][metric]) + " (reference)"
         elif metric in e["vs_reference"]:
@@ -84,35 +103,47 @@ def ablation_table(g: dict[str, Any]) -> Table:
             "p_value": d.get("p_value"), "significant": d.get("significant"),
             "method": d.get("method") or e["metrics"][metric]["method"], "resamples": e["metrics"][metric]["resamples"],
             "seed": e["metrics"][metric]["seed"],
+            **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
         })
     any_iv = next(iter(configs.values()))["metrics"][metric]
     caption = (f"Ablation, {_group_title(g)}: {metric} of the reference, and for other configurations the "
                f"paired difference vs the same model's reference [{any_iv['confidence']:.0%} percentile bootstrap "
-               f"over items, B = {any_iv['resamples']}, seed {any_iv['seed']}]; {SIG_MARK} = interval excludes 0.")
+               f"over items, B = {any_iv['resamples']}, seed {any_iv['seed']}]; {SIG_MARK} = interval excludes 0. "
+               f"{_rates_note(g['kind'])}")
     return Table(f"ablation_{g['kind']}_{g['dataset']}", caption, display.reset_index(), pd.DataFrame(records))
 
 
+def _rates_note(kind: str) -> str:
+    ties = "tie rate, " if kind == "pairwise" else ""
+    return (f"Per configuration also the {ties}invalid rate (answered outside the protocol) and error rate "
+            "(every call failed).")
+
+
 def tie_table(g: dict[str, Any]) -> Table:
-    """Tie rate of every configuration, overall and per setup (pairwise groups)."""
+    """Tie rate of every configuration, overall and per setup, beside its invalid and error rates (pairwise groups)."""
     rows, records = [], []
     for name, e in g["configs"].items():
+        base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"], "variant": e["variant"]}
         cells = {"configuration": e["variant"], "model": e["model"], "all": interval_cell(e["metrics"]["tie_rate"])}
-        records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                        "variant": e["variant"], "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])})
+        records.append({**base, "metric": "tie_rate", "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])})
         for setup, iv in e.get("tie_rate_by_setup", {}).items():
             cells[setup] = interval_cell(iv)
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                            "variant": e["variant"], "setup": setup, **_iv_cols(iv)})
-        rows.append(cells)
+            records.append({**base, "metric": "tie_rate", "setup": setup, **_iv_cols(iv)})
+        for key in ("invalid_rate", "error_rate"):
+            records.append({**base, "metric": key, "setup": "all", **_iv_cols(e["metrics"][key])})
+        rows.append({**cells, **rate_cells(e, "pairwise", skip=("tie_rate",))})
     display = pd.DataFrame(rows).sort_values(["configuration", "model"]).fillna(MISSING)
-    caption = f"Tie rates, {_group_title(g)}, by configuration, model and setup [95% CI]."
+    rates = ["invalid rate", "error rate"]
+    display = display[[*(c for c in display.columns if c not in rates), *rates]]  # rates last, after every setup
+    caption = (f"Tie rates, {_group_title(g)}, by configuration, model and setup ('all' and one column per setup), "
+               "beside the invalid rate (answered outside the protocol) and error rate (every call failed) [95% CI].")
     return Table(f"tie_rates_{g['dataset']}", caption, display.reset_index(drop=True), pd.DataFrame(records))
 
 
 POINTWISE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("precision_novel", "P novel"), ("recall_novel", "R novel"), ("f1_novel", "F1 novel"),
     ("precision_not_novel", "P not_novel"), ("recall_not_novel", "R not_novel"), ("f1_not_novel", "F1 not_novel"),
-    ("macro_f1", "macro-F1"), ("invalid_rate", "invalid rate"),
+    ("macro_f1", "macro-F1"), ("invalid_rate", "invalid rate"), ("error_rate", "error rate"),
 )
 
 
@@ -127,8 +158,9 @@ def f1_table(g: dict[str, Any]) -> Table:
                             "variant": e["variant"], "metric": key, **_iv_cols(e["metrics"][key])})
         cells["split items"] = e.get("split_items", 0)
         rows.append(cells)
-    caption = (f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict is a miss for its "
-               "gold class; 'split items' were decided by the task's exact-split rule.")
+    caption = (f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict (answered outside "
+               "the protocol) and an error (every call failed) are misses for the gold class; 'split items' were "
+               "decided by the task's exact-split rule.")
     return Table(f"pointwise_f1_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
@@ -141,18 +173,21 @@ def cost_table(results: Sequence[dict[str, Any]]) -> Table:
             iv = e["metrics"][metric]
             unknown = e["cost_unknown_items"]
             cost = "unknown" if unknown else f"{e['cost_usd']:.4f}"
+            rates = {label: _num(e["metrics"][key]["estimate"]) for key, label in RATE_COLUMNS[g["kind"]]}
             rows.append({"kind": g["kind"], "dataset": g["dataset"], "configuration": e["variant"], "model": e["model"],
-                         "metric": metric, "value [95% CI]": interval_cell(iv), "cost USD": cost,
-                         "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
+                         "metric": metric, "value [95% CI]": interval_cell(iv), "tie rate": MISSING, **rates,
+                         "cost USD": cost, "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
                          "tokens": _num(e["total_tokens"], digits=0)})
             records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                             "variant": e["variant"], "metric": metric, **_iv_cols(iv),
+                            **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
                             "cost_usd": e["cost_usd"], "cost_per_item_usd": e["cost_per_item_usd"],
                             "cost_unknown_items": unknown, "input_tokens": e["input_tokens"],
                             "output_tokens": e["output_tokens"], "total_tokens": e["total_tokens"]})
     caption = ("Cost and headline metric per configuration (pairwise: strict accuracy; pointwise: macro-F1) [95% CI]. "
                "Calls served from Inspect's cache cost 0; cost is unknown where the provider reported usage without a price "
-               "(and for aggregations recomputed from a subset of calls).")
+               "(and for aggregations recomputed from a subset of calls). Tie, invalid (answered outside the protocol) "
+               "and error (every call failed) rates are point estimates.")
     return Table("cost", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
@@ -184,12 +219,13 @@ def agreement_table(g: dict[str, Any]) -> Table | None:
             else:
                 records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                                 "variant": e["variant"], "statistic": key, "undefined_reason": iv.get("undefined")})
-        rows.append(cells)
+        rows.append({**cells, **rate_cells(e, g["kind"])})
     if not rows:
         return None
     human = "rating of a minus rating of b" if g["kind"] == "pairwise" else "the idea's mean review rating"
     caption = (f"Agreement with humans, {_group_title(g)} [95% CI]: correlations of the judge's vote share with "
-               f"{human}; κ and ordinal α of the verdict with the gold label (invalid verdicts left out).")
+               f"{human}; κ and ordinal α of the verdict with the gold label (invalid and error verdicts left out). "
+               f"{_rates_note(g['kind'])}")
     return Table(f"agreement_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
@@ -213,13 +249,13 @@ def ordinal_table(g: dict[str, Any]) -> Table | None:
             base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
                     "variant": e["variant"], "statistic": key}
             records.append({**base, **_iv_cols(iv)} if "estimate" in iv else {**base, "undefined_reason": iv.get("undefined")})
-        rows.append(cells)
+        rows.append({**cells, **rate_cells(e, g["kind"])})
     if not rows:
         return None
     unit = "the pair (score of a minus score of b vs the same review difference)" if g["kind"] == "pairwise" \
         else "the idea (mean call score vs mean review score)"
     caption = (f"Ordinal novelty scores, {_group_title(g)} [95% CI]: Spearman ρ per unit, {unit}; Krippendorff α "
-               "(ordinal, 0-4) with the calls as coders and each judged idea as a unit.")
+               f"(ordinal, 0-4) with the calls as coders and each judged idea as a unit. {_rates_note(g['kind'])}")
     return Table(f"ordinal_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
@@ -228,9 +264,13 @@ def flip_table(g: dict[str, Any]) -> Table:
     names = sorted(g["flip_rates"])
     display = pd.DataFrame([[f"{g['flip_rates'][a][b]:.3f}" for b in names] for a in names],
                            columns=names, index=pd.Index(names, name="configuration")).reset_index()
+    for key, label in RATE_COLUMNS[g["kind"]]:
+        display[label] = [_num(g["configs"][n]["metrics"][key]["estimate"]) if n in g["configs"] else MISSING
+                          for n in names]
     records = [{"kind": g["kind"], "dataset": g["dataset"], "config_x": a, "config_y": b, "flip_rate": g["flip_rates"][a][b]}
                for a in names for b in names]
-    caption = f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are in report.json)."
+    caption = (f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are "
+               f"in report.json). {_rates_note(g['kind'])}")
     return Table(f"flip_rates_{g['kind']}_{g['dataset']}", caption, display, pd.DataFrame(records))
 
 

@@ -82,12 +82,12 @@ def other(letter: str) -> str:
     return "B" if letter == "A" else "A"
 
 
-def run(task: Any, judge: ScriptedJudge, tmp_path: Path, **kwargs: Any) -> EvalLog:
-    """One eval with the scripted judge; asserts success."""
+def run(task: Any, judge: ScriptedJudge, tmp_path: Path, status: str = "success", **kwargs: Any) -> EvalLog:
+    """One eval with the scripted judge; asserts the log's status (success unless told)."""
     log = eval(task, model=judge.model(), log_dir=str(tmp_path / "logs"), display="none", **kwargs)[
         0
     ]
-    assert log.status == "success", log.error
+    assert log.status == status, log.error
     return log
 
 
@@ -287,21 +287,55 @@ def test_invalid_outputs_are_never_coerced(tmp_path: Path) -> None:
         assert {c["raw"] for c in score.metadata["calls"]} <= set(outputs)
 
 
-def test_provider_errors_become_invalid_calls(tmp_path: Path) -> None:
+def test_a_failed_call_is_an_error_and_errors_the_sample(tmp_path: Path) -> None:
+    """A call that raises is an `error` call with its cause, never `invalid`; the valid call still
+    decides the item, and the sample (so the eval) errors with the one-line cause."""
+
     def policy(text: str, index: int) -> str:
         if "online matching market" in text and index == 0:
             raise RuntimeError("upstream returned 503")
         return f"Verdict: {marker_position(text)}"
 
     log = run(
-        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path
+        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path, status="error"
     )
-    calls = scores(log)["pair0"].metadata["calls"]
-    assert calls[0]["parse"] == "error" and calls[0]["verdict"] == "invalid"
-    assert "upstream returned 503" in calls[0]["error"]
-    assert calls[1]["parse"] == "strict"
-    assert scores(log)["pair0"].answer == "a"  # the valid call still decides the item
-    assert metrics(log)["strict_accuracy"] == 1.0
+    score = scores(log)["pair0"]
+    calls = score.metadata["calls"]
+    assert calls[0]["parse"] == "error" and calls[0]["verdict"] == calls[0]["shown_verdict"] == "error"
+    assert calls[0]["error"] == "RuntimeError: upstream returned 503"
+    assert calls[1]["parse"] == "strict" and calls[1]["error"] is None
+    assert score.answer == "a"  # the valid call still decides the item
+    assert score.metadata["calls_failed"] == 1
+    assert score.metadata["error"] == "1 of 2 calls failed: RuntimeError: upstream returned 503"
+    assert log.samples is not None
+    errored = {str(s.id): s.error.message for s in log.samples if s.error is not None}
+    assert list(errored) == ["pair0"] and "1 of 2 calls failed: RuntimeError: upstream returned 503" in errored["pair0"]
+    assert all(s.metadata["calls_failed"] == 0 and s.metadata["error"] is None
+               for key, s in scores(log).items() if key != "pair0")
+    assert metrics(log)["strict_accuracy"] == 1.0 and metrics(log)["error_rate"] == 0.0
+
+
+def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None:
+    """Every call of an item failed: the item's verdict is `error` (counted by error_rate, not
+    invalid_rate), its score says so with the cause, and the sample errors `could not judge`."""
+
+    def policy(text: str, index: int) -> str:
+        if "online matching market" in text:
+            raise ConnectionRefusedError("connection refused at http://127.0.0.1:9/v1")
+        return f"Verdict: {marker_position(text)}"
+
+    log = run(novelty_pairwise(dataset=TINY, k=2, both_orders=True, resamples=RESAMPLES), ScriptedJudge(policy),
+              tmp_path, status="error")
+    score = scores(log)["pair0"]
+    assert score.answer == score.metadata["verdict"] == "error"
+    assert [c["verdict"] for c in score.metadata["calls"]] == ["error"] * 4
+    cause = "could not judge: 4 of 4 calls failed: ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
+    assert score.metadata["error"] == cause and score.metadata["calls_failed"] == 4
+    assert score.value["error"] == 1.0 and score.value["invalid"] == 0.0  # type: ignore[index]
+    n = len(scores(log))
+    assert metrics(log)["error_rate"] == pytest.approx(1 / n) and metrics(log)["invalid_rate"] == 0.0
+    assert log.samples is not None
+    assert [cause in s.error.message for s in log.samples if s.error is not None] == [True]
 
 
 def test_provider_error_text_never_carries_a_secret(
@@ -317,6 +351,7 @@ def test_provider_error_text_never_carries_a_secret(
         novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
         ScriptedJudge(policy),
         tmp_path,
+        status="error",
         limit=1,
     )
     error = scores(log)["pair0"].metadata["calls"][0]["error"]
@@ -431,6 +466,7 @@ def test_metrics_show_in_evals_df(tmp_path: Path) -> None:
         "accuracy_no_ties",
         "tie_rate",
         "invalid_rate",
+        "error_rate",
     ):
         assert f"score_novelty_{name}" in df.columns
     assert row["score_novelty_strict_accuracy"] == 1.0
@@ -542,13 +578,15 @@ def test_inspect_metrics_are_point_estimates_of_the_stats_definitions() -> None:
             score=Score(value=1.0, metadata={"kind": "pairwise", "verdict": v, "gold": "a"}),
             sample_id=str(i),
         )
-        for i, v in enumerate(["a", "a", "b", "a", "tie"])
+        for i, v in enumerate(["a", "a", "b", "a", "tie", "invalid", "error"])
     ]
     values: dict[str, float] = {}
     for compute in pairwise_metrics():
         values.update(compute(sample_scores))  # type: ignore[operator, arg-type]
-    assert values == pytest.approx({"strict_accuracy": 0.6, "soft_accuracy": 0.7, "accuracy_no_ties": 0.75,
-                                    "tie_rate": 0.2, "invalid_rate": 0.0})
+    # by hand: 3 correct of 7; soft 3.5 / 7; decided (a or b) 4, 3 of them correct; 1 tie,
+    # 1 invalid, 1 error of 7 (invalid and error are wrong, and counted apart)
+    assert values == pytest.approx({"strict_accuracy": 3 / 7, "soft_accuracy": 0.5, "accuracy_no_ties": 0.75,
+                                    "tie_rate": 1 / 7, "invalid_rate": 1 / 7, "error_rate": 1 / 7})
 
 
 def _mixed_policy(text: str, index: int) -> str:
@@ -661,7 +699,8 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
             raise RuntimeError("upstream returned 503")
         return f"Verdict: {marker_position(text)}"
 
-    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path)
+    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path,
+              status="error")
     assert log.samples is not None
     for sample in log.samples:
         answer = sample.messages[-1]
@@ -702,3 +741,16 @@ def test_lean_sample_without_texts_refuses_a_second_order() -> None:
     related.metadata["related_work"] = {"ab": "Related papers: ..."}
     with pytest.raises(ValueError, match="no idea texts"):
         call_text("pairwise", "reference", related, ("ab",), "ab")
+
+
+def test_a_prompted_judge_without_a_model_is_an_error_not_a_verdict(tmp_path: Path) -> None:
+    """`--model none` on an LLM judge: the eval ends with status error and the cause; the item is
+    scored `error` (error rate 1, invalid rate 0), never a successful run of invalid verdicts."""
+    log = eval(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), model="none", log_dir=str(tmp_path / "logs"),
+               display="none", limit=1)[0]
+    assert log.status == "error" and log.samples
+    sample = log.samples[0]
+    assert sample.error is not None
+    assert "could not judge: 1 of 1 calls failed: PrerequisiteError: No model specified" in sample.error.message
+    assert scores(log)["pair0"].answer == "error"
+    assert metrics(log)["error_rate"] == 1.0 and metrics(log)["invalid_rate"] == 0.0

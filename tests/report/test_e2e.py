@@ -7,7 +7,8 @@ prompt, where idea texts carry `marker:novel` / `marker:plain` and `item:<i>`):
 - `right`: always names the novel idea (pointwise: the right label);
 - `always_a`: always answers A (pointwise: always NOVEL) - with both orders every pair ties;
 - `half_tie`: TIE on items 0-3 (the human_only setup), right on 4-7 (pointwise: unparseable
-  text on items 0-1, right elsewhere).
+  text on item 0, a failed call - the model raises - on item 1, right elsewhere; the grid runs
+  with `fail_on_error=False`, so that log is a success with one `error` item).
 Items: 8 pairs / 8 points, gold `a` (pointwise `novel`) on even items; items 0-3 human_only,
 4-7 human_generated. Every call reports 100 input + 10 output tokens and USD 0.001.
 """
@@ -71,6 +72,8 @@ def _judge(behaviour: str):  # type: ignore[no-untyped-def]
         if 'Verdict: NOT NOVEL' in text:  # pointwise prompt
             right = "NOVEL" if "marker:novel" in text else "NOT NOVEL"
             answer = {"right": right, "always_a": "NOVEL", "half_tie": right}[behaviour]
+            if behaviour == "half_tie" and item == 1:
+                raise ConnectionRefusedError("connection refused at http://127.0.0.1:9/v1")
             content = "I cannot tell." if behaviour == "half_tie" and item < 2 else f"Reasoning.\nVerdict: {answer}"
         else:
             right = "A" if text.index("marker:novel") < text.index("marker:plain") else "B"
@@ -111,7 +114,7 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         novelty_pointwise(dataset=str(set_dir), cache=False),
     ]
     t0 = time.perf_counter()
-    results = eval(tasks, model=models, log_dir=str(logs), display="none", max_tasks=4)
+    results = eval(tasks, model=models, log_dir=str(logs), display="none", max_tasks=4, fail_on_error=False)
     results += eval(novelty_pairwise(dataset=str(set_dir), probe="position", cache=False), model=models[1],
                     log_dir=str(logs), display="none")
     assert all(r.status == "success" for r in results)
@@ -209,6 +212,10 @@ def test_tie_rates_by_setup(report: dict[str, Any]) -> None:
     csv = pd.read_csv(report["out"] / "tie_rates_toyset.csv")
     row = csv[(csv["model"] == "always_a") & (csv["variant"] == BOTH) & (csv["setup"] == "human_generated")]
     assert row["estimate"].tolist() == [1.0]
+    md = (report["out"] / "tie_rates_toyset.md").read_text()
+    header = next(line for line in md.splitlines() if line.startswith("| configuration"))
+    assert header.rstrip().endswith("| invalid rate | error rate |")  # beside the tie rates, in the Markdown too
+    assert set(csv["metric"]) == {"tie_rate", "invalid_rate", "error_rate"}
 
 
 def test_pointwise_decomposition(report: dict[str, Any]) -> None:
@@ -219,13 +226,22 @@ def test_pointwise_decomposition(report: dict[str, Any]) -> None:
     assert always["f1_novel"]["estimate"] == pytest.approx(2 / 3) and always["f1_not_novel"]["estimate"] == 0.0
     assert always["macro_f1"]["estimate"] == pytest.approx(1 / 3)
     garbled = _cfg(g, "half_tie", REF)["metrics"]
-    # invalid on point0 (novel) and point1 (not_novel), right elsewhere: both classes TP 3 / pred 3 / gold 4
-    assert garbled["invalid_rate"]["estimate"] == 0.25
+    # invalid on point0 (novel), error on point1 (not_novel), right elsewhere: both classes TP 3 / pred 3 / gold 4
+    assert garbled["invalid_rate"]["estimate"] == 0.125 and garbled["error_rate"]["estimate"] == 0.125
+    entry = _cfg(g, "half_tie", REF)
+    assert entry["invalid_items"] == 1 and entry["error_items"] == 1 and entry["failed_calls"] == 1
+    assert entry["verdict_counts"]["error"] == 1
+    assert entry["error"] == "ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
+    assert _cfg(g, "right", REF)["error_items"] == 0 and _cfg(g, "right", REF)["error"] is None
     assert garbled["recall_novel"]["estimate"] == 0.75 and garbled["precision_novel"]["estimate"] == 1.0
     assert garbled["macro_f1"]["estimate"] == pytest.approx(6 / 7)
     assert _cfg(g, "right", REF)["metrics"]["macro_f1"]["estimate"] == 1.0
     md = (report["out"] / "pointwise_f1_toyset.md").read_text()
     assert "0.857 [" in md and "0.333 [" in md
+    header = next(line for line in md.splitlines() if line.startswith("| configuration"))
+    assert "| invalid rate | error rate |" in header
+    row = next(line for line in md.splitlines() if "| half_tie |" in line and line.startswith(f"| {REF} |"))
+    assert row.count("0.125 [") == 2  # invalid rate and error rate
 
 
 def test_cost_table(report: dict[str, Any]) -> None:
@@ -243,12 +259,15 @@ def test_ablation_table_cells(report: dict[str, Any]) -> None:
     lines = {line.split(" | ")[0].strip("| "): line for line in md.splitlines() if line.startswith("| prompt")}
     header = next(line for line in md.splitlines() if line.startswith("| configuration"))
     cols = [c.strip() for c in header.strip("|").split("|")]
-    assert cols == ["configuration", "always_a", "half_tie", "right"]
+    judges = ["always_a", "half_tie", "right"]
+    assert cols == ["configuration", *judges, *(f"{rate} rate ({j})" for j in judges for rate in ("tie", "invalid", "error"))]
     both = [c.strip() for c in lines[BOTH].strip("|").split("|")]
     assert both[1].startswith("-0.500 [") and both[1].endswith("]")  # no star: 8 items are too few
     assert both[3] == "+0.000 [+0.000, +0.000]"
     ref = [c.strip() for c in lines[REF].strip("|").split("|")]
     assert ref[3] == "1.000 [1.000, 1.000] (reference)"
+    assert ref[4:7] == ["0.000", "0.000", "0.000"]  # always_a on the reference: no ties, invalid or errors
+    assert ref[7] == "0.500"  # half_tie ties on the human_only half
     assert "B = 2000, seed 5" in md
     tex = (report["out"] / "ablation_pairwise_toyset.tex").read_text()
     assert "\\begin{tabular}" in tex and "always\\_a" in tex

@@ -83,6 +83,7 @@ class Reply:
 
     status: int
     body: dict[str, Any]
+    delay: float = 0.0  # seconds to wait before answering (for client timeouts)
 
 
 @dataclass
@@ -120,11 +121,15 @@ class RecordedOpenAIServer:
                     content = server.default_content(body)
                     reply = Reply(200, chat_completion(content, body.get("model", "unknown")))
                 data = json.dumps(reply.body).encode()
-                self.send_response(reply.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                time.sleep(reply.delay)
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (timeouts)
+                    return
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.port = self._httpd.server_address[1]

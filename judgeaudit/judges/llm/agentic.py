@@ -52,7 +52,7 @@ from judgeaudit.judges.llm.retrieval import (
 )
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.records import error_text, leave_records
-from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Retriever, get_retriever
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -194,7 +194,7 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
 async def _one_run(model: Model, kind: str, order: Order, call_index: int, messages: list[ChatMessage],
                    searcher: PriorWorkSearch, seed: int | None, cache: bool,
                    max_turns: int = MAX_TURNS) -> tuple[CallRecord, ModelOutput | None]:
-    """One agent run as a call record; provider errors become an `error` record, the sample goes on."""
+    """One agent run as a call record; a failed run becomes an `error` record with its cause."""
     config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed), "judgeaudit_judge": "agentic"}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
@@ -202,12 +202,12 @@ async def _one_run(model: Model, kind: str, order: Order, call_index: int, messa
         output = await run_agent(model, messages, searcher, config, policy, max_turns)
     except LimitExceededError:
         raise
-    except Exception as exc:  # provider errors must not end the sample, but a provider without tools must
+    except Exception as exc:  # a failed run is recorded (the sample errors after all runs); no tool support ends it
         if _no_tool_support(exc):
             raise RuntimeError(f"the agentic judge needs a model provider with tool calling; {model.name} has none "
                                f"({error_text(exc, model)}); use an Inspect provider with tools, or "
                                "-T judge=ai_scientist / novelty_checker (text only)") from exc
-        return CallRecord(order, "invalid", "invalid", "", "error", call_index, error_text(exc, model)), None
+        return failed_call(order, call_index, error_text(exc, model)), None
     return record_from_output(kind, order, call_index, output), output
 
 

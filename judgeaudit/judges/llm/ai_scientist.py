@@ -40,7 +40,8 @@ from judgeaudit.judges.llm.retrieval import (
     iso_datetime,
 )
 from judgeaudit.judges.records import error_text, leave_records
-from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, failed_call
+from judgeaudit.protocol import ERROR
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -84,9 +85,12 @@ async def decide_idea(model: Model, idea_text: str, area: str, searcher: PriorWo
 
 
 def combine(records: dict[str, CallRecord], call_index: int) -> CallRecord:
-    """A pairwise call record from the two ideas' pointwise decisions (equal decisions are a tie)."""
+    """A pairwise call record from the two ideas' pointwise decisions (equal decisions are a tie;
+    a failed side fails the call, else an invalid side makes it invalid)."""
     a, b = records["a"].verdict, records["b"].verdict
-    if "invalid" in (a, b):
+    if ERROR in (a, b):
+        verdict = ERROR
+    elif "invalid" in (a, b):
         verdict = "invalid"
     elif a == b:
         verdict = "tie"
@@ -95,7 +99,9 @@ def combine(records: dict[str, CallRecord], call_index: int) -> CallRecord:
     parse = max((r.parse for r in records.values()), key=_PARSE_RANK.__getitem__)
     raw = f"Idea A:\n{records['a'].raw}\n\nIdea B:\n{records['b'].raw}"
     errors = [f"{side}: {r.error}" for side, r in records.items() if r.error]
-    return CallRecord("ab", verdict, verdict, raw, parse, call_index, "; ".join(errors) or None)
+    reasons = [f"{side}: {r.reason}" for side, r in records.items() if r.reason]
+    return CallRecord("ab", verdict, verdict, raw, parse, call_index, "; ".join(errors) or None,
+                      "; ".join(reasons) or None)
 
 
 @solver
@@ -129,9 +135,8 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
                                                          searcher, rounds, config, policy)
                 except LimitExceededError:
                     raise
-                except Exception as exc:  # provider errors must not end the sample
-                    records[side] = CallRecord("single", "invalid", "invalid", "", "error", call_index,
-                                               error_text(exc, model))
+                except Exception as exc:  # recorded; the sample errors once all its calls are recorded
+                    records[side] = failed_call("single", call_index, error_text(exc, model))
                 else:
                     records[side] = record_from_output("pointwise", "single", call_index, output)
                     transcript = transcript or messages

@@ -46,7 +46,7 @@ from inspect_ai.util import LimitExceededError
 from judgeaudit.data.contract import Idea, PairItem
 from judgeaudit.data.samples import sample_item
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.records import error_text, leave_records
+from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.score.concepts import ConceptPrior, check_judge, normalise_concept
 from judgeaudit.judges.score.metric import (
     DEFAULT_CORPUS,
@@ -56,6 +56,7 @@ from judgeaudit.judges.score.metric import (
     point_verdict,
 )
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord
+from judgeaudit.protocol import ERROR
 from judgeaudit.providers.grammars import CONCEPT_MAX, CONCEPT_MIN
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval.corpus import load_corpus
@@ -199,10 +200,10 @@ class LLMExtractor:
                                           cache=policy)
         except LimitExceededError:
             raise
-        except Exception as exc:  # a provider error marks this call, it must not end the sample
+        except Exception as exc:  # recorded; the sample errors once its record is left
             return Extraction(None, "error", error_text(exc, model), "")
         if output.error:
-            return Extraction(None, "error", output.error[:500], output.completion)
+            return Extraction(None, "error", bounded(output.error), output.completion)
         parsed = parse_concepts(output.completion)
         if parsed.concepts is None:
             return Extraction(None, "failed", parsed.problem, output.completion)
@@ -253,7 +254,9 @@ def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = 
         error = "; ".join(e["problem"] for r in results.values()
                           for e in (r["extraction"], *(n["extraction"] for n in r["neighbours"]))
                           if e["parse"] == "error") or None
-        if parse != "strict":
+        if parse == "error":  # an extraction call failed: no answer
+            verdict = ERROR
+        elif parse != "strict":
             verdict = "invalid"
         elif kind == "pairwise":
             verdict = pair_verdict(results["a"]["value"], results["b"]["value"], LLM_PAIR_TOLERANCE)

@@ -4,9 +4,11 @@ Every call is a separate `generate` with its own cache scope (base seed, call in
 generation seed (`call_seed(seed, call_index)`), so the k calls of one item are never served
 by one cache entry, while the same (model, prompt, config, call index) in another
 configuration is. A probe arm may set its own base seed (the `repeat` probe does).
-Provider errors and refusals become `invalid` calls with the error recorded; the sample
-goes on. The per-call records and the plan reach the scorer on the judge's answer message
-(`judgeaudit.judges.records`).
+A call that fails (provider error after its retries, timeout, refused connection, missing
+model) becomes an `error` call with its one-line cause; the other calls still run, and then the
+sample errors with that cause (`judgeaudit.judges.records.leave_records`). A refusal is an
+answer outside the protocol: `invalid`, with the reason. The per-call records and the plan
+reach the scorer on the judge's answer message (`judgeaudit.judges.records`).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
-from judgeaudit.judges.records import MAX_ERROR_CHARS, error_text, leave_records
-from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, map_back
+from judgeaudit.judges.records import bounded, error_text, leave_records
+from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call, map_back
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
 
 _REFUSAL_STOPS = ("content_filter",)
@@ -81,25 +83,27 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -
 def record_from_output(
     kind: str, order: Order, call_index: int, output: ModelOutput, prompt: str | None = None
 ) -> CallRecord:
-    """Parse one model output into a CallRecord (provider-reported errors are `invalid`); text
-    repeating `prompt` (the call's prompt, when given) is not read as the verdict."""
+    """Parse one model output into a CallRecord; text repeating `prompt` (the call's prompt, when
+    given) is not read as the verdict. An output the provider marks as failed is an `error` call,
+    unless the provider refused the prompt (content filter): that is an `invalid` refusal."""
     raw = output.completion
-    if output.error:
-        return CallRecord(
-            order, "invalid", "invalid", raw, "error", call_index, output.error[:MAX_ERROR_CHARS]
-        )
+    refused = output.stop_reason in _REFUSAL_STOPS
+    if output.error and not refused:
+        return failed_call(order, call_index, bounded(output.error), raw)
     parsed = parse_verdict(raw, kind, prompt=prompt)
-    error = None
-    if parsed.verdict == "invalid" and output.stop_reason in _REFUSAL_STOPS:
-        error = f"refusal (stop_reason={output.stop_reason})"
+    reason = parsed.reason
+    if parsed.verdict == "invalid" and refused:
+        detail = f": {bounded(output.error)}" if output.error else ""
+        reason = f"refusal (stop_reason={output.stop_reason}){detail}"
     verdict = map_back(parsed.verdict, order)
-    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, error, parsed.reason)
+    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, None, reason)
 
 
 async def judge_call(
     model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
 ) -> tuple[CallRecord, ModelOutput | None]:
-    """One generate for one (order, call index); exceptions become an `error` record."""
+    """One generate for one (order, call index); an exception (the call failed after the provider's
+    retries) becomes an `error` record with its one-line cause."""
     config = (
         GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     )
@@ -109,10 +113,8 @@ async def judge_call(
         output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
     except LimitExceededError:
         raise
-    except Exception as exc:  # provider errors must not end the sample
-        return CallRecord(
-            order, "invalid", "invalid", "", "error", call_index, error_text(exc, model)
-        ), None
+    except Exception as exc:  # recorded; the sample errors once all its calls are recorded
+        return failed_call(order, call_index, error_text(exc, model)), None
     return record_from_output(kind, order, call_index, output, prompt=text), output
 
 

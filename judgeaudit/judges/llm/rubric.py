@@ -48,9 +48,10 @@ from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.samples import load_items, sample_item
 from judgeaudit.judges.build import judge_task, locate_dataset
 from judgeaudit.judges.llm.prompted import call_seed
-from judgeaudit.judges.records import error_text, judge_records, leave_records
-from judgeaudit.judges.scorer import build_score, pool_calls
+from judgeaudit.judges.records import bounded, error_text, leave_records
+from judgeaudit.judges.scorer import pool_calls, score_state
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
+from judgeaudit.protocol import ERROR
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Exclusion
 from judgeaudit.retrieval.index import Method, get_retriever
@@ -174,10 +175,10 @@ async def _score_call(model: Model, text: str, seed: int | None, call_index: int
         output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
     except LimitExceededError:
         raise
-    except Exception as exc:  # provider errors must not end the sample
+    except Exception as exc:  # recorded; the sample errors once all its calls are recorded
         return {"output": "", "score": None, "error": error_text(exc, model)}
     if output.error:
-        return {"output": output.completion, "score": None, "error": output.error[:500]}
+        return {"output": output.completion, "score": None, "error": bounded(output.error)}
     completion = output.completion
     if dimensions:  # two-stage: all six dimension lines are required, else the call is invalid
         found = parse_dimensions(completion)
@@ -233,6 +234,8 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
                 verdict, order = pair_verdict(results["a"]["score"], results["b"]["score"]), "ab"
             else:
                 verdict, order = point_verdict(results["idea"]["score"], threshold), "single"
+            if parse == "error":  # a side's call failed: this call has no answer
+                verdict = ERROR
             raw = {"judge": judge, "threshold": threshold, "references": {"mode": refs.mode, "ids": ref_ids},
                    "sides": results}
             records.append(CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse,  # type: ignore[arg-type]
@@ -264,13 +267,9 @@ def rubric_novelty(judge: str = "rubric", idea_format: str = "abstract",
     """The `novelty` score of the rubric judge: the common schema plus the ordinal `scores`."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        calls, plan = judge_records(state)
-        if calls is None or plan is None:
-            raise RuntimeError(f"sample {state.sample_id!r}: no rubric calls recorded")
-        result = build_score(dict(state.metadata), calls, plan, judge=judge, idea_format=idea_format,
-                             split_rule=split_rule)
+        result = score_state(state, judge=judge, idea_format=idea_format, split_rule=split_rule)
         assert result.metadata is not None
-        result.metadata[SCORES_KEY] = scores_from_calls(calls)
+        result.metadata[SCORES_KEY] = scores_from_calls(result.metadata["calls"])
         return result
 
     return score

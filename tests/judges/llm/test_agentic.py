@@ -145,8 +145,12 @@ def test_provider_without_tools_fails_the_run_clearly(search_set: dict[str, str]
     log = eval(novelty_pointwise(dataset=search_set["dataset"], judge="agentic", retrieval_corpus=search_set["corpus"],
                                  cache=False), model=get_model("mockllm/model", custom_outputs=no_tools),
                log_dir=str(tmp_path / "logs"), display="none")[0]
-    assert log.status == "error" and log.error is not None
-    assert "needs a model provider with tool calling" in log.error.message
+    # every sample errors with the reason (the task scores errored samples: `error`, no calls)
+    assert log.status == "error" and log.samples
+    for sample in log.samples:
+        assert sample.error is not None and "needs a model provider with tool calling" in sample.error.message
+        assert sample.scores is not None and sample.scores["novelty"].answer == "error"
+        assert sample.scores["novelty"].metadata["error"].startswith("could not judge: no judge calls recorded")  # type: ignore[index]
 
 
 def test_options_a_judge_cannot_honour_are_rejected(search_set: dict[str, str]) -> None:  # noqa: F811

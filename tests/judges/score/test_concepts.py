@@ -296,7 +296,8 @@ def test_llm_concepts_need_a_real_model_and_reject_options(small_set: tuple[Path
     task = concept_llm_task("pairwise", "concept_set", str(set_dir), corpus=str(corpus_file), embedder="tfidf",
                             neighbours=2, resamples=100)
     log = inspect_eval(task, model="none", log_dir=str(tmp_path / "logs"), display="none")[0]
-    assert log.status == "error" and "needs a real model" in str(log.error.message)  # type: ignore[union-attr]
+    assert log.status == "error" and log.samples
+    assert all(s.error is not None and "needs a real model" in s.error.message for s in log.samples)
     with pytest.raises(ValueError, match="cannot honour k"):
         novelty_task("pairwise", judge="concept_fuzzy", dataset=str(set_dir), concepts="llm", k=3)
     via_catalog = novelty_task("pairwise", judge="concept_set", dataset=str(set_dir), concepts="llm",
