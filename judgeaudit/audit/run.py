@@ -25,12 +25,13 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
 
 def _run_locked(spec: AuditSpec, out: Path, gates: tuple[Gate, ...], display: str,
                 max_connections: int | None) -> tuple[AuditResult, dict[str, Path]]:
-    logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
+    logs, items, skipped, generated = run_battery(spec, out, display=display, max_connections=max_connections)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
     ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
                                   judge_prior_work(logs))
-    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio)
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio,
+                      generated)
     with staged_outputs(out, "card.json") as staging:
         paths = write_card(result, staging)
     return result, {k: out / p.name for k, p in paths.items()}

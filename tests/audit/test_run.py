@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES
 from inspect_ai.log import list_eval_logs
 
@@ -32,3 +33,19 @@ def test_two_identical_audits_at_once_leave_three_logs_and_one_card(tmp_path: Pa
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["items"]["count"] == 2 and card["headline"]["n_items"] == 2
     assert not [p.name for p in out.iterdir() if p.name.startswith(".staging-")]
+
+
+def test_generated_is_repeatable_and_a_bad_set_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judgeaudit.cli import main
+
+    missing = tmp_path / "no-such-backbone"
+    code = main(["audit", "--model", "mockllm/model", "--dataset", str(FIX), "--limit", "2", "--probes", "self_preference",
+                 "--generated", str(FIX), "--generated", str(missing), "--out", str(tmp_path / "audit"), "--display", "none"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert f"--generated {str(missing)!r}: no such directory" in err  # the second value reached the audit
+    code = main(["audit", "--model", "mockllm/model", "--dataset", str(FIX), "--limit", "2", "--probes", "self_preference",
+                 "--generated", str(FIX), "--out", str(tmp_path / "audit"), "--display", "none"])
+    err = capsys.readouterr().err
+    assert code == 1 and f"--generated {str(FIX)!r}: no Human+Generated pairwise items with a generated side" in err
+    assert not list((tmp_path / "audit").glob("logs/*"))
