@@ -43,6 +43,7 @@ from judgeaudit.data.samples import load_items
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.resources import datasets_root
 from judgeaudit.stats import bootstrap_metric
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
@@ -161,8 +162,6 @@ def generated_set_dirs(paths: Sequence[str], kind: str) -> list[Path]:
     A value is a set directory (holding `{kind}.jsonl`), a directory of such sets (one
     subfolder per backbone, e.g. datasets/iclr2026/human_generated), or a bundled set name.
     """
-    from judgeaudit.resources import datasets_root
-
     out: list[Path] = []
     for value in paths:
         root = next((r for r in (Path(value), datasets_root() / value) if r.is_dir()), None)
