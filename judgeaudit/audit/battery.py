@@ -12,14 +12,21 @@ identical configuration, a different seed, so Inspect's cache cannot serve one f
 other), and one task per probe (`-T probe=<name>`). The audited items (the first `limit`
 items of the dataset) are written to `<out>/items/` so every task and a later resume judge
 exactly the same items.
+
+Self-preference over several backbones: `AuditSpec.generated` (the CLI's repeatable
+`--generated DIR`) names Human+Generated sets, one per backbone, or directories of them
+(e.g. datasets/iclr2026/human_generated/). Their items are merged (`select_generated`) into
+`<out>/items/generated/`, and the self-preference task judges those instead of the
+dataset's own; the reading compares the judge's own backbone's ideas with the others'.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +37,13 @@ from judgeaudit.audit.applicability import inapplicable_probes, needs_model
 from judgeaudit.audit.frame import LogFrame
 from judgeaudit.audit.gates import HEADLINE, Gate, GateResult, evaluate, verdict
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
-from judgeaudit.data.contract import Item, item_ideas
+from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.resources import datasets_root
 from judgeaudit.stats import bootstrap_metric
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
@@ -80,6 +88,7 @@ class AuditSpec:
     model_args: dict[str, Any] = field(default_factory=dict)
     judge: str = DEFAULT_JUDGE
     judge_options: dict[str, Any] = field(default_factory=dict)
+    generated: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
@@ -88,7 +97,7 @@ class AuditSpec:
             "model": self.model, "model_args": safe_model_args(self.model_args),
             "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
             "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
-            "resamples": self.resamples, "gates_file": self.gates_file,
+            "resamples": self.resamples, "gates_file": self.gates_file, "generated": list(self.generated),
         }
 
 
@@ -140,11 +149,72 @@ def select_items(dataset: str, kind: str, limit: int | None) -> list[Item]:
     return balanced_head(items, limit) if limit is not None else list(items)
 
 
-def write_audit_items(items: Sequence[Item], out: Path, kind: str) -> Path:
-    """Write the audited items to `<out>/items/<kind>.jsonl` (a set directory the tasks load)."""
-    items_dir = out / "items"
+def write_audit_items(items: Sequence[Item], out: Path, kind: str, folder: str = "items") -> Path:
+    """Write the audited items to `<out>/<folder>/<kind>.jsonl` (a set directory the tasks load)."""
+    items_dir = out / folder
     write_items(items_dir / f"{kind}.jsonl", list(items))
     return items_dir
+
+
+def generated_set_dirs(paths: Sequence[str], kind: str) -> list[Path]:
+    """The Human+Generated set directories behind `--generated` values, in order.
+
+    A value is a set directory (holding `{kind}.jsonl`), a directory of such sets (one
+    subfolder per backbone, e.g. datasets/iclr2026/human_generated), or a bundled set name.
+    """
+    out: list[Path] = []
+    for value in paths:
+        root = next((r for r in (Path(value), datasets_root() / value) if r.is_dir()), None)
+        if root is None:
+            raise AuditError(f"--generated {value!r}: no such directory (nor a bundled set)")
+        if (root / f"{kind}.jsonl").is_file():
+            found = [root]
+        else:
+            found = sorted(d for d in root.iterdir() if d.is_dir() and (d / f"{kind}.jsonl").is_file())
+        if not found:
+            raise AuditError(f"--generated {value!r}: no {kind}.jsonl in {root} nor in its subfolders")
+        out += [d for d in found if d not in out]
+    return out
+
+
+def _renamed(item: Item, suffix: str, seen_items: set[str], seen_ideas: dict[str, dict[str, Any]]) -> Item:
+    """`item` with `@suffix` added to its id and to each idea id an earlier set used for other content."""
+    def idea(i: Idea) -> Idea:
+        if seen_ideas.setdefault(i.idea_id, i.to_dict()) == i.to_dict():
+            return i
+        renamed = replace(i, idea_id=f"{i.idea_id}@{suffix}")
+        seen_ideas.setdefault(renamed.idea_id, renamed.to_dict())
+        return renamed
+
+    if isinstance(item, PairItem):
+        pair_id = item.pair_id if item.pair_id not in seen_items else f"{item.pair_id}@{suffix}"
+        return replace(item, pair_id=pair_id, idea_a=idea(item.idea_a), idea_b=idea(item.idea_b))
+    item_id = item.item_id if item.item_id not in seen_items else f"{item.item_id}@{suffix}"
+    return replace(item, item_id=item_id, idea=idea(item.idea))
+
+
+def select_generated(paths: Sequence[str], kind: str, limit: int | None) -> list[Item]:
+    """The self-preference items of several Human+Generated sets (one per backbone), merged.
+
+    Each set contributes its items with a generated side (the first `limit`, gold classes in
+    turn); an item id or idea id that an earlier set already used (for other content) gets the
+    set's folder name appended (`<id>@<folder>`), so sets of different backbones can share
+    their human papers.
+    """
+    merged: list[Item] = []
+    seen_items: set[str] = set()
+    seen_ideas: dict[str, dict[str, Any]] = {}
+    for set_dir in generated_set_dirs(paths, kind):
+        items = [i for i in load_items(str(set_dir), kind) if apply_probe("self_preference", [i])]
+        if not items:
+            raise AuditError(f"--generated {str(set_dir)!r}: no Human+Generated {kind} items with a generated side")
+        for item in balanced_head(items, limit) if limit is not None else items:
+            item = _renamed(item, set_dir.name, seen_items, seen_ideas)
+            if item.item_id in seen_items:
+                raise AuditError(f"--generated {str(set_dir)!r}: item id {item.item_id!r} is given twice")
+            seen_items.add(item.item_id)
+            merged.append(item)
+    return merged
 
 
 def items_digest(items: Sequence[Item]) -> str:
@@ -212,8 +282,11 @@ def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool
         atomic_write_text(path, json.dumps(current, indent=2) + "\n")
 
 
-def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list[Any]:
-    """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe."""
+def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str], generated_dir: Path | None = None) -> list[Any]:
+    """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe.
+
+    With `generated_dir` (the merged `--generated` sets) the self-preference task judges those items.
+    """
     make = novelty_pairwise if spec.kind == "pairwise" else novelty_pointwise
     common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache,
                               **judge_task_args(spec)}
@@ -222,7 +295,8 @@ def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str]) -> list
         tasks.append(make(seed=spec.seed + 1, **common))
     for probe in probes:
         if probe in TASK_PROBES:
-            tasks.append(make(seed=spec.seed, probe=probe, **common))
+            own = {"dataset": str(generated_dir)} if probe == "self_preference" and generated_dir else {}
+            tasks.append(make(seed=spec.seed, probe=probe, **{**common, **own}))
     return tasks
 
 
@@ -231,8 +305,9 @@ def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
     return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
 
 
-def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], dict[str, str]]:
-    """Probes that apply to these items and this judge, and a reason for each one that does not."""
+def runnable_probes(spec: AuditSpec, items: Sequence[Item], generated: Sequence[Item] = ()) -> tuple[list[str], dict[str, str]]:
+    """Probes that apply to these items (self-preference: to `generated` when given) and this judge,
+    and a reason for each one that does not."""
     wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
     skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
     limits = inapplicable_probes(spec.judge, spec.judge_options)
@@ -241,24 +316,27 @@ def runnable_probes(spec: AuditSpec, items: Sequence[Item]) -> tuple[list[str], 
         if p in limits:
             skipped[p] = limits[p]
             continue
-        if p == "self_preference" and not apply_probe(p, items, spec.seed):
+        if p == "self_preference" and not apply_probe(p, generated or items, spec.seed):
             skipped[p] = "no Human+Generated items with a generated side in this dataset"
             continue
         run.append(p)
     return run, skipped
 
 
-def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None) -> tuple[list[Any], list[Item], dict[str, str]]:
-    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes)."""
+def run_battery(spec: AuditSpec, out: Path, display: str = "none",
+                max_connections: int | None = None) -> tuple[list[Any], list[Item], dict[str, str], list[Item]]:
+    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items)."""
     from inspect_ai import eval_set
 
     check_spec(spec)
     items = select_items(spec.dataset, spec.kind, spec.limit)
-    claim_out_dir(spec, items, out, write=False)
+    generated = select_generated(spec.generated, spec.kind, spec.limit) if spec.generated else []
+    claim_out_dir(spec, [*items, *generated], out, write=False)
     items_dir = write_audit_items(items, out, spec.kind)
-    probes, skipped = runnable_probes(spec, items)
-    tasks = build_tasks(spec, items_dir, probes)  # a judge option the task refuses fails here, before the claim
-    claim_out_dir(spec, items, out)
+    generated_dir = write_audit_items(generated, out / "items", spec.kind, "generated") if generated else None
+    probes, skipped = runnable_probes(spec, items, generated)
+    tasks = build_tasks(spec, items_dir, probes, generated_dir)  # a judge option the task refuses fails here
+    claim_out_dir(spec, [*items, *generated], out)
     kwargs: dict[str, Any] = {}
     if max_connections is not None:
         kwargs["max_connections"] = max_connections
@@ -276,7 +354,7 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none", max_connectio
     if not success:
         failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}" for log in logs if log.status != "success"]
         raise AuditError(f"the audit eval-set did not complete; rerun the same command to resume. Failed: {failed}")
-    return list(logs), items, skipped
+    return list(logs), items, skipped, generated
 
 
 def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
@@ -385,14 +463,15 @@ def cost_summary(frame: pd.DataFrame, seconds: float | None = None) -> dict[str,
 
 def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
              gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None,
-             ratio: tuple[Reading, dict[str, Any]] | None = None) -> AuditResult:
-    """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed)."""
+             ratio: tuple[Reading, dict[str, Any]] | None = None, generated: Sequence[Item] = ()) -> AuditResult:
+    """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed);
+    `generated` are the merged `--generated` sets the self-preference task judged."""
     cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
     limits = inapplicable_probes(spec.judge, spec.judge_options)
     readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
-                        judge_model=spec.model, generators=generators_of(items))
+                        judge_model=spec.model, generators=generators_of([*items, *generated]))
     for probe, reason in skipped_probes.items():
         readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
     if ratio is None:
@@ -402,5 +481,9 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     digest = items_digest(items)
     items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
                   "items_sha256": digest, "setups": sorted({i.setup for i in items}), "judged": head.n_items}
+    if generated:
+        items_info["generated"] = {"sets": list(spec.generated), "count": len(generated),
+                                   "items_sha256": items_digest(generated),
+                                   "by_generator": dict(Counter(str(g) for g in generators_of(generated).values()))}
     return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds),
                        logframe.skipped, items_info, log_dir, ratio[1])

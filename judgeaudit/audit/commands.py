@@ -68,6 +68,9 @@ def register(subparsers: Any) -> None:
                    help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)")
     p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
     p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
+    p.add_argument("--generated", action="append", default=[], metavar="DIR",
+                   help="Human+Generated set for the self-preference probe, or a directory of them (one subfolder per "
+                   "backbone, e.g. datasets/iclr2026/human_generated); repeatable, the sets are merged")
     p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
     p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
@@ -116,7 +119,7 @@ def handle(args: argparse.Namespace) -> int:
             model=args.model, prompt=args.prompt, dataset=args.dataset, kind=args.kind, limit=args.limit,
             seed=args.seed, probes=probes, cache=not args.no_cache, resamples=args.resamples,
             gates_file=args.gates, model_args=_model_args(args.model_args),
-            judge=args.judge, judge_options=_task_options(args.task_options),
+            judge=args.judge, judge_options=_task_options(args.task_options), generated=tuple(args.generated),
         )
         result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
                                   max_connections=args.max_connections)

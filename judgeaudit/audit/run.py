@@ -9,16 +9,29 @@ from judgeaudit.audit.card import write_card
 from judgeaudit.audit.frame import frame_from_logdir
 from judgeaudit.audit.gates import DEFAULT_GATES, Gate
 from judgeaudit.audit.surface_ratio import judge_prior_work, surface_ratio_reading
+from judgeaudit.files import locked_output_dir, staged_outputs
 
 
 def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATES, display: str = "none",
               max_connections: int | None = None) -> tuple[AuditResult, dict[str, Path]]:
-    """Run the audit of `spec` into `out` and write card.md / card.json / gates.png there."""
-    out = Path(out)
-    logs, items, skipped = run_battery(spec, out, display=display, max_connections=max_connections)
+    """Run the audit of `spec` into `out` and write card.md / card.json / gates.png there.
+
+    `out` (logs, items and card) is locked for the whole run, so a second identical audit waits
+    and then resumes the finished eval-set; the card's files are moved in with card.json last.
+    """
+    with locked_output_dir(Path(out)) as locked:
+        return _run_locked(spec, locked, gates, display, max_connections)
+
+
+def _run_locked(spec: AuditSpec, out: Path, gates: tuple[Gate, ...], display: str,
+                max_connections: int | None) -> tuple[AuditResult, dict[str, Path]]:
+    logs, items, skipped, generated = run_battery(spec, out, display=display, max_connections=max_connections)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
     ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
                                   judge_prior_work(logs))
-    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio)
-    return result, write_card(result, out)
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio,
+                      generated)
+    with staged_outputs(out, "card.json") as staging:
+        paths = write_card(result, staging)
+    return result, {k: out / p.name for k, p in paths.items()}

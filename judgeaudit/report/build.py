@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from judgeaudit.files import atomic_write_text
+from judgeaudit.files import atomic_write_text, locked_output_dir, relocate_paths, staged_outputs
 from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
 from judgeaudit.report.figures import all_figures
@@ -85,7 +85,11 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
 def build_report(logdir: str | Path, out: str | Path | None = None, reference: str | None = None,
                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, intersect: bool = False,
                  aggregations: bool = True, figures: bool = True) -> Report:
-    """Read the logs under `logdir`, compute every metric, write tables, figures and report.json to `out`."""
+    """Read the logs under `logdir`, compute every metric, write tables, figures and report.json to `out`.
+
+    `out` is locked while it is written (`files.locked_output_dir`) and the outputs are moved in
+    with report.json last (`files.staged_outputs`).
+    """
     loaded = load_frame(logdir)
     if loaded.frame.empty:
         raise ValueError(
@@ -94,6 +98,18 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
         )
     frame, groups, data = compute_report(loaded, reference, resamples, seed, intersect, aggregations)
     out_dir = Path(out) if out is not None else Path(logdir) / "report"
+    with locked_output_dir(out_dir), staged_outputs(out_dir, "report.json") as staging:
+        files = write_outputs(frame, groups, data, staging, figures)
+        files = relocate_paths(files, staging, out_dir)
+        data["files"] = {k: v for k, v in files.items() if k != "report_json"}
+        atomic_write_text(staging / "report.json",
+                          json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n")
+    return Report(frame, groups, data, files)
+
+
+def write_outputs(frame: pd.DataFrame, groups: list[dict[str, Any]], data: dict[str, Any], out_dir: Path,
+                  figures: bool = True) -> dict[str, Any]:
+    """Write tables, figures, report.md and items.csv into `out_dir`; the paths written (report.json's to come)."""
     files: dict[str, Any] = {"tables": {}, "figures": {}}
     tables_md: list[str] = []
     for table in all_tables(groups):
@@ -106,7 +122,5 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
     frame_path = out_dir / "items.csv"
     atomic_write_text(frame_path, frame.drop(columns=["calls", "human", "scores"]).to_csv(index=False))
     files["items"] = str(frame_path)
-    data["files"] = files
-    atomic_write_text(out_dir / "report.json", json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n")
     files["report_json"] = str(out_dir / "report.json")
-    return Report(frame, groups, data, files)
+    return files

@@ -32,7 +32,7 @@ def _save(fig: Figure, out: Path, stem: str) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "svg"):
         target = out / f"{stem}.{ext}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".{ext}", dir=out)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
         os.close(fd)
         try:
             fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight")

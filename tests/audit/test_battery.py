@@ -27,15 +27,16 @@ OWN, OTHER = "mockllm/model", "openai/gpt-4o"
 HOUSE = "Drafted with the house model."
 
 
-def human_generated_set(root: Path, house_mark: bool = False) -> Path:
+def human_generated_set(root: Path, house_mark: bool = False, generator: str | None = None) -> Path:
     """The fixture pairs with their not-novel side made generated: by the judge's own backbone
-    (mockllm/model) on pairs 0 and 2, by another on pairs 1 and 3; `house_mark` tags the own ones."""
+    (mockllm/model) on pairs 0 and 2, by another on pairs 1 and 3 (all by `generator` when given,
+    as in a set generated per backbone); `house_mark` tags the own ones."""
     pairs = []
     for k, pair in enumerate(read_items(FIX / "pairwise.jsonl", "pairwise")):
         assert isinstance(pair, PairItem)
         side = "b" if pair.gold == "a" else "a"
         idea = pair.idea_b if side == "b" else pair.idea_a
-        own = k % 2 == 0
+        own = k % 2 == 0 if generator is None else generator == OWN
         text = idea.text + (" " + HOUSE if own and house_mark else "")
         gen = replace(idea, source="generated", generator=OWN if own else OTHER, text=text)
         pairs.append(replace(pair, setup="human_generated", **{f"idea_{side}": gen}))
@@ -72,11 +73,11 @@ class Counting:
 
 
 def audit(policy: Callable[[str], str], out: Path, probes: tuple[str, ...], kind: str = "pairwise",
-          dataset: Path = FIX) -> tuple[AuditResult, dict[str, Path], Counting]:
+          dataset: Path = FIX, generated: tuple[str, ...] = ()) -> tuple[AuditResult, dict[str, Path], Counting]:
     """Run an audit of a scripted judge on the probe fixture items."""
     counter = Counting(policy)
     spec = AuditSpec(model=OWN, dataset=str(dataset), kind=kind, probes=probes, resamples=1000,
-                     model_args={"custom_outputs": counter})
+                     model_args={"custom_outputs": counter}, generated=generated)
     result, paths = run_audit(spec, out)
     return result, paths, counter
 
@@ -134,6 +135,43 @@ def test_self_preferring_judge_fails_the_self_preference_gate(tmp_path: Path) ->
     assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0) and gap.method == "two-sample percentile"
     assert outcomes(result)["self_preference"] == "fail" and result.verdict == "unfit"
     assert "FAIL self_preference:" in paths["md"].read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_self_preference_merges_one_generated_set_per_backbone(tmp_path: Path) -> None:
+    # two sets generated per backbone, sharing their human papers (and pair ids), as in
+    # datasets/iclr2026/human_generated/<backbone>/; the audited dataset itself is human-only
+    sets = tmp_path / "human_generated"
+    human_generated_set(sets / "model", house_mark=True, generator=OWN)
+    human_generated_set(sets / "gpt-4o", generator=OTHER)
+    result, paths, _ = audit(self_preferrer, tmp_path / "audit", ("self_preference",), generated=(str(sets),))
+    reading = result.readings["self_preference"]
+    own, other = (reading.figures[f"generated_win_rate:{g}"].value for g in ("own", "other"))
+    assert (own.estimate, own.n) == (1.0, 4) and (other.estimate, other.n) == (0.0, 4)
+    assert reading.n_items == 8 and outcomes(result)["self_preference"] == "fail"
+    card = json.loads(paths["json"].read_text(encoding="utf-8"))
+    assert card["items"]["count"] == 4  # the headline items stay the dataset's
+    assert card["items"]["generated"]["count"] == 8
+    assert card["items"]["generated"]["by_generator"] == {OWN: 4, OTHER: 4}
+    merged = read_items(tmp_path / "audit" / "items" / "generated" / "pairwise.jsonl", "pairwise")
+    ids = [i.item_id for i in merged]
+    assert len(set(ids)) == 8 and sum(i.endswith("@model") for i in ids) == 4  # gpt-4o sorts first, keeps its ids
+    # the same sets given one by one make the same audit (a resume, not a conflict)
+    again, _, counter = audit(self_preferrer, tmp_path / "audit", ("self_preference",),
+                              generated=(str(sets / "gpt-4o"), str(sets / "model")))
+    assert counter.calls == 0 and again.readings["self_preference"].n_items == 8
+
+
+def test_generated_sets_that_hold_nothing_usable_are_named(tmp_path: Path) -> None:
+    from judgeaudit.audit.battery import select_generated
+
+    with pytest.raises(AuditError, match=r"--generated '.*nowhere': no such directory"):
+        select_generated([str(tmp_path / "nowhere")], "pairwise", None)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(AuditError, match="no pairwise.jsonl in .*empty nor in its subfolders"):
+        select_generated([str(tmp_path / "empty")], "pairwise", None)
+    with pytest.raises(AuditError, match="no Human\\+Generated pairwise items with a generated side"):
+        select_generated([str(FIX)], "pairwise", None)
 
 
 def test_run_file_from_before_judge_kinds_resumes_as_the_prompted_judge(tmp_path: Path) -> None:
