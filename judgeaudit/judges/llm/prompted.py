@@ -28,6 +28,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError, collect
 
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
@@ -82,13 +83,14 @@ def record_from_output(
     kind: str, order: Order, call_index: int, output: ModelOutput, prompt: str | None = None
 ) -> CallRecord:
     """Parse one model output into a CallRecord (provider-reported errors are `invalid`); text
-    repeating `prompt` (the call's prompt, when given) is not read as the verdict."""
+    repeating `prompt` (the call's prompt, when given) or one of its fenced idea texts is not
+    read as the verdict."""
     raw = output.completion
     if output.error:
         return CallRecord(
             order, "invalid", "invalid", raw, "error", call_index, output.error[:MAX_ERROR_CHARS]
         )
-    parsed = parse_verdict(raw, kind, prompt=prompt)
+    parsed = parse_verdict(raw, kind, ideas=fenced_texts(prompt) if prompt else (), prompt=prompt)
     error = None
     if parsed.verdict == "invalid" and output.stop_reason in _REFUSAL_STOPS:
         error = f"refusal (stop_reason={output.stop_reason})"
