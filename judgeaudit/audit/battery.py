@@ -29,7 +29,14 @@ from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.applicability import inapplicable_probes, needs_model
 from judgeaudit.audit.failures import CallFailures, frame_failures
 from judgeaudit.audit.frame import LogFrame
-from judgeaudit.audit.gates import HEADLINE, Gate, GateResult, evaluate, verdict
+from judgeaudit.audit.gates import (
+    HEADLINE,
+    Gate,
+    GateResult,
+    evaluate,
+    excludes_from_above,
+    verdict,
+)
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Item, item_ideas
 from judgeaudit.data.jsonl import write_items
@@ -37,7 +44,7 @@ from judgeaudit.data.samples import load_items
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
-from judgeaudit.stats import Interval, bootstrap_metric
+from judgeaudit.stats import bootstrap_metric
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
@@ -371,10 +378,8 @@ class AuditResult:
 
 
     def above_chance(self) -> bool:
-        """Whether the headline interval excludes chance from above (`Interval.excludes`: enough items,
-        not degenerate)."""
-        value = self.headline.figures["accuracy"].value
-        return bool(isinstance(value, Interval) and value.excludes(CHANCE) and value.low > CHANCE)
+        """Whether the headline interval excludes chance from above (`gates.excludes_from_above`)."""
+        return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
 
 
 def logs_span_seconds(logs: Sequence[Any]) -> float | None:

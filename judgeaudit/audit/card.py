@@ -170,7 +170,7 @@ def render_markdown(result: AuditResult) -> str:
 
 
 def _chance_statement(result: AuditResult) -> str:
-    """Whether the headline interval excludes chance, claimed only as `Interval.excludes` allows."""
+    """Whether the headline interval excludes chance, claimed only on enough items (`AuditResult.above_chance`)."""
     value = result.headline.figures["accuracy"].value
     if result.above_chance():
         return "the interval excludes it."
@@ -180,9 +180,7 @@ def _chance_statement(result: AuditResult) -> str:
     if n < MIN_ITEMS_FOR_SIGNIFICANCE:
         return (f"with {n} items (fewer than {MIN_ITEMS_FOR_SIGNIFICANCE}) the interval cannot show that the judge "
                 "is above it.")
-    if value.low >= value.high:
-        return "the interval is a single point, which cannot show that the judge is above it."
-    return "the interval does not exclude it." if value.low <= CHANCE else "the interval lies below it."
+    return "the interval lies below it." if value.high < CHANCE else "the interval does not exclude it."
 
 
 def _seconds(x: float | None) -> str:

@@ -14,7 +14,8 @@ only when that interval lies entirely inside one region, and rests on at least
 point intervals such as [1, 1] that claim a certainty the data lack). Otherwise the gate is
 `inconclusive` ("inconclusive (n = 4; interval [0.000, 1.000])"), which the verdict counts like
 a warning. The `low` statistic (the above_chance gate) passes only when the interval excludes
-chance (`Interval.excludes`, with the same minimum and no degenerate interval). A gate whose
+chance (`Interval.excludes`, with the same minimum; a point interval on enough items, where
+every item agreed, counts as excluding it). A gate whose
 probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge unfit,
 but it keeps the verdict from being `fit`.
 
@@ -61,7 +62,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from judgeaudit.audit.readings import Figure, Reading, Value
-from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE
+from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, Interval
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
@@ -161,7 +162,8 @@ class GateResult:
         g = self.gate
         if self.value is None or self.estimate is None:
             return "n/a"
-        shown = f"{g.figure} = {_n(self.estimate)}"
+        corrected = g.statistic == "corrected" and "raw value used" not in self.note
+        shown = f"{g.figure}{' (noise-corrected)' if corrected else ''} = {_n(self.estimate)}"
         if self.figure_interval is not None:
             shown += f" [{_n(self.figure_interval[0])}, {_n(self.figure_interval[1])}]"
         if g.statistic not in ("estimate", "corrected"):
@@ -279,6 +281,16 @@ def items_behind(v: Value) -> int:
     return int(v.n) - int(getattr(v, "excluded", 0))
 
 
+def excludes_from_above(v: Value, x: float) -> bool:
+    """Whether the interval lies above `x` as a claim may say: `Interval.excludes(x)` (enough items, not
+    degenerate), or, on enough items, a point interval above `x` (every item agreed, e.g. a perfect judge)."""
+    if not v.low > x:
+        return False
+    if isinstance(v, Interval) and v.excludes(x):
+        return True
+    return items_behind(v) >= MIN_ITEMS_FOR_SIGNIFICANCE and v.low == v.high
+
+
 def _region(gate: Gate, x: float) -> Outcome:
     if gate.direction == "max":
         return "pass" if x <= gate.pass_at else "fail" if x > gate.fail_at else "warn"
@@ -294,16 +306,14 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
              "figure_interval": (float(v.low), float(v.high)), "n": n}
     note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
     if gate.statistic in ("low", "high"):
-        # an interval bound is a claim about the interval: it needs a conclusive one
-        conclusive = n >= MIN_ITEMS_FOR_SIGNIFICANCE and math.isfinite(v.low) and math.isfinite(v.high) and v.low < v.high
+        # an interval bound is a claim about the interval: it needs enough items behind it
         extra["interval"] = (float(v.low), float(v.high))
-        if not conclusive:
-            why = (f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items" if n < MIN_ITEMS_FOR_SIGNIFICANCE
-                   else "degenerate interval")
-            return GateResult(gate, "inconclusive", float(value), why, **extra)  # type: ignore[arg-type]
+        if n < MIN_ITEMS_FOR_SIGNIFICANCE:
+            return GateResult(gate, "inconclusive", float(value), f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items",
+                              **extra)  # type: ignore[arg-type]
         outcome = _region(gate, value)
-        if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and value <= gate.pass_at:
-            outcome = "warn"  # passing needs an interval that excludes pass_at (chance): lower bound above it
+        if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and not excludes_from_above(v, gate.pass_at):
+            outcome = "warn"  # passing needs an interval that excludes pass_at (chance) from above
         return GateResult(gate, outcome, float(value), note, **extra)  # type: ignore[arg-type]
     if n < MIN_ITEMS_FOR_SIGNIFICANCE:
         return GateResult(gate, "inconclusive", float(value),

@@ -171,11 +171,11 @@ def test_gates_on_too_few_items_or_straddling_intervals_are_inconclusive() -> No
         "order_flip_rate": Figure("order_flip_rate", "", _iv(0.0, width=0.0), _pd(0.0, width=0.0)),
         "first_position_rate": Figure("first_position_rate", "", _iv(1.0, width=0.0))})})}
     assert point["position_first"].outcome == "fail" and point["position_flip"].outcome == "pass"
-    # above chance needs a non-degenerate interval too (Interval.excludes)
+    # above chance on enough items
     flat = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), HEADLINE: Reading(HEADLINE, "ok", N, {
         "accuracy": Figure("accuracy", "", _iv(0.9, width=0.0)), "invalid_rate": Figure("invalid_rate", "", _iv(0.0))})})}
-    assert flat["accuracy"].outcome == "pass" and flat["above_chance"].outcome == "inconclusive"
-    assert flat["above_chance"].note == "degenerate interval"
+    # every one of enough items right: a point interval above chance does exclude it
+    assert flat["accuracy"].outcome == "pass" and flat["above_chance"].outcome == "pass"
 
 
 def test_override_file_yaml_and_json(tmp_path: Path) -> None:
