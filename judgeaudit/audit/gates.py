@@ -258,7 +258,7 @@ def _judged_value(fig: Figure, statistic: str) -> Value:
 def _abs_range(low: float, high: float) -> tuple[float, float]:
     """{|x| : x in [low, high]}."""
     if low <= 0.0 <= high:
-        return 0.0, max(-low, high)
+        return 0.0, max(abs(low), abs(high))  # abs: no -0.0 from a point interval at zero
     return min(abs(low), abs(high)), max(abs(low), abs(high))
 
 

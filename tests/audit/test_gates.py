@@ -171,6 +171,9 @@ def test_gates_on_too_few_items_or_straddling_intervals_are_inconclusive() -> No
         "order_flip_rate": Figure("order_flip_rate", "", _iv(0.0, width=0.0), _pd(0.0, width=0.0)),
         "first_position_rate": Figure("first_position_rate", "", _iv(1.0, width=0.0))})})}
     assert point["position_first"].outcome == "fail" and point["position_flip"].outcome == "pass"
+    zero = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "presumption": Reading(
+        "presumption", "ok", N, {"cue_shift": Figure("cue_shift", "", _pd(0.0, width=0.0))})})}
+    assert "[0.000, 0.000]" in zero["presumption"].judged() and "-0.000" not in zero["presumption"].judged()
     # above chance on enough items
     flat = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), HEADLINE: Reading(HEADLINE, "ok", N, {
         "accuracy": Figure("accuracy", "", _iv(0.9, width=0.0)), "invalid_rate": Figure("invalid_rate", "", _iv(0.0))})})}
