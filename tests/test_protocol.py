@@ -7,7 +7,7 @@ import pytest
 
 from judgeaudit import protocol
 from judgeaudit.judges.parse import parse_verdict
-from judgeaudit.judges.prompts import prompt_names
+from judgeaudit.judges.prompts import load_template, prompt_names
 from judgeaudit.providers.grammars import GRAMMARS, detect_verdict_kind
 from judgeaudit.resources import read_prompt
 
@@ -25,9 +25,13 @@ def test_options_and_final_lines_per_kind_and_labels() -> None:
 
 @pytest.mark.parametrize("kind", ["pairwise", "pointwise"])
 def test_every_prompt_variant_asks_for_the_protocol_instruction(kind: str) -> None:
+    """The instruction is rendered from the protocol, never written out in a prompt file."""
     instruction = protocol.answer_instruction(kind)
+    texts = {"idea_a": "x", "idea_b": "y"} if kind == "pairwise" else {"idea": "x"}
     for name in prompt_names(kind):
-        assert instruction in read_prompt(f"judge/{kind}/{name}.txt"), name
+        assert "Verdict:" not in read_prompt(f"judge/{kind}/{name}.txt"), name
+        rendered = load_template(kind, name).render(**texts, area="z", cue="")
+        assert rendered.endswith(instruction), name
 
 
 @pytest.mark.parametrize(("grammar", "kind", "labels"), [("pairwise", "pairwise", "AB"),

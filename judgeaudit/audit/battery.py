@@ -34,8 +34,16 @@ import pandas as pd
 
 from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.applicability import inapplicable_probes, needs_model
+from judgeaudit.audit.failures import CallFailures, frame_failures
 from judgeaudit.audit.frame import LogFrame
-from judgeaudit.audit.gates import HEADLINE, Gate, GateResult, evaluate, verdict
+from judgeaudit.audit.gates import (
+    HEADLINE,
+    Gate,
+    GateResult,
+    evaluate,
+    excludes_from_above,
+    verdict,
+)
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
@@ -58,6 +66,7 @@ PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
 TASK_PROBES: frozenset[str] = frozenset({"position", "presumption", "verbosity", "surface", "injection", "self_preference"})
 HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
 CHANCE = 0.5
+COULD_NOT_JUDGE = "could not judge"  # the verdict when model calls failed (judgeaudit.audit.failures)
 DEFAULT_JUDGE = "prompted"
 NO_MODEL = "none"
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
@@ -352,9 +361,18 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
         **kwargs,
     )
     if not success:
-        failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}" for log in logs if log.status != "success"]
-        raise AuditError(f"the audit eval-set did not complete; rerun the same command to resume. Failed: {failed}")
+        failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}{_log_cause(log)}"
+                  for log in logs if log.status != "success"]
+        raise AuditError(f"could not judge: the audit eval-set did not complete; rerun the same command to "
+                         f"resume. Failed: {failed}")
     return list(logs), items, skipped, generated
+
+
+def _log_cause(log: Any) -> str:
+    """`: <first line of the log's error>` when the log recorded one."""
+    error = getattr(log, "error", None)
+    message = str(getattr(error, "message", "") or "").strip()
+    return f": {message.splitlines()[0]}" if message else ""
 
 
 def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
@@ -416,17 +434,18 @@ class AuditResult:
     items: dict[str, Any]
     log_dir: str
     surface_ratio: dict[str, Any] = field(default_factory=dict)
+    failures: CallFailures | None = None  # failed model calls; any makes the verdict `could not judge`
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON-ready data."""
         return {
             "schema": CARD_SCHEMA,
             "verdict": self.verdict,
+            "failed_calls": self.failures.to_dict() if self.failures else None,
             "reasons": [r.to_dict() for r in self.reasons],
             "judge": self.spec.to_dict(),
             "items": self.items,
-            "headline": {**self.headline.to_dict(), "chance": CHANCE,
-                         "above_chance": bool(self.headline.figures["accuracy"].value.low > CHANCE)},
+            "headline": {**self.headline.to_dict(), "chance": CHANCE, "above_chance": self.above_chance()},
             "probes": {k: r.to_dict() for k, r in self.readings.items()},
             "surface_ratio": self.surface_ratio,
             "gates": [g.to_dict() for g in self.gates],
@@ -436,8 +455,13 @@ class AuditResult:
         }
 
 
-def battery_seconds(logs: Sequence[Any]) -> float | None:
-    """Wall time of the battery: first task start to last task end, from the logs' stats."""
+    def above_chance(self) -> bool:
+        """Whether the headline interval excludes chance from above (`gates.excludes_from_above`)."""
+        return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
+
+
+def logs_span_seconds(logs: Sequence[Any]) -> float | None:
+    """First task start to last task end, from the logs' stats (a resumed battery spans its runs)."""
     from datetime import datetime
 
     starts, ends = [], []
@@ -449,23 +473,31 @@ def battery_seconds(logs: Sequence[Any]) -> float | None:
     return (max(ends) - min(starts)).total_seconds() if starts else None
 
 
-def cost_summary(frame: pd.DataFrame, seconds: float | None = None) -> dict[str, Any]:
-    """Tokens, calls, USD (None when the provider reported no cost) and wall time of the battery."""
-    costs = [c for c in frame["cost_usd"].tolist() if c is not None and c == c]
+def cost_summary(frame: pd.DataFrame, seconds: float | None = None, logs_seconds: float | None = None) -> dict[str, Any]:
+    """Tokens, calls, USD (None, "unknown", when any sample's cost is unknown: usage without a
+    price, as the report has it) and the battery's real wall time."""
+    run1 = (frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")  # a view: no calls of its own
+    costs = frame.loc[~run1, "cost_usd"].tolist()
+    unknown = sum(1 for c in costs if c is None or c != c)
     return {
         "battery_seconds": seconds,
-        "usd": float(sum(costs)) if costs else None,
+        "logs_seconds": logs_seconds,
+        "usd": float(sum(costs)) if costs and unknown == 0 else None,
+        "usd_unknown_samples": unknown,
+        "samples": len(costs),
         "tokens": int(frame["tokens"].fillna(0).sum()),
-        "judge_calls": int(frame.loc[~((frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")), "n_calls"].sum()),
+        "judge_calls": int(frame.loc[~run1, "n_calls"].sum()),
         "note": "from the provider's token usage as Inspect logged it; cached calls are not charged again",
     }
 
 
 def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
              gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None,
-             ratio: tuple[Reading, dict[str, Any]] | None = None, generated: Sequence[Item] = ()) -> AuditResult:
+             ratio: tuple[Reading, dict[str, Any]] | None = None, generated: Sequence[Item] = (),
+             logs_seconds: float | None = None) -> AuditResult:
     """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed);
-    `generated` are the merged `--generated` sets the self-preference task judged."""
+    `seconds` is the battery's real wall time; `generated` are the merged `--generated` sets the
+    self-preference task judged. Failed model calls refuse a verdict (`could not judge`)."""
     cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
@@ -478,6 +510,9 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
         ratio = (Reading("surface_ratio", "not_run", 0, note="not computed"), {"applies": None, "note": "not computed"})
     results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind)
     word, reasons = verdict(results)
+    failures = frame_failures(frame)
+    if failures.failed:
+        word, reasons = COULD_NOT_JUDGE, []
     digest = items_digest(items)
     items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
                   "items_sha256": digest, "setups": sorted({i.setup for i in items}), "judged": head.n_items}
@@ -485,5 +520,5 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
         items_info["generated"] = {"sets": list(spec.generated), "count": len(generated),
                                    "items_sha256": items_digest(generated),
                                    "by_generator": dict(Counter(str(g) for g in generators_of(generated).values()))}
-    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds),
-                       logframe.skipped, items_info, log_dir, ratio[1])
+    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds, logs_seconds),
+                       logframe.skipped, items_info, log_dir, ratio[1], failures)

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.audit.battery import CHANCE, DEFAULT_JUDGE, PROBES_BY_KIND, AuditResult, AuditSpec
-from judgeaudit.audit.gates import HEADLINE, POINTWISE_FIGURES, GateResult
+from judgeaudit.audit.gates import HEADLINE, MARKS, POINTWISE_FIGURES, GateResult
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.files import atomic_open, atomic_write_text
+from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE
 
-MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "not_run": "not run", "not_applicable": "n/a"}
+MARK = MARKS
 
 
 def _num(x: float | None, digits: int = 3) -> str:
@@ -39,7 +40,8 @@ def _cell(text: str) -> str:
 
 
 def _reason(r: GateResult) -> str:
-    return r.describe()
+    """A verdict-block line: the outcome as stated (FAIL, WARN, inconclusive (n = ...; interval ...)) and the gate."""
+    return f"{r.stated()} {r.describe()}"
 
 
 def _option(value: Any) -> str:
@@ -91,9 +93,12 @@ def render_markdown(result: AuditResult) -> str:
     topts = result.to_dict()["judge"]["judge_options"]
     lines.append(f"## Verdict: **{result.verdict.upper()}**")
     lines.append("")
-    if result.reasons:
+    if result.failures is not None and result.failures.failed:
+        lines.append(f"- {result.failures.statement()}")
+        lines.append("- no verdict is given on failed calls; the gates below are shown for diagnosis only")
+    elif result.reasons:
         for r in result.reasons:
-            lines.append(f"- {MARK[r.outcome]} {_reason(r)}")
+            lines.append(f"- {_reason(r)}")
     else:
         lines.append("- every gate that ran passed")
     not_run = [r.gate.name for r in result.gates if r.outcome == "not_run"]
@@ -117,11 +122,10 @@ def render_markdown(result: AuditResult) -> str:
 
     head = result.headline
     acc = head.figures["accuracy"]
-    above = acc.value.low > CHANCE
     lines += ["## Accuracy", "", "| figure | estimate [95% CI] |", "|---|---|"]
     for fig in head.figures.values():
         lines.append(f"| {fig.label} | {_ci(fig)} |")
-    lines += ["", f"Chance is {CHANCE}; the interval {'excludes' if above else 'does not exclude'} it. "
+    lines += ["", f"Chance is {CHANCE}; {_chance_statement(result)} "
               f"Intervals: {acc.value.method} bootstrap over items, {acc.value.resamples} resamples, seed {acc.value.seed}.", ""]
 
     lines += ["## Probes", "", "| probe | figure | estimate [95% CI] | noise-floor corrected | n items |", "|---|---|---|---|---|"]
@@ -144,20 +148,18 @@ def render_markdown(result: AuditResult) -> str:
                   "(measured in a fixed order) mostly show that order preference, not a response to the "
                   "perturbation; a zero shift here is not evidence of robustness.", ""]
 
-    lines += ["## Gates", "", "| gate | outcome | value | thresholds | what it measures |", "|---|---|---|---|---|"]
+    lines += ["## Gates", "", "| gate | outcome | judged value [95% CI] | thresholds | what it measures |",
+              "|---|---|---|---|---|"]
     for r in result.gates:
         note = f" ({r.note})" if r.note else ""
-        lines.append(f"| {r.gate.name} | {MARK[r.outcome]} | {_num(r.value)} | {_cell(r.gate.rule())} | {_cell(r.gate.description + note)} |")
-    lines += ["", "Verdict rule: any FAIL -> unfit; else any WARN or a gate not run -> use with care; else fit. "
-              "Thresholds are the defaults in `judgeaudit/audit/gates.py`"
+        lines.append(f"| {r.gate.name} | {_cell(r.stated())} | {_cell(r.judged())} | {_cell(r.gate.rule())} | "
+                     f"{_cell(r.gate.description + note)} |")
+    lines += ["", f"A gate passes, warns or fails only when its whole interval lies in that region and rests on at "
+              f"least {MIN_ITEMS_FOR_SIGNIFICANCE} items; otherwise it is inconclusive. Verdict rule: any failed model "
+              "call -> could not judge; else any FAIL -> unfit; else any WARN, inconclusive gate or gate not run -> "
+              "use with care; else fit. Thresholds are the defaults in `judgeaudit/audit/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
-
-    cost = result.cost
-    secs = cost.get("battery_seconds")
-    lines += ["## Cost", "", f"- judge calls (cache hits included): {cost['judge_calls']}", f"- tokens: {cost['tokens']}",
-              f"- battery wall time: {_num(secs, 0) + ' s' if secs is not None else 'n/a'}",
-              f"- USD: {_num(cost['usd'], 4) if cost['usd'] is not None else 'not reported by the provider'}",
-              f"- {cost['note']}", ""]
+    lines += cost_section(result.cost)
     if result.skipped_samples:
         lines += [f"Skipped samples (no score): {len(result.skipped_samples)}", ""]
     lines += ["## Figures", "", "![gates](gates.png)", "",
@@ -165,6 +167,40 @@ def render_markdown(result: AuditResult) -> str:
               f"Logs: `{result.log_dir}` (view with `inspect view --log-dir {result.log_dir}`); running the "
               "command again resumes the same eval-set and makes no new calls once it is complete.", ""]
     return "\n".join(lines)
+
+
+def _chance_statement(result: AuditResult) -> str:
+    """Whether the headline interval excludes chance, claimed only on enough items (`AuditResult.above_chance`)."""
+    value = result.headline.figures["accuracy"].value
+    if result.above_chance():
+        return "the interval excludes it."
+    if not math.isfinite(value.estimate):
+        return "there is no accuracy to compare with it (no valid verdict)."
+    n = value.n - getattr(value, "excluded", 0)
+    if n < MIN_ITEMS_FOR_SIGNIFICANCE:
+        return (f"with {n} items (fewer than {MIN_ITEMS_FOR_SIGNIFICANCE}) the interval cannot show that the judge "
+                "is above it.")
+    return "the interval lies below it." if value.high < CHANCE else "the interval does not exclude it."
+
+
+def _seconds(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1f} s"
+
+
+def cost_section(cost: dict[str, Any]) -> list[str]:
+    """The card's cost lines: calls, tokens, real wall time, USD ("unknown" without a price)."""
+    if cost["usd"] is not None:
+        usd = f"{cost['usd']:.4f}"
+    else:
+        unknown = cost.get("usd_unknown_samples")
+        usd = ("unknown (no price for " + f"{unknown} of {cost.get('samples')} scored samples)" if unknown
+               else "unknown (not reported by the provider)")
+    span = cost.get("logs_seconds")
+    wall = f"- battery wall time: {_seconds(cost.get('battery_seconds'))} (this run of the eval-set)"
+    if span is not None:
+        wall += f"; the logs span {_seconds(span)} from the first task start to the last task end"
+    return ["## Cost", "", f"- judge calls (cache hits included): {cost['judge_calls']}", f"- tokens: {cost['tokens']}",
+            wall, f"- USD: {usd}", f"- {cost['note']}", ""]
 
 
 def surface_ratio_section(result: AuditResult) -> list[str]:
@@ -215,7 +251,7 @@ def plot_gates(result: AuditResult, path: Path) -> None:
 
     points = _gate_points(result)
     fig, ax = plt.subplots(figsize=(8, 0.6 * max(len(points), 1) + 1.5))
-    colours = {"pass": "tab:green", "warn": "tab:orange", "fail": "tab:red"}
+    colours = {"pass": "tab:green", "warn": "tab:orange", "fail": "tab:red", "inconclusive": "tab:grey"}
     for y, (_label, est, lo, hi, r) in enumerate(points):
         g = r.gate
         if not math.isfinite(est):  # e.g. an infinite surface ratio: mark it at the right edge

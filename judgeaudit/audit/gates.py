@@ -3,17 +3,28 @@
 A gate reads one figure of one probe reading (or of the headline accuracy) and a statistic of
 it: `estimate`, `abs` (|estimate|), `distance_from_half` (|estimate - 0.5|) or `low` / `high`
 (interval bounds); for flip rates `corrected` uses the noise-floor-corrected estimate when a
-repeat run exists (else the raw estimate). Direction `max`: pass when the statistic is at most
-`pass_at`, fail when it exceeds `fail_at`, warn in between. Direction `min`: pass at or above
-`pass_at`, fail below `fail_at`. A gate whose probe was not run (or whose figure is undefined)
-is `not_run`; it cannot make a judge unfit, but it keeps the verdict from being `fit`.
+repeat run exists (else the raw estimate). Direction `max`: the pass region is "at most
+`pass_at`", the fail region "above `fail_at`", the warn band between. Direction `min`: pass at
+or above `pass_at`, fail below `fail_at`.
+
+A gate decides on the figure's interval, not its point estimate: the statistic is applied to
+the whole 95% interval (|x| of [-0.2, 0.1] is [0, 0.2]) and the gate passes, warns or fails
+only when that interval lies entirely inside one region, and rests on at least
+`MIN_ITEMS_FOR_SIGNIFICANCE` items (`judgeaudit.stats`; a bootstrap over fewer items gives
+point intervals such as [1, 1] that claim a certainty the data lack). Otherwise the gate is
+`inconclusive` ("inconclusive (n = 4; interval [0.000, 1.000])"), which the verdict counts like
+a warning. The `low` statistic (the above_chance gate) passes only when the interval excludes
+chance (`Interval.excludes`, with the same minimum; a point interval on enough items, where
+every item agreed, counts as excluding it). A gate whose
+probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge unfit,
+but it keeps the verdict from being `fit`.
 
 Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
 
 | gate | figure | statistic | pass | fail |
 |---|---|---|---|---|
 | accuracy | headline accuracy (pairwise) / macro-F1 (pointwise) | estimate | >= 0.60 | < 0.50 (chance) |
-| above_chance | the same figure | low (interval lower end) | >= 0.50 | never (warns only) |
+| above_chance | the same figure | low (interval lower end) | > 0.50 (interval excludes chance) | never (warns only) |
 | invalid_rate | invalid rate of the unperturbed run | estimate | <= 0.05 | > 0.20 |
 | noise_floor | repeat: flip between identical runs | estimate | <= 0.10 | > 0.25 |
 | position_flip | position: order flip rate | corrected | <= 0.10 | > 0.25 |
@@ -50,11 +61,15 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from judgeaudit.audit.readings import Figure, Reading
+from judgeaudit.audit.readings import Figure, Reading, Value
+from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, Interval
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
-Outcome = Literal["pass", "warn", "fail", "not_run", "not_applicable"]
+Outcome = Literal["pass", "warn", "fail", "inconclusive", "not_run", "not_applicable"]
+OUTCOMES: tuple[str, ...] = ("pass", "warn", "fail", "inconclusive", "not_run", "not_applicable")
+STAT_LABELS: dict[str, str] = {"estimate": "", "abs": "|x|", "distance_from_half": "|x - 0.5|",
+                               "low": "lower bound", "high": "upper bound", "corrected": "noise-corrected"}
 STATISTICS: tuple[str, ...] = ("estimate", "abs", "distance_from_half", "low", "high", "corrected")
 HEADLINE = "headline"  # pseudo-probe name of the unperturbed run's figures
 
@@ -74,11 +89,14 @@ class Gate:
 
     def rule(self) -> str:
         """The thresholds as printed on the card."""
-        stat = {"estimate": "", "abs": "|x|", "distance_from_half": "|x - 0.5|", "low": "lower bound",
-                "high": "upper bound", "corrected": "noise-corrected"}[self.statistic]
+        stat = STAT_LABELS[self.statistic]
         s = f"{stat} " if stat else ""
         if self.direction == "max":
             return f"pass if {s}<= {self.pass_at:g}; fail if {s}> {self.fail_at:g}"
+        if self.statistic == "low":
+            return (f"pass if the interval excludes {self.pass_at:g} from above (lower bound > {self.pass_at:g}, "
+                    f"n >= {MIN_ITEMS_FOR_SIGNIFICANCE})"
+                    + ("; warn otherwise (never fails)" if self.fail_at <= 0.0 else f"; fail if {s}< {self.fail_at:g}"))
         if self.fail_at <= 0.0:  # nothing measured here goes below 0: a warn-only gate
             return f"pass if {s}>= {self.pass_at:g}; warn otherwise (never fails)"
         return f"pass if {s}>= {self.pass_at:g}; fail if {s}< {self.fail_at:g}"
@@ -121,28 +139,53 @@ class GateConfigError(ValueError):
 
 @dataclass(frozen=True)
 class GateResult:
-    """A gate's outcome with the number it was decided on."""
+    """A gate's outcome with the number it was decided on and that number's interval."""
 
     gate: Gate
     outcome: Outcome
-    value: float | None
+    value: float | None  # the gate's statistic of the figure's estimate (the judged value)
     note: str = ""
-    estimate: float | None = None  # the figure's own estimate (value is the gate's statistic of it)
+    estimate: float | None = None  # the figure's own estimate (noise-corrected for `corrected`)
+    interval: tuple[float, float] | None = None  # the judged statistic over the figure's interval
+    figure_interval: tuple[float, float] | None = None  # the figure's own interval
+    n: int | None = None  # items the interval rests on
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (thresholds included)."""
         return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value,
-                "estimate": self.estimate, "note": self.note}
+                "estimate": self.estimate, "interval": list(self.interval) if self.interval else None,
+                "figure_interval": list(self.figure_interval) if self.figure_interval else None,
+                "n": self.n, "note": self.note, "stated": self.stated()}
+
+    def judged(self) -> str:
+        """The figure and, when the gate reads a statistic of it, the judged value (with intervals)."""
+        g = self.gate
+        if self.value is None or self.estimate is None:
+            return "n/a"
+        corrected = g.statistic == "corrected" and "raw value used" not in self.note
+        shown = f"{g.figure}{' (noise-corrected)' if corrected else ''} = {_n(self.estimate)}"
+        if self.figure_interval is not None:
+            shown += f" [{_n(self.figure_interval[0])}, {_n(self.figure_interval[1])}]"
+        if g.statistic not in ("estimate", "corrected"):
+            shown += f"; judged {STAT_LABELS[g.statistic]} = {_n(self.value)}"
+            if self.interval is not None and g.statistic not in ("low", "high"):
+                shown += f" [{_n(self.interval[0])}, {_n(self.interval[1])}]"
+        return shown
+
+    def stated(self) -> str:
+        """The outcome as the card states it, e.g. `FAIL` or `inconclusive (n = 4; interval [0.000, 1.000])`."""
+        if self.outcome != "inconclusive":
+            return MARKS[self.outcome]
+        low, high = self.interval if self.interval is not None else (math.nan, math.nan)
+        return f"inconclusive (n = {self.n}; interval [{_n(low)}, {_n(high)}])"
 
     def describe(self) -> str:
-        """One line: the figure, the value the gate judged, and the rule."""
+        """One line: the figure, the value the gate judged, the outcome when inconclusive, and the rule."""
         g = self.gate
         if self.value is None:
             return f"{g.name}: {g.description} ({self.note or 'not run'})"
-        shown = f"{g.figure} = {self.estimate:.3f}" if self.estimate is not None else g.figure
-        if g.statistic != "estimate" and self.estimate is not None and abs(self.estimate - self.value) > 1e-12:
-            shown += f", judged value {self.value:.3f}"
-        return f"{g.name}: {g.description}: {shown} ({g.rule()})"
+        why = f"; {self.note}" if self.note and self.outcome == "inconclusive" else ""
+        return f"{g.name}: {g.description}: {self.judged()}{why} ({g.rule()})"
 
     def severity(self) -> float:
         """How far beyond the fail (or pass) threshold the value is; for ordering reasons."""
@@ -150,6 +193,14 @@ class GateResult:
             return 0.0
         g = self.gate
         return self.value - g.fail_at if g.direction == "max" else g.fail_at - self.value
+
+
+MARKS: dict[str, str] = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "inconclusive": "inconclusive",
+                         "not_run": "not run", "not_applicable": "n/a"}
+
+
+def _n(x: float) -> str:
+    return f"{x:.3f}" if math.isfinite(x) else str(x)
 
 
 def load_gates(path: str | Path | None) -> tuple[Gate, ...]:
@@ -197,19 +248,83 @@ def load_gates(path: str | Path | None) -> tuple[Gate, ...]:
     return tuple(gates.values())
 
 
-def _statistic(fig: Figure, statistic: str) -> float:
-    v = fig.value
-    if statistic == "corrected":
-        return fig.corrected.estimate if fig.corrected is not None else v.estimate
+def _judged_value(fig: Figure, statistic: str) -> Value:
+    """The interval the gate reads: the noise-corrected one for `corrected` when it exists."""
+    if statistic == "corrected" and fig.corrected is not None:
+        return fig.corrected
+    return fig.value
+
+
+def _abs_range(low: float, high: float) -> tuple[float, float]:
+    """{|x| : x in [low, high]}."""
+    if low <= 0.0 <= high:
+        return 0.0, max(abs(low), abs(high))  # abs: no -0.0 from a point interval at zero
+    return min(abs(low), abs(high)), max(abs(low), abs(high))
+
+
+def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
+    """(judged value, low, high): the gate's statistic of the figure's estimate and interval."""
+    v = _judged_value(fig, statistic)
     if statistic == "abs":
-        return abs(v.estimate)
+        return (abs(v.estimate), *_abs_range(v.low, v.high))
     if statistic == "distance_from_half":
-        return abs(v.estimate - 0.5)
+        return (abs(v.estimate - 0.5), *_abs_range(v.low - 0.5, v.high - 0.5))
     if statistic == "low":
-        return v.low
+        return v.low, v.low, v.low
     if statistic == "high":
-        return v.high
-    return v.estimate
+        return v.high, v.high, v.high
+    return v.estimate, v.low, v.high
+
+
+def items_behind(v: Value) -> int:
+    """Items an interval rests on (left-out items not counted)."""
+    return int(v.n) - int(getattr(v, "excluded", 0))
+
+
+def excludes_from_above(v: Value, x: float) -> bool:
+    """Whether the interval lies above `x` as a claim may say: `Interval.excludes(x)` (enough items, not
+    degenerate), or, on enough items, a point interval above `x` (every item agreed, e.g. a perfect judge)."""
+    if not v.low > x:
+        return False
+    if isinstance(v, Interval) and v.excludes(x):
+        return True
+    return items_behind(v) >= MIN_ITEMS_FOR_SIGNIFICANCE and v.low == v.high
+
+
+def _region(gate: Gate, x: float) -> Outcome:
+    if gate.direction == "max":
+        return "pass" if x <= gate.pass_at else "fail" if x > gate.fail_at else "warn"
+    return "pass" if x >= gate.pass_at else "fail" if x < gate.fail_at else "warn"
+
+
+def decide(gate: Gate, fig: Figure) -> GateResult:
+    """A gate's outcome on one figure: the region its whole interval lies in, else inconclusive."""
+    v = _judged_value(fig, gate.statistic)
+    value, low, high = statistic_of(fig, gate.statistic)
+    n = items_behind(v)
+    extra = {"estimate": float(v.estimate), "interval": (float(low), float(high)),
+             "figure_interval": (float(v.low), float(v.high)), "n": n}
+    note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
+    if gate.statistic in ("low", "high"):
+        # an interval bound is a claim about the interval: it needs enough items behind it
+        extra["interval"] = (float(v.low), float(v.high))
+        if n < MIN_ITEMS_FOR_SIGNIFICANCE:
+            return GateResult(gate, "inconclusive", float(value), f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items",
+                              **extra)  # type: ignore[arg-type]
+        outcome = _region(gate, value)
+        if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and not excludes_from_above(v, gate.pass_at):
+            outcome = "warn"  # passing needs an interval that excludes pass_at (chance) from above
+        return GateResult(gate, outcome, float(value), note, **extra)  # type: ignore[arg-type]
+    if n < MIN_ITEMS_FOR_SIGNIFICANCE:
+        return GateResult(gate, "inconclusive", float(value),
+                          f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items", **extra)  # type: ignore[arg-type]
+    if math.isnan(low) or math.isnan(high):  # an infinite end (a surface ratio over flat scores) lies in a region
+        return GateResult(gate, "inconclusive", float(value), "interval undefined", **extra)  # type: ignore[arg-type]
+    first, last = _region(gate, low), _region(gate, high)
+    if first != last:
+        straddles = "interval straddles a threshold" + (f"; {note}" if note else "")
+        return GateResult(gate, "inconclusive", float(value), straddles, **extra)  # type: ignore[arg-type]
+    return GateResult(gate, first, float(value), note, **extra)  # type: ignore[arg-type]
 
 
 def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = "pairwise") -> list[GateResult]:
@@ -226,16 +341,11 @@ def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = 
             results.append(GateResult(gate, "not_run", None, note))
             continue
         fig = reading.figures[figure_name]
-        value = _statistic(fig, gate.statistic)
+        value = statistic_of(fig, gate.statistic)[0]
         if math.isnan(value):  # undefined; +inf (e.g. a surface ratio over flat scores) is a value
             results.append(GateResult(gate, "not_run", None, "figure undefined on these items"))
             continue
-        if gate.direction == "max":
-            outcome: Outcome = "pass" if value <= gate.pass_at else "fail" if value > gate.fail_at else "warn"
-        else:
-            outcome = "pass" if value >= gate.pass_at else "fail" if value < gate.fail_at else "warn"
-        note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
-        results.append(GateResult(gate, outcome, float(value), note, float(fig.value.estimate)))
+        results.append(decide(gate, fig))
     return results
 
 
@@ -243,19 +353,23 @@ VERDICTS: dict[str, str] = {"fit": "fit", "warn": "use with care", "fail": "unfi
 
 
 def verdict(results: list[GateResult]) -> tuple[str, list[GateResult]]:
-    """Headline verdict and the one or two gates that decide it.
+    """Headline verdict and every gate behind it.
 
-    Any fail -> unfit; else any warn -> use with care; else a gate that did not run ->
-    use with care (an audit cannot vouch for what it did not test); else fit. A gate that
-    does not apply to the judge (`not_applicable`) plays no part.
+    Any fail -> unfit; else any warn or inconclusive gate -> use with care; else a gate that
+    did not run -> use with care (an audit cannot vouch for what it did not test); else fit.
+    A gate that does not apply to the judge (`not_applicable`) plays no part. The reasons are
+    every failed gate (worst first), then every warning and every inconclusive gate; without
+    any of those, the gates that did not run.
     """
-    fails = sorted((r for r in results if r.outcome == "fail"), key=GateResult.severity, reverse=True)
+    def worst_first(outcome: str) -> list[GateResult]:
+        return sorted((r for r in results if r.outcome == outcome), key=GateResult.severity, reverse=True)
+
+    fails, warns, unsure = worst_first("fail"), worst_first("warn"), worst_first("inconclusive")
     if fails:
-        return VERDICTS["fail"], fails[:2]
-    warns = sorted((r for r in results if r.outcome == "warn"), key=GateResult.severity, reverse=True)
-    if warns:
-        return VERDICTS["warn"], warns[:2]
+        return VERDICTS["fail"], [*fails, *warns, *unsure]
+    if warns or unsure:
+        return VERDICTS["warn"], [*warns, *unsure]
     not_run = [r for r in results if r.outcome == "not_run"]
     if not_run:
-        return VERDICTS["warn"], not_run[:2]
+        return VERDICTS["warn"], not_run
     return VERDICTS["fit"], []

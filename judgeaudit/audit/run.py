@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from judgeaudit.audit.battery import AuditResult, AuditSpec, assemble, battery_seconds, run_battery
+from judgeaudit.audit.battery import (
+    AuditResult,
+    AuditSpec,
+    assemble,
+    logs_span_seconds,
+    run_battery,
+)
 from judgeaudit.audit.card import write_card
 from judgeaudit.audit.frame import frame_from_logdir
 from judgeaudit.audit.gates import DEFAULT_GATES, Gate
@@ -25,13 +32,15 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
 
 def _run_locked(spec: AuditSpec, out: Path, gates: tuple[Gate, ...], display: str,
                 max_connections: int | None) -> tuple[AuditResult, dict[str, Path]]:
+    started = time.perf_counter()
     logs, items, skipped, generated = run_battery(spec, out, display=display, max_connections=max_connections)
+    seconds = time.perf_counter() - started  # the battery's real wall time (this run of the eval-set)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
     ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
                                   judge_prior_work(logs))
-    result = assemble(spec, frame, items, skipped, gates, str(log_dir), battery_seconds(logs), ratio,
-                      generated)
+    result = assemble(spec, frame, items, skipped, gates, str(log_dir), seconds, ratio, generated,
+                      logs_span_seconds(logs))
     with staged_outputs(out, "card.json") as staging:
         paths = write_card(result, staging)
     return result, {k: out / p.name for k, p in paths.items()}

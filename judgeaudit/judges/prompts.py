@@ -4,6 +4,11 @@ A template file is a sequence of named sections, each opened by a marker line
 `=== name ===`. Rendering fills the named placeholders of every section, drops the
 sections that come out empty (e.g. the `cue` slot when no cue is given, or the
 criterion of `p2_no_criterion`) and joins the rest with blank lines.
+
+Two placeholders are filled by rendering, never by the caller: `{boundary}` (the fence
+boundary of this prompt; the idea and related-work texts are fenced with it, see
+`judgeaudit.judges.fence`) and `{answer_instruction}` (the verdict protocol's instruction,
+`judgeaudit.protocol.answer_instruction`).
 """
 
 from __future__ import annotations
@@ -13,21 +18,27 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 
+from judgeaudit.judges.fence import boundary_for, fence
+from judgeaudit.protocol import answer_instruction
 from judgeaudit.resources import read_prompt
 
 KINDS: tuple[str, ...] = ("pairwise", "pointwise")
 _MARKER = re.compile(r"^=== ([a-z_]+) ===$")
 
-# Placeholders each kind may use, and the ones a template of that kind must use.
+# Placeholders the caller gives per kind.
 ALLOWED_FIELDS: dict[str, frozenset[str]] = {
     "pairwise": frozenset({"idea_a", "idea_b", "area", "cue", "related_work"}),
     "pointwise": frozenset({"idea", "area", "cue", "related_work"}),
 }
 # Placeholders that render empty unless given (`related_work`: retrieved prior work, `-T retrieval=k`).
 OPTIONAL_FIELDS: frozenset[str] = frozenset({"related_work"})
+# Texts from outside the prompt: rendered inside fences (empty ones stay empty).
+FENCED_FIELDS: frozenset[str] = frozenset({"idea_a", "idea_b", "idea", "related_work"})
+# Placeholders rendering fills itself: the fence boundary and the protocol's answer instruction.
+DERIVED_FIELDS: frozenset[str] = frozenset({"boundary", "answer_instruction"})
 REQUIRED_FIELDS: dict[str, frozenset[str]] = {
-    "pairwise": frozenset({"idea_a", "idea_b", "cue"}),
-    "pointwise": frozenset({"idea", "cue"}),
+    "pairwise": frozenset({"idea_a", "idea_b", "cue", *DERIVED_FIELDS}),
+    "pointwise": frozenset({"idea", "cue", *DERIVED_FIELDS}),
 }
 
 
@@ -95,12 +106,20 @@ class Template:
         raise KeyError(f"prompt {self.kind}/{self.name} has no section {name!r}")
 
     def render(self, **values: str) -> str:
-        """Fill every placeholder and join the non-empty sections with blank lines."""
+        """Fill every placeholder (texts fenced, see the module docstring) and join the non-empty
+        sections with blank lines."""
         values = {**dict.fromkeys(OPTIONAL_FIELDS, ""), **values}
         missing = ALLOWED_FIELDS[self.kind] - values.keys()
         if missing:
             raise ValueError(f"prompt {self.kind}/{self.name}: no value for {sorted(missing)}")
-        parts = [text.format_map(values).strip() for _, text in self.sections]
+        derived = DERIVED_FIELDS & values.keys()
+        if derived:
+            raise ValueError(f"prompt {self.kind}/{self.name}: {sorted(derived)} are filled by rendering")
+        boundary = boundary_for(values[key] for key in sorted(values))
+        filled = {key: fence(text, boundary) if key in FENCED_FIELDS and text else text
+                  for key, text in values.items()}
+        filled.update(boundary=boundary, answer_instruction=answer_instruction(self.kind))
+        parts = [text.format_map(filled).strip() for _, text in self.sections]
         return "\n\n".join(p for p in parts if p)
 
 
@@ -132,11 +151,10 @@ def parse_template(text: str, kind: str, name: str) -> Template:
         except ValueError as exc:
             raise ValueError(f"{where}: section {key!r}: {exc}") from exc
         used |= fields
-    unknown = used - ALLOWED_FIELDS[kind]
+    allowed = ALLOWED_FIELDS[kind] | DERIVED_FIELDS
+    unknown = used - allowed
     if unknown:
-        raise ValueError(
-            f"{where}: unknown placeholders {sorted(unknown)} (allowed: {sorted(ALLOWED_FIELDS[kind])})"
-        )
+        raise ValueError(f"{where}: unknown placeholders {sorted(unknown)} (allowed: {sorted(allowed)})")
     absent = REQUIRED_FIELDS[kind] - used
     if absent:
         raise ValueError(f"{where}: missing placeholders {sorted(absent)}")

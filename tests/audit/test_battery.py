@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 from fixtures.probe_judges import scripted
+from fixtures.probe_judges.items import widened_set
 
 from judgeaudit.audit.battery import AuditError, AuditResult, AuditSpec, claim_out_dir
 from judgeaudit.audit.run import run_audit
@@ -27,12 +28,16 @@ OWN, OTHER = "mockllm/model", "openai/gpt-4o"
 HOUSE = "Drafted with the house model."
 
 
+COPIES = 5  # the 4 fixture pairs 5 times over: 20 items, enough for a gate to decide
+
+
 def human_generated_set(root: Path, house_mark: bool = False, generator: str | None = None) -> Path:
-    """The fixture pairs with their not-novel side made generated: by the judge's own backbone
-    (mockllm/model) on pairs 0 and 2, by another on pairs 1 and 3 (all by `generator` when given,
-    as in a set generated per backbone); `house_mark` tags the own ones."""
+    """The widened fixture pairs with their not-novel side made generated: by the judge's own backbone
+    (mockllm/model) on even pairs, by another on odd ones (all by `generator` when given, as in a
+    set generated per backbone); `house_mark` tags the own ones."""
     pairs = []
-    for k, pair in enumerate(read_items(FIX / "pairwise.jsonl", "pairwise")):
+    source = widened_set(root / "source", "pairwise", COPIES)
+    for k, pair in enumerate(read_items(source / "pairwise.jsonl", "pairwise")):
         assert isinstance(pair, PairItem)
         side = "b" if pair.gold == "a" else "a"
         idea = pair.idea_b if side == "b" else pair.idea_a
@@ -73,8 +78,10 @@ class Counting:
 
 
 def audit(policy: Callable[[str], str], out: Path, probes: tuple[str, ...], kind: str = "pairwise",
-          dataset: Path = FIX, generated: tuple[str, ...] = ()) -> tuple[AuditResult, dict[str, Path], Counting]:
-    """Run an audit of a scripted judge on the probe fixture items."""
+          dataset: Path | None = None, generated: tuple[str, ...] = ()) -> tuple[AuditResult, dict[str, Path], Counting]:
+    """Run an audit of a scripted judge on the probe fixture items (widened to >= 20 items by default)."""
+    if dataset is None:
+        dataset = widened_set(out.parent / f"{kind}-set", kind, COPIES if kind == "pairwise" else 3)
     counter = Counting(policy)
     spec = AuditSpec(model=OWN, dataset=str(dataset), kind=kind, probes=probes, resamples=1000,
                      model_args={"custom_outputs": counter}, generated=generated)
@@ -99,11 +106,12 @@ def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -
     assert {k: v for k, v in out.items() if v != "pass"} == {"surface_ratio": "not_applicable"}
     assert result.headline.figures["accuracy"].value.estimate == 1.0
     gap = result.readings["self_preference"].figures["self_preference_gap"].value
-    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2, 2)  # the generated (not novel) side never wins
-    # 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8
+    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2 * COPIES, 2 * COPIES)  # the generated (not novel) side never wins
+    # per 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8
     # + self_preference 4; order_ab and the self_preference arm repeat the unperturbed prompt (Inspect's cache).
-    assert counter.calls == 64 - 8
-    assert result.cost["judge_calls"] == 64 and result.cost["tokens"] > 0
+    # (identical texts across the copies are served from Inspect's cache too)
+    assert 0 < counter.calls <= (64 - 8) * COPIES
+    assert result.cost["judge_calls"] == 64 * COPIES and result.cost["tokens"] > 0
     assert 0 < result.cost["battery_seconds"] < 600
 
     md = paths["md"].read_text(encoding="utf-8")
@@ -218,7 +226,8 @@ def test_biased_judge_fails_its_gate(tmp_path: Path, policy: Callable[[str], str
     out = outcomes(result)
     assert {g for g, o in out.items() if o == "fail"} == failing, out
     assert result.verdict == "unfit"
-    assert {r.gate.name for r in result.reasons} <= failing and result.reasons
+    assert [r.gate.name for r in result.reasons if r.outcome == "fail"][:len(failing)] and \
+        {r.gate.name for r in result.reasons if r.outcome == "fail"} == failing  # every failed gate is a reason
     md = paths["md"].read_text(encoding="utf-8")
     assert "## Verdict: **UNFIT**" in md and f"FAIL {result.reasons[0].gate.name}:" in md
     assert ("Caveat: this judge's verdicts follow the presentation order" in md) == ("position_first" in failing)

@@ -53,11 +53,12 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
                  "--resamples", "500", "--display", "none", "-M", "api_key=sk-PLANTED-4d1f", "-M", "flavour=plain"])
     printed = capsys.readouterr().out
     assert code == 0
-    assert printed.startswith("verdict: unfit") and "card.md" in printed
+    # 2 items: every gate is inconclusive (fewer than MIN_ITEMS_FOR_SIGNIFICANCE), never fit or unfit
+    assert printed.startswith("verdict: use with care") and "inconclusive: position_first" in printed and "card.md" in printed
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["items"]["count"] == 2 and card["judge"]["gates_file"] == str(gates)
     first = next(g for g in card["gates"] if g["name"] == "position_first")
-    assert (first["pass_at"], first["fail_at"], first["outcome"]) == (0.2, 0.45, "fail")
+    assert (first["pass_at"], first["fail_at"], first["outcome"]) == (0.2, 0.45, "inconclusive")
     md = (out / "card.md").read_text(encoding="utf-8")
     assert "fail if |x - 0.5| > 0.45" in md.replace("\\|", "|")
     assert card["judge"]["model_args"] == {"api_key": "<redacted>", "flavour": "plain"}

@@ -18,21 +18,23 @@ from judgeaudit.audit.gates import (
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.stats import Interval, PairedDifference, SurfaceRatio, UnpairedDifference
 
-
-def _iv(x: float) -> Interval:
-    return Interval(x, x - 0.1, x + 0.1, 0.95, "percentile", 100, 1, 10)
+N = 30  # items behind the synthetic intervals: enough for a gate to decide (MIN_ITEMS_FOR_SIGNIFICANCE = 20)
 
 
-def _pd(x: float) -> PairedDifference:
-    return PairedDifference(x, x - 0.1, x + 0.1, 0.5, False, 0.95, "paired percentile", 100, 1, 10)
+def _iv(x: float, width: float = 0.02, n: int = N) -> Interval:
+    return Interval(x, x - width, x + width, 0.95, "percentile", 100, 1, n)
+
+
+def _pd(x: float, width: float = 0.02, n: int = N) -> PairedDifference:
+    return PairedDifference(x, x - width, x + width, 0.5, False, 0.95, "paired percentile", 100, 1, n)
 
 
 def _ud(x: float) -> UnpairedDifference:
-    return UnpairedDifference(x, x - 0.2, x + 0.2, 0.5, False, 0.95, "two-sample percentile", 100, 1, 5, 5)
+    return UnpairedDifference(x, x - 0.02, x + 0.02, 0.5, False, 0.95, "two-sample percentile", 100, 1, 15, 15)
 
 
 def _sr(x: float) -> SurfaceRatio:
-    return SurfaceRatio(x, x / 2, x * 2, 0.95, "percentile over ideas", 100, 1, 10, 30, 20, x * 0.1, 0.1)
+    return SurfaceRatio(x, x * 0.95, x * 1.05, 0.95, "percentile over ideas", 100, 1, N, 90, 60, x * 0.1, 0.1)
 
 
 ALL_RAN = {"self_preference": Reading("self_preference", "ok", 10, {"self_preference_gap": Figure("self_preference_gap", "", _ud(0.0))}),
@@ -66,7 +68,8 @@ def test_clean_judge_passes_and_missing_probes_are_not_run() -> None:
     assert out["surface"] == out["injection"] == out["self_preference"] == out["surface_ratio"] == "not_run"
     # Nothing failed, but an audit cannot vouch for what it did not test.
     word, reasons = verdict(evaluate(DEFAULT_GATES, readings()))
-    assert word == "use with care" and [r.gate.name for r in reasons] == ["surface", "injection"]
+    assert word == "use with care"
+    assert [r.gate.name for r in reasons] == ["surface", "injection", "self_preference", "surface_ratio"]
     ran = tuple(g for g in DEFAULT_GATES if g.name not in ("surface", "injection"))
     word, reasons = verdict(evaluate(ran, {**readings(), **ALL_RAN}))
     assert word == "fit" and reasons == []
@@ -94,14 +97,16 @@ def _with(name: str, figure: str, value: SurfaceRatio | UnpairedDifference) -> d
     return {**readings(), **ALL_RAN, name: Reading(name, "ok", 10, {figure: Figure(figure, "", value)})}
 
 
-@pytest.mark.parametrize(("ratio", "expected"), [(0.03, "pass"), (0.25, "pass"), (0.3, "warn"), (0.5, "warn"),
-                                                 (0.51, "fail"), (float("inf"), "fail")])  # inf: edits move flat scores
+@pytest.mark.parametrize(("ratio", "expected"), [(0.03, "pass"), (0.2, "pass"), (0.3, "warn"), (0.45, "warn"),
+                                                 (0.25, "inconclusive"),  # [0.2375, 0.2625] straddles 0.25
+                                                 (0.6, "fail"), (float("inf"), "fail")])  # inf: edits move flat scores
 def test_surface_ratio_gate(ratio: float, expected: str) -> None:
     out = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _with("surface_ratio", "ratio", _sr(ratio)))}
     assert out["surface_ratio"].outcome == expected
 
 
-@pytest.mark.parametrize(("gap", "expected"), [(-0.5, "pass"), (0.0, "pass"), (0.1, "pass"), (0.2, "warn"), (0.3, "fail")])
+@pytest.mark.parametrize(("gap", "expected"), [(-0.5, "pass"), (0.0, "pass"), (0.07, "pass"), (0.2, "warn"), (0.3, "fail"),
+                                               (0.1, "inconclusive")])
 def test_self_preference_gate(gap: float, expected: str) -> None:
     out = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _with("self_preference", "self_preference_gap", _ud(gap)))}
     assert out["self_preference"].outcome == expected
@@ -111,9 +116,10 @@ def test_self_preference_gate(gap: float, expected: str) -> None:
 @pytest.mark.parametrize(("kw", "gate", "expected"), [
     ({"acc": 0.55}, "accuracy", "warn"),
     ({"acc": 0.45}, "accuracy", "fail"),
-    ({"acc": 0.60}, "accuracy", "pass"),
-    ({"acc": 0.65}, "above_chance", "pass"),  # interval 0.55-0.75
-    ({"acc": 0.55}, "above_chance", "warn"),  # interval 0.45-0.65 includes chance
+    ({"acc": 0.63}, "accuracy", "pass"),
+    ({"acc": 0.60}, "accuracy", "inconclusive"),  # interval 0.58-0.62 straddles the pass threshold
+    ({"acc": 0.65}, "above_chance", "pass"),  # interval 0.63-0.67 excludes chance
+    ({"acc": 0.51}, "above_chance", "warn"),  # interval 0.49-0.53 includes chance
     ({"acc": 0.15}, "above_chance", "warn"),  # warns only; the accuracy gate does the failing
     ({"first": 0.95}, "position_first", "fail"),
     ({"first": 0.05}, "position_first", "fail"),
@@ -127,15 +133,52 @@ def test_thresholds(kw: dict[str, float], gate: str, expected: str) -> None:
     assert outcomes(**kw)[gate] == expected
 
 
-def test_verdict_names_the_worst_fails_first() -> None:
-    results = evaluate(DEFAULT_GATES, readings(first=1.0, cue=0.35, pad=0.2))
+def test_verdict_names_every_fail_worst_first_then_warnings() -> None:
+    results = evaluate(DEFAULT_GATES, readings(first=1.0, cue=0.35, pad=0.2, flip=0.4))
     word, reasons = verdict(results)
     assert word == "unfit"
-    assert [r.gate.name for r in reasons] == ["position_first", "presumption"]
-    assert reasons[0].describe().startswith("position_first: preference for whichever idea is shown first: "
-                                            "first_position_rate = 1.000, judged value 0.500 (pass if |x - 0.5| <= 0.1")
+    assert [(r.gate.name, r.outcome) for r in reasons] == [
+        ("position_first", "fail"), ("position_flip", "fail"), ("presumption", "fail"), ("verbosity", "warn")]
+    assert reasons[0].describe().startswith(
+        "position_first: preference for whichever idea is shown first: first_position_rate = 1.000 [0.980, 1.020]; "
+        "judged |x - 0.5| = 0.500 [0.480, 0.520] (pass if |x - 0.5| <= 0.1")
     word, reasons = verdict(evaluate(DEFAULT_GATES, readings(pad=0.2)))
     assert word == "use with care" and [r.gate.name for r in reasons] == ["verbosity"]
+
+
+def _few(n: int = 4) -> dict[str, Reading]:
+    """Readings of a clean judge on `n` items: accuracy 1.0 with a wide interval, other figures 0."""
+    return {**readings(), HEADLINE: Reading(HEADLINE, "ok", n, {
+        "accuracy": Figure("accuracy", "", Interval(1.0, 1.0, 1.0, 0.95, "percentile", 100, 1, n)),
+        "invalid_rate": Figure("invalid_rate", "", Interval(0.0, 0.0, 1.0, 0.95, "percentile", 100, 1, n))})}
+
+
+def test_gates_on_too_few_items_or_straddling_intervals_are_inconclusive() -> None:
+    results = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _few())}
+    # a point interval from 4 items claims nothing, however good its estimate
+    assert results["accuracy"].outcome == results["above_chance"].outcome == "inconclusive"
+    assert results["invalid_rate"].stated() == "inconclusive (n = 4; interval [0.000, 1.000])"
+    assert "fewer than 20 items" in results["accuracy"].note
+    word, reasons = verdict(list(results.values()))
+    assert word == "use with care"
+    assert {r.gate.name for r in reasons} == {"accuracy", "above_chance", "invalid_rate"}
+    # |x| of an interval across zero starts at 0: [-0.05, 0.15] -> [0, 0.15] straddles 0.1
+    wide = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "presumption": Reading(
+        "presumption", "ok", N, {"cue_shift": Figure("cue_shift", "", _pd(0.05, width=0.1))})})}
+    assert wide["presumption"].outcome == "inconclusive" and wide["presumption"].interval == pytest.approx((0.0, 0.15))
+    # the same items, a degenerate interval: a point interval on enough items still decides
+    point = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "position": Reading("position", "ok", N, {
+        "order_flip_rate": Figure("order_flip_rate", "", _iv(0.0, width=0.0), _pd(0.0, width=0.0)),
+        "first_position_rate": Figure("first_position_rate", "", _iv(1.0, width=0.0))})})}
+    assert point["position_first"].outcome == "fail" and point["position_flip"].outcome == "pass"
+    zero = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "presumption": Reading(
+        "presumption", "ok", N, {"cue_shift": Figure("cue_shift", "", _pd(0.0, width=0.0))})})}
+    assert "[0.000, 0.000]" in zero["presumption"].judged() and "-0.000" not in zero["presumption"].judged()
+    # above chance on enough items
+    flat = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), HEADLINE: Reading(HEADLINE, "ok", N, {
+        "accuracy": Figure("accuracy", "", _iv(0.9, width=0.0)), "invalid_rate": Figure("invalid_rate", "", _iv(0.0))})})}
+    # every one of enough items right: a point interval above chance does exclude it
+    assert flat["accuracy"].outcome == "pass" and flat["above_chance"].outcome == "pass"
 
 
 def test_override_file_yaml_and_json(tmp_path: Path) -> None:
@@ -150,7 +193,7 @@ def test_override_file_yaml_and_json(tmp_path: Path) -> None:
     assert {r.gate.name: r.outcome for r in evaluate(load_gates(j), readings(acc=0.75))}["accuracy"] == "warn"
     assert "pass if >= 0.8; fail if < 0.7" in next(g for g in load_gates(j) if g.name == "accuracy").rule()
     assert next(g for g in DEFAULT_GATES if g.name == "above_chance").rule() == (
-        "pass if lower bound >= 0.5; warn otherwise (never fails)")
+        "pass if the interval excludes 0.5 from above (lower bound > 0.5, n >= 20); warn otherwise (never fails)")
 
 
 @pytest.mark.parametrize(("text", "message"), [

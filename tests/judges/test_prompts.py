@@ -34,6 +34,7 @@ def test_all_variants_exist_and_parse(kind: str) -> None:
             "task",
             "criterion",
             "question",
+            "fence",
             "ideas",
             "cue",
             "answer",
@@ -77,7 +78,7 @@ def test_question_variants_ask_what_they_say() -> None:
 def test_render_fills_placeholders_and_drops_empty_sections() -> None:
     t = load_template("pairwise", "p2_no_criterion")
     text = t.render(idea_a="Alpha {not a field}", idea_b="Beta", area="vision", cue="")
-    assert "Idea A:\nAlpha {not a field}" in text and "Idea B:\nBeta" in text
+    assert "Alpha {not a field}" in text and "Idea B:\n<<< begin " in text
     assert "Research area: vision" in text
     assert "\n\n\n" not in text and "{" + "cue}" not in text
     cued = load_template("pairwise", REFERENCE).render(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
+from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.prompted import call_seed
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.stats import DEFAULT_SEED
@@ -60,16 +60,16 @@ class ScriptedJudge:
 
 def shown_ideas(text: str) -> tuple[str, str]:
     """The texts shown as Idea A and Idea B in a pairwise prompt."""
-    match = re.search(r"Idea A:\n(.*?)\n\nIdea B:\n(.*?)\n\n", text, re.S)
-    assert match, text
-    return match.group(1), match.group(2)
+    fenced = fenced_texts(text)
+    assert "Idea A:\n" in text and len(fenced) >= 2, text
+    return fenced[-2], fenced[-1]
 
 
 def shown_idea(text: str) -> str:
     """The idea text of a pointwise prompt."""
-    match = re.search(r"\nIdea:\n(.*?)\n\n", text, re.S)
-    assert match, text
-    return match.group(1)
+    fenced = fenced_texts(text)
+    assert "\nIdea:\n" in text and fenced, text
+    return fenced[-1]
 
 
 def marker_position(text: str) -> str:
@@ -273,7 +273,7 @@ def test_invalid_outputs_are_never_coerced(tmp_path: Path) -> None:
         "Verdict: NOVEL",
     ]
     judge = ScriptedJudge(
-        lambda text, i: outputs[int(re.search(r"Idea A:\n(.)", text).group(1) == "K") + 2 * (i % 2)]
+        lambda text, i: outputs[int(fenced_texts(text)[-2].startswith("K")) + 2 * (i % 2)]
     )  # type: ignore[union-attr]
     log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
     m = metrics(log)

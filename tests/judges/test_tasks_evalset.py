@@ -15,6 +15,7 @@ from conftest import FIXTURES
 from inspect_ai import eval_set
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.tasks import novelty_pairwise
 
 TINY = str(FIXTURES / "tiny_judge")
@@ -29,7 +30,7 @@ def test_eval_set_over_prompt_variants_resumes(
     def answer(input: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         text = input[-1].text
         calls.append(text)
-        first = text.split("Idea A:\n", 1)[1].split("\n\nIdea B:", 1)[0]
+        first = fenced_texts(text)[-2]  # the text shown as Idea A
         out = ModelOutput.from_content(
             "mockllm/model", "Verdict: A" if "Kestrel" in first else "Verdict: B"
         )

@@ -30,6 +30,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError, collect
 
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
@@ -84,13 +85,14 @@ def record_from_output(
     kind: str, order: Order, call_index: int, output: ModelOutput, prompt: str | None = None
 ) -> CallRecord:
     """Parse one model output into a CallRecord; text repeating `prompt` (the call's prompt, when
-    given) is not read as the verdict. An output the provider marks as failed is an `error` call,
-    unless the provider refused the prompt (content filter): that is an `invalid` refusal."""
+    given) or one of its fenced idea texts is not read as the verdict. An output the provider marks
+    as failed is an `error` call, unless the provider refused the prompt (content filter): that is
+    an `invalid` refusal."""
     raw = output.completion
     refused = output.stop_reason in _REFUSAL_STOPS
     if output.error and not refused:
         return failed_call(order, call_index, bounded(output.error), raw)
-    parsed = parse_verdict(raw, kind, prompt=prompt)
+    parsed = parse_verdict(raw, kind, ideas=fenced_texts(prompt) if prompt else (), prompt=prompt)
     reason = parsed.reason
     if parsed.verdict == "invalid" and refused:
         detail = f": {bounded(output.error)}" if output.error else ""

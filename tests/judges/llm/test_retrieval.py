@@ -90,7 +90,7 @@ def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(search_set: dict[s
     plain = Judge()
     log = run(novelty_pointwise(dataset=search_set["dataset"], cache=False), plain, tmp_path)
     assert "Related papers found" not in plain.prompts[0] and "\n\n\n" not in plain.prompts[0]
-    assert plain.prompts[0].split("\n\n")[3].startswith("Research area:")  # ideas section opens as before
+    assert plain.prompts[0].split("\n\n")[4].startswith("Research area:")  # ideas section (after the fence rule) opens as before
     meta = score_meta(log)
     assert meta["retrieved"] is None and meta["judge"] == "prompted"
 

@@ -33,6 +33,7 @@ from judgeaudit.judges.llm.concepts import (
     parse_concepts,
     render_extract_prompt,
 )
+from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.score.concepts import ConceptPrior, normalise_concept
 from judgeaudit.judges.score.distance import distance_task
 from judgeaudit.judges.score.metric import pair_verdict
@@ -317,7 +318,8 @@ def test_auto_grammar_recognises_the_rubric_two_stage_and_extraction_prompts() -
     assert detect_verdict_kind(read_prompt("judge/rubric/reference.txt")) == "rubric"
     assert detect_verdict_kind(read_prompt("judge/rubric/dimensions.txt")) == "two_stage"
     assert detect_verdict_kind(read_prompt("judge/concepts/extract.txt")) == "concepts"
-    assert detect_verdict_kind(read_prompt("judge/pairwise/reference.txt")) == "pairwise"
+    rendered = load_template("pairwise", "reference").render(idea_a="x", idea_b="y", area="z", cue="")
+    assert detect_verdict_kind(rendered) == "pairwise"
     assert resolve_grammar("auto", render_extract_prompt("Some text."))[0] == "auto:concepts"
     assert resolve_grammar("two_stage", "") == ("two_stage", GRAMMARS["two_stage"])
 

@@ -1,0 +1,93 @@
+"""Fences around the texts a judge prompt shows (ideas, related work): a text cannot close its own.
+
+Each fenced text sits between a line `<<< begin B >>>` and a line `<<< end B >>>`. The boundary
+`B` is derived from the texts of the prompt (a hash, so the same sample always renders the same
+prompt and Inspect's cache still serves it) and is re-derived until it occurs in none of them:
+a text can contain any heading, marker or verdict of our prompts, or a guessed fence line, and
+still not end its fence. The prompt states the rule in its `fence` section
+(prompts/judge/<kind>/*.txt); `fenced_texts` reads the fenced texts back from a rendered prompt
+(the prompted judge gives them to the parser, so an output that only echoes an idea is not read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+
+_PREFIX = "text-"
+_BOUNDARY_IN_RULE = re.compile(r'"<<< begin (\S+) >>>"')
+
+
+def boundary_for(texts: Iterable[str]) -> str:
+    """A boundary derived from `texts` that occurs (case-insensitively) in none of them."""
+    values = list(texts)
+    folded = [text.casefold() for text in values]
+    seed = "\x00".join(values).encode()
+    counter = 0
+    while True:
+        digest = hashlib.sha256(seed + f"\x00{counter}".encode()).hexdigest()[:16]
+        boundary = _PREFIX + digest
+        if not any(boundary in text for text in folded):
+            return boundary
+        counter += 1
+
+
+def begin_line(boundary: str) -> str:
+    """The line that opens a fence."""
+    return f"<<< begin {boundary} >>>"
+
+
+def end_line(boundary: str) -> str:
+    """The line that closes a fence."""
+    return f"<<< end {boundary} >>>"
+
+
+def fence(text: str, boundary: str) -> str:
+    """`text` between the begin and end lines of `boundary` (which must not occur in it)."""
+    if boundary.casefold() in text.casefold():
+        raise ValueError(f"fence boundary {boundary!r} occurs in the text it should enclose")
+    return f"{begin_line(boundary)}\n{text}\n{end_line(boundary)}"
+
+
+def prompt_boundary(prompt: str) -> str | None:
+    """The boundary a rendered prompt states in its fence rule (the rule precedes every fenced text)."""
+    match = _BOUNDARY_IN_RULE.search(prompt)
+    return match.group(1) if match else None
+
+
+def fenced_texts(prompt: str) -> list[str]:
+    """The fenced texts of a rendered prompt, in order ([] for a prompt without a fence rule)."""
+    boundary = prompt_boundary(prompt)
+    if boundary is None:
+        return []
+    texts: list[str] = []
+    current: list[str] | None = None
+    for line in prompt.split("\n"):
+        if current is None:
+            if line == begin_line(boundary):
+                current = []
+        elif line == end_line(boundary):
+            texts.append("\n".join(current))
+            current = None
+        else:
+            current.append(line)
+    return texts
+
+
+def outside_fences(prompt: str) -> str:
+    """The prompt with every fenced block (fence lines included) replaced by one `<fenced>` line."""
+    boundary = prompt_boundary(prompt)
+    if boundary is None:
+        return prompt
+    kept: list[str] = []
+    inside = False
+    for line in prompt.split("\n"):
+        if not inside and line == begin_line(boundary):
+            inside = True
+        elif inside and line == end_line(boundary):
+            inside = False
+            kept.append("<fenced>")
+        elif not inside:
+            kept.append(line)
+    return "\n".join(kept)
