@@ -155,19 +155,19 @@ def test_self_preference_merges_one_generated_set_per_backbone(tmp_path: Path) -
     result, paths, _ = audit(self_preferrer, tmp_path / "audit", ("self_preference",), generated=(str(sets),))
     reading = result.readings["self_preference"]
     own, other = (reading.figures[f"generated_win_rate:{g}"].value for g in ("own", "other"))
-    assert (own.estimate, own.n) == (1.0, 4) and (other.estimate, other.n) == (0.0, 4)
-    assert reading.n_items == 8 and outcomes(result)["self_preference"] == "fail"
+    assert (own.estimate, own.n) == (1.0, 20) and (other.estimate, other.n) == (0.0, 20)
+    assert reading.n_items == 40 and outcomes(result)["self_preference"] == "fail"
     card = json.loads(paths["json"].read_text(encoding="utf-8"))
-    assert card["items"]["count"] == 4  # the headline items stay the dataset's
-    assert card["items"]["generated"]["count"] == 8
-    assert card["items"]["generated"]["by_generator"] == {OWN: 4, OTHER: 4}
+    assert card["items"]["count"] == 20  # the headline items stay the dataset's
+    assert card["items"]["generated"]["count"] == 40
+    assert card["items"]["generated"]["by_generator"] == {OWN: 20, OTHER: 20}
     merged = read_items(tmp_path / "audit" / "items" / "generated" / "pairwise.jsonl", "pairwise")
     ids = [i.item_id for i in merged]
-    assert len(set(ids)) == 8 and sum(i.endswith("@model") for i in ids) == 4  # gpt-4o sorts first, keeps its ids
+    assert len(set(ids)) == 40 and sum(i.endswith("@model") for i in ids) == 20  # gpt-4o sorts first, keeps its ids
     # the same sets given one by one make the same audit (a resume, not a conflict)
     again, _, counter = audit(self_preferrer, tmp_path / "audit", ("self_preference",),
                               generated=(str(sets / "gpt-4o"), str(sets / "model")))
-    assert counter.calls == 0 and again.readings["self_preference"].n_items == 8
+    assert counter.calls == 0 and again.readings["self_preference"].n_items == 40
 
 
 def test_generated_sets_that_hold_nothing_usable_are_named(tmp_path: Path) -> None:
