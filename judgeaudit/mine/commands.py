@@ -175,7 +175,7 @@ def _check_dev(path: str) -> str | None:
     """Why a --dev file is unusable (missing, a directory, malformed, no rows), or None."""
     dev = Path(path)
     if not dev.exists():
-        return f"--dev {path}: no such file"
+        return f"--dev {path}: file does not exist"
     if not dev.is_file():
         return f"--dev {path}: is a directory, not a dev labels file (human_only_dev.jsonl)"
     try:
@@ -196,7 +196,7 @@ def _check_paths(args: argparse.Namespace) -> str | None:
     if args.source:
         path = Path(args.source.split(":", 1)[1])
         if not str(path) or not path.exists():
-            return f"--source {args.source}: no such directory"
+            return f"--source {args.source}: directory does not exist"
         if not path.is_dir():
             return f"--source {args.source}: is a file, not a raw cache directory"
     return _check_dev(args.dev) if args.dev else None
