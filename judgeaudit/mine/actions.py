@@ -19,7 +19,15 @@ from judgeaudit.mine.generate import (
     load_source_pairs,
     write_generated,
 )
-from judgeaudit.mine.plans import PLAN_SCHEMA, plan_command, rewrite_set
+from judgeaudit.mine.plans import PLAN_SCHEMA, PlanModel, failure_summary, plan_command, rewrite_set
+
+PLAN_DESCRIPTION = """\
+Rewrite every idea of a set into a two-field plan (purpose, mechanism) with an LLM, for the
+idea-format ablation (`-T idea_format=plan`). Writes pairwise_plan.jsonl / pointwise_plan.jsonl
+next to the set's abstract files (same item ids, positions and gold) and updates its manifest
+and card; an idea that cannot be rewritten leaves its items out, and every failure is reported
+with its reason. The set is replaced as a whole: a failed or interrupted run leaves it as it was.
+"""
 
 GENERATE_EPILOG = """\
 examples:
@@ -59,7 +67,7 @@ def register_actions(mine_parser: Any) -> None:
     _model_options(g, temperature=0.7)
     g.set_defaults(func=handle_generate)
     pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
-                            epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            description=PLAN_DESCRIPTION, epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
     pl.add_argument("--structured", action="store_true",
                     help="ask for a JSON {purpose, mechanism} answer through the provider's structured output "
@@ -68,30 +76,71 @@ def register_actions(mine_parser: Any) -> None:
     pl.set_defaults(func=handle_plan)
 
 
+def _check_model_options(args: Any) -> None:
+    """ValueError naming the option for a model option no run could use."""
+    if not args.model.strip("/ ") or args.model.endswith("/"):
+        raise ValueError(f"--model {args.model!r}: not a model id (e.g. litellm/openai/gpt-4o-mini)")
+    for option, value in (("--max-tokens", args.max_tokens), ("--attempts", args.attempts),
+                          ("--max-connections", args.max_connections)):
+        if value < 1:
+            raise ValueError(f"{option} must be >= 1 (got {value})")
+    if args.temperature < 0:
+        raise ValueError(f"--temperature must be >= 0 (got {args.temperature})")
+    if args.cache and Path(args.cache).exists() and not Path(args.cache).is_dir():
+        raise ValueError(f"--cache {args.cache}: is a file, not a directory")
+
+
 def _cached_model(args: Any, action: str) -> CachedModel:
+    _check_model_options(args)
     model_args: dict[str, Any] = {}
     for kv in args.model_args:
         key, sep, value = kv.partition("=")
         if not sep:
             raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
         model_args[key] = value
-    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
+    cls = PlanModel if action == "plan" else CachedModel  # a plan run counts model errors per idea
+    return cls(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
                        max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                        attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
 
 
+def _interruptible(handler: Any) -> Any:
+    """Wrap an action so Ctrl-C prints one line 'interrupted' and exits 130 (sets are swapped in whole)."""
+    def run(args: Any) -> int:
+        try:
+            return int(handler(args))
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+    run.__doc__ = handler.__doc__
+    return run
+
+
 def handle_generate(args: Any) -> int:
     """`judgeaudit mine generate`: write a Human+Generated set; returns the exit code."""
+    return int(_interruptible(_generate)(args))
+
+
+def handle_plan(args: Any) -> int:
+    """`judgeaudit mine plan`: write `_plan` files next to a set's abstract files; returns the exit code."""
+    return int(_interruptible(_plan)(args))
+
+
+def _generate(args: Any) -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
+        if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+            raise ValueError(f"--out {args.out}: is a file, not a directory")
+        if args.limit is not None and args.limit < 1:
+            raise ValueError(f"--limit must be >= 1 (got {args.limit})")
         model = _cached_model(args, "generate")
         source_path, pairs = load_source_pairs(args.dataset)
     except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"judgeaudit mine generate: error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
     if not gs.pairs:
-        print(f"judgeaudit mine generate: error: no pair could be generated ({gs.counts}); nothing written",
+        print(f"error: no pair could be generated ({gs.counts}); nothing written",
               file=sys.stderr)
         return 1
     set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
@@ -107,8 +156,7 @@ def handle_generate(args: Any) -> int:
     return 0
 
 
-def handle_plan(args: Any) -> int:
-    """`judgeaudit mine plan`: write `_plan` files next to a set's abstract files; returns the exit code."""
+def _plan(args: Any) -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
         model = _cached_model(args, "plan")
@@ -118,10 +166,14 @@ def handle_plan(args: Any) -> int:
                                args.structured)
         result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"judgeaudit mine plan: error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
     print(f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "
           f"items left out: {result.skipped_items}")
+    if result.failed_ideas:
+        print(failure_summary(result.failed_ideas, result.counts["requested"]))
+        for idea_id, reasons in result.failed_ideas.items():
+            print(f"  {idea_id}: {reasons}")
     print(f"wrote {', '.join(str(Path(args.dataset) / n) for n in result.written)}")
     return 0

@@ -12,7 +12,7 @@ from typing import Any
 from judgeaudit.mine import fetch
 from judgeaudit.mine.actions import register_actions
 from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
-from judgeaudit.mine.calibrate import measure
+from judgeaudit.mine.calibrate import load_dev, measure
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
 from judgeaudit.mine.fetch import FetchError, cached_summary
 from judgeaudit.mine.llm_signals import LLMExtractor
@@ -36,7 +36,9 @@ DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
 DEFAULT_EXTRACTOR = "offline"
 
 DESCRIPTION = """\
-Mine Human-Only gold labels from a venue's OpenReview reviews (DESIGN.md, "Gold labels").
+Mine Human-Only gold labels from a venue's OpenReview reviews. The labelling rule is documented
+in the set's dataset card (datasets/iclr2026/human_only/README.md, "Labels") and in the README
+("Mining gold labels from OpenReview").
 
 Stages: read submissions and official reviews (from the live API into a raw cache, or from an
 existing cache/snapshot) -> per-area rating deciles and contribution thresholds pick candidates
@@ -96,10 +98,10 @@ def register(subparsers: Any) -> None:
     th.add_argument("--max-opposing", type=int, default=None,
                     help="largest number of opposing reviews a kept idea may have (default: the stance model's "
                          "cross-validated choice; 0 for the other extractors)")
-    th.add_argument("--majority-rule", choices=("strict", "inclusive"), default=None,
+    th.add_argument("--majority-rule", metavar="{strict,inclusive}", default=None,
                     help="'strict': more than --majority of the reviews must agree; 'inclusive': at least that share "
                          "(and one review) (default: the stance model's choice; strict for the others)")
-    th.add_argument("--weak-affirmations", choices=("oppose", "ignore"), default=None,
+    th.add_argument("--weak-affirmations", metavar="{oppose,ignore}", default=None,
                     help="whether hedged or merely descriptive affirmations block a not_novel label "
                          "(default: the stance model's choice; oppose for the others)")
     th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
@@ -151,6 +153,55 @@ def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"api_base": args.api_base} if args.api_base else {}
 
 
+CHOICES: dict[str, tuple[str, ...]] = {"majority_rule": ("strict", "inclusive"), "weak_affirmations": ("oppose", "ignore")}
+"""Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
+
+
+def _model_spec(option: str, value: str) -> str | None:
+    """Why a 'litellm/<model>' value is unusable (an empty model name), or None."""
+    if value.startswith("litellm/") and not value.split("/", 1)[1].strip("/ "):
+        return f"{option} {value!r}: no model name after 'litellm/' (e.g. litellm/openai/gpt-4o-mini)"
+    return None
+
+
+def _dir_option(option: str, value: str | None) -> str | None:
+    """Why a directory option is unusable (it names an existing non-directory), or None."""
+    if value and Path(value).exists() and not Path(value).is_dir():
+        return f"{option} {value}: is a file, not a directory"
+    return None
+
+
+def _check_dev(path: str) -> str | None:
+    """Why a --dev file is unusable (missing, a directory, malformed, no rows), or None."""
+    dev = Path(path)
+    if not dev.exists():
+        return f"--dev {path}: file does not exist"
+    if not dev.is_file():
+        return f"--dev {path}: is a directory, not a dev labels file (human_only_dev.jsonl)"
+    try:
+        rows = load_dev(dev)
+    except (ValueError, TypeError, OSError, UnicodeDecodeError) as exc:
+        return f"--dev {path}: {exc}"
+    if not rows:
+        return f"--dev {path}: holds no dev rows, so there is nothing to measure against"
+    return None
+
+
+def _check_paths(args: argparse.Namespace) -> str | None:
+    """Why a path option is unusable, or None (checked before any mining work)."""
+    for option, value in (("--out", args.out), ("--cache", args.cache), ("--llm-cache", args.llm_cache)):
+        problem = _dir_option(option, value)
+        if problem:
+            return problem
+    if args.source:
+        path = Path(args.source.split(":", 1)[1])
+        if not str(path) or not path.exists():
+            return f"--source {args.source}: directory does not exist"
+        if not path.is_dir():
+            return f"--source {args.source}: is a file, not a raw cache directory"
+    return _check_dev(args.dev) if args.dev else None
+
+
 def _check(args: argparse.Namespace) -> str | None:
     if not 0.0 < args.bottom_quantile < args.top_quantile < 1.0:
         return f"need 0 < --bottom-quantile < --top-quantile < 1 (got {args.bottom_quantile}, {args.top_quantile})"
@@ -158,6 +209,16 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--min-reviews must be >= 1 (got {args.min_reviews})"
     if not 0.0 <= args.majority < 1.0:
         return f"--majority must be in [0, 1) (got {args.majority})"
+    for key, allowed in CHOICES.items():
+        value = getattr(args, key)
+        if value is not None and value not in allowed:
+            return f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
+    if args.workers < 1:
+        return f"--workers must be >= 1 (got {args.workers})"
+    for option, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
+        problem = _model_spec(option, value)
+        if problem:
+            return problem
     if args.sanitiser != "rules" and not args.sanitiser.startswith("litellm/"):
         return f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
     known = ("offline", *packaged_models())
@@ -167,16 +228,29 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
         return f"--source must look like snapshot:PATH (got {args.source!r})"
-    return None
+    return _check_paths(args)
+
+
+def _error(message: str, code: int = 2) -> int:
+    """Print one `error: ...` line to stderr; returns the exit code."""
+    print(f"error: {message}", file=sys.stderr)
+    return code
 
 
 def handle_mine(args: argparse.Namespace) -> int:
-    """Run the miner and write the set; returns the exit code."""
+    """Run the miner and write the set; returns the exit code (130 on Ctrl-C, the old set kept)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     problem = _check(args)
     if problem:
-        print(f"judgeaudit mine: error: {problem}", file=sys.stderr)
-        return 2
+        return _error(problem)
+    try:
+        return _run_mine(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _run_mine(args: argparse.Namespace) -> int:
     progress = not args.no_progress
     if args.source:
         cache_dir = Path(args.source.split(":", 1)[1])
@@ -197,8 +271,7 @@ def handle_mine(args: argparse.Namespace) -> int:
         files = [p.name for p in cache_files(cache_dir)]
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
-        print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
     llm_cache = Path(args.llm_cache)
     extractor: Any
     selection: dict[str, Any] = {}
@@ -212,8 +285,7 @@ def handle_mine(args: argparse.Namespace) -> int:
         try:
             model = load_model(args.extractor)
         except ModelError as exc:
-            print(f"judgeaudit mine: error: {exc}", file=sys.stderr)
-            return 2
+            return _error(str(exc))
         extractor, workers = LearnedExtractor(model), max(1, args.workers)
         fingerprint, selection = model_fingerprint(args.extractor), model.selection
     _resolve_selection(args, selection)
@@ -232,11 +304,11 @@ def handle_mine(args: argparse.Namespace) -> int:
     if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
         for name, n in result.stages:
             print(f"  {name}: {n}", file=sys.stderr)
-        print("judgeaudit mine: error: the selection kept no novel or no not_novel idea, so there is no set to write "
+        print("error: the selection kept no novel or no not_novel idea, so there is no set to write "
               f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
         return 1
     if not make_pairs(result.ideas, args.seed)[0]:
-        print("judgeaudit mine: error: no area has both a novel and a not_novel idea, so there is no pair to write "
+        print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
               f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
         return 1
     calibration = None
@@ -261,7 +333,7 @@ def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
     try:
         summary = fetch.fetch_venue(args.venue, cache_dir, **kwargs)
     except fetch.FetchError as exc:
-        print(f"judgeaudit mine: fetch of {args.venue} failed: {exc}", file=sys.stderr)
+        print(f"error: --venue {args.venue}: fetch failed: {exc}", file=sys.stderr)
         return 2
     for line in summary.lines():
         print(line, file=sys.stderr)

@@ -8,10 +8,12 @@ manifest and card are updated in place (their other content is kept).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
 import shlex
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,31 @@ def _plan_validator(source: str, instructions: str) -> Validator:
     return check
 
 
+MODEL_ERROR = "model error"
+
+
+class PlanModel(CachedModel):
+    """A `CachedModel` whose model errors fail the one idea (counted with their cause), not the whole run."""
+
+    async def _one(self, api: Any, request: Request, limit: asyncio.Semaphore) -> Outcome:
+        try:
+            return await super()._one(api, request, limit)
+        except Exception as exc:  # a provider/model error: this idea fails, the others go on
+            cause = " ".join(str(exc).split()) or type(exc).__name__
+            return Outcome(None, 0, [f"{MODEL_ERROR} ({cause[:200]})"])
+
+
+def failure_summary(failed: dict[str, str], requested: int) -> str:
+    """One line: how many ideas were not rewritten and why, e.g. '2 of 2 ideas not rewritten: 1 model error (...), ...'."""
+    if not failed:
+        return f"0 of {requested} ideas not rewritten"
+    errors = Counter(r for r in failed.values() if r.startswith(MODEL_ERROR))
+    checks = Counter(r.split(", ")[-1] for r in failed.values() if not r.startswith(MODEL_ERROR))
+    parts = [f"{n} {reason}" for reason, n in sorted(errors.items())]
+    parts += [f"{n} output failed the plan check ({reason})" for reason, n in sorted(checks.items())]
+    return f"{len(failed)} of {requested} ideas not rewritten: " + ", ".join(parts)
+
+
 def _as_plan(item: Item, plans: dict[str, str]) -> Item | None:
     def conv(idea: Idea) -> Idea | None:
         text = plans.get(idea.idea_id)
@@ -163,8 +190,8 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
         kept = [c for c in (_as_plan(item, plans) for item in its) if c is not None]
         skipped[f"{kind}_plan.jsonl"] = len(its) - len(kept)
         if not kept:
-            raise ValueError(f"{set_dir}: no {kind} item could be rewritten ({len(failed)} ideas failed); "
-                             "nothing written")
+            raise ValueError(f"{set_dir}: no {kind} item could be rewritten, nothing written; "
+                             f"{failure_summary(failed, len(outcomes))}")
         converted_by_kind[kind] = kept
     counts = failure_counts(outcomes)
     info = {"model": model.model, "prompt": f"prompts/{PLAN_PROMPT}",
