@@ -104,26 +104,14 @@ def _cached_model(args: Any, action: str) -> CachedModel:
                        attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
 
 
-def _interruptible(handler: Any) -> Any:
-    """Wrap an action so Ctrl-C prints one line 'interrupted' and exits 130 (sets are swapped in whole)."""
-    def run(args: Any) -> int:
-        try:
-            return int(handler(args))
-        except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
-            return 130
-    run.__doc__ = handler.__doc__
-    return run
-
-
 def handle_generate(args: Any) -> int:
     """`judgeaudit mine generate`: write a Human+Generated set; returns the exit code."""
-    return int(_interruptible(_generate)(args))
+    return int(_generate(args))
 
 
 def handle_plan(args: Any) -> int:
     """`judgeaudit mine plan`: write `_plan` files next to a set's abstract files; returns the exit code."""
-    return int(_interruptible(_plan)(args))
+    return int(_plan(args))
 
 
 def _generate(args: Any) -> int:

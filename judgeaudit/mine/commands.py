@@ -238,16 +238,13 @@ def _error(message: str, code: int = 2) -> int:
 
 
 def handle_mine(args: argparse.Namespace) -> int:
-    """Run the miner and write the set; returns the exit code (130 on Ctrl-C, the old set kept)."""
+    """Run the miner and write the set; returns the exit code (Ctrl-C: `judgeaudit.cli` prints one
+    line and exits 130; the set is swapped in whole, so the old one is kept)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     problem = _check(args)
     if problem:
         return _error(problem)
-    try:
-        return _run_mine(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return _run_mine(args)
 
 
 def _run_mine(args: argparse.Namespace) -> int:

@@ -233,6 +233,6 @@ def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: P
         server.close()
     assert child.returncode == 130, err
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1] == "interrupted"
+    assert err.strip().splitlines()[-1] == "judgeaudit mine: interrupted"  # judgeaudit.cli's one line
     assert [p.name for p in (out / "human_only").iterdir()] == ["old.txt"]
     assert not [p.name for p in out.iterdir() if p.name != "human_only"]
