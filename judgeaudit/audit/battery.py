@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from inspect_ai.log import read_eval_log
 
 from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.applicability import inapplicable_probes, needs_model
@@ -369,9 +370,13 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
 
 
 def _log_cause(log: Any) -> str:
-    """`: <first line of the log's error>` when the log recorded one."""
-    error = getattr(log, "error", None)
-    message = str(getattr(error, "message", "") or "").strip()
+    """`: <first line of the log's error>`, or of its first errored sample's (a judge whose calls
+    failed errors the sample, not the eval), when one was recorded."""
+    errors = [getattr(log, "error", None)]
+    if errors[0] is None and getattr(log, "location", None):
+        samples = log.samples if log.samples is not None else read_eval_log(log.location).samples
+        errors = [s.error for s in samples or () if s.error is not None][:1]
+    message = str(getattr(errors[0], "message", "") or "").strip() if errors else ""
     return f": {message.splitlines()[0]}" if message else ""
 
 
