@@ -7,8 +7,9 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from judgeaudit.errors import UserError
 from judgeaudit.offline import apply_offline_defaults
 
 # Each module exposes `register(subparsers)`, adding its subcommand(s) with a handler
@@ -22,12 +23,32 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+PARSER_PROG = "parser_prog"  # namespace field: the prog of the innermost (sub)command parsed
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse's parser whose usage errors are one line naming the command and the option (exit 2)."""
+    """argparse's parser whose usage errors are one line naming the command and the option (exit 2).
+
+    Subcommand parsers are made by `add_subparsers`, which uses the parent's class: every command,
+    `mine generate` and `mine plan` included, gets this behaviour without registering it.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(**{PARSER_PROG: self.prog})
 
     def error(self, message: str) -> NoReturn:
         """Print `error: PROG: MESSAGE` and exit 2 (argparse prints the usage block first)."""
         self.exit(2, f"error: {self.prog}: {' '.join(message.split())}\n")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """Parse like argparse; an unknown argument is reported against the subcommand it followed."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            prog = getattr(parsed, PARSER_PROG, self.prog)
+            self.exit(2, f"error: {prog}: unrecognized arguments: {' '.join(extra)}\n")
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,11 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Errors about the user's input that commands may raise: each becomes one `error: ...` line (exit 2).
-# Other exceptions are bugs and keep their traceback. JUDGEAUDIT_TRACEBACK=1 re-raises these too.
-USER_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, KeyError)
+# Errors about the user's input: our own (UserError and its subclasses) and file errors (a path the
+# user gave). Each becomes one `error: ...` line (exit 2). A ValueError/KeyError that is not ours is a
+# bug: one line saying so (exit 1). Anything else keeps its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
+USER_ERRORS: tuple[type[BaseException], ...] = (UserError, OSError)
+INTERNAL_ERRORS: tuple[type[BaseException], ...] = (ValueError, KeyError)
 EXIT_ERROR = 2
+EXIT_INTERNAL = 1
 EXIT_INTERRUPTED = 130
+TRACEBACK_ENV = "JUDGEAUDIT_TRACEBACK"
 
 
 def error_line(exc: BaseException) -> str:
@@ -65,6 +90,12 @@ def error_line(exc: BaseException) -> str:
     else:
         text = str(exc) or type(exc).__name__
     return " ".join(text.split())
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """One line for an unexpected ValueError/KeyError: a bug, with how to see its traceback."""
+    return (f"internal error (a bug, please report it): {type(exc).__name__}: {error_line(exc)}; "
+            f"rerun with {TRACEBACK_ENV}=1 for the traceback")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,10 +112,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"judgeaudit {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except USER_ERRORS as exc:
-        if os.environ.get("JUDGEAUDIT_TRACEBACK") == "1":
+        if os.environ.get(TRACEBACK_ENV) == "1":
             raise
         print(f"error: judgeaudit {args.command}: {error_line(exc)}", file=sys.stderr)
         return EXIT_ERROR
+    except INTERNAL_ERRORS as exc:
+        if os.environ.get(TRACEBACK_ENV) == "1":
+            raise
+        print(f"error: judgeaudit {args.command}: {internal_error_line(exc)}", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

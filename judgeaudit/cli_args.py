@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judgeaudit.errors import UserError
 
-class UsageError(ValueError):
+
+class UsageError(UserError, ValueError):
     """A command-line value the command cannot use; `str()` is the one line to print."""
 
 

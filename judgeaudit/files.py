@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from judgeaudit.errors import UserError
+
 
 @contextmanager
 def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
@@ -62,7 +64,7 @@ LOCK_WAIT_SECONDS = 60.0
 _TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.(tmp|png|svg)$")
 
 
-class OutputDirError(ValueError):
+class OutputDirError(UserError, ValueError):
     """An output directory that cannot be written (a file in its place, a bad lock setting)."""
 
 

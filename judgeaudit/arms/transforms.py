@@ -28,6 +28,7 @@ from dataclasses import replace
 from judgeaudit.arms import edits
 from judgeaudit.arms.base import ProbedItem
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
+from judgeaudit.errors import UserError
 
 PROBES: tuple[str, ...] = (
     "position",
@@ -54,7 +55,7 @@ CUE_POINTWISE: dict[str, str] = {
 }
 
 
-class ProbeError(ValueError):
+class ProbeError(UserError, ValueError):
     """A probe that does not exist or does not apply to the given items."""
 
 

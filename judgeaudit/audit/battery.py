@@ -49,6 +49,7 @@ from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
+from judgeaudit.errors import UserError
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
@@ -77,7 +78,7 @@ RESERVED_TASK_ARGS: dict[str, str] = {
 }
 
 
-class AuditError(ValueError):
+class AuditError(UserError, ValueError):
     """An audit that cannot run or cannot be read (bad options, failed tasks, missing results)."""
 
 

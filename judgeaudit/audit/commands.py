@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.audit.battery import PROBES_BY_KIND, AuditError, AuditSpec
-from judgeaudit.audit.gates import GateConfigError, load_gates
+from judgeaudit.audit.battery import PROBES_BY_KIND, AuditSpec
+from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
 from judgeaudit.cli_args import UsageError, at_least, output_dir
+from judgeaudit.errors import UserError
 from judgeaudit.judges.option_checks import check_values
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -24,7 +25,7 @@ def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise ValueError(f"{flag} expects key=value, got {pair!r}")
+            raise UsageError(f"{flag} expects key=value, got {pair!r}")
         out[key] = value
     return out
 
@@ -102,7 +103,7 @@ def handle(args: argparse.Namespace) -> int:
         options = _task_options(args.task_options)
         _model_args(args.model_args)
         check_values(args.kind, args.judge, options)
-    except (UsageError, ValueError) as exc:
+    except UserError as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1
     probes = PROBES_BY_KIND[args.kind]
@@ -123,7 +124,7 @@ def handle(args: argparse.Namespace) -> int:
         )
         result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
                                   max_connections=args.max_connections)
-    except (AuditError, GateConfigError, FileNotFoundError, ValueError) as exc:
+    except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1
     print(f"verdict: {result.verdict}")

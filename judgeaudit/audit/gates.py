@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from judgeaudit.audit.readings import Figure, Reading, Value
+from judgeaudit.errors import UserError
 from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, Interval
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
@@ -133,7 +134,7 @@ DEFAULT_GATES: tuple[Gate, ...] = (
 POINTWISE_FIGURES: dict[str, str] = {"verbosity": "padding_novel_shift"}
 
 
-class GateConfigError(ValueError):
+class GateConfigError(UserError, ValueError):
     """A gates config file that cannot be applied (unknown gate or field, bad value)."""
 
 

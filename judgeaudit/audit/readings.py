@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from judgeaudit.errors import UserError
 from judgeaudit.stats import (
     Interval,
     PairedDifference,
@@ -106,7 +107,7 @@ class Reading:
         }
 
 
-class ReadingError(ValueError):
+class ReadingError(UserError, ValueError):
     """Probe results that cannot be compared (missing arms or unmatched items)."""
 
 

@@ -19,6 +19,7 @@ from judgeaudit.data.contract import (
     PointItem,
     Provenance,
 )
+from judgeaudit.errors import UserError
 
 Kind = Literal["pairwise", "pointwise"]
 
@@ -37,7 +38,7 @@ class Problem:
         return f"{where}: {self.field or '<line>'}: {self.message}"
 
 
-class ContractError(ValueError):
+class ContractError(UserError, ValueError):
     """Raised when input breaks the data contract; lists every problem found."""
 
     def __init__(self, problems: list[Problem]):

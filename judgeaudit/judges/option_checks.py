@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judgeaudit.arms.transforms import PROBES
+from judgeaudit.errors import UserError
 from judgeaudit.judges.build import IDEA_FORMATS, locate_dataset
 from judgeaudit.judges.options import SPLIT_RULES
 from judgeaudit.judges.prompts import prompt_names
@@ -24,8 +25,12 @@ CHOICES: dict[str, tuple[str, ...]] = {"split_rule": SPLIT_RULES, "idea_format":
                                        "concepts": ("keyphrase", "llm")}
 
 
-class TaskOptionError(ValueError):
+class TaskOptionError(UserError, ValueError):
     """A task option (`-T key=value`) with a value the task cannot use; the message is one line."""
+
+
+class TaskDatasetError(TaskOptionError, FileNotFoundError):
+    """`-T dataset=...` names no set or file the task can read (also a FileNotFoundError)."""
 
 
 def _refuse(key: str, value: Any, why: str) -> TaskOptionError:
@@ -62,4 +67,4 @@ def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
         try:
             resolve_dataset_file(locate_dataset(dataset), kind, str(values.get("idea_format", "abstract")))
         except FileNotFoundError as exc:  # stays a FileNotFoundError (no path: the message names it)
-            raise FileNotFoundError(f"-T dataset={dataset}: {exc}") from None
+            raise TaskDatasetError(f"-T dataset={dataset}: {exc}") from None

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from judgeaudit.cli_args import UsageError, at_least, input_dir, output_dir
+from judgeaudit.errors import UserError
 from judgeaudit.report.build import build_report
-from judgeaudit.report.compute import ItemMismatchError
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
@@ -51,7 +51,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         report = build_report(args.logdir, args.out, args.reference, args.resamples, args.seed,
                               args.intersect, not args.no_aggregations, not args.no_figures)
-    except (ItemMismatchError, KeyError, ValueError, FileNotFoundError) as exc:
+    except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 1
     inp = report.data["input"]

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from judgeaudit.errors import UserError
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
 from judgeaudit.report.reference import known, match_pairs, parse_pairs
 from judgeaudit.stats import (
@@ -36,7 +37,7 @@ PAIR_SCALE: dict[str, float] = {"b": 0.0, "tie": 1.0, "a": 2.0}
 POINT_SCALE: dict[str, float] = {"not_novel": 0.0, "novel": 1.0}
 
 
-class ItemMismatchError(ValueError):
+class ItemMismatchError(UserError, ValueError):
     """Configurations to be compared were run on different item sets."""
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Idea
+from judgeaudit.errors import UserError
 from judgeaudit.resources import datasets_root
 
 BUNDLED_CORPUS = "iclr2026_submissions"
@@ -54,7 +55,7 @@ class Document:
         return {"id": self.doc_id, "title": self.title, "abstract": self.abstract, "cdate": self.cdate}
 
 
-class CorpusError(ValueError):
+class CorpusError(UserError, ValueError):
     """A corpus file breaks the corpus format (message names the file, line and field)."""
 
 

@@ -46,6 +46,7 @@ from judgeaudit.data.contract import (
 )
 from judgeaudit.data.jsonl import check_unique
 from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
+from judgeaudit.errors import UserError
 
 DATASET_NAME = "novelty-judge-bench"
 HUB_ID = "noystl/novelty-judge-bench"
@@ -60,7 +61,7 @@ _BACKBONE = re.compile(r"^backbone-(.+)$")
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class BenchSourceError(RuntimeError):
+class BenchSourceError(UserError, RuntimeError):
     """The benchmark source (local directory or Hub id) cannot be read."""
 
 

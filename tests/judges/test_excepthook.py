@@ -1,0 +1,97 @@
+"""The chained `sys.excepthook` link: a TaskOptionError anywhere in an uncaught exception (its groups,
+its cause/context chain) becomes one `error:` line and exit 2; everything else reaches the previous hook.
+The subprocess tests of `inspect eval` / `eval-set` are in tests/cli/test_bad_inputs.py."""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+
+import pytest
+
+from judgeaudit.judges import excepthook
+from judgeaudit.judges.excepthook import (
+    OptionErrorHook,
+    find_option_error,
+    install_option_error_hook,
+)
+from judgeaudit.judges.option_checks import TaskDatasetError, TaskOptionError
+
+
+def _raised(exc: BaseException) -> BaseException:
+    """`exc` after raising it (so it carries a traceback and implicit context like a real one)."""
+    try:
+        raise exc
+    except BaseException as caught:  # noqa: BLE001 - returned for inspection
+        return caught
+
+
+def _chained() -> BaseException:
+    try:
+        raise TaskOptionError("-T k=0: k must be >= 1")
+    except TaskOptionError as inner:
+        try:
+            raise RuntimeError("while building the task") from inner
+        except RuntimeError as outer:
+            return outer
+
+
+def test_finds_the_error_in_groups_and_chains() -> None:
+    plain = TaskOptionError("-T k=0: k must be >= 1")
+    assert find_option_error(plain) is plain
+    nested = ExceptionGroup("outer", [ValueError("other"), ExceptionGroup("inner", [plain])])
+    assert find_option_error(nested) is plain
+    found = find_option_error(_chained())
+    assert isinstance(found, TaskOptionError) and str(found).startswith("-T k=0")
+    dataset = TaskDatasetError("-T dataset=nope: unknown dataset 'nope'")
+    assert isinstance(dataset, FileNotFoundError)
+    assert find_option_error(ExceptionGroup("g", [dataset])) is dataset
+
+
+def test_other_errors_are_not_found() -> None:
+    assert find_option_error(None) is None
+    assert find_option_error(ValueError("k must be >= 1")) is None
+    assert find_option_error(ExceptionGroup("g", [KeyError("k"), RuntimeError("x")])) is None
+    looped = _raised(ValueError("a"))
+    looped.__context__ = looped  # a cycle must not hang the walk
+    assert find_option_error(looped) is None
+
+
+def test_hook_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    calls: list[BaseException] = []
+
+    def previous(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        calls.append(exc)
+
+    hook = OptionErrorHook(previous)
+    group = _raised(ExceptionGroup("unhandled errors in a TaskGroup", [TaskOptionError("-T  seed=abc:\n bad")]))
+    with pytest.raises(SystemExit) as info:
+        hook(type(group), group, group.__traceback__)
+    assert info.value.code == 2
+    assert capsys.readouterr().err == "error: -T seed=abc: bad\n"
+    assert calls == []
+
+
+def test_hook_delegates_everything_else() -> None:
+    calls: list[BaseException] = []
+
+    def previous(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        calls.append(exc)
+
+    other = _raised(RuntimeError("a real crash"))
+    OptionErrorHook(previous)(type(other), other, other.__traceback__)
+    assert calls == [other]
+
+
+def test_install_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed once per process: importing the registry twice does not stack the link."""
+    def original(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        return None
+
+    monkeypatch.setattr(sys, "excepthook", original)
+    monkeypatch.setattr(excepthook, "_installed", [])
+    install_option_error_hook()
+    first = sys.excepthook
+    assert isinstance(first, OptionErrorHook) and first.previous is original
+    install_option_error_hook()
+    assert sys.excepthook is first
