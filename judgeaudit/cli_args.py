@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from judgeaudit.errors import UserError
+from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
 class UsageError(UserError, ValueError):
@@ -36,3 +38,16 @@ def input_dir(flag: str, path: str | Path) -> Path:
     if not given.is_dir():
         raise UsageError(f"{flag} {given}: not a directory")
     return given
+
+
+def add_bootstrap_args(parser: argparse.ArgumentParser, seed_help: str) -> None:
+    """The `--resamples` and `--seed` options of the commands that bootstrap intervals (report, audit)."""
+    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
+                        help=f"bootstrap resamples B (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"{seed_help} (default: {DEFAULT_SEED})")
+
+
+def check_bootstrap_args(args: argparse.Namespace) -> None:
+    """Refuse `--resamples` below 1 and a negative `--seed` (one line naming the option)."""
+    at_least("--resamples", args.resamples, 1)
+    at_least("--seed", args.seed, 0)

@@ -10,10 +10,16 @@ from typing import Any
 from judgeaudit.audit.battery import PROBES_BY_KIND, AuditSpec
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
-from judgeaudit.cli_args import UsageError, at_least, output_dir
+from judgeaudit.cli_args import (
+    UsageError,
+    add_bootstrap_args,
+    at_least,
+    check_bootstrap_args,
+    output_dir,
+)
 from judgeaudit.errors import UserError
 from judgeaudit.judges.option_checks import check_values
-from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
 
 DEFAULT_OUT = "audit"
 DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
@@ -77,8 +83,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
     p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)")
     p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the judge calls, transforms and bootstrap")
-    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    add_bootstrap_args(p, "seed of the judge calls, transforms and bootstrap")
     p.add_argument("--no-cache", action="store_true", help="do not use Inspect's model-call cache")
     p.add_argument("--max-connections", type=int, default=None, help="concurrent model calls")
     p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE", help="model argument (repeatable)")
@@ -88,8 +93,7 @@ def register(subparsers: Any) -> None:
 
 def check_args(args: argparse.Namespace) -> None:
     """Refuse bad option values before anything runs (one line naming the option)."""
-    at_least("--resamples", args.resamples, 1)
-    at_least("--seed", args.seed, 0)
+    check_bootstrap_args(args)
     at_least("--max-connections", args.max_connections, 1)
     output_dir("--out", args.out)
     if args.display not in DISPLAYS:
@@ -103,6 +107,8 @@ def handle(args: argparse.Namespace) -> int:
         options = _task_options(args.task_options)
         _model_args(args.model_args)
         check_values(args.kind, args.judge, options)
+        if args.judge in HONOURED:  # before anything is written to --out
+            check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
     except UserError as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1

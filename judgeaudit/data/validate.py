@@ -47,6 +47,18 @@ class ContractError(UserError, ValueError):
         super().__init__("\n".join([head, *(f"  {p}" for p in problems)]))
 
 
+def text_field(obj: dict[Any, Any], key: str, *, nonempty: bool = True) -> tuple[str, str | None]:
+    """A required text field: its value ("" when unusable) and the problem with it, or None."""
+    if key not in obj or obj[key] is None:
+        return "", "missing field"
+    value = obj[key]
+    if not isinstance(value, str):
+        return "", f"expected a string, got {type(value).__name__}"
+    if nonempty and (not value or value.isspace()):
+        return value, "empty text"
+    return value, None
+
+
 class _Collector:
     def __init__(self, file: str, line: int):
         self.file, self.line, self.problems = file, line, list[Problem]()
@@ -55,16 +67,9 @@ class _Collector:
         self.problems.append(Problem(self.file, self.line, field, message))
 
     def req_str(self, obj: dict[str, Any], key: str, path: str, *, nonempty: bool = True) -> str:
-        full = f"{path}{key}"
-        if key not in obj:
-            self.add(full, "missing field")
-            return ""
-        value = obj[key]
-        if not isinstance(value, str):
-            self.add(full, f"expected a string, got {type(value).__name__}")
-            return ""
-        if nonempty and (not value or value.isspace()):
-            self.add(full, "empty text")
+        value, problem = text_field(obj, key, nonempty=nonempty)
+        if problem is not None:
+            self.add(f"{path}{key}", problem)
         return value
 
     def opt_str(self, obj: dict[str, Any], key: str, path: str) -> str | None:

@@ -19,7 +19,7 @@ from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.data.contract import Item
 from judgeaudit.data.samples import item_to_sample, load_items
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
-from judgeaudit.judges.options import check_split_rule
+from judgeaudit.judges.options import TaskOptionError, check_split_rule
 from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.resources import resolve_dataset_file
@@ -90,12 +90,12 @@ def judge_dataset(
             sample.input = render_input(sample.metadata or {})
         samples.append(sample)
     if not samples and scored is not None:
-        raise ValueError(f"dataset {dataset!r}: no items left to score after removing the fit split")
+        raise TaskOptionError(f"-T dataset={dataset}: no items left to score after removing the fit split")
     if not samples:
-        raise ValueError(f"dataset {located!r} ({path}) gives no samples for probe {probe!r}")
+        raise TaskOptionError(f"-T dataset={located}: {path} gives no samples for probe {probe!r}")
     ids = [s.id for s in samples]
     if len(set(ids)) != len(ids):
-        raise ValueError(f"dataset {located!r} with probe {probe!r}: duplicate sample ids")
+        raise TaskOptionError(f"-T dataset={located}: with probe {probe!r}: duplicate sample ids")
     return MemoryDataset(samples, name=located.replace("/", "_"), location=str(path))
 
 

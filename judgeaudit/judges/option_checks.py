@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from judgeaudit.arms.transforms import PROBES
-from judgeaudit.errors import UserError
 from judgeaudit.judges.build import IDEA_FORMATS, locate_dataset
-from judgeaudit.judges.options import SPLIT_RULES
+from judgeaudit.judges.options import SPLIT_RULES, TaskDatasetError, TaskOptionError
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.resources import resolve_dataset_file
 
@@ -23,14 +22,6 @@ INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 
 BOOL_OPTIONS: tuple[str, ...] = ("both_orders", "cache")
 CHOICES: dict[str, tuple[str, ...]] = {"split_rule": SPLIT_RULES, "idea_format": IDEA_FORMATS,
                                        "concepts": ("keyphrase", "llm")}
-
-
-class TaskOptionError(UserError, ValueError):
-    """A task option (`-T key=value`) with a value the task cannot use; the message is one line."""
-
-
-class TaskDatasetError(TaskOptionError, FileNotFoundError):
-    """`-T dataset=...` names no set or file the task can read (also a FileNotFoundError)."""
 
 
 def _refuse(key: str, value: Any, why: str) -> TaskOptionError:

@@ -9,8 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from judgeaudit.errors import UserError
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
+
+
+class TaskOptionError(UserError, ValueError):
+    """A task option (`-T key=value`) with a value the task cannot use; the message is one line."""
+
+
+class TaskDatasetError(TaskOptionError, FileNotFoundError):
+    """`-T dataset=...` names no set or file the task can read (also a FileNotFoundError)."""
+
 
 DEFAULT_CONCEPTS = "keyphrase"
 SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
@@ -61,16 +71,16 @@ def check_options(judge: str, options: Mapping[str, Any]) -> dict[str, Any]:
     that differ from their defaults."""
     unknown = sorted(k for k in options if k not in OPTION_DEFAULTS)
     if unknown:
-        raise ValueError(f"unknown task option(s) {', '.join(unknown)}; the novelty tasks take "
+        raise TaskOptionError(f"unknown task option(s) {', '.join(unknown)}; the novelty tasks take "
                          f"{', '.join(OPTION_DEFAULTS)}")
     keep = honoured(judge, options)
     bad = sorted(k for k, v in options.items() if k not in keep and v != OPTION_DEFAULTS[k])
     if bad:
-        raise ValueError(f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}")
+        raise TaskOptionError(f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}")
     return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
 
 
 def check_split_rule(split_rule: str) -> None:
     """A clear error for a split rule that is not one of `SPLIT_RULES`."""
     if split_rule not in SPLIT_RULES:
-        raise ValueError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
+        raise TaskOptionError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")

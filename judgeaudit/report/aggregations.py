@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, aggregate_pairwise, aggregate_pointwise
-from judgeaudit.report.frame import SEP, call_summary
+from judgeaudit.report.frame import SEP, ReportInputError, call_summary
 
 CallFilter = Callable[[dict[str, Any]], bool]
 
@@ -46,7 +46,7 @@ def check_stored(frame: pd.DataFrame) -> None:
     for row in frame.itertuples(index=False):
         again = aggregate_calls(row.kind, row.calls, row.split_rule)
         if again != row.verdict:
-            raise ValueError(
+            raise ReportInputError(
                 f"{row.log}: sample {row.sample_id!r} stores verdict {row.verdict!r} but its calls "
                 f"({row.call_verdicts}) aggregate to {again!r}"
             )

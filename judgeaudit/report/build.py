@@ -13,7 +13,7 @@ from judgeaudit.files import atomic_write_text, locked_output_dir, relocate_path
 from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
 from judgeaudit.report.figures import all_figures
-from judgeaudit.report.frame import LoadResult, load_frame
+from judgeaudit.report.frame import LoadResult, ReportInputError, load_frame
 from judgeaudit.report.reference import check_reference
 from judgeaudit.report.tables import all_tables, write_table
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -92,7 +92,7 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
     """
     loaded = load_frame(logdir)
     if loaded.frame.empty:
-        raise ValueError(
+        raise ReportInputError(
             f"no judgeaudit results under {str(logdir)!r} ({len(loaded.skipped_logs)} log(s) skipped: "
             + "; ".join(f"{s['log']}: {s['reason']}" for s in loaded.skipped_logs[:5]) + ")"
         )

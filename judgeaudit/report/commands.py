@@ -6,10 +6,15 @@ import argparse
 import sys
 from typing import Any
 
-from judgeaudit.cli_args import UsageError, at_least, input_dir, output_dir
+from judgeaudit.cli_args import (
+    UsageError,
+    add_bootstrap_args,
+    check_bootstrap_args,
+    input_dir,
+    output_dir,
+)
 from judgeaudit.errors import UserError
 from judgeaudit.report.build import build_report
-from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
 def register(subparsers: Any) -> None:
@@ -27,8 +32,7 @@ def register(subparsers: Any) -> None:
                    "(each model's own run of it), or task args as key=value[,key=value] matched with the "
                    "task's defaults (e.g. prompt=reference); default: the variant run by most models")
     p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
-    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=f"bootstrap resamples B (default {DEFAULT_RESAMPLES})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})")
+    add_bootstrap_args(p, "bootstrap seed")
     p.add_argument("--intersect", action="store_true",
                    help="compare configurations on the items they all share (stated in the output) instead of failing")
     p.add_argument("--no-aggregations", action="store_true",
@@ -40,8 +44,7 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Run the report; errors about the input are printed, not raised."""
     try:
-        at_least("--resamples", args.resamples, 1)
-        at_least("--seed", args.seed, 0)
+        check_bootstrap_args(args)
         input_dir("LOGDIR", args.logdir)
         if args.out is not None:
             output_dir("--out", args.out)

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from judgeaudit.errors import UserError
+from judgeaudit.report.frame import ReportInputError
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
-from judgeaudit.report.reference import known, match_pairs, parse_pairs
+from judgeaudit.report.reference import UnknownReferenceError, known, match_pairs, parse_pairs
 from judgeaudit.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -84,7 +85,7 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
     gold = frame.drop_duplicates("item_id").set_index("item_id")["gold"].reindex(verdicts.index)
     clash = frame.groupby("item_id")["gold"].nunique()
     if (clash > 1).any():
-        raise ValueError(f"{kind} on {dataset!r}: item(s) {sorted(clash[clash > 1].index)[:10]} have different gold across logs")
+        raise ReportInputError(f"{kind} on {dataset!r}: item(s) {sorted(clash[clash > 1].index)[:10]} have different gold across logs")
     verdicts.insert(0, "__gold__", gold)
     configs = sorted(frame["config"].unique())
     return Group(kind, dataset, list(verdicts.index), configs, verdicts, frame, info)
@@ -114,7 +115,7 @@ def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str
     if reference is None:
         reference = sorted(variants, key=lambda v: (-variants[v], len(v), v))[0]
     elif reference not in variants:
-        raise KeyError(
+        raise UnknownReferenceError(
             f"reference {reference!r} is neither a configuration nor a variant of {group.kind} on {group.dataset!r}; "
             f"variants: {sorted(variants)}"
         )

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from judgeaudit.errors import UserError
 from judgeaudit.judges.tasks import TASKS
 
 SCHEMA = "judgeaudit.score/1"
@@ -42,6 +43,10 @@ COLUMNS: tuple[str, ...] = (
     "split_rule", "split", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
     "scores", "input_tokens", "output_tokens", "total_tokens", "cost",
 )
+
+
+class ReportInputError(UserError, ValueError):
+    """Logs the report cannot use as they are (missing score fields, duplicate items, no results)."""
 
 
 @dataclass
@@ -84,6 +89,17 @@ def dataset_label(value: Any) -> str:
     if path.is_absolute() or text.startswith("."):
         return path.name or text
     return text
+
+
+def used_dataset(task: str, task_args: Mapping[str, Any], task_metadata: Mapping[str, Any] | None) -> Any:
+    """The dataset a run used: its `-T dataset`, else the one our task recorded in its metadata
+    (a grid cell run without `-T dataset` uses its default), else the task's default, else None."""
+    if task_args.get("dataset") is not None:
+        return task_args["dataset"]
+    recorded = ((task_metadata or {}).get("judgeaudit") or {}).get("dataset")
+    if recorded is not None:
+        return recorded
+    return (task_defaults(task) or {}).get("dataset")
 
 
 def format_value(value: Any) -> str:
@@ -221,6 +237,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     passed = getattr(ev, "task_args_passed", None)
     variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
     location = str(log.location)
+    dataset = used_dataset(ev.task, task_args, ev.metadata)
     epochs = int(getattr(ev.config, "epochs", None) or 1)
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
@@ -234,7 +251,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             continue
         missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if k not in meta]
         if missing:
-            raise ValueError(f"{location}: sample {sample_id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
+            raise ReportInputError(f"{location}: sample {sample_id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
         arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
         if epoch is not None:  # epochs not pooled by the task: each epoch is its own run
@@ -253,8 +270,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "variant": sample_variant,
             "config": "",  # filled once all judges are known
             "kind": meta["kind"],
-            "dataset": dataset_label(task_args.get("dataset")),
-            "dataset_arg": str(task_args.get("dataset")),
+            "dataset": dataset_label(dataset),
+            "dataset_arg": str(dataset),
             "sample_id": sample_id,
             "item_id": str(meta["item_id"]),
             "setup": meta.get("setup"),
@@ -346,7 +363,7 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     if not dup.empty:
         first = dup.iloc[0]
         same = dup[(dup["config"] == first["config"]) & (dup["item_id"] == first["item_id"])]
-        raise ValueError(
+        raise ReportInputError(
             f"{first['log']}: item {first['item_id']!r} appears {len(same)} times in configuration "
             f"{first['config']!r} (samples {sorted(same['sample_id'])}); a probe arm needs its own probe_variant"
         )

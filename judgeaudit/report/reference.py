@@ -15,12 +15,22 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from judgeaudit.errors import UserError
 from judgeaudit.report.frame import SEP, format_value, task_defaults
 
 # Per-sample fields the judge records; they override the task args (a grid task passes none).
 RECORDED: tuple[str, ...] = ("prompt", "k", "both_orders", "split_rule", "judge", "idea_format", "probe")
 # Parts of a variant name the report derives (recomputed aggregations, epochs): never the defaults.
 DERIVED: frozenset[str] = frozenset({"agg", "epochs", "epoch"})
+
+
+class UnknownReferenceError(UserError, KeyError):
+    """A --reference that names no configuration, or several of one model; the message lists the choices."""
+
+    def __str__(self) -> str:
+        """The message as given (a KeyError would quote it)."""
+        return str(self.args[0]) if self.args else ""
+
 
 
 def parse_pairs(reference: str) -> dict[str, str] | None:
@@ -58,6 +68,8 @@ def config_args(rows: pd.DataFrame) -> dict[str, tuple[str, dict[str, str], int]
             value = row.get(key)
             if value is not None and not (isinstance(value, float) and pd.isna(value)):
                 args[key] = value
+        if row.get("dataset_arg") not in (None, "None"):  # the dataset the run used, given or default
+            args["dataset"] = row["dataset_arg"]
         text = {k: _text(v) for k, v in args.items()}
         text.setdefault("probe", "none")
         changed = sum(1 for k, v in text.items() if k != "probe" and k in defaults and v != _text(defaults[k]))
@@ -83,7 +95,7 @@ def match_pairs(rows: pd.DataFrame, pairs: dict[str, str]) -> dict[str, str]:
         found.sort()
         if len(found) > 1 and found[0][0] == found[1][0]:
             names = [c for n, c in found if n == found[0][0]]
-            raise KeyError(f"--reference {format_pairs(pairs)!r} matches several configurations of {model}: "
+            raise UnknownReferenceError(f"--reference {format_pairs(pairs)!r} matches several configurations of {model}: "
                            f"{', '.join(names)}; add key=value pairs to pick one")
         out[model] = found[0][1]
     return out
@@ -107,5 +119,5 @@ def check_reference(frame: pd.DataFrame, reference: str | None) -> None:
     if reference is None or any(known(sub, reference) for _, sub in frame.groupby(["kind", "dataset"])):
         return
     variants = sorted(set(frame["variant"]))
-    raise KeyError(f"--reference {reference!r} matches no configuration, variant or key=value set of task args; "
+    raise UnknownReferenceError(f"--reference {reference!r} matches no configuration, variant or key=value set of task args; "
                    f"variants: {'; '.join(variants)} (or a configuration: MODEL{SEP}VARIANT)")

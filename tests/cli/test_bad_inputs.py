@@ -54,6 +54,9 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "both_orders=maybe"], "-T both_orders=maybe", None),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "k=0"], "-T k=0", None),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "novalue"], "-T", None),
+    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "bogus=1"], "-T bogus: not an option", None),
+    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "-T", "k=3"],
+     "'distance_nn' cannot honour k", None),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-M", "novalue"], "-M", None),
     ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--max-connections", "0"],
      "--max-connections", None),
@@ -204,6 +207,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
+    ("novelty_pairwise", "judge=nope", "-T judge=nope: unknown judge 'nope'"),
 ]
 INSPECT_IDS = [f"{t.removeprefix('novelty_')}-{o}" for t, o, _ in INSPECT_CASES]
 

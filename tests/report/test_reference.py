@@ -53,7 +53,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
          model=model, log_dir=str(root / "grid"), display="none")
     eval([novelty_pairwise(dataset=str(set_dir), prompt=p, both_orders=True, cache=False)
           for p in ("reference", "p1_no_guardrails")], model=model, log_dir=str(root / "opts"), display="none")
-    return {"grid": root / "grid", "opts": root / "opts"}
+    # a grid cell without -T dataset: it runs on the task's default (bundled) set
+    eval([grid.pairwise_reference(cache=False), grid.pairwise_p1_no_guardrails(cache=False)], model=model, limit=4,
+         log_dir=str(root / "default_set"), display="none")
+    return {"grid": root / "grid", "opts": root / "opts", "default_set": root / "default_set"}
 
 
 def _reference_of(rep: Any) -> set[str]:
@@ -105,3 +108,16 @@ def test_unmatched_reference_lists_the_names_in_one_line(runs: dict[str, Path], 
     assert re.search(r"variants: pairwise_p1_no_guardrails; pairwise_reference; pointwise_p1_no_guardrails; "
                      r"pointwise_reference", lines[0])
     assert reference in lines[0] and not (tmp_path / "o" / "report.json").exists()
+
+
+def test_grid_without_dataset_names_the_default_set(runs: dict[str, Path], tmp_path: Path) -> None:
+    """The report names the set the cells used (the task's default), never "default", and --reference
+    with that dataset matches it."""
+    from judgeaudit.judges.tasks import DEFAULT_DATASET
+
+    rep = build_report(runs["default_set"], tmp_path / "a", resamples=50, figures=False)
+    assert [g["dataset"] for g in rep.groups] == [DEFAULT_DATASET]
+    assert "'default'" not in (tmp_path / "a" / "report.json").read_text(encoding="utf-8")
+    rep = build_report(runs["default_set"], tmp_path / "b", reference=f"prompt=p1_no_guardrails,dataset={DEFAULT_DATASET}",
+                       resamples=50, figures=False)
+    assert _reference_of(rep) == {"model · pairwise_p1_no_guardrails"}

@@ -45,7 +45,7 @@ from judgeaudit.data.contract import (
     item_ideas,
 )
 from judgeaudit.data.jsonl import check_unique
-from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item
+from judgeaudit.data.validate import ContractError, Kind, Problem, parse_item, text_field
 from judgeaudit.errors import UserError
 
 DATASET_NAME = "novelty-judge-bench"
@@ -155,15 +155,9 @@ class _Reader:
         self.problems.append(Problem(self.file, self.line, where, message))
 
     def text(self, obj: dict[Any, Any], key: str, path: str) -> str:
-        if key not in obj or obj[key] is None:
-            self.add(path, "missing field")
-            return ""
-        value = obj[key]
-        if not isinstance(value, str):
-            self.add(path, f"expected text, got {type(value).__name__}")
-            return ""
-        if not value.strip():
-            self.add(path, "empty text")
+        value, problem = text_field(obj, key)
+        if problem is not None:
+            self.add(path, problem)
         return value
 
     def opt_text(self, obj: dict[Any, Any], key: str, path: str) -> str | None:

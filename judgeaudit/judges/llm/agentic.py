@@ -50,6 +50,7 @@ from judgeaudit.judges.llm.retrieval import (
     item_sides,
     submission_cutoff,
 )
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
@@ -221,9 +222,9 @@ def loop_budget(judge: str, options: dict[str, Any], name: str, default: int) ->
     """A loop-budget task option (`max_searches` / `max_turns`): absent or 0 = `default`, else >= 1."""
     value = options.get(name) or 0
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"judge {judge!r}: -T {name} must be a whole number, got {value!r}")
+        raise TaskOptionError(f"judge {judge!r}: -T {name} must be a whole number, got {value!r}")
     if value < 0:
-        raise ValueError(f"judge {judge!r}: -T {name} must be >= 1 (0 = the judge's default {default}), got {value}")
+        raise TaskOptionError(f"judge {judge!r}: -T {name} must be >= 1 (0 = the judge's default {default}), got {value}")
     return value or default
 
 
