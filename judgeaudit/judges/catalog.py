@@ -34,7 +34,7 @@ def concept_task(kind: str, judge: str, dataset: str, *, concepts: str = DEFAULT
         return concept_task_from_options(kind, judge, dataset, **options)
     if concepts == "llm":
         return concept_llm_task_from_options(kind, judge, dataset, **options)
-    raise ValueError(f"concepts must be one of {', '.join(EXTRACTORS)}, got {concepts!r}")
+    raise TaskOptionError(f"concepts must be one of {', '.join(EXTRACTORS)}, got {concepts!r}")
 
 
 JUDGE_FACTORIES: dict[str, Factory] = {

@@ -208,6 +208,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
     ("novelty_pairwise", "judge=nope", "-T judge=nope: unknown judge 'nope'"),
+    ("novelty_rubric_pairwise", "references=nope", "references must be one of"),
 ]
 INSPECT_IDS = [f"{t.removeprefix('novelty_')}-{o}" for t, o, _ in INSPECT_CASES]
 

@@ -39,6 +39,7 @@ from judgeaudit.judges.llm.retrieval import (
     check_method,
     iso_datetime,
 )
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, failed_call
 from judgeaudit.protocol import ERROR
@@ -110,7 +111,7 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
                        rounds: int = ROUNDS) -> Solver:
     """k search-and-decide runs per item (pairwise: per idea, then compared)."""
     if k < 1 or hits < 1 or rounds < 1:
-        raise ValueError(f"k, hits and rounds must be >= 1, got {k}, {hits}, {rounds}")
+        raise TaskOptionError(f"k, hits and rounds must be >= 1, got {k}, {hits}, {rounds}")
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

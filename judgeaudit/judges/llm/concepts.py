@@ -46,6 +46,7 @@ from inspect_ai.util import LimitExceededError
 from judgeaudit.data.contract import Idea, PairItem
 from judgeaudit.data.samples import sample_item
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.score.concepts import ConceptPrior, check_judge, normalise_concept
 from judgeaudit.judges.score.metric import (
@@ -244,7 +245,7 @@ def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
         if str(model) == "none/none":
-            raise ValueError(f"judge {judge!r} with -T concepts=llm needs a real model (e.g. --model "
+            raise TaskOptionError(f"judge {judge!r} with -T concepts=llm needs a real model (e.g. --model "
                              "local/gemma-3-270m); with --model none use the offline -T concepts=keyphrase")
         item = sample_item(state.metadata, state.sample_id)
         sides = {"a": item.idea_a, "b": item.idea_b} if isinstance(item, PairItem) else {"idea": item.idea}

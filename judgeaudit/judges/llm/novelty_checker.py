@@ -33,6 +33,7 @@ from judgeaudit.judges.llm.retrieval import (
     iso_datetime,
     render_block,
 )
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
 from judgeaudit.resources import read_prompt
@@ -88,7 +89,7 @@ def novelty_checker_judge(kind: str, k: int = 1, both_orders: bool = False, seed
                           hits: int = DEFAULT_HITS, candidates: int = CANDIDATES) -> Solver:
     """Retrieve, rerank, then k cited-evidence judge calls per presented order."""
     if k < 1 or hits < 1 or candidates < hits:
-        raise ValueError(f"need k >= 1, hits >= 1 and candidates >= hits, got {k}, {hits}, {candidates}")
+        raise TaskOptionError(f"need k >= 1, hits >= 1 and candidates >= hits, got {k}, {hits}, {candidates}")
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

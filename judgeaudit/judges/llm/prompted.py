@@ -32,6 +32,7 @@ from inspect_ai.util import LimitExceededError, collect
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.records import bounded, error_text, leave_records
@@ -180,7 +181,7 @@ def novelty_judge(
 ) -> Solver:
     """Ask the model k times per presented order and record every call's verdict."""
     if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+        raise TaskOptionError(f"k must be at least 1, got {k}")
     load_template(kind, prompt)  # fail at task construction on an unknown prompt
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -215,7 +216,7 @@ def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, prob
     """Catalog factory of `prompted`: the judge prompt, k calls per order; with `retrieval` > 0 the
     top-k prior work per idea is placed before the ideas (judge `retrieval` in the records)."""
     if retrieval < 0:
-        raise ValueError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
+        raise TaskOptionError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
     judge_solver = novelty_judge(kind, prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache)
     if retrieval:
         return judge_task(kind, "retrieval", dataset, [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver],

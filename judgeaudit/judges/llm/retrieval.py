@@ -21,6 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem
 from judgeaudit.data.validate import parse_item
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Hit, Retriever, get_retriever
 from judgeaudit.retrieval.index import METHODS, Method
@@ -82,7 +83,7 @@ def iso_datetime(ms: int | None) -> str | None:
 def retrieve_for_sides(retriever: Retriever, sides: Mapping[str, Idea], k: int) -> tuple[dict[str, list[Hit]], dict[str, Any]]:
     """Top-k hits per side (query = the idea text) and the `retrieved` record for the score metadata."""
     if k < 1:
-        raise ValueError(f"retrieval k must be >= 1, got {k}")
+        raise TaskOptionError(f"retrieval k must be >= 1, got {k}")
     ideas = list(sides.values())
     exclude = Exclusion.for_ideas(ideas)
     cutoff = submission_cutoff(retriever, ideas)
@@ -135,7 +136,7 @@ def render_block(hits: Mapping[str, Sequence[Hit]], order: str) -> str:
 def check_method(method: str) -> Method:
     """A retrieval method name, validated."""
     if method not in METHODS:
-        raise ValueError(f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}")
+        raise TaskOptionError(f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}")
     return method  # type: ignore[return-value]
 
 
@@ -160,7 +161,7 @@ class ItemSearchContext:
 def retrieve_prior_work(k: int, corpus: str = BUNDLED_CORPUS, method: str = "bm25") -> Solver:
     """Retrieve top-k prior work per idea and leave the rendered blocks for the prompted judge."""
     if k < 1:
-        raise ValueError(f"retrieval must be >= 1 to retrieve, got {k}")
+        raise TaskOptionError(f"retrieval must be >= 1 to retrieve, got {k}")
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

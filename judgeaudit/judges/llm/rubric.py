@@ -48,6 +48,7 @@ from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.samples import load_items, sample_item
 from judgeaudit.judges.build import judge_task, locate_dataset
 from judgeaudit.judges.llm.prompted import call_seed
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.scorer import pool_calls, score_state
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
@@ -132,9 +133,9 @@ class References:
     def __init__(self, mode: str, n: int, items: Sequence[Item], corpus: str | None = None, seed: int = 0,
                  embedder: str = "auto") -> None:
         if mode not in REFERENCE_MODES:
-            raise ValueError(f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}")
+            raise TaskOptionError(f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}")
         if n < 1:
-            raise ValueError(f"n_references must be >= 1, got {n}")
+            raise TaskOptionError(f"n_references must be >= 1, got {n}")
         self.mode, self.n, self.seed = mode, n, seed
         self.corpus = corpus
         self.embedder = embedder
@@ -200,11 +201,11 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
                  seed: int | None = None, cache: bool = True, judge: str = "rubric") -> Solver:
     """Score each idea 0-4 (k calls each) and record a verdict per call for the `novelty` scorer."""
     if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+        raise TaskOptionError(f"k must be at least 1, got {k}")
     if threshold not in SCALE:
-        raise ValueError(f"threshold must be one of {sorted(SCALE)}, got {threshold}")
+        raise TaskOptionError(f"threshold must be one of {sorted(SCALE)}, got {threshold}")
     if judge not in PROMPTS:
-        raise ValueError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
+        raise TaskOptionError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
     prompt = PROMPTS[judge]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

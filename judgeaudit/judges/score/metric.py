@@ -45,6 +45,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.samples import load_items, sample_item
 from judgeaudit.judges.build import judge_task, locate_dataset
+from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import leave_records
 from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Corpus, Exclusion, load_corpus
@@ -110,7 +111,7 @@ class PriorWork:
     def __init__(self, corpus: Corpus, embedder: str = "auto", cutoff: Cutoff = None,
                  neighbours: int = DEFAULT_NEIGHBOURS, ngram: int = DEFAULT_NGRAM, use_cache: bool = True) -> None:
         if neighbours < 1:
-            raise ValueError(f"neighbours must be >= 1, got {neighbours}")
+            raise TaskOptionError(f"neighbours must be >= 1, got {neighbours}")
         self.corpus = corpus
         self.retriever = Retriever(corpus, "dense", default_embedder(embedder), use_cache)
         self.cutoff = cutoff
@@ -238,7 +239,7 @@ class FitSplit:
 def split_items(items: Sequence[Item], seed: int = DEFAULT_FIT_SEED, by: str = "auto") -> FitSplit:
     """A seeded half of the areas (or of the items, with one area or `by='item'`) as the fit split."""
     if by not in FIT_BY:
-        raise ValueError(f"fit split must be one of {', '.join(FIT_BY)}, got {by!r}")
+        raise TaskOptionError(f"fit split must be one of {', '.join(FIT_BY)}, got {by!r}")
     if len(items) < 2:
         raise ValueError(f"need at least 2 items to split into fit and scored parts, got {len(items)}")
     areas = sorted({i.area for i in items})
