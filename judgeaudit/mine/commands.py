@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine import fetch
 from judgeaudit.mine.actions import register_actions
-from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
 from judgeaudit.mine.calibrate import load_dev, measure
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
-from judgeaudit.mine.fetch import FetchError, cached_summary
 from judgeaudit.mine.llm_signals import LLMExtractor
+from judgeaudit.mine.openreview import fetch
+from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
+from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
 from judgeaudit.mine.pairing import make_pairs
 from judgeaudit.mine.pipeline import mine
 from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
-from judgeaudit.mine.cache import iter_notes
 from judgeaudit.mine.claims import evaluation_claims
+from judgeaudit.mine.openreview.shards import iter_notes
 from judgeaudit.mine.parse import Corpus, parse_notes
 from judgeaudit.mine.sanitise import Sanitiser
 from judgeaudit.mine.select import (
