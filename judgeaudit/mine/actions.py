@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from judgeaudit.mine.generate import (
     write_generated,
 )
 from judgeaudit.mine.plans import PLAN_SCHEMA, PlanModel, failure_summary, plan_command, rewrite_set
+from judgeaudit.mine.staging import set_lock
 
 PLAN_DESCRIPTION = """\
 Rewrite every idea of a set into a two-field plan (purpose, mechanism) with an LLM, for the
@@ -126,16 +128,17 @@ def _generate(args: Any) -> int:
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
-    if not gs.pairs:
-        print(f"error: no pair could be generated ({gs.counts}); nothing written",
-              file=sys.stderr)
-        return 1
     set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
-    command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
-                               args.temperature, model.attempts)
-    write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
-                    seed=args.seed, limit=args.limit)
+    with set_lock(set_dir, "--out"):  # a second run into this set waits for this one (or refuses)
+        gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
+        if not gs.pairs:
+            print(f"error: no pair could be generated ({gs.counts}); nothing written",
+                  file=sys.stderr)
+            return 1
+        command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
+                                   args.temperature, model.attempts)
+        write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
+                        seed=args.seed, limit=args.limit)
     c = gs.counts
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
     print(f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
@@ -152,7 +155,9 @@ def _plan(args: Any) -> int:
             model.response_schema = PLAN_SCHEMA
         command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts,
                                args.structured)
-        result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
+        set_dir = Path(args.dataset)
+        with set_lock(set_dir, "--dataset") if set_dir.is_dir() else nullcontext():  # a missing set: rewrite_set says so
+            result = rewrite_set(set_dir, model, command=command, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
