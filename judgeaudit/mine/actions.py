@@ -13,14 +13,14 @@ from judgeaudit.data.validate import ContractError
 from judgeaudit.mine import generate
 from judgeaudit.mine.generate import (
     SETUP,
-    CachedModel,
     backbone_name,
     build_generated,
     generate_command,
     load_source_pairs,
     write_generated,
 )
-from judgeaudit.mine.plans import PLAN_SCHEMA, PlanModel, failure_summary, plan_command, rewrite_set
+from judgeaudit.mine.llm import CachedModel
+from judgeaudit.mine.plans import PLAN_SCHEMA, failure_summary, plan_command, rewrite_set
 from judgeaudit.mine.staging import set_lock
 
 PLAN_DESCRIPTION = """\
@@ -100,8 +100,7 @@ def _cached_model(args: Any, action: str) -> CachedModel:
         if not sep:
             raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
         model_args[key] = value
-    cls = PlanModel if action == "plan" else CachedModel  # a plan run counts model errors per idea
-    return cls(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
+    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
                        max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                        attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
 
