@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,15 @@ from judgeaudit.data.validate import ContractError
 from judgeaudit.mine import generate
 from judgeaudit.mine.generate import (
     SETUP,
-    CachedModel,
     backbone_name,
     build_generated,
     generate_command,
     load_source_pairs,
     write_generated,
 )
-from judgeaudit.mine.plans import PLAN_SCHEMA, PlanModel, failure_summary, plan_command, rewrite_set
+from judgeaudit.mine.llm import CachedModel
+from judgeaudit.mine.plans import PLAN_SCHEMA, failure_summary, plan_command, rewrite_set
+from judgeaudit.mine.staging import set_lock
 
 PLAN_DESCRIPTION = """\
 Rewrite every idea of a set into a two-field plan (purpose, mechanism) with an LLM, for the
@@ -98,8 +100,7 @@ def _cached_model(args: Any, action: str) -> CachedModel:
         if not sep:
             raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
         model_args[key] = value
-    cls = PlanModel if action == "plan" else CachedModel  # a plan run counts model errors per idea
-    return cls(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
+    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
                        max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                        attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
 
@@ -126,16 +127,17 @@ def _generate(args: Any) -> int:
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
-    if not gs.pairs:
-        print(f"error: no pair could be generated ({gs.counts}); nothing written",
-              file=sys.stderr)
-        return 1
     set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
-    command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
-                               args.temperature, model.attempts)
-    write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
-                    seed=args.seed, limit=args.limit)
+    with set_lock(set_dir, "--out"):  # a second run into this set waits for this one (or refuses)
+        gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
+        if not gs.pairs:
+            print(f"error: no pair could be generated ({gs.counts}); nothing written",
+                  file=sys.stderr)
+            return 1
+        command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
+                                   args.temperature, model.attempts)
+        write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
+                        seed=args.seed, limit=args.limit)
     c = gs.counts
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
     print(f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
@@ -152,7 +154,9 @@ def _plan(args: Any) -> int:
             model.response_schema = PLAN_SCHEMA
         command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts,
                                args.structured)
-        result = rewrite_set(Path(args.dataset), model, command=command, progress=not args.no_progress)
+        set_dir = Path(args.dataset)
+        with set_lock(set_dir, "--dataset") if set_dir.is_dir() else nullcontext():  # a missing set: rewrite_set says so
+            result = rewrite_set(set_dir, model, command=command, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

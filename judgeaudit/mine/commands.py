@@ -9,18 +9,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine import fetch
 from judgeaudit.mine.actions import register_actions
-from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
 from judgeaudit.mine.calibrate import load_dev, measure
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
-from judgeaudit.mine.fetch import FetchError, cached_summary
 from judgeaudit.mine.llm_signals import LLMExtractor
+from judgeaudit.mine.openreview import fetch
+from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
+from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
 from judgeaudit.mine.pairing import make_pairs
 from judgeaudit.mine.pipeline import mine
 from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.stance import (
     DEFAULT_MODEL,
     LearnedExtractor,
@@ -239,7 +240,8 @@ def _error(message: str, code: int = 2) -> int:
 
 def handle_mine(args: argparse.Namespace) -> int:
     """Run the miner and write the set; returns the exit code (Ctrl-C: `judgeaudit.cli` prints one
-    line and exits 130; the set is swapped in whole, so the old one is kept)."""
+    line and exits 130; the set is swapped in whole, so the old one is kept). `--out` is locked from
+    mining to writing: a second run into it waits, or refuses with one line (`files.locked_output_dir`)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     problem = _check(args)
     if problem:
@@ -294,33 +296,34 @@ def _run_mine(args: argparse.Namespace) -> int:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr)
 
-    result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
-                  workers=workers, progress=progress, log=log)
     out_dir = Path(args.out)
     set_dir = out_dir / SET_NAME
-    if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
-        for name, n in result.stages:
-            print(f"  {name}: {n}", file=sys.stderr)
-        print("error: the selection kept no novel or no not_novel idea, so there is no set to write "
-              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-        return 1
-    if not make_pairs(result.ideas, args.seed)[0]:
-        print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
-              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-        return 1
-    calibration = None
-    if args.dev:
-        log(f"measuring the extractor against {args.dev}")
-        calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                              fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
-    else:
-        calibration = read_calibration(set_dir, extractor.name, fingerprint)
-    source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
-    set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
-                                 extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
-                                 store_calibration=bool(args.dev))
-    _print_summary(result, report, set_dir, calibration)
-    return 0
+    with set_lock(set_dir, "--out"):  # a second run into this --out waits for this one (or refuses)
+        result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
+                      workers=workers, progress=progress, log=log)
+        if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
+            for name, n in result.stages:
+                print(f"  {name}: {n}", file=sys.stderr)
+            print("error: the selection kept no novel or no not_novel idea, so there is no set to write "
+                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+            return 1
+        if not make_pairs(result.ideas, args.seed)[0]:
+            print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
+                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+            return 1
+        calibration = None
+        if args.dev:
+            log(f"measuring the extractor against {args.dev}")
+            calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
+                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
+        else:
+            calibration = read_calibration(set_dir, extractor.name, fingerprint)
+        source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
+        set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
+                                     extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
+                                     store_calibration=bool(args.dev))
+        _print_summary(result, report, set_dir, calibration)
+        return 0
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:

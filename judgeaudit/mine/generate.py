@@ -1,16 +1,14 @@
 """Human+Generated sets: the Human-Only `novel` side against ideas written by a plain LLM ideator.
 
-Every model call goes through Inspect's model API (`get_model`), so `local/gemma-3-270m`,
-`litellm/...`, `openai/...` and `mockllm/model` all work. Answers are cached on disk under a
-SHA-256 of (model, rendered prompt, generation options, seed): a re-run makes no call and an
-interrupted run resumes where it stopped. A bad answer (empty, refusal, copy of the input, too
-short) is retried with a new seed a bounded number of times, then counted as a failure; the
-pair it belonged to is left out and listed in the manifest.
+Every model call goes through the one cached model client (`mine.llm.CachedModel`: Inspect's
+model API, answers cached on disk, so a re-run makes no call and an interrupted run resumes). A bad
+answer (empty, refusal, copy of the input, too short) is retried with a new seed a bounded number
+of times, then counted as a failure, and a model error fails its one idea with the cause; the pair
+it belonged to is left out and listed in the manifest.
 """
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import hashlib
 import json
@@ -18,9 +16,7 @@ import random
 import re
 import shlex
 import sys
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +24,8 @@ from judgeaudit.data.card import write_card
 from judgeaudit.data.contract import Idea, PairItem, PointItem, Provenance, Setup
 from judgeaudit.data.jsonl import read_pairs, write_items
 from judgeaudit.data.manifest import write_manifest
-from judgeaudit.files import atomic_write_text, sha256_file
+from judgeaudit.files import sha256_file
+from judgeaudit.mine.llm import CachedModel, Request, Validator, failure_counts
 from judgeaudit.mine.pairing import alternate
 from judgeaudit.mine.staging import staged_dir
 from judgeaudit.resources import read_prompt, resolve_dataset_file
@@ -37,9 +34,6 @@ SETUP: Setup = "human_generated"
 IDEATOR_PROMPT = "mining/ideator.txt"
 DEFAULT_CACHE = ".cache/judgeaudit/mining-llm/generate"
 MIN_IDEA_WORDS = 25
-
-Validator = Callable[[str], tuple[str | None, str]]
-"""Checks a raw answer: (reason it is bad or None, cleaned text)."""
 
 _REFUSAL = re.compile(r"\b(I can(?:no|')t|I am unable|I'm unable|I'm sorry|I am sorry|As an AI|I won't)\b", re.I)
 
@@ -98,119 +92,6 @@ def _repetitive(norm: str) -> bool:
     """A degenerate loop: fewer than a third of the words are distinct (on 30+ words)."""
     words = norm.split()
     return len(words) >= 30 and len(set(words)) < len(words) / 3
-
-
-@dataclass(frozen=True)
-class Request:
-    """One prompt to answer, its key in the results, and the check its answer must pass."""
-
-    key: str
-    prompt: str
-    validate: Validator
-
-
-@dataclass
-class Outcome:
-    """The accepted text of a request (None if every attempt failed) and why attempts failed."""
-
-    text: str | None
-    attempts: int
-    failures: list[str] = field(default_factory=list)
-
-
-@dataclass
-class CachedModel:
-    """An Inspect model behind an on-disk answer cache, retried with new seeds on bad answers."""
-
-    model: str
-    cache_dir: Path
-    max_tokens: int = 256
-    temperature: float = 0.7
-    seed: int = 0
-    attempts: int = 3
-    max_connections: int = 4
-    model_args: dict[str, Any] = field(default_factory=dict)
-    response_schema: dict[str, Any] | None = None
-    calls: int = 0
-    cache_hits: int = 0
-
-    def _key(self, prompt: str, seed: int) -> str:
-        payload = {"model": self.model, "prompt": prompt, "max_tokens": self.max_tokens,
-                   "temperature": self.temperature, "seed": seed}
-        if self.response_schema is not None:
-            payload["response_schema"] = self.response_schema
-        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return self.cache_dir / key[:2] / f"{key}.json"
-
-    async def _answer(self, api: Any, prompt: str, seed: int, limit: asyncio.Semaphore) -> str:
-        from inspect_ai.model import GenerateConfig, ResponseSchema
-        from inspect_ai.util import JSONSchema
-
-        key = self._key(prompt, seed)
-        path = self._path(key)
-        if path.is_file():
-            self.cache_hits += 1
-            return str(json.loads(path.read_text(encoding="utf-8"))["completion"])
-        async with limit:
-            schema = None if self.response_schema is None else ResponseSchema(
-                name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
-            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed,
-                                    response_schema=schema)
-            output = await api.generate(prompt, config=config)
-        self.calls += 1
-        if output.error:
-            raise RuntimeError(f"{self.model}: {output.error}")
-        completion = output.completion or ""
-        atomic_write_text(path, json.dumps({"model": self.model, "seed": seed, "completion": completion},
-                                           ensure_ascii=False) + "\n")
-        return completion
-
-    async def _one(self, api: Any, request: Request, limit: asyncio.Semaphore) -> Outcome:
-        failures: list[str] = []
-        for attempt in range(self.attempts):
-            raw = await self._answer(api, request.prompt, self.seed + attempt, limit)
-            reason, text = request.validate(raw)
-            if reason is None:
-                return Outcome(text, attempt + 1, failures)
-            failures.append(reason)
-        return Outcome(None, self.attempts, failures)
-
-    def run(self, requests: list[Request], *, progress: bool = True, desc: str = "generating") -> dict[str, Outcome]:
-        """Answer every request (cached answers first); returns outcomes by request key."""
-        from inspect_ai.model import get_model
-        from tqdm import tqdm
-
-        async def main() -> dict[str, Outcome]:
-            api = get_model(self.model, memoize=False, **self.model_args)
-            limit = asyncio.Semaphore(max(1, self.max_connections))
-            bar = tqdm(total=len(requests), desc=desc, disable=not progress, unit="idea")
-            results: dict[str, Outcome] = {}
-
-            async def task(req: Request) -> None:
-                results[req.key] = await self._one(api, req, limit)
-                bar.update(1)
-
-            try:
-                await asyncio.gather(*(task(r) for r in requests))
-            finally:
-                bar.close()
-            return results
-
-        return asyncio.run(main())
-
-
-def failure_counts(outcomes: dict[str, Outcome]) -> dict[str, Any]:
-    """Counts of attempts that failed by reason, retried requests, and requests that never succeeded."""
-    reasons = Counter(r for o in outcomes.values() for r in o.failures)
-    return {
-        "requested": len(outcomes),
-        "succeeded": sum(1 for o in outcomes.values() if o.text is not None),
-        "failed": sum(1 for o in outcomes.values() if o.text is None),
-        "retried": sum(1 for o in outcomes.values() if o.failures),
-        "bad_attempts_by_reason": {k: reasons[k] for k in sorted(reasons)},
-    }
 
 
 def topic_of(idea: Idea) -> str:

@@ -1,14 +1,28 @@
-"""One cached, retried JSON completion through litellm: the shared plumbing of the LLM mining steps.
+"""The one cached model client of the mining steps: answer cache, model construction, retries, recorded errors.
 
-Responses are stored on disk under a SHA-256 of (model, prompt text, completion options), so a
-re-run with the same inputs makes no call and costs nothing.
+Every answer is stored on disk (`AnswerCache`) under a SHA-256 of (model, prompt, the options
+that change the answer), so a re-run with the same inputs makes no call, costs nothing, and an
+interrupted run resumes where it stopped. Two ways in, one cache:
+
+- `CachedModel` (`mine generate`, `mine plan`): Inspect's model API (`get_model`), so
+  `local/gemma-3-270m`, `litellm/...`, `openai/...` and `mockllm/model` all work. A batch of
+  `Request`s runs concurrently; an answer that fails its request's check is retried with a new
+  seed a bounded number of times, and a model error fails that one request with its cause
+  (`MODEL_ERROR`), never the whole run. `failure_counts` summarises the outcomes.
+- `CachedLLM` (the LLM signal extractor `llm_signals` and the LLM sanitiser): one JSON-object
+  completion through litellm at temperature 0 (`--api-base` reaches an OpenAI-compatible
+  server), transient provider errors retried with tenacity; an unusable answer is an
+  `LLMResponseError` the caller counts.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,9 +31,163 @@ from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponen
 
 from judgeaudit.files import atomic_write_text
 
+MODEL_ERROR = "model error"
+"""Failure reason of a request whose model call raised (followed by the cause in parentheses)."""
+
 
 class LLMResponseError(ValueError):
     """The model's answer is not the JSON object the prompt asks for."""
+
+
+@dataclass(frozen=True)
+class AnswerCache:
+    """Answers on disk under `<dir>/<key[:2]>/<key>.json`, keyed by a content hash of the request."""
+
+    directory: Path
+
+    @staticmethod
+    def key(payload: dict[str, Any]) -> str:
+        """SHA-256 of the request payload (model, prompt, options) as canonical JSON."""
+        blob = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return Path(self.directory) / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored record of `key`, or None when it was never answered."""
+        path = self._path(key)
+        if not path.is_file():
+            return None
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        """Store `record` under `key` atomically."""
+        atomic_write_text(self._path(key), json.dumps(record, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------- Inspect models, batches
+
+
+Validator = Callable[[str], tuple[str | None, str]]
+"""Checks a raw answer: (reason it is bad or None, cleaned text)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One prompt to answer, its key in the results, and the check its answer must pass."""
+
+    key: str
+    prompt: str
+    validate: Validator
+
+
+@dataclass
+class Outcome:
+    """The accepted text of a request (None if every attempt failed) and why attempts failed."""
+
+    text: str | None
+    attempts: int
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CachedModel:
+    """An Inspect model behind the answer cache, retried with new seeds on bad answers; model errors fail one request."""
+
+    model: str
+    cache_dir: Path
+    max_tokens: int = 256
+    temperature: float = 0.7
+    seed: int = 0
+    attempts: int = 3
+    max_connections: int = 4
+    model_args: dict[str, Any] = field(default_factory=dict)
+    response_schema: dict[str, Any] | None = None
+    calls: int = 0
+    cache_hits: int = 0
+
+    def _key(self, prompt: str, seed: int) -> str:
+        payload = {"model": self.model, "prompt": prompt, "max_tokens": self.max_tokens,
+                   "temperature": self.temperature, "seed": seed}
+        if self.response_schema is not None:
+            payload["response_schema"] = self.response_schema
+        return AnswerCache.key(payload)
+
+    async def _answer(self, api: Any, prompt: str, seed: int, limit: asyncio.Semaphore) -> str:
+        from inspect_ai.model import GenerateConfig, ResponseSchema
+        from inspect_ai.util import JSONSchema
+
+        cache = AnswerCache(Path(self.cache_dir))
+        key = self._key(prompt, seed)
+        stored = cache.get(key)
+        if stored is not None:
+            self.cache_hits += 1
+            return str(stored["completion"])
+        async with limit:
+            schema = None if self.response_schema is None else ResponseSchema(
+                name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
+            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed,
+                                    response_schema=schema)
+            output = await api.generate(prompt, config=config)
+        self.calls += 1
+        if output.error:
+            raise RuntimeError(f"{self.model}: {output.error}")
+        completion = output.completion or ""
+        cache.put(key, {"model": self.model, "seed": seed, "completion": completion})
+        return completion
+
+    async def _one(self, api: Any, request: Request, limit: asyncio.Semaphore) -> Outcome:
+        failures: list[str] = []
+        try:
+            for attempt in range(self.attempts):
+                raw = await self._answer(api, request.prompt, self.seed + attempt, limit)
+                reason, text = request.validate(raw)
+                if reason is None:
+                    return Outcome(text, attempt + 1, failures)
+                failures.append(reason)
+        except Exception as exc:  # a provider/model error: this request fails with its cause, the others go on
+            cause = " ".join(str(exc).split()) or type(exc).__name__
+            return Outcome(None, 0, [f"{MODEL_ERROR} ({cause[:200]})"])
+        return Outcome(None, self.attempts, failures)
+
+    def run(self, requests: list[Request], *, progress: bool = True, desc: str = "generating") -> dict[str, Outcome]:
+        """Answer every request (cached answers first); returns outcomes by request key."""
+        from inspect_ai.model import get_model
+        from tqdm import tqdm
+
+        async def main() -> dict[str, Outcome]:
+            api = get_model(self.model, memoize=False, **self.model_args)
+            limit = asyncio.Semaphore(max(1, self.max_connections))
+            bar = tqdm(total=len(requests), desc=desc, disable=not progress, unit="idea")
+            results: dict[str, Outcome] = {}
+
+            async def task(req: Request) -> None:
+                results[req.key] = await self._one(api, req, limit)
+                bar.update(1)
+
+            try:
+                await asyncio.gather(*(task(r) for r in requests))
+            finally:
+                bar.close()
+            return results
+
+        return asyncio.run(main())
+
+
+def failure_counts(outcomes: dict[str, Outcome]) -> dict[str, Any]:
+    """Counts of attempts that failed by reason, retried requests, and requests that never succeeded."""
+    reasons = Counter(r for o in outcomes.values() for r in o.failures)
+    return {
+        "requested": len(outcomes),
+        "succeeded": sum(1 for o in outcomes.values() if o.text is not None),
+        "failed": sum(1 for o in outcomes.values() if o.text is None),
+        "retried": sum(1 for o in outcomes.values() if o.failures),
+        "bad_attempts_by_reason": {k: reasons[k] for k in sorted(reasons)},
+    }
+
+
+# --------------------------------------------------------------------------- litellm, one JSON answer
 
 
 def _transient(exc: BaseException) -> bool:
@@ -30,7 +198,7 @@ def _transient(exc: BaseException) -> bool:
 
 @dataclass
 class CachedLLM:
-    """A litellm model called with temperature 0 and JSON output, cached by content hash."""
+    """A litellm model called with temperature 0 and JSON output, behind the answer cache."""
 
     model: str
     cache_dir: Path
@@ -41,23 +209,20 @@ class CachedLLM:
     def key(self, prompt: str) -> str:
         """Content hash of one request (model, prompt, options that change the answer)."""
         opts = {k: v for k, v in sorted(self.completion_kwargs.items()) if k not in {"api_key", "timeout"}}
-        blob = json.dumps({"model": self.model, "prompt": prompt, "options": opts}, sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return Path(self.cache_dir) / key[:2] / f"{key}.json"
+        return AnswerCache.key({"model": self.model, "prompt": prompt, "options": opts})
 
     def complete_json(self, prompt: str) -> dict[str, Any]:
         """The model's JSON object answer to `prompt` (from the cache when present)."""
+        cache = AnswerCache(Path(self.cache_dir))
         key = self.key(prompt)
-        path = self._path(key)
-        if path.is_file():
+        stored = cache.get(key)
+        if stored is not None:
             self.cache_hits += 1
-            text = json.loads(path.read_text(encoding="utf-8"))["response"]
+            text = str(stored["response"])
         else:
             text = self._call(prompt)
             self.calls += 1
-            atomic_write_text(path, json.dumps({"model": self.model, "response": text}, ensure_ascii=False) + "\n")
+            cache.put(key, {"model": self.model, "response": text})
         return parse_json_object(text)
 
     @retry(retry=retry_if_exception(_transient), stop=stop_after_attempt(5),

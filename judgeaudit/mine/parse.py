@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgeaudit.mine.cache import Latest, Located, timestamp
+from judgeaudit.mine.openreview.shards import Latest, Located, timestamp
 from judgeaudit.mine.summary import RunSummary
 
 STAGE = "parse"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -11,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
-from judgeaudit.mine.cache import iter_notes
 from judgeaudit.mine.claims import evaluation_claims
+from judgeaudit.mine.openreview.shards import iter_notes
 from judgeaudit.mine.parse import Corpus, parse_notes
 from judgeaudit.mine.sanitise import Sanitiser
 from judgeaudit.mine.select import (
@@ -63,9 +64,18 @@ def _extract_forums(forums: list[str]) -> dict[str, list[ReviewSignals]]:
     return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
 
 
+def _ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C (SIGINT to the whole process group) is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtractor, *,
                     workers: int = 1, progress: bool = False) -> dict[str, list[ReviewSignals]]:
-    """Signals of every review of `forums`; offline extraction may fan out over forked workers."""
+    """Signals of every review of `forums`; offline extraction may fan out over forked workers.
+
+    Workers ignore SIGINT; on Ctrl-C the parent cancels the chunks not yet started and re-raises
+    KeyboardInterrupt (the CLI prints one line and exits 130), so no worker prints a traceback.
+    """
     global _WORK
     from tqdm import tqdm
 
@@ -76,10 +86,15 @@ def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtracto
     _WORK = (corpus, extractor)
     try:
         if workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                for part in pool.map(_extract_forums, chunks):
-                    out.update(part)
-                    bar.update(len(part))
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=_ignore_interrupt) as pool:
+                try:
+                    for part in pool.map(_extract_forums, chunks):
+                        out.update(part)
+                        bar.update(len(part))
+                except KeyboardInterrupt:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
         else:
             for c in chunks:
                 out.update(_extract_forums(c))

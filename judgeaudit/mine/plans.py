@@ -8,7 +8,6 @@ manifest and card are updated in place (their other content is kept).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
@@ -26,12 +25,13 @@ from judgeaudit.data.jsonl import read_items, write_items
 from judgeaudit.data.manifest import read_manifest, write_manifest
 from judgeaudit.data.validate import Kind
 from judgeaudit.files import atomic_write_text
-from judgeaudit.mine.generate import (
+from judgeaudit.mine.generate import bad_reason
+from judgeaudit.mine.llm import (
+    MODEL_ERROR,
     CachedModel,
     Outcome,
     Request,
     Validator,
-    bad_reason,
     failure_counts,
 )
 from judgeaudit.mine.staging import staged_dir
@@ -102,20 +102,6 @@ def _plan_validator(source: str, instructions: str) -> Validator:
                   bad_reason(mechanism, source, MIN_MECHANISM_WORDS, instructions))
         return reason, plan_text(purpose, mechanism)
     return check
-
-
-MODEL_ERROR = "model error"
-
-
-class PlanModel(CachedModel):
-    """A `CachedModel` whose model errors fail the one idea (counted with their cause), not the whole run."""
-
-    async def _one(self, api: Any, request: Request, limit: asyncio.Semaphore) -> Outcome:
-        try:
-            return await super()._one(api, request, limit)
-        except Exception as exc:  # a provider/model error: this idea fails, the others go on
-            cause = " ".join(str(exc).split()) or type(exc).__name__
-            return Outcome(None, 0, [f"{MODEL_ERROR} ({cause[:200]})"])
 
 
 def failure_summary(failed: dict[str, str], requested: int) -> str:

@@ -2,7 +2,8 @@
 
     python -m judgeaudit.retrieval.build_corpus SNAPSHOT_DIR OUT.jsonl.gz
 
-SNAPSHOT_DIR holds `notes-*.jsonl.gz` (API v2 notes, as in the miner's raw cache). Each
+SNAPSHOT_DIR holds `notes-*.jsonl.gz` (API v2 notes, the miner's raw cache, read by its one reader
+`mine.openreview.shards.iter_notes`: unreadable lines are counted skips). Each
 submission note becomes `{"id": forum, "title", "abstract", "cdate"}`; replies are skipped
 and counted. Output lines are sorted by id and gzipped with a fixed mtime, so the same
 snapshot always gives the same bytes.
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.files import atomic_open
+from judgeaudit.mine.openreview.shards import iter_notes
+from judgeaudit.mine.summary import RunSummary
 from judgeaudit.retrieval.corpus import Document
 
 SUBMISSION_SUFFIX = "/-/Submission"
@@ -36,30 +39,26 @@ def _is_submission(note: dict[str, Any]) -> bool:
 
 
 def iter_submissions(snapshot: Path, counts: Counter[str]) -> Iterator[Document]:
-    """Submission notes of every `notes-*.jsonl.gz` in `snapshot` as Documents; `counts` tallies skips."""
-    files = sorted(Path(snapshot).glob("notes-*.jsonl.gz"))
-    if not files:
-        raise FileNotFoundError(f"no notes-*.jsonl.gz files in {snapshot}")
-    for path in files:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
-                try:
-                    note = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{number}: invalid JSON ({exc.msg})") from exc
-                if not _is_submission(note):
-                    counts["replies_skipped"] += 1
-                    continue
-                content = note.get("content") or {}
-                title, abstract = _value(content, "title"), _value(content, "abstract")
-                forum, cdate = note.get("forum") or note.get("id"), note.get("cdate")
-                if not forum or not isinstance(cdate, int):
-                    raise ValueError(f"{path}:{number}: submission note without forum/id or integer cdate")
-                if not isinstance(title, str) or not isinstance(abstract, str) or not abstract.strip():
-                    counts["submissions_without_title_or_abstract"] += 1
-                    continue
-                counts["submissions"] += 1
-                yield Document(str(forum), title.strip(), abstract.strip(), cdate)
+    """Submission notes of the snapshot (read by the miner's one shard reader) as Documents; `counts` tallies skips."""
+    summary = RunSummary()
+    for loc in iter_notes(snapshot, summary):
+        note, where = loc.note, f"{Path(snapshot) / loc.file}:{loc.line}"
+        if not _is_submission(note):
+            counts["replies_skipped"] += 1
+            continue
+        content = note.get("content") or {}
+        title, abstract = _value(content, "title"), _value(content, "abstract")
+        forum, cdate = note.get("forum") or note.get("id"), note.get("cdate")
+        if not forum or not isinstance(cdate, int):
+            raise ValueError(f"{where}: submission note without forum/id or integer cdate")
+        if not isinstance(title, str) or not isinstance(abstract, str) or not abstract.strip():
+            counts["submissions_without_title_or_abstract"] += 1
+            continue
+        counts["submissions"] += 1
+        yield Document(str(forum), title.strip(), abstract.strip(), cdate)
+    unreadable = summary.total_skipped("cache")
+    if unreadable:
+        counts["unreadable_lines_skipped"] += unreadable
 
 
 def write_corpus(documents: Sequence[Document], out: Path) -> int:

@@ -2,7 +2,7 @@
 
 The live API is unreachable here, so `tests/servers/openreview_server.py` serves the
 shared ICLR 2026 snapshot (19,630 forums) from a separate process on 127.0.0.1 and
-`judgeaudit.mine.fetch.fetch_venue` fetches it into a temporary cache. Measures:
+`judgeaudit.mine.openreview.fetch.fetch_venue` fetches it into a temporary cache. Measures:
 wall time, CPU time and peak RSS of a full fetch (the fetch process only; the
 server's CPU is not counted), an interrupted fetch
 (crash after half the notes) plus its resume, and a re-run over the complete cache.
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from judgeaudit.mine.fetch import InjectedCrash, fetch_venue
+from judgeaudit.mine.openreview.fetch import InjectedCrash, fetch_venue
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 VENUE = "ICLR.cc/2026/Conference"

@@ -176,7 +176,7 @@ def test_bad_input_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFix
 def test_interrupt_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFixture[str],
                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a command (here: while mine fetches from the API) ends with one line and exit 130."""
-    from judgeaudit.mine import fetch
+    from judgeaudit.mine.openreview import fetch
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

@@ -22,12 +22,12 @@ from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import read_manifest
 from judgeaudit.mine.actions import handle_generate, handle_plan
 from judgeaudit.mine.generate import (
-    CachedModel,
     build_generated,
     generate_command,
     load_source_pairs,
     write_generated,
 )
+from judgeaudit.mine.llm import CachedModel
 from judgeaudit.mine.plans import parse_plan, plan_command, rewrite_set
 
 MODEL = "mockllm/model"
@@ -289,3 +289,22 @@ def test_structured_plans_ask_for_the_schema(tmp_path: Path) -> None:
     plan = read_points(set_dir / "pointwise_plan.jsonl")
     assert all(p.idea.text.startswith("Purpose: make idea ") for p in plan)
     assert read_manifest(set_dir)["plan"]["structured"] is True
+
+
+def test_a_model_error_leaves_its_pair_out_with_the_cause(tmp_path: Path) -> None:
+    """`mine generate` records a failed model call against its one idea (the run goes on), like `mine plan`."""
+    _, all_pairs = load_source_pairs(DATASET)
+    from judgeaudit.mine.generate import novel_side, select_pairs
+
+    chosen = select_pairs(all_pairs, 3, 0)
+    doomed = str(novel_side(chosen[1]).title)
+
+    def answer(prompt: str, seed: int) -> str:
+        if _topic(prompt) == doomed:
+            raise RuntimeError("provider refused the connection")
+        return good_idea(prompt, seed)
+
+    gs = build_generated(all_pairs, _model(tmp_path, Script(answer)), seed=0, limit=3, progress=False)
+    assert len(gs.pairs) == 2 and list(gs.skipped) == [chosen[1].pair_id]
+    assert gs.skipped[chosen[1].pair_id] == "generation failed: model error (provider refused the connection)"
+    assert gs.counts["failed"] == 1

@@ -38,3 +38,14 @@ def test_copy_existing_starts_from_the_old_files(tmp_path: Path) -> None:
     with staged_dir(final, copy_existing=True) as d:
         (d / "b.jsonl").write_text("b\n")
     assert sorted(p.name for p in final.iterdir()) == ["a.jsonl", "b.jsonl"]
+
+
+def test_a_killed_runs_staging_directory_is_removed_by_the_next_run(tmp_path: Path) -> None:
+    final = tmp_path / "set"
+    killed = tmp_path / ".set.new-abc123"  # what a run killed mid-write leaves
+    killed.mkdir()
+    (killed / "pairwise.jsonl").write_text("half")
+    with staged_dir(final) as d:
+        (d / "pairwise.jsonl").write_text("new\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["set"]
+    assert (final / "pairwise.jsonl").read_text() == "new\n"

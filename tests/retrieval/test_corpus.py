@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.data.contract import Idea, Provenance
+from judgeaudit.mine.openreview.shards import CacheError
 from judgeaudit.retrieval.build_corpus import iter_submissions, main, write_corpus
 from judgeaudit.retrieval.corpus import (
     BUNDLED_CORPUS,
@@ -87,7 +88,7 @@ def test_build_reproduces_committed_bytes_on_a_real_slice(tmp_path: Path, corpus
 
 
 def test_build_fails_without_snapshot_files(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="notes-"):
+    with pytest.raises(CacheError, match="notes-"):
         list(iter_submissions(tmp_path, Counter()))
 
 
@@ -133,3 +134,18 @@ def test_exclusion_by_id_title_and_text_on_real_documents(corpus) -> None:
 def test_normalise_ignores_case_punctuation_and_unicode_forms() -> None:
     assert normalise("Ｆｏｏ—Bar,  baz!") == normalise("foo bar baz")
     assert normalise(None) == ""
+
+
+def test_build_reads_the_snapshot_with_the_miners_reader(tmp_path: Path) -> None:
+    """Unreadable lines are counted skips (the shard reader's rule), not a crash, and the rest is kept."""
+    import gzip
+    import json
+
+    note = {"id": "P1", "forum": "P1", "cdate": 1, "invitations": ["V/-/Submission"],
+            "content": {"title": {"value": "A title"}, "abstract": {"value": "An abstract."}}}
+    with gzip.open(tmp_path / "notes-00.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps(note) + "\n{not json\n")
+    counts: Counter[str] = Counter()
+    docs = list(iter_submissions(tmp_path, counts))
+    assert [d.doc_id for d in docs] == ["P1"]
+    assert counts == Counter({"submissions": 1, "unreadable_lines_skipped": 1})

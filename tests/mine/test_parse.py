@@ -1,14 +1,14 @@
-"""Raw cache reading and typed records: the small snapshot fixture plus hand-made bad notes."""
+"""Typed records from the raw cache (`judgeaudit.mine.parse`): the small snapshot fixture plus hand-made bad notes."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
 import pytest
+from raw_notes import VENUE, review, submission, write_cache
 
-from judgeaudit.mine.cache import CacheError, cache_hash, iter_notes
+from judgeaudit.mine.openreview.shards import cache_hash, iter_notes
 from judgeaudit.mine.parse import (
     STATUS_DESK_REJECTED,
     STATUS_WITHDRAWN,
@@ -19,36 +19,6 @@ from judgeaudit.mine.parse import (
 from judgeaudit.mine.summary import RunSummary
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
-VENUE = "ICLR.cc/2026/Conference"
-
-
-def submission(forum: str, *, venueid: str = f"{VENUE}/Submission", mdate: int = 1, **content: object) -> dict:
-    """An API v2 submission note."""
-    body = {"title": {"value": f"Paper {forum}"}, "abstract": {"value": f"We study {forum}."},
-            "primary_area": {"value": "learning theory"}, "venueid": {"value": venueid}}
-    body.update({k: {"value": v} for k, v in content.items()})
-    return {"id": forum, "forum": forum, "number": 1, "mdate": mdate, "invitations": [f"{VENUE}/-/Submission"], "content": body}
-
-
-def review(rid: str, forum: str, *, rating: object = 6, contribution: object = 3, mdate: int = 1, **texts: str) -> dict:
-    """An API v2 official review note."""
-    content: dict = {"strengths": {"value": texts.get("strengths", "The idea is novel.")},
-                     "weaknesses": {"value": texts.get("weaknesses", "Some typos.")}}
-    if rating is not None:
-        content["rating"] = {"value": rating}
-    if contribution is not None:
-        content["contribution"] = {"value": contribution}
-    return {"id": rid, "forum": forum, "replyto": forum, "mdate": mdate,
-            "invitations": [f"{VENUE}/Submission1/-/Official_Review", f"{VENUE}/-/Edit"], "content": content}
-
-
-def write_cache(path: Path, lines: list[bytes | dict], name: str = "notes-00.jsonl.gz") -> Path:
-    """A one-file raw cache from notes (dicts) and raw byte lines."""
-    path.mkdir(parents=True, exist_ok=True)
-    with gzip.open(path / name, "wb") as fh:
-        for line in lines:
-            fh.write(line if isinstance(line, bytes) else (json.dumps(line) + "\n").encode())
-    return path
 
 
 def test_fixture_reads_forty_forums_and_their_reviews() -> None:
@@ -64,27 +34,6 @@ def test_fixture_reads_forty_forums_and_their_reviews() -> None:
     assert summary.notes["replies ignored: Official_Comment"] > 0
 
 
-def test_bad_lines_are_counted_skips_with_locations(tmp_path: Path) -> None:
-    cache = write_cache(tmp_path / "c", [
-        submission("P1"),
-        review("R1", "P1"),
-        b"{not json\n",
-        b"[1, 2]\n",
-        b"\n",
-        json.dumps({"id": "X", "forum": "P1", "invitations": [f"{VENUE}/Submission1/-/Official_Review"]}).encode() + b"\n",
-        {"forum": "P1", "content": {"x": {"value": 1}}},
-        b'{"id": "T", "content": {"title"',  # truncated last line, no newline
-    ])
-    summary = RunSummary()
-    notes = list(iter_notes(cache, summary))
-    assert [n.note["id"] for n in notes] == ["P1", "R1"]
-    reasons = {r: n for (stage, r), n in summary.skips.items() if stage == "cache"}
-    assert reasons == {"invalid JSON (JSONDecodeError)": 1, "line is not a JSON object": 1, "blank line": 1,
-                       "note without content": 1, "note without an id": 1,
-                       "truncated line (no newline, JSON ends early)": 1}
-    assert summary.examples[("cache", "invalid JSON (JSONDecodeError)")] == ["notes-00.jsonl.gz:3"]
-
-
 def test_duplicates_keep_the_latest_mdate_wherever_it_is(tmp_path: Path) -> None:
     cache = tmp_path / "c"
     write_cache(cache, [submission("P1"), review("R1", "P1", rating=8, mdate=5)], "notes-00.jsonl.gz")
@@ -94,17 +43,6 @@ def test_duplicates_keep_the_latest_mdate_wherever_it_is(tmp_path: Path) -> None
     (only,) = corpus.reviews["P1"]
     assert only.rating == 4.0  # same mdate: the later occurrence in file order wins
     assert summary.total_skipped("cache") == 2
-
-
-def test_truncated_gzip_is_reported_not_raised(tmp_path: Path) -> None:
-    cache = write_cache(tmp_path / "c", [submission(f"P{i}") for i in range(200)])
-    path = cache / "notes-00.jsonl.gz"
-    data = path.read_bytes()
-    path.write_bytes(data[: len(data) // 2])
-    summary = RunSummary()
-    notes = list(iter_notes(cache, summary))
-    assert 0 < len(notes) < 200
-    assert any(r.startswith("unreadable rest of gzip file") for (_, r) in summary.skips)
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -146,21 +84,6 @@ def test_review_and_submission_defects(tmp_path: Path) -> None:
     assert status_of(corpus, "P3") == STATUS_WITHDRAWN
     assert status_of(corpus, "P4") == STATUS_DESK_REJECTED
     assert status_of(corpus, "P5") == STATUS_WITHDRAWN  # from the Withdrawal reply
-
-
-def test_missing_or_empty_cache_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(CacheError, match="does not exist"):
-        list(iter_notes(tmp_path / "nope"))
-    (tmp_path / "empty").mkdir()
-    with pytest.raises(CacheError, match=r"no notes-\*\.jsonl\.gz files"):
-        list(iter_notes(tmp_path / "empty"))
-
-
-def test_cache_hash_changes_with_content(tmp_path: Path) -> None:
-    a = write_cache(tmp_path / "a", [submission("P1")])
-    b = write_cache(tmp_path / "b", [submission("P2")])
-    assert cache_hash(a) == cache_hash(a)
-    assert cache_hash(a) != cache_hash(b)
 
 
 @pytest.mark.parametrize("rating, reason", [

@@ -1,4 +1,4 @@
-"""Resumable OpenReview fetch (judgeaudit.mine.fetch) through the real openreview-py client.
+"""Resumable OpenReview fetch (judgeaudit.mine.openreview.fetch, .session and .shards' writer) through the real openreview-py client.
 
 The live OpenReview API is unreachable here, so every test runs the real
 ``openreview.api.OpenReviewClient`` against ``tests/servers/openreview_server.py``, a
@@ -21,21 +21,21 @@ from typing import Any
 import pytest
 from servers.openreview_server import OpenReviewTestServer, load_cache_notes, venue_group
 
-from judgeaudit.mine import fetch as fetch_mod
-from judgeaudit.mine.fetch import (
-    STATE_FILE,
+from judgeaudit.mine.openreview import shards
+from judgeaudit.mine.openreview.fetch import (
     FetchError,
+    FetchSummary,
     InjectedCrash,
     RetryPolicy,
     UnknownVenueError,
     cached_summary,
     fetch_venue,
-    parse_retry_after,
-    reply_type,
 )
+from judgeaudit.mine.openreview.session import parse_retry_after
+from judgeaudit.mine.openreview.shards import STATE_FILE, reply_type
 
 VENUE = "ICLR.cc/2026/Conference"
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "openreview_small"
 PAGE = 7  # submissions per page
 SHARD = 16  # forums per shard
 PLANTED_PASSWORD = "pw-PLANTED-9c41e7"
@@ -51,7 +51,7 @@ def fast_policy(sleeps: list[float] | None = None, **overrides: Any) -> RetryPol
     return RetryPolicy(sleep=recorder, **params)
 
 
-def run_fetch(server: OpenReviewTestServer, cache: Path, **kwargs: Any) -> fetch_mod.FetchSummary:
+def run_fetch(server: OpenReviewTestServer, cache: Path, **kwargs: Any) -> FetchSummary:
     """fetch_venue with the test page/shard sizes against `server`."""
     kwargs.setdefault("retry", fast_policy())
     return fetch_venue(
@@ -408,7 +408,7 @@ def test_crash_inside_a_checkpoint(
     reference: dict[str, Any],
 ) -> None:
     """A crash between the file writes of one checkpoint must not add or lose forums."""
-    real = getattr(fetch_mod, function)
+    real = getattr(shards, function)
     calls = {"n": 0}
 
     def crashing(*args: Any) -> Any:
@@ -418,10 +418,10 @@ def test_crash_inside_a_checkpoint(
         return real(*args)
 
     cache = tmp_path / "c"
-    monkeypatch.setattr(fetch_mod, function, crashing)
+    monkeypatch.setattr(shards, function, crashing)
     with pytest.raises(InjectedCrash):
         run_fetch(server, cache)
-    monkeypatch.setattr(fetch_mod, function, real)
+    monkeypatch.setattr(shards, function, real)
     assert len(cached_notes(cache)) > sum(reference["forum_sizes"][: 2 * PAGE]), (
         "the crash window was not reached: shard 0 should hold more than the checkpoint"
     )
@@ -691,7 +691,7 @@ def test_mine_refuses_an_interrupted_fetch_cache(server: OpenReviewTestServer, t
     from judgeaudit.cli import main
 
     cache = tmp_path / "cache"
-    with pytest.raises(fetch_mod.InjectedCrash):
+    with pytest.raises(InjectedCrash):
         run_fetch(server, cache, crash_after=60)
     code = main(["mine", "--source", f"snapshot:{cache}", "--out", str(tmp_path / "out"), "--no-progress"])
     assert code == 2
