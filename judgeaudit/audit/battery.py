@@ -42,7 +42,6 @@ from judgeaudit.audit.gates import (
     Gate,
     GateResult,
     evaluate,
-    excludes_from_above,
     verdict,
 )
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
@@ -53,7 +52,7 @@ from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.resources import datasets_root
-from judgeaudit.stats import bootstrap_metric
+from judgeaudit.stats import bootstrap_metric, excludes_from_above
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
@@ -461,7 +460,7 @@ class AuditResult:
 
 
     def above_chance(self) -> bool:
-        """Whether the headline interval excludes chance from above (`gates.excludes_from_above`)."""
+        """Whether the headline interval excludes chance from above (`stats.bootstrap.excludes_from_above`)."""
         return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
 
 
