@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from judgeaudit.cli_args import UsageError, at_least, input_dir, output_dir
-from judgeaudit.report.build import build_report
+from judgeaudit.report.build import build_report, error_log_line
 from judgeaudit.report.compute import ItemMismatchError
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -59,6 +59,8 @@ def handle(args: argparse.Namespace) -> int:
           f"{len(inp['skipped_samples'])} sample(s)")
     for s in inp["skipped_logs"]:
         print(f"  skipped {s['log']}: {s['reason']}")
+    for e in inp["error_logs"]:
+        print(f"  {error_log_line(e)}")
     for g in report.groups:
         inter = g["intersection"]
         note = f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)" if inter.get("intersection") else ""
