@@ -243,6 +243,8 @@ def test_agentic_search_results_are_fenced_and_an_echo_is_not_read(search_set: d
     result = searcher.run("graph pruning")
     assert result.startswith(begin_line(boundary or "")), result
     assert fenced_texts(f"{task}\n\n{result}")[-1].endswith(hostile) and searcher.used == 1
+    assert searcher.run("?!").startswith("Error: query has no searchable words")  # told back, not a crash
+    assert searcher.queries[-1]["error"] == "query has no searchable words" and searcher.used == 1
     messages = [ChatMessageUser(content=task), ChatMessageUser(content=result)]
     echo = ModelOutput.from_content("m", hostile)
     record = record_from_output("pairwise", "ab", 0, echo, prompt=shown_text(messages))

@@ -99,7 +99,11 @@ class PriorWorkSearch:
         if over_budget:
             record["error"] = "budget used up"
             return f"Search budget used up ({self.max_searches} searches); give your verdict now."
-        result = self.retriever.search(query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude)
+        try:
+            result = self.retriever.search(query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude)
+        except ValueError as exc:  # e.g. a query of punctuation only: the model's mistake, told back to it
+            record["error"] = str(exc)
+            return f"Error: {exc}; give a few keywords."
         record.update(ids=[h.doc.doc_id for h in result.hits], excluded_target=result.excluded_target,
                       after_cutoff=result.after_cutoff)
         if not result.hits:
