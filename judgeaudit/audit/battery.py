@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from inspect_ai.log import read_eval_log
 
 from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.applicability import inapplicable_probes, needs_model
@@ -42,7 +41,6 @@ from judgeaudit.audit.gates import (
     Gate,
     GateResult,
     evaluate,
-    excludes_from_above,
     verdict,
 )
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
@@ -53,8 +51,9 @@ from judgeaudit.errors import UserError
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
+from judgeaudit.report.frame import log_cause
 from judgeaudit.resources import datasets_root
-from judgeaudit.stats import bootstrap_metric
+from judgeaudit.stats import bootstrap_metric, excludes_from_above
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
@@ -80,6 +79,11 @@ RESERVED_TASK_ARGS: dict[str, str] = {
 
 class AuditError(UserError, ValueError):
     """An audit that cannot run or cannot be read (bad options, failed tasks, missing results)."""
+
+
+class CouldNotJudge(AuditError):
+    """The battery did not complete in a way a card can state (an eval failed, was cancelled or
+    left no usable sample); the message is one line starting `could not judge: `."""
 
 
 @dataclass(frozen=True)
@@ -362,23 +366,19 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
         log_dir_allow_dirty=True,
         **kwargs,
     )
-    if not success:
-        failed = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}{_log_cause(log)}"
-                  for log in logs if log.status != "success"]
-        raise AuditError(f"could not judge: the audit eval-set did not complete; rerun the same command to "
-                         f"resume. Failed: {failed}")
+    failed = [log for log in logs if log.status != "success"]
+    if not success and not all(log.status == "error" and log.error is None for log in failed):
+        raise incomplete(failed)
+    # Failed judge calls error their samples (status error, no eval error) and are still scored:
+    # the card says "could not judge: N of M calls failed" from those scores.
     return list(logs), items, skipped, generated
 
 
-def _log_cause(log: Any) -> str:
-    """`: <first line of the log's error>`, or of its first errored sample's (a judge whose calls
-    failed errors the sample, not the eval), when one was recorded."""
-    errors = [getattr(log, "error", None)]
-    if errors[0] is None and getattr(log, "location", None):
-        samples = log.samples if log.samples is not None else read_eval_log(log.location).samples
-        errors = [s.error for s in samples or () if s.error is not None][:1]
-    message = str(getattr(errors[0], "message", "") or "").strip() if errors else ""
-    return f": {message.splitlines()[0]}" if message else ""
+def incomplete(failed: Sequence[Any]) -> CouldNotJudge:
+    """The error of a battery whose evals did not complete, naming each failed eval and its cause."""
+    named = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}: {log_cause(log)}" for log in failed]
+    return CouldNotJudge(f"could not judge: the audit eval-set did not complete; rerun the same command to "
+                         f"resume. Failed: {named}")
 
 
 def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
@@ -462,7 +462,7 @@ class AuditResult:
 
 
     def above_chance(self) -> bool:
-        """Whether the headline interval excludes chance from above (`gates.excludes_from_above`)."""
+        """Whether the headline interval excludes chance from above (`stats.bootstrap.excludes_from_above`)."""
         return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
 
 

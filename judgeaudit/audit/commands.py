@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.audit.battery import PROBES_BY_KIND, AuditSpec
+from judgeaudit.audit.battery import (
+    COULD_NOT_JUDGE,
+    PROBES_BY_KIND,
+    AuditSpec,
+    CouldNotJudge,
+)
+from judgeaudit.audit.failures import EXIT_COULD_NOT_JUDGE
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
 from judgeaudit.cli_args import (
@@ -64,6 +70,9 @@ def register(subparsers: Any) -> None:
         "audit card (card.md, card.json, gates.png) with a fit / use with care / unfit verdict. Probes that "
         "cannot apply to the judge are reported with the reason; score judges (metric_*, distance_*, "
         "concept_*) also get the surface-perturbation ratio.",
+        epilog=f"Exit status: 0 with a verdict (fit, use with care, unfit); {EXIT_COULD_NOT_JUDGE} when the audit "
+        "could not judge (model calls failed: the card is written and says so; or the battery did not complete), "
+        "with one stderr line saying why; another non-zero status on bad input or another failure.",
     )
     p.add_argument("--model", required=True,
                    help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
@@ -101,7 +110,8 @@ def check_args(args: argparse.Namespace) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the audit and print where the card is; 1 on a bad option or failed battery."""
+    """Run the audit and print where the card is; `EXIT_COULD_NOT_JUDGE` when it could not judge
+    (one stderr line), 1 on a bad option or another failure."""
     try:
         check_args(args)
         options = _task_options(args.task_options)
@@ -130,6 +140,9 @@ def handle(args: argparse.Namespace) -> int:
         )
         result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
                                   max_connections=args.max_connections)
+    except CouldNotJudge as exc:
+        print(f"judgeaudit audit: {exc}", file=sys.stderr)
+        return EXIT_COULD_NOT_JUDGE
     except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1
@@ -137,4 +150,8 @@ def handle(args: argparse.Namespace) -> int:
     for r in result.reasons:
         print(f"  {r.outcome}: {r.describe()}")
     print(f"card: {paths['md']}")
+    if result.verdict == COULD_NOT_JUDGE:
+        statement = result.failures.statement() if result.failures else COULD_NOT_JUDGE
+        print(f"judgeaudit audit: {statement} (card: {paths['md']})", file=sys.stderr)
+        return EXIT_COULD_NOT_JUDGE
     return 0

@@ -28,7 +28,7 @@ class LogFrame:
     skipped: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _log_name(location: str) -> str:
+def log_name(location: str) -> str:
     """A log's file name, whether given as a path or a file:// URI."""
     return Path(str(location).removeprefix("file://")).name
 
@@ -38,8 +38,8 @@ def frame_from_logdir(log_dir: str | Path, locations: Iterable[str] | None = Non
     loaded = load_frame(log_dir)
     frame = loaded.frame
     if locations is not None:
-        keep = {_log_name(loc) for loc in locations}
-        frame = frame[[_log_name(loc) in keep for loc in frame["log"]]]
+        keep = {log_name(loc) for loc in locations}
+        frame = frame[[log_name(loc) in keep for loc in frame["log"]]]
     frame = frame.copy()
     args = [json.loads(a) if isinstance(a, str) else dict(a or {}) for a in frame["task_args"]]
     frame["task_probe"] = [a.get("probe") for a in args]

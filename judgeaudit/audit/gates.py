@@ -14,8 +14,8 @@ only when that interval lies entirely inside one region, and rests on at least
 point intervals such as [1, 1] that claim a certainty the data lack). Otherwise the gate is
 `inconclusive` ("inconclusive (n = 4; interval [0.000, 1.000])"), which the verdict counts like
 a warning. The `low` statistic (the above_chance gate) passes only when the interval excludes
-chance (`Interval.excludes`, with the same minimum; a point interval on enough items, where
-every item agreed, counts as excluding it). A gate whose
+chance (`judgeaudit.stats.bootstrap.excludes_from_above`: the same minimum of items; a point
+interval on enough items, where every item agreed, counts as excluding it). A gate whose
 probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge unfit,
 but it keeps the verdict from being `fit`.
 
@@ -63,7 +63,7 @@ from typing import Any, Literal
 
 from judgeaudit.audit.readings import Figure, Reading, Value
 from judgeaudit.errors import UserError
-from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, Interval
+from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, excludes_from_above, items_behind
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
@@ -275,21 +275,6 @@ def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
     if statistic == "high":
         return v.high, v.high, v.high
     return v.estimate, v.low, v.high
-
-
-def items_behind(v: Value) -> int:
-    """Items an interval rests on (left-out items not counted)."""
-    return int(v.n) - int(getattr(v, "excluded", 0))
-
-
-def excludes_from_above(v: Value, x: float) -> bool:
-    """Whether the interval lies above `x` as a claim may say: `Interval.excludes(x)` (enough items, not
-    degenerate), or, on enough items, a point interval above `x` (every item agreed, e.g. a perfect judge)."""
-    if not v.low > x:
-        return False
-    if isinstance(v, Interval) and v.excludes(x):
-        return True
-    return items_behind(v) >= MIN_ITEMS_FOR_SIGNIFICANCE and v.low == v.high
 
 
 def _region(gate: Gate, x: float) -> Outcome:

@@ -9,11 +9,12 @@ from judgeaudit.audit.battery import (
     AuditResult,
     AuditSpec,
     assemble,
+    incomplete,
     logs_span_seconds,
     run_battery,
 )
 from judgeaudit.audit.card import write_card
-from judgeaudit.audit.frame import frame_from_logdir
+from judgeaudit.audit.frame import frame_from_logdir, log_name
 from judgeaudit.audit.gates import DEFAULT_GATES, Gate
 from judgeaudit.audit.surface_ratio import judge_prior_work, surface_ratio_reading
 from judgeaudit.files import locked_output_dir, staged_outputs
@@ -25,6 +26,9 @@ def run_audit(spec: AuditSpec, out: Path, gates: tuple[Gate, ...] = DEFAULT_GATE
 
     `out` (logs, items and card) is locked for the whole run, so a second identical audit waits
     and then resumes the finished eval-set; the card's files are moved in with card.json last.
+    Judge calls that failed (their samples errored but were scored) give a card whose verdict is
+    `could not judge`; an eval that failed otherwise, or left no usable sample, raises
+    `CouldNotJudge` and writes no card.
     """
     with locked_output_dir(Path(out)) as locked:
         return _run_locked(spec, locked, gates, display, max_connections)
@@ -37,6 +41,10 @@ def _run_locked(spec: AuditSpec, out: Path, gates: tuple[Gate, ...], display: st
     seconds = time.perf_counter() - started  # the battery's real wall time (this run of the eval-set)
     log_dir = out / "logs"
     frame = frame_from_logdir(log_dir, [str(log.location) for log in logs])
+    unread = {log_name(s["log"]) for s in frame.skipped if s.get("kind") == "log" and s["reason"].startswith("status ")}
+    unusable = [log for log in logs if log.status != "success" and log_name(str(log.location)) in unread]
+    if unusable:  # an errored eval without a usable sample: nothing for the card to state
+        raise incomplete(unusable)
     ratio = surface_ratio_reading(spec.judge, items, spec.resamples, spec.seed, spec.judge_options,
                                   judge_prior_work(logs))
     result = assemble(spec, frame, items, skipped, gates, str(log_dir), seconds, ratio, generated,

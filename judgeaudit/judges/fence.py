@@ -7,13 +7,19 @@ a text can contain any heading, marker or verdict of our prompts, or a guessed f
 still not end its fence. The prompt states the rule in its `fence` section
 (prompts/judge/<kind>/*.txt); `fenced_texts` reads the fenced texts back from a rendered prompt
 (the prompted judge gives them to the parser, so an output that only echoes an idea is not read).
+
+The search-based judges (novelty_checker, ai_scientist, agentic) render their own prompt files
+with `fenced_prompt` (one-pass placeholders, the texts fenced, the rule of
+prompts/judge/fence.txt stated) and fence the search results that come back into the
+conversation with `fence_in` (the conversation's boundary, or one of the result's own when the
+result holds it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 _PREFIX = "text-"
 _BOUNDARY_IN_RULE = re.compile(r'"<<< begin (\S+) >>>"')
@@ -91,3 +97,38 @@ def outside_fences(prompt: str) -> str:
         elif not inside:
             kept.append(line)
     return "\n".join(kept)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+FENCE_RULE_PROMPT = "judge/fence.txt"  # the rule as the search-based judges state it ({boundary})
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """`text` with every `{name}` of `values` replaced in one pass (a value is never re-scanned,
+    so a text holding `{idea}` stays as it is); unknown placeholders are left alone."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def fenced_prompt(text: str, values: Mapping[str, str], fenced: Iterable[str], rule: str = "") -> str:
+    """`text` filled with `values` (see `fill`), the non-empty values under the `fenced` keys each
+    fenced with one boundary derived from all values; `{boundary}` is that boundary and
+    `{fence_rule}` the rule `rule` (with its own `{boundary}` filled) when given. Every value,
+    fenced or not, is filled in the same one pass."""
+    keys = set(fenced)
+    boundary = boundary_for(values[key] for key in sorted(values))
+    filled = {key: fence(value, boundary) if key in keys and value else value for key, value in values.items()}
+    filled["boundary"] = boundary
+    if rule:
+        filled["fence_rule"] = fill(rule, {"boundary": boundary})
+    return fill(text, filled)
+
+
+def fence_in(text: str, boundary: str | None) -> str:
+    """`text` fenced for a conversation that states `boundary`; a text holding that boundary (or a
+    conversation without one) gets a boundary of its own, stated on the line before its fence."""
+    if boundary is not None and boundary.casefold() not in text.casefold():
+        return fence(text, boundary)
+    own = boundary_for([text, boundary or ""])
+    return (f'This text has its own fence: it starts after the line "{begin_line(own)}" and stops at the '
+            f'line "{end_line(own)}".\n{fence(text, own)}')
+

@@ -10,6 +10,9 @@ the place of the `-M` values. Other failures (400, 401, 404 ...) are not retried
 the OpenAI SDK retry nothing themselves, and Inspect does not retry a call we gave up on: the
 call fails with a `LiteLLMCallError` whose message is one redacted line naming the cause and the
 endpoint, e.g. `connection refused at http://127.0.0.1:9/v1 (gave up after 4 attempts in 7.3 s)`.
+Fail fast (`judgeaudit.providers.breaker`): once a call has given up on a connection-level failure
+(refused, DNS, unreachable; not a 429/5xx or timeout), later calls to the same endpoint in the
+process fail at once with the same cause for a while, unless `-M fail_fast=false`.
 
 What was actually sent is recorded twice: in the model call record (`ModelEvent.call.request`,
 credentials masked) and in `ModelOutput.metadata["litellm"]`:
@@ -66,6 +69,7 @@ from tenacity import (
     wait_random,
 )
 
+from judgeaudit.providers.breaker import BREAKER, connection_failure, fail_fast_arg
 from judgeaudit.providers.failures import ProviderCallError, exception_chain, one_line
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
 from judgeaudit.providers.transcript import message_text
@@ -355,8 +359,9 @@ class LiteLLMAPI(ModelAPI):
     """`litellm/<model>`: e.g. `litellm/openai/gpt-4o-mini`, `litellm/anthropic/claude-...`.
 
     Model args (`-M`): `api_key`, `api_base` (or Inspect's `--model-base-url`), `max_connections`,
-    `max_retries` (retries of a transient failure, default 3) and `timeout` (seconds for a whole
-    call, retries included, default 120; see the module docstring); anything else is passed to
+    `max_retries` (retries of a transient failure, default 3), `timeout` (seconds for a whole
+    call, retries included, default 120; see the module docstring) and `fail_fast` (default true:
+    a dead endpoint fails later calls at once, `judgeaudit.providers.breaker`); anything else is passed to
     `litellm.acompletion` as is (for example `custom_llm_provider` or `input_cost_per_token`).
     Keys otherwise come from the provider's usual environment variable, read by litellm.
     """
@@ -371,6 +376,7 @@ class LiteLLMAPI(ModelAPI):
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float = DEFAULT_TIMEOUT,
+        fail_fast: bool | str = True,
         **model_args: Any,
     ) -> None:
         super().__init__(
@@ -378,6 +384,10 @@ class LiteLLMAPI(ModelAPI):
         )
         self._max_connections = int(max_connections)
         self._max_retries, self._timeout = retry_limits(max_retries, timeout)
+        try:
+            self._fail_fast = fail_fast_arg(fail_fast)
+        except ValueError as exc:
+            raise ValueError(f"litellm provider: {exc}") from None
         self.model_args = model_args
         REDACTOR.add(api_key, *env_secrets())
         self._litellm = import_litellm()
@@ -462,14 +472,21 @@ class LiteLLMAPI(ModelAPI):
         if self.base_url:
             request["api_base"] = self.base_url
         model_call = ModelCall.create(REDACTOR.data(request), None)  # returned with the output
+        down = BREAKER.down(self.endpoint()) if self._fail_fast else None
+        if down is not None:  # the endpoint gave no answer to an earlier call: do not wait for it again
+            model_call.set_error({"error": down.message(), "status_code": None})
+            raise LiteLLMCallError(down.message(), "EndpointDown", None, RetryDecision.no())
         try:
             response = await self._complete(request, config)
         except Exception as ex:
             attempts, seconds = getattr(ex, "gave_up", (1, 0.0))
             tried = f" (gave up after {attempts} attempts in {seconds:.1f} s)" if attempts > 1 else ""
-            message = REDACTOR.text(failure_cause(ex, self._litellm, self.endpoint()) + tried)
+            cause = REDACTOR.text(failure_cause(ex, self._litellm, self.endpoint()))
+            message = cause + tried
             status = getattr(ex, "status_code", None)
             model_call.set_error({"error": message, "status_code": status})
+            if self._fail_fast and connection_failure(ex):
+                BREAKER.trip(self.endpoint(), cause, attempts)
             if isinstance(ex, self._litellm.ContextWindowExceededError):
                 return ModelOutput.from_content(
                     self.model_name, "", stop_reason="model_length", error=message
@@ -482,6 +499,7 @@ class LiteLLMAPI(ModelAPI):
                 message, type(ex).__name__, status if isinstance(status, int) else None, RetryDecision.no()
             ) from None
         model_call.set_response(REDACTOR.data(response.model_dump()))
+        BREAKER.clear(self.endpoint())
         cost = self.cost(response)
         output = ModelOutput(
             model=getattr(response, "model", None) or self.model_name,
@@ -518,8 +536,11 @@ class LiteLLMAPI(ModelAPI):
             logger.info(REDACTOR.text(f"litellm/{self.model_name}: attempt {state.attempt_number} failed "
                                       f"({cause}); retrying in {state.upcoming_sleep:.1f} s"))
 
+        stop = stop_after_attempt(retries + 1) | stop_before_delay(timeout)
+        if self._fail_fast:
+            stop = stop | BREAKER.stop_when_down(self.endpoint())
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(retries + 1) | stop_before_delay(timeout),
+            stop=stop,
             wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT) + wait_random(0, RETRY_JITTER),
             retry=retry_if_exception(lambda ex: classify_retry(ex, self._litellm).retry),
             before_sleep=log_retry,

@@ -52,6 +52,12 @@ def compute_report(loaded: LoadResult, reference: str | None = None, resamples: 
     return frame, groups, data
 
 
+def error_log_line(entry: dict[str, Any]) -> str:
+    """One line on a log read with status error (`LoadResult.error_logs`)."""
+    return (f"read {entry['log']} with status error ({entry['cause']}): its {entry['samples']} scored samples are "
+            f"in the tables, {entry['error_items']} with verdict error (counted in the error rate)")
+
+
 def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: list[str]) -> str:
     """One Markdown page: settings, input accounting, every table and links to the figures."""
     b = data["bootstrap"]
@@ -67,6 +73,8 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
     ]
     for s in inp["skipped_logs"]:
         lines.append(f"- skipped `{s['log']}`: {s['reason']}")
+    for e in inp["error_logs"]:
+        lines.append(f"- {error_log_line(e)}")
     for s in inp["skipped_samples"]:
         lines.append(f"- skipped sample `{s['sample_id']}` of `{s['log']}`: {s['reason']}")
     for g in data["groups"]:

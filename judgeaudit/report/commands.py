@@ -14,7 +14,7 @@ from judgeaudit.cli_args import (
     output_dir,
 )
 from judgeaudit.errors import UserError
-from judgeaudit.report.build import build_report
+from judgeaudit.report.build import build_report, error_log_line
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +62,8 @@ def handle(args: argparse.Namespace) -> int:
           f"{len(inp['skipped_samples'])} sample(s)")
     for s in inp["skipped_logs"]:
         print(f"  skipped {s['log']}: {s['reason']}")
+    for e in inp["error_logs"]:
+        print(f"  {error_log_line(e)}")
     for g in report.groups:
         inter = g["intersection"]
         note = f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)" if inter.get("intersection") else ""

@@ -2,15 +2,27 @@
 
 Reads only what SCORE_SCHEMA.md promises: `eval.task`, `eval.task_args`, `eval.model`,
 `eval.model_generate_config`, sample ids, per-sample `model_usage`, and the `novelty`
-score with its `judgeaudit.score/1` metadata. Logs that are not ours, not successful, or
+score with its `judgeaudit.score/1` metadata. Logs that are not ours, not finished, or
 superseded by a newer log of the same configuration are skipped and counted with a reason.
+
+Logs with status `error` are read too: a judge whose calls failed errors its samples (so the
+eval's status is `error`), and the judge tasks score them anyway (`score_on_error`), as verdict
+`error` with every call kept. Such a log's scored samples are rows like any other (their error
+items count in the error-rate column) and the log is listed in `LoadResult.error_logs` with its
+cause. A log with status `error` and no usable sample (none scored, or no judge call recorded in
+any: the judge failed before calling a model, e.g. a solver bug) is one counted skip naming the
+file and the log's own error cause. (An eval that stopped early scored fewer items: the report's item check
+then names the configuration, or `--intersect` compares on the shared items.) Logs still
+running or cancelled (`started`, `cancelled`) are skipped with their status.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +47,9 @@ GENERATE_FIELDS: tuple[str, ...] = (
     "temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens", "effort", "seed",
 )
 DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwise"})
+READ_STATUSES: tuple[str, ...] = ("success", "error")  # see the module docstring
+NO_CAUSE = "no cause recorded"
+_WRAPPED_MESSAGE = re.compile(r"^\w+\((['\"])(.*)\1\)$", re.DOTALL)  # Inspect's `Type('message')`
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
@@ -57,12 +72,14 @@ class LoadResult:
     logs_read: list[str] = field(default_factory=list)
     skipped_logs: list[dict[str, str]] = field(default_factory=list)
     skipped_samples: list[dict[str, str]] = field(default_factory=list)
+    error_logs: list[dict[str, Any]] = field(default_factory=list)  # read logs with status error
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready account of the input."""
         return {
             "logs_read": len(self.logs_read),
             "rows": int(len(self.frame)),
+            "error_logs": self.error_logs,
             "skipped_logs": self.skipped_logs,
             "skipped_samples": self.skipped_samples,
         }
@@ -230,7 +247,7 @@ def _ours(log: Any) -> bool:
 
 
 def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """One row per scored sample of a successful judgeaudit log (unscored samples are recorded as skipped)."""
+    """One row per scored sample of a judgeaudit log (unscored samples are recorded as skipped)."""
     ev = log.eval
     task_args = dict(ev.task_args or {})
     generate = ev.model_generate_config.model_dump() if ev.model_generate_config is not None else {}
@@ -245,7 +262,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     for sample_id, epoch, score, samples in _units(log, epochs):
         meta = (score.metadata or {}) if score is not None else {}
         if score is None or meta.get("schema") != SCHEMA:
-            errors = [s.error.message for s in samples if s.error]
+            errors = [error_message(s.error) for s in samples if s.error]
             reason = f"sample error: {errors[0]}" if errors else f"no '{SCORER}' score with schema {SCHEMA}"
             skipped_samples.append({"log": location, "sample_id": sample_id, "reason": reason})
             continue
@@ -330,6 +347,36 @@ def _drop_superseded(frame: pd.DataFrame, skipped_logs: list[dict[str, str]]) ->
     return frame[frame["log"].isin(keep)].reset_index(drop=True)
 
 
+def error_message(error: Any) -> str:
+    """First line of an Inspect `EvalError`'s message, unwrapped from `Type('...')`, or ""."""
+    text = str(getattr(error, "message", "") or "").strip()
+    match = _WRAPPED_MESSAGE.match(text)
+    if match:  # the repr of the exception's message: read the string literal back
+        try:
+            text = str(ast.literal_eval(match.group(1) + match.group(2) + match.group(1))).strip()
+        except (ValueError, SyntaxError):
+            text = match.group(2).strip()
+    return text.splitlines()[0].strip() if text else ""
+
+
+def log_cause(log: Any) -> str:
+    """One line on why a log did not succeed: the eval's own error, else its first errored
+    sample's (a judge whose calls failed errors the sample, not the eval), else `NO_CAUSE`."""
+    from inspect_ai.log import read_eval_log
+
+    cause = error_message(getattr(log, "error", None))
+    if cause:
+        return cause
+    samples = getattr(log, "samples", None)
+    if samples is None and getattr(log, "location", None):
+        samples = read_eval_log(log.location).samples
+    return next((m for s in samples or () if s.error is not None and (m := error_message(s.error))), NO_CAUSE)
+
+
+def _status_skip(name: str, log: Any) -> dict[str, str]:
+    return {"log": name, "reason": f"status {log.status}: {log_cause(log)}"}
+
+
 def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     """Read every Inspect log under `logdir` into one tidy per-item frame (skips counted and reported)."""
     from inspect_ai.log import list_eval_logs, read_eval_log
@@ -342,18 +389,28 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     for info in list_eval_logs(str(root), recursive=recursive):
         try:
             header = read_eval_log(info, header_only=True)
-            if header.status != "success":
-                result.skipped_logs.append({"log": info.name, "reason": f"status {header.status}"})
+            if header.status not in READ_STATUSES:
+                result.skipped_logs.append(_status_skip(info.name, header))
                 continue
             log = read_eval_log(info)
         except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
             result.skipped_logs.append({"log": info.name, "reason": f"unreadable: {type(exc).__name__}: {exc}"[:300]})
             continue
         if not _ours(log):
-            result.skipped_logs.append({"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"})
+            result.skipped_logs.append(_status_skip(info.name, log) if log.status == "error" else
+                                       {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"})
             continue
+        unscored: list[dict[str, str]] = []
+        log_rows = rows_from_log(log, unscored)
+        if not log_rows or (log.status == "error" and not any(r["calls"] for r in log_rows)):
+            result.skipped_logs.append(_status_skip(info.name, log))  # no usable sample: one skip, the log's cause
+            continue
+        if log.status == "error":
+            result.error_logs.append({"log": info.name, "cause": log_cause(log), "samples": len(log_rows),
+                                      "error_items": sum(1 for r in log_rows if r["verdict"] == "error")})
         result.logs_read.append(info.name)
-        rows.extend(rows_from_log(log, result.skipped_samples))
+        result.skipped_samples.extend(unscored)
+        rows.extend(log_rows)
     if not rows:
         return result
     frame = pd.DataFrame(rows, columns=list(COLUMNS))

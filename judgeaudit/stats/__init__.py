@@ -8,6 +8,8 @@ from judgeaudit.stats.bootstrap import (
     PairedDifference,
     bootstrap_many,
     bootstrap_metric,
+    excludes_from_above,
+    items_behind,
     paired_bootstrap,
     paired_bootstrap_many,
 )
@@ -46,6 +48,8 @@ __all__ = [
     "PAIRWISE",
     "POINTWISE",
     "bootstrap_metric",
+    "excludes_from_above",
+    "items_behind",
     "flip_flags",
     "pairwise_outcomes",
     "paired_bootstrap",

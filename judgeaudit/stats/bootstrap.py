@@ -20,7 +20,9 @@ Honest small samples (the rules live here, so every caller gets them):
   `invalid`/`error` outcome columns) gets `status` `all_invalid`, `all_error` or `no_answers`
   and no number for the metrics of answers (NaN); a difference against it likewise. No items
   is `no_items`; every item left out (NaN outcomes, e.g. no item valid in both
-  configurations of a flip rate) is `no_comparable_items`; `excluded` counts left-out items.
+  configurations of a flip rate) is `no_comparable_items`; `excluded` counts left-out items;
+- "the interval lies above x" (`excludes_from_above`, e.g. an accuracy above chance) needs the
+  same minimum of items; on that many items a point interval above x counts (every item agreed).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -105,6 +107,35 @@ class Interval:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (with `conclusive`)."""
         return {**asdict(self), "conclusive": self.conclusive}
+
+
+class Bounded(Protocol):
+    """What `excludes_from_above` reads of an interval-like result (Interval, differences, ratios)."""
+
+    @property
+    def low(self) -> float: ...  # noqa: D102
+    @property
+    def high(self) -> float: ...  # noqa: D102
+    @property
+    def n(self) -> int: ...  # noqa: D102
+
+
+def items_behind(value: Bounded) -> int:
+    """Items an interval rests on: `n` less the items left out of the statistic (`excluded`)."""
+    return int(value.n) - int(getattr(value, "excluded", 0))
+
+
+def excludes_from_above(value: Bounded, x: float) -> bool:
+    """Whether the interval lies above `x` as a claim may say: its lower end above `x`, an upper
+    end, status ok, and at least `MIN_ITEMS_FOR_SIGNIFICANCE` items behind it. A point interval
+    above `x` on that many items counts (every item agreed, e.g. a perfect judge); on fewer it
+    is the bootstrap's artefact and does not."""
+    low, high = float(value.low), float(value.high)
+    if np.isnan(low) or np.isnan(high) or not low > x:
+        return False
+    if getattr(value, "status", STATUS_OK) != STATUS_OK:
+        return False
+    return items_behind(value) >= MIN_ITEMS_FOR_SIGNIFICANCE
 
 
 @dataclass(frozen=True)

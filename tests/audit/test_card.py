@@ -20,7 +20,7 @@ from fixtures.probe_judges import scripted
 from fixtures.probe_judges.items import widened_set
 from inspect_ai.model import ModelOutput
 
-from judgeaudit.audit.battery import AuditError, AuditSpec
+from judgeaudit.audit.battery import AuditSpec
 from judgeaudit.audit.run import run_audit
 
 FIX = FIXTURES / "probe_items"
@@ -130,13 +130,9 @@ def refused(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> M
 
 @pytest.mark.slow
 def test_failed_calls_refuse_a_verdict(tmp_path: Path) -> None:
-    """Failed calls never rate the judge. Until failed calls end the eval with an error status the
-    card says so; once they do, the audit stops with the same statement (either is accepted here)."""
-    try:
-        md, card, _ = build_card(refused, FIX, tmp_path / "audit", ("repeat",))
-    except AuditError as exc:
-        assert str(exc).startswith("could not judge") and "connection refused" in str(exc)
-        return
+    """Failed calls never rate the judge: their samples error (the evals' status is error) but are
+    scored, so the card is written and says why it could not judge."""
+    md, card, _ = build_card(refused, FIX, tmp_path / "audit", ("repeat",))
     assert card["verdict"] == "could not judge" and card["reasons"] == []
     statement = card["failed_calls"]["statement"]
     assert statement.startswith("could not judge: 8 of 8 calls failed: ")

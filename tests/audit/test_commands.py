@@ -186,3 +186,37 @@ def test_audit_of_a_distance_judge_without_a_model(tmp_path: Path, capsys: pytes
     assert not (other / "audit-run.json").exists()
     assert main([*base, "--out", str(tmp_path / "llm")]) == 1
     assert "judge 'prompted' calls an LLM" in capsys.readouterr().err
+
+
+def _closed_port() -> str:
+    """A loopback URL nothing listens on (a port bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.mark.slow
+def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The litellm provider against a closed loopback port (the real refusal): every call fails,
+    the card is written and says why, stderr has one line, the exit status is 3."""
+    url = _closed_port()
+    out = tmp_path / "card"
+    code = main(["audit", "--model", "litellm/openai/gpt-4o-mini", "-M", f"api_base={url}", "-M", "api_key=sk-x",
+                 "-M", "max_retries=1", "--dataset", str(FIX), "--limit", "2", "--probes", "repeat", "--out", str(out),
+                 "--resamples", "200", "--display", "none"])
+    captured = capsys.readouterr()
+    assert code == 3
+    ours = [line for line in captured.err.splitlines() if line.startswith("judgeaudit audit:")]
+    assert ours == [f"judgeaudit audit: could not judge: 4 of 4 calls failed: connection refused at {url} "
+                    f"({ours[0].split(f'connection refused at {url} (', 1)[1]}"]
+    assert ours[0].endswith(f"(card: {out / 'card.md'})") and "Traceback" not in captured.err
+    assert captured.out.startswith("verdict: could not judge")
+    card = json.loads((out / "card.json").read_text(encoding="utf-8"))
+    assert card["verdict"] == "could not judge" and card["failed_calls"]["failed"] == 4
+    assert card["failed_calls"]["statement"] in ours[0]
+    assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
+

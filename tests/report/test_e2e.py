@@ -150,7 +150,7 @@ def test_frame_rows_and_skips(logdir: Path) -> None:
     assert len(frame) == 3 * 3 * N + 2 * N  # 3 judges x 3 tasks x 8 items + 2 position arms
     reasons = sorted(s["reason"] for s in loaded.skipped_logs)
     assert len(reasons) == 2
-    assert reasons[0].startswith("not a judgeaudit log") and reasons[1] == "status error"
+    assert reasons[0].startswith("not a judgeaudit log") and reasons[1] == "status error: deliberate failure"
     row = frame[(frame["config"] == f"always_a · {BOTH}") & (frame["item_id"] == "pair0")].iloc[0]
     assert row["verdict"] == "tie" and row["call_verdicts"] == "ab#0:a,ba#0:b"
     assert row["model"] == "always_a" and row["model_id"] == "mockllm/always_a" and row["judge"] == "prompted" and row["dataset"] == "toyset" and row["setup"] == "human_only"

@@ -10,7 +10,10 @@ never returned). The loop is bounded by two task options (0 = the default here):
 without searching; calls with unreadable arguments are answered with an error by Inspect and
 are not searches) and `-T max_turns=n` (default `MAX_TURNS`: model turns with the tool
 offered). When either is spent the model is asked once more, without tools, for its verdict
-(`prompts/judge/agentic/final.txt`). Both are recorded in the task metadata `settings`.
+(`prompts/judge/agentic/final.txt`, ending in the protocol's answer instruction). Both are
+recorded in the task metadata `settings`. Search results come back fenced with the boundary
+the task prompt states (`judgeaudit.judges.fence.fence_in`), and the answer is parsed without
+the lines that repeat the task, a tool result or a fenced text.
 The reply that calls no tool is the answer, parsed with `judgeaudit.judges.parse` into the
 usual call record; every query and the ids it returned land in `Score.metadata["retrieved"]`.
 
@@ -30,6 +33,7 @@ from inspect_ai.model import (
     CachePolicy,
     ChatMessage,
     ChatMessageSystem,
+    ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
     Model,
@@ -42,6 +46,7 @@ from inspect_ai.tool import Tool, tool
 from inspect_ai.util import LimitExceededError
 
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.fence import fence_in, fill, prompt_boundary
 from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output, render_call
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,
@@ -54,6 +59,7 @@ from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.prompts import load_template
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
+from judgeaudit.protocol import answer_instruction
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Retriever, get_retriever
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -75,6 +81,7 @@ class PriorWorkSearch:
     max_searches: int
     label: dict[str, Any] = field(default_factory=dict)  # order / call_index recorded with each query
     queries: list[dict[str, Any]] = field(default_factory=list)
+    boundary: str | None = None  # the fence boundary the conversation states; results are fenced with it
 
     @property
     def used(self) -> int:
@@ -93,13 +100,17 @@ class PriorWorkSearch:
         if over_budget:
             record["error"] = "budget used up"
             return f"Search budget used up ({self.max_searches} searches); give your verdict now."
-        result = self.retriever.search(query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude)
+        try:
+            result = self.retriever.search(query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude)
+        except ValueError as exc:  # e.g. a query of punctuation only: the model's mistake, told back to it
+            record["error"] = str(exc)
+            return f"Error: {exc}; give a few keywords."
         record.update(ids=[h.doc.doc_id for h in result.hits], excluded_target=result.excluded_target,
                       after_cutoff=result.after_cutoff)
         if not result.hits:
             return "No earlier papers found for this query."
-        return "\n\n".join(f"[{h.doc.doc_id}] {h.doc.title.strip()} ({h.doc.date.date().isoformat()})\n"
-                           f"{_cut(h.doc.abstract.strip())}" for h in result.hits)
+        return fence_in("\n\n".join(f"[{h.doc.doc_id}] {h.doc.title.strip()} ({h.doc.date.date().isoformat()})\n"
+                                    f"{_cut(h.doc.abstract.strip())}" for h in result.hits), self.boundary)
 
 
 def _cut(text: str) -> str:
@@ -125,7 +136,8 @@ def search_prior_work(searcher: PriorWorkSearch) -> Tool:
 
 
 async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWorkSearch,
-                    config: GenerateConfig, cache: CachePolicy | bool, max_turns: int = MAX_TURNS) -> ModelOutput:
+                    config: GenerateConfig, cache: CachePolicy | bool, max_turns: int = MAX_TURNS,
+                    kind: str = "pairwise") -> ModelOutput:
     """Let the model search until it replies without a tool call (bounded); returns the final output."""
     tools = [search_prior_work(searcher)]
     for _ in range(max_turns):
@@ -137,7 +149,8 @@ async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWo
             return output
         result = await execute_tools(messages, tools)
         messages.extend(result.messages)
-    messages.append(ChatMessageUser(content=read_prompt("judge/agentic/final.txt").strip()))
+    final = fill(read_prompt("judge/agentic/final.txt").strip(), {"answer_instruction": answer_instruction(kind)})
+    messages.append(ChatMessageUser(content=final))
     output = await model.generate(messages, tools=[], config=config, cache=cache)
     messages.append(output.message)
     return output
@@ -171,7 +184,8 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
             text = render_call(kind, name, state.metadata, order)
             for call_index in range(k):
                 searcher = PriorWorkSearch(retriever, exclude, cutoff, hits, max_searches,
-                                           label={"order": order, "call_index": call_index})
+                                           label={"order": order, "call_index": call_index},
+                                           boundary=prompt_boundary(text))
                 messages: list[ChatMessage] = [ChatMessageSystem(content=system), ChatMessageUser(content=text)]
                 record, output = await _one_run(model, kind, order, call_index, messages, searcher, base_seed, cache,
                                                 max_turns)
@@ -200,7 +214,7 @@ async def _one_run(model: Model, kind: str, order: Order, call_index: int, messa
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed), "judgeaudit_judge": "agentic"}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
-        output = await run_agent(model, messages, searcher, config, policy, max_turns)
+        output = await run_agent(model, messages, searcher, config, policy, max_turns, kind)
     except LimitExceededError:
         raise
     except Exception as exc:  # a failed run is recorded (the sample errors after all runs); no tool support ends it
@@ -209,7 +223,13 @@ async def _one_run(model: Model, kind: str, order: Order, call_index: int, messa
                                f"({error_text(exc, model)}); use an Inspect provider with tools, or "
                                "-T judge=ai_scientist / novelty_checker (text only)") from exc
         return failed_call(order, call_index, error_text(exc, model)), None
-    return record_from_output(kind, order, call_index, output), output
+    return record_from_output(kind, order, call_index, output, prompt=shown_text(messages)), output
+
+
+def shown_text(messages: list[ChatMessage]) -> str:
+    """What the model was shown (the task, tool results, the final request; the task states the
+    fence rule first): the parser does not read reply lines repeating it or a fenced text."""
+    return "\n\n".join(m.text for m in messages if isinstance(m, ChatMessageUser | ChatMessageTool))
 
 
 def _no_tool_support(exc: BaseException) -> bool:

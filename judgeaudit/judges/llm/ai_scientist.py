@@ -3,7 +3,10 @@
 Per idea, a fixed number of rounds (`ROUNDS`, or `-T max_searches=n`; recorded as `rounds` and
 `max_searches` in the task metadata `settings`): each round the model either asks for one search
 (final line `Query: <keywords>`) and sees the top hits of the offline retriever, or decides
-(final line `Verdict: NOVEL|NOT NOVEL`). When the rounds are used up it is asked to decide;
+(the protocol's final line `Verdict: NOVEL|NOT NOVEL`, `judgeaudit.protocol.answer_instruction`).
+The idea and every round's search results are fenced with the conversation's boundary, the
+rule stated in the first message (`judgeaudit.judges.fence`), and the decision is parsed
+without the lines that repeat what the model was shown. When the rounds are used up it is asked to decide;
 a reply that is still not a verdict is `invalid` (never coerced). Prompts: `prompts/judge/ai_scientist/`.
 Pointwise natively; pairwise judges both ideas separately and compares the decisions
 (novel vs not novel -> that idea; equal decisions -> `tie`; an invalid side -> `invalid`).
@@ -31,6 +34,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt, fill, prompt_boundary
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS, PriorWorkSearch, loop_budget
 from judgeaudit.judges.llm.prompted import call_seed, record_from_output
 from judgeaudit.judges.llm.retrieval import (
@@ -42,7 +46,7 @@ from judgeaudit.judges.llm.retrieval import (
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, failed_call
-from judgeaudit.protocol import ERROR
+from judgeaudit.protocol import ERROR, answer_instruction
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -60,27 +64,42 @@ def final_query(raw: str) -> str | None:
     return match.group(1).strip().strip("\"'") or None if match else None
 
 
-def _fill(relative: str, **values: Any) -> str:
-    text = read_prompt(f"judge/ai_scientist/{relative}").strip()
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", str(value))
-    return text
+def _prompt(relative: str) -> str:
+    return read_prompt(f"judge/ai_scientist/{relative}").strip()
+
+
+def start_prompt(idea_text: str, area: str, rounds: int) -> str:
+    """The first message: the task, the fence rule, the fenced idea and the two reply forms."""
+    values = {"rounds": str(rounds), "area": area, "idea": idea_text, "answer_instruction": answer_instruction("pointwise")}
+    return fenced_prompt(_prompt("start.txt"), values, ("idea",), read_prompt(FENCE_RULE_PROMPT).strip())
+
+
+def results_prompt(round_no: int, rounds: int, query: str, results: str, last: bool) -> str:
+    """A round's results message (the results already fenced by the search), and the last-round request."""
+    text = fill(_prompt("results.txt"), {"round": str(round_no), "rounds": str(rounds), "query": query,
+                                         "results": results})
+    return text + "\n\n" + fill(_prompt("last.txt"), {"answer_instruction": answer_instruction("pointwise")}) if last else text
+
+
+def conversation_prompt(messages: list[ChatMessage]) -> str:
+    """What the model was shown (every user message, the first stating the fence rule): the parser
+    does not read a reply's lines that repeat it or a fenced idea or search result."""
+    return "\n\n".join(m.text for m in messages if isinstance(m, ChatMessageUser))
 
 
 async def decide_idea(model: Model, idea_text: str, area: str, searcher: PriorWorkSearch, rounds: int,
                       config: GenerateConfig, cache: CachePolicy | bool) -> tuple[ModelOutput, list[ChatMessage]]:
     """Run the rounds for one idea; returns the output holding the decision (or the last reply)."""
-    messages: list[ChatMessage] = [ChatMessageUser(content=_fill("start.txt", rounds=rounds, area=area, idea=idea_text))]
+    start = start_prompt(idea_text, area, rounds)
+    searcher.boundary = prompt_boundary(start)
+    messages: list[ChatMessage] = [ChatMessageUser(content=start)]
     for round_no in range(1, rounds + 2):
         output = await model.generate(messages, config=config, cache=cache)
         messages.append(output.message)
         query = final_query(output.completion)
         if output.error or query is None or round_no > rounds:
             return output, messages
-        results = searcher.run(query)
-        text = _fill("results.txt", round=round_no, rounds=rounds, query=query, results=results)
-        if round_no == rounds:
-            text += "\n\n" + _fill("last.txt")
+        text = results_prompt(round_no, rounds, query, searcher.run(query), last=round_no == rounds)
         messages.append(ChatMessageUser(content=text))
     raise AssertionError("unreachable: the last round always returns")  # pragma: no cover
 
@@ -139,7 +158,8 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
                 except Exception as exc:  # recorded; the sample errors once all its calls are recorded
                     records[side] = failed_call("single", call_index, error_text(exc, model))
                 else:
-                    records[side] = record_from_output("pointwise", "single", call_index, output)
+                    records[side] = record_from_output("pointwise", "single", call_index, output,
+                                                       prompt=conversation_prompt(messages))
                     transcript = transcript or messages
                 queries.extend(searcher.queries)
             calls.append(records["idea"] if kind == "pointwise" else combine(records, call_index))

@@ -6,7 +6,10 @@
    candidates and the idea) against the idea; the top `-T retrieval=n` (default 5) are kept.
 3. Judge: one prompt (`prompts/judge/novelty_checker/`) showing the kept papers per idea, asking
    for the verdict with the supporting papers cited as `[id]`; `k` calls per presented order as
-   for the prompted judge, verdicts parsed with `judgeaudit.judges.parse`.
+   for the prompted judge, verdicts parsed with `judgeaudit.judges.parse`. The ideas and the
+   related-work block are fenced (`judgeaudit.judges.fence`, rule stated from
+   `prompts/judge/fence.txt`) and the answer instruction is the protocol's
+   (`judgeaudit.protocol.answer_instruction`), so an output that echoes an idea is not read.
 Citations are checked against the ids shown for the item: per call, the valid and invalid
 (not shown) ids and whether the call cited nothing valid (`uncited`); totals in
 `Score.metadata["retrieved"]["citations"]`. Citations are counted, never used to change a verdict.
@@ -24,6 +27,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
 from judgeaudit.judges.build import judge_task
+from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS
 from judgeaudit.judges.llm.prompted import default_orders, judge_call
 from judgeaudit.judges.llm.retrieval import (
@@ -36,6 +40,7 @@ from judgeaudit.judges.llm.retrieval import (
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
+from judgeaudit.protocol import answer_instruction
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Hit
 from judgeaudit.retrieval.embed import TfidfEmbedder, cosine_rows
@@ -44,6 +49,7 @@ from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 CANDIDATES = 20
 PROMPT_NAME = "novelty_checker"
 RERANK_METHOD = "bm25+tfidf_rerank"
+FENCED: tuple[str, ...] = ("idea", "idea_a", "idea_b", "related_work")  # texts from outside the prompt
 _BRACKETS = re.compile(r"\[([^\[\]\n]{1,300})\]")
 
 
@@ -71,7 +77,8 @@ def check_citations(raw: str, shown: Iterable[str]) -> dict[str, Any]:
 
 
 def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], order: Order) -> str:
-    """The checker prompt of one presented order (ideas and their evidence swapped for `ba`)."""
+    """The checker prompt of one presented order (ideas and their evidence swapped for `ba`): the
+    ideas and the related-work block fenced (`judges.fence`), the protocol's answer instruction."""
     text = read_prompt(f"judge/novelty_checker/{kind}.txt").strip()
     item = meta["item"]
     values = {"related_work": render_block(hits, order), "area": meta["area"]}
@@ -80,7 +87,8 @@ def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], o
     else:
         first, second = item["idea_a"]["text"], item["idea_b"]["text"]
         values["idea_a"], values["idea_b"] = (second, first) if order == "ba" else (first, second)
-    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), text)  # one pass: no re-substitution
+    values["answer_instruction"] = answer_instruction(kind)
+    return fenced_prompt(text, values, FENCED, read_prompt(FENCE_RULE_PROMPT).strip())
 
 
 @solver

@@ -1,0 +1,105 @@
+"""Reading logs whose status is `error` (`judgeaudit.report.frame.load_frame`): a judge whose calls
+failed errors its samples but scores them (`score_on_error`), so the log is read and its error
+items counted; an errored log without a scored sample is one counted skip naming its cause.
+Real Inspect evals on mockllm (a scripted judge; one call raises a refused connection, the
+failure a provider raises) and the real report pipeline."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+from fixtures.probe_judges import scripted
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.scorer import match
+from inspect_ai.solver import Generate, TaskState, solver
+from inspect_runs import run_scripted
+
+from judgeaudit.cli import main
+from judgeaudit.judges.tasks import novelty_pairwise
+from judgeaudit.report.build import build_report
+from judgeaudit.report.frame import load_frame
+
+FIX = FIXTURES / "probe_items"  # 4 pairs
+CAUSE = "connection refused at http://127.0.0.1:9/v1"
+
+
+def first_call_refused() -> Any:
+    """A mockllm policy whose first call fails as a dead endpoint does; the rest answer accurately."""
+    counter = itertools.count()
+    answer = scripted.judge(scripted.accurate)
+
+    def policy(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        if next(counter) == 0:
+            raise ConnectionRefusedError(CAUSE)
+        return answer(messages, tools, tool_choice, config)  # type: ignore[no-any-return]
+
+    return policy
+
+
+@pytest.fixture(scope="module")
+def errored_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One log with status error: 4 pairs, the first call refused, the other 3 judged."""
+    root = tmp_path_factory.mktemp("errored")
+    log = eval(novelty_pairwise(dataset=str(FIX), cache=False), model=get_model("mockllm/model",
+               custom_outputs=first_call_refused()), log_dir=str(root / "logs"), display="none", max_connections=1)[0]
+    assert log.status == "error" and log.error is None and log.samples and len(log.samples) == 4
+    return root / "logs"
+
+
+def test_an_errored_log_is_read_and_its_error_items_counted(errored_logdir: Path, tmp_path: Path) -> None:
+    report = build_report(errored_logdir, tmp_path / "out", resamples=200, figures=False)
+    assert sorted(report.frame["verdict"].tolist()).count("error") == 1 and len(report.frame) == 4
+    inp = report.data["input"]
+    assert inp["skipped_logs"] == [] and inp["skipped_samples"] == [] and inp["logs_read"] == 1
+    [entry] = inp["error_logs"]
+    assert entry["cause"] == f"could not judge: 1 of 1 calls failed: ConnectionRefusedError: {CAUSE}"
+    assert (entry["samples"], entry["error_items"]) == (4, 1) and entry["log"].endswith(".eval")
+    [group] = report.groups
+    [config] = group["configs"].values()
+    assert config["metrics"]["error_rate"]["estimate"] == pytest.approx(0.25)
+    assert config["metrics"]["invalid_rate"]["estimate"] == 0.0
+    summary = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert f"read {entry['log']} with status error ({entry['cause']}): its 4 scored samples" in summary
+    assert "1 with verdict error (counted in the error rate)" in summary
+    table = next(p for p in (tmp_path / "out").glob("*.md") if p.name != "report.md" and "error rate" in
+                 p.read_text(encoding="utf-8"))
+    assert "0.250" in table.read_text(encoding="utf-8")
+    saved = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert saved["input"]["error_logs"] == [entry]
+
+
+@solver
+def server_went_away() -> Any:
+    """A solver whose model went away before the judge recorded anything."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        raise RuntimeError("the judge server went away\nsecond line of detail")
+
+    return solve
+
+
+def test_an_errored_log_without_scored_samples_is_one_counted_skip(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    logs = tmp_path / "logs"
+    run_scripted(novelty_pairwise(dataset=str(FIX), cache=False), scripted.judge(scripted.accurate), tmp_path)
+    failed = eval(Task(dataset=[Sample(id="s1", input="x", target="A"), Sample(id="s2", input="y", target="A")],
+                       solver=server_went_away(), scorer=match()),
+                  model="mockllm/model", log_dir=str(logs), display="none")[0]
+    assert failed.status == "error"
+    loaded = load_frame(logs)
+    [skip] = loaded.skipped_logs
+    name = skip["log"]
+    assert name.endswith(Path(str(failed.location)).name) and skip["reason"] == "status error: the judge server went away"
+    assert loaded.skipped_samples == [] and loaded.error_logs == [] and len(loaded.frame) == 4
+    assert main(["report", str(logs), "--out", str(tmp_path / "out"), "--resamples", "200", "--no-figures"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped 1 log(s), 0 sample(s)" in out
+    assert [line for line in out.splitlines() if name in line] == [
+        f"  skipped {name}: status error: the judge server went away"]
