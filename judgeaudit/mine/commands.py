@@ -12,7 +12,7 @@ from typing import Any
 from judgeaudit.mine import fetch
 from judgeaudit.mine.actions import register_actions
 from judgeaudit.mine.cache import CacheError, cache_files, cache_hash
-from judgeaudit.mine.calibrate import load_dev, measure
+from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
 from judgeaudit.mine.fetch import FetchError, cached_summary
 from judgeaudit.mine.llm_signals import LLMExtractor
@@ -296,6 +296,10 @@ def _run_mine(args: argparse.Namespace) -> int:
 
     result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
                   workers=workers, progress=progress, log=log)
+    if args.dev:
+        problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
+        if problem:
+            return _error(problem)
     out_dir = Path(args.out)
     set_dir = out_dir / SET_NAME
     if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
@@ -353,6 +357,10 @@ def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[st
             print("  " + line)
     if calibration:
         p = calibration["passages"]
+        rows = calibration.get("dev_rows")
+        if rows:
+            print(f"\ndev rows matched to a paper of the source: {rows['matched']} of {rows['rows']} "
+                  f"({rows['rows'] - rows['matched']} unmatched, {rows['rows'] - rows['with_forum']} without a forum id)")
         print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
               f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
         for lab, q in calibration["labels"].items():
