@@ -19,7 +19,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from judgeaudit.mine.stance import ModelError, Thresholds
+from judgeaudit.mine.stance import ModelError, Thresholds, check_format, stance_weights
+from judgeaudit.mine.stance_fit import fit_stance_weights
+from judgeaudit.retrieval.embed import MiniLMEmbedder
 
 FORMAT = "judgeaudit-stance-embed"
 FORMAT_VERSION = 1
@@ -49,8 +51,6 @@ class Encoder(Protocol):
 
 def minilm() -> Encoder:
     """The packaged MiniLM at the model's sequence cut (needs the `embed` extra)."""
-    from judgeaudit.retrieval.embed import MiniLMEmbedder
-
     return MiniLMEmbedder(batch_size=128, max_seq_length=MAX_SEQ_LENGTH)
 
 
@@ -94,17 +94,11 @@ class EmbedStanceModel:
     @classmethod
     def from_json(cls, data: Any, where: str = "<memory>") -> EmbedStanceModel:
         """A model from its JSON form; ModelError naming `where` if it is not one."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ModelError(f"{where}: not a {FORMAT} model file")
-        if data.get("format_version") != FORMAT_VERSION:
-            raise ModelError(f"{where}: format_version {data.get('format_version')!r}, expected {FORMAT_VERSION}")
+        check_format(data, where, FORMAT, FORMAT_VERSION)
         if data.get("prefilter") != PREFILTER.pattern:
             raise ModelError(f"{where}: fitted with another prefilter than this version's")
         try:
-            weights = np.stack([np.asarray(data["weights"][k], dtype=float) for k in ("affirm", "dispute")], axis=1)
-            intercepts = np.asarray([data["intercepts"]["affirm"], data["intercepts"]["dispute"]], dtype=float)
-            th = data["thresholds"]
-            thresholds = Thresholds(float(th["affirm"]), float(th["weak"]), float(th["dispute"]))
+            weights, intercepts, thresholds = stance_weights(data)
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{where}: malformed model ({type(exc).__name__}: {exc})") from exc
         if not (np.all(np.isfinite(weights)) and np.all(np.isfinite(intercepts))):
@@ -115,19 +109,8 @@ class EmbedStanceModel:
 
 def fit_embed_model(x: np.ndarray, affirm: np.ndarray, dispute: np.ndarray, *, name: str, c: float = 1.0,
                     seed: int = 20260) -> EmbedStanceModel:
-    """The two logistic regressions on prefiltered training sentences' embeddings `x` (needs scikit-learn)."""
-    from sklearn.linear_model import LogisticRegression
-
-    weights = np.zeros((x.shape[1], 2))
-    intercepts = np.zeros(2)
-    for k, flag in enumerate((affirm, dispute)):
-        if flag.all() or not flag.any():
-            intercepts[k] = 10.0 if flag.all() else -10.0
-            continue
-        lr = LogisticRegression(C=c, solver="liblinear", random_state=seed, max_iter=1000)
-        lr.fit(x, flag.astype(int))
-        weights[:, k] = lr.coef_[0]
-        intercepts[k] = lr.intercept_[0]
+    """The two logistic regressions on prefiltered training sentences' embeddings `x` (scikit-learn)."""
+    weights, intercepts = fit_stance_weights(x, affirm, dispute, c=c, seed=seed)
     return EmbedStanceModel(name=name, weights=weights, intercepts=intercepts, thresholds=Thresholds(0.5, 0.5, 0.5),
                             training={"sentences": int(len(x)), "affirm": int(affirm.sum()), "dispute": int(dispute.sum()),
                                       "C": c})
