@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Abstract sentences end at . ! ? followed by a space and an upper-case letter/digit/bracket.
@@ -23,6 +24,12 @@ def normalise_layout(text: str) -> str:
 
 def split_paragraphs(text: str) -> list[tuple[int, str]]:
     """(paragraph number, sentence) pairs of an abstract in its `normalise_layout` form."""
+    return list(_split_paragraphs(text))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _split_paragraphs(text: str) -> tuple[tuple[int, str], ...]:
+    """`split_paragraphs`, memoised (the sanitiser splits the same abstract several times)."""
     out: list[tuple[int, str]] = []
     for number, paragraph in enumerate(p for p in normalise_layout(text).split("\n") if p.strip()):
         paragraph = paragraph.strip()
@@ -35,7 +42,7 @@ def split_paragraphs(text: str) -> list[tuple[int, str]]:
             start = m.end()
         if paragraph[start:].strip():
             out.append((number, paragraph[start:].strip()))
-    return out
+    return tuple(out)
 
 
 def split_abstract(text: str) -> list[str]:

@@ -96,6 +96,22 @@ def label_agreement(dev: list[dict[str, Any]], candidates: Mapping[str, str], ke
     return out
 
 
+def dev_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
+    """How many dev rows name a forum at all, and how many name a submission of `corpus`."""
+    with_forum = [r for r in dev if isinstance(r.get("forum"), str) and r["forum"]]
+    return {"rows": len(dev), "with_forum": len(with_forum),
+            "matched": sum(1 for r in with_forum if r["forum"] in corpus.submissions)}
+
+
+def no_match_problem(dev_path: str | Path, dev: list[dict[str, Any]], corpus: Corpus) -> str | None:
+    """Why a dev file cannot measure anything on this corpus (no row names one of its papers), or None."""
+    m = dev_matches(dev, corpus)
+    if m["matched"]:
+        return None
+    return (f"--dev {dev_path}: no paper matched: none of its {m['rows']} rows ({m['with_forum']} with a forum id) "
+            "names a submission of the source, so there is nothing to measure (nothing written)")
+
+
 def signals_for(corpus: Corpus, forums: list[str], extractor: SignalExtractor) -> dict[str, list[ReviewSignals]]:
     """Signals of every review of the given forums."""
     return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
@@ -110,6 +126,7 @@ def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, ca
         "extractor_fingerprint": fingerprint,
         "dev_file": Path(dev_path).name,
         "dev_sha256": sha256_file(dev_path),
+        "dev_rows": dev_matches(dev, corpus),
         "matching_rule": "normalised containment either way, or >= 80% of the shorter quote's words shared",
         "passages": passage_quality(dev, corpus, extractor),
         "labels": label_agreement(dev, candidates, kept),

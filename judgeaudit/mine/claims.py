@@ -10,6 +10,7 @@ the bundled sets are tested with. Its own labelled cases are in tests/mine/test_
 
 from __future__ import annotations
 
+import functools
 import re
 
 from judgeaudit.mine.abstracts import split_abstract
@@ -36,8 +37,10 @@ _OURS = re.compile(r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|
 _STRONG = re.compile(r"experiment|evaluat|empirical|outperform|surpass|state[- ]of[- ]the[- ]art|\bsota\b|\d\s?(?:%|\\%)|improvements?\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def evaluation_reason(sentence: str) -> str | None:
-    """The first rule an abstract sentence trips (it reports evaluation), or None.
+    """The first rule an abstract sentence trips (it reports evaluation), or None (memoised: the
+    sanitiser and the before/after checks ask about the same sentences).
 
     A sentence about existing work ("contemporary optimizers achieve only suboptimal performance")
     is motivation, not a result, unless it carries a strong evaluation word (experiments, SOTA, %, ...).

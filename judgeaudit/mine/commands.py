@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.mine.actions import register_actions
-from judgeaudit.mine.calibrate import load_dev, measure
+from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
 from judgeaudit.mine.llm_signals import LLMExtractor
 from judgeaudit.mine.openreview import fetch
@@ -301,6 +301,10 @@ def _run_mine(args: argparse.Namespace) -> int:
     with set_lock(set_dir, "--out"):  # a second run into this --out waits for this one (or refuses)
         result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
                       workers=workers, progress=progress, log=log)
+        if args.dev:
+            problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
+            if problem:
+                return _error(problem)
         if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
             for name, n in result.stages:
                 print(f"  {name}: {n}", file=sys.stderr)
@@ -356,6 +360,10 @@ def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[st
             print("  " + line)
     if calibration:
         p = calibration["passages"]
+        rows = calibration.get("dev_rows")
+        if rows:
+            print(f"\ndev rows matched to a paper of the source: {rows['matched']} of {rows['rows']} "
+                  f"({rows['rows'] - rows['matched']} unmatched, {rows['rows'] - rows['with_forum']} without a forum id)")
         print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
               f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
         for lab, q in calibration["labels"].items():

@@ -24,7 +24,7 @@ import hashlib
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from sklearn.metrics import average_precision_score
@@ -34,7 +34,8 @@ from judgeaudit.mine.select import Thresholds as SelectThresholds
 from judgeaudit.mine.select import find_candidates, paper_scores
 from judgeaudit.mine.sentences import quotes_overlap
 from judgeaudit.mine.signals import classify
-from judgeaudit.mine.stance import StanceModel, Thresholds
+from judgeaudit.mine.stance import Thresholds
+from judgeaudit.mine.stance_embed import Encoder, fit_embed_model, prefilter
 from judgeaudit.mine.stance_fit import (
     LabelledSentence,
     fit_model,
@@ -48,6 +49,7 @@ INNER_FOLDS = 4
 SEED = 20260
 REFERENCE_SHARE = 1 / 3
 C_GRID = (4.0, 16.0)
+EMBED_C_GRID = (0.5, 2.0, 8.0)
 AFFIRM_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 WEAK_GRID = (0.02, 0.05, 0.1, 0.15, 0.2)
 DISPUTE_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -116,6 +118,20 @@ def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus) -> tuple[list
     return dev_papers, others
 
 
+def sample_outside(outside: Sequence[Paper], fraction: float, seed: int = SEED) -> tuple[list[Paper], np.ndarray]:
+    """A stratified sample (per candidate side, SHA-256(seed:key) order) of the non-dev candidates, and the
+    number of candidates each sampled paper stands for (side size / sample size)."""
+    papers: list[Paper] = []
+    weights: list[float] = []
+    for side in CLASSES:
+        pool = sorted((p for p in outside if p.side == side),
+                      key=lambda p: hashlib.sha256(f"{seed}:{p.key}".encode()).hexdigest())
+        n = min(len(pool), max(1, round(fraction * len(pool)))) if pool else 0
+        papers.extend(pool[:n])
+        weights.extend([len(pool) / n] * n)
+    return papers, np.asarray(weights, dtype=float)
+
+
 def training_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
     """Labelled sentences of the given dev papers."""
     rows: list[LabelledSentence] = []
@@ -140,7 +156,7 @@ def exclusive(probs: np.ndarray) -> np.ndarray:
     return out
 
 
-def model_scores(model: StanceModel, papers: Sequence[Paper]) -> SentenceScores:
+def model_scores(model: Scorer, papers: Sequence[Paper]) -> SentenceScores:
     """Exclusive sentence scores of every review of `papers` under a stance model (one batch)."""
     flat = [s for p in papers for r in p.reviews for s in r]
     probs = exclusive(model.probabilities(flat)) if flat else np.zeros((0, 2))
@@ -185,10 +201,15 @@ class Matrix:
     affirm: np.ndarray
     dispute: np.ndarray
     n: np.ndarray
+    weight: np.ndarray | None = None  # per paper, how many candidates it stands for (a sample); None: 1 each
+
+    def weights(self) -> np.ndarray:
+        """Each row's weight (1 unless the rows are a sample of the candidates)."""
+        return np.ones(len(self.side)) if self.weight is None else self.weight
 
 
-def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
-    """The padded review-score matrices of `papers`."""
+def review_matrix(papers: Sequence[Paper], scores: SentenceScores, weight: np.ndarray | None = None) -> Matrix:
+    """The padded review-score matrices of `papers` (`weight`: candidates each stands for, if a sample)."""
     width = max([len(s) for s in scores] + [1])
     a = -np.ones((len(papers), width))
     d = -np.ones((len(papers), width))
@@ -201,7 +222,7 @@ def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
                 a[i, j] = d[i, j] = 0.0
     side = np.asarray([1 if p.side == "novel" else -1 if p.side == "not_novel" else 0 for p in papers])
     n = np.asarray([len(s) for s in scores], dtype=float)
-    return Matrix(side, a, d, n)
+    return Matrix(side, a, d, n, weight)
 
 
 def stack(*ms: Matrix) -> Matrix:
@@ -211,8 +232,9 @@ def stack(*ms: Matrix) -> Matrix:
     def pad(x: np.ndarray) -> np.ndarray:
         return np.pad(x, ((0, 0), (0, width - x.shape[1])), constant_values=-1)
 
+    weight = None if all(m.weight is None for m in ms) else np.concatenate([m.weights() for m in ms])
     return Matrix(np.concatenate([m.side for m in ms]), np.concatenate([pad(m.affirm) for m in ms]),
-                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]))
+                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight)
 
 
 def decide(m: Matrix, rule: Rule) -> np.ndarray:
@@ -238,14 +260,15 @@ def class_sizes(dev: Sequence[Paper]) -> dict[str, int]:
 
 
 def objective(sample: Sequence[Paper], sample_out: np.ndarray, outside_out: np.ndarray,
-              dev_sizes: Mapping[str, int]) -> tuple[float, dict[str, float]]:
+              dev_sizes: Mapping[str, int], outside_weight: np.ndarray | None = None) -> tuple[float, dict[str, float]]:
     """Mean estimated Jaccard over classes when `sample` (dev ideas) got `sample_out` and the rest `outside_out`."""
+    w = np.ones(len(outside_out)) if outside_weight is None else outside_weight
     per: dict[str, float] = {}
     for c, code in (("novel", 1), ("not_novel", -1)):
         flags = np.asarray([1.0 if (p.label == c and o == code) else 0.0 for p, o in zip(sample, sample_out, strict=True)
                             if p.label == c])
         swaps = sum(1 for p, o in zip(sample, sample_out, strict=True) if p.label != c and o == code)
-        kept_outside = float((outside_out == code).sum() + swaps)
+        kept_outside = float(w[outside_out == code].sum() + swaps)
         reference = dev_sizes[c] / REFERENCE_SHARE
         share = len(flags) / reference if len(flags) else 1.0
         per[c] = float(jaccard_metric(kept_outside, share)({"kept": flags})) if len(flags) else 0.0
@@ -273,7 +296,7 @@ def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, 
     """The rule with the highest objective (first in grid order on ties)."""
     best, best_value = rules[0], -1.0
     for rule in rules:
-        value, _ = objective(sample, decide(m_sample, rule), decide(m_outside, rule), dev_sizes)
+        value, _ = objective(sample, decide(m_sample, rule), decide(m_outside, rule), dev_sizes, m_outside.weight)
         if value > best_value + 1e-12:
             best, best_value = rule, value
     return best, best_value
@@ -281,17 +304,62 @@ def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, 
 
 # --- the learned extractor's training procedure (used per outer fold and for the shipped model) ---
 
+class Scorer(Protocol):
+    """A fitted sentence model: P(affirm), P(dispute) per sentence, and the thresholds/selection it ships with."""
+
+    name: str
+    thresholds: Thresholds
+    selection: dict[str, Any]
+    training: dict[str, Any]
+
+    def probabilities(self, sentences: Sequence[str]) -> np.ndarray:
+        """(n, 2) probabilities."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The model file's JSON form."""
+        ...
+
+
+@dataclass(frozen=True)
+class Learner:
+    """How to fit one learned extractor on labelled sentences, and its regularisation grid."""
+
+    name: str
+    fit: Callable[[Sequence[LabelledSentence], float], Scorer]
+    c_grid: tuple[float, ...]
+
+
+def ngram_learner(name: str = "ngram") -> Learner:
+    """The word n-gram TF-IDF stance model (`judgeaudit.mine.stance`)."""
+    return Learner(name, lambda rows, c: fit_model(rows, name=name, c=c), C_GRID)
+
+
+def embed_learner(encoder: Encoder, name: str = "embed") -> Learner:
+    """The MiniLM-embedding stance model (`judgeaudit.mine.stance_embed`) over prefiltered sentences."""
+
+    def fit(rows: Sequence[LabelledSentence], c: float) -> Scorer:
+        kept = [r for r in rows if prefilter(r.text)]
+        x = encoder.encode([r.text for r in kept])
+        model = fit_embed_model(x, np.asarray([r.affirm for r in kept]), np.asarray([r.dispute for r in kept]),
+                                name=name, c=c, seed=SEED)
+        model.encoder = encoder
+        return model
+
+    return Learner(name, fit, EMBED_C_GRID)
+
+
 @dataclass
 class Fitted:
     """A stance model fitted on some dev papers with its chosen C and rule."""
 
-    model: StanceModel
+    model: Scorer
     rule: Rule
     c: float
     inner_objective: float
 
 
-def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: float, name: str) -> SentenceScores:
+def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: float, learner: Learner) -> SentenceScores:
     folds = {p.key: p.fold for p in train}
     inner = sorted(set(folds.values()))
     groups = {f: i % INNER_FOLDS for i, f in enumerate(inner)}
@@ -299,7 +367,7 @@ def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: fl
     for g in range(min(INNER_FOLDS, len(inner))):
         fit_rows = [r for r in rows if groups[folds[r.forum]] != g]
         held = [p for p in train if groups[p.fold] == g]
-        model = fit_model(fit_rows, name=name, c=c)
+        model = learner.fit(fit_rows, c)
         for p, s in zip(held, model_scores(model, held), strict=True):
             out[p.key] = s
     return [out[p.key] for p in train]
@@ -319,23 +387,24 @@ def _sentence_ap(train: Sequence[Paper], rows: Sequence[LabelledSentence], score
 
 
 def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, dev_sizes: Mapping[str, int],
-                  *, name: str, log: Callable[[str], None] = lambda _m: None) -> tuple[Fitted, Matrix]:
+                  *, learner: Learner, log: Callable[[str], None] = lambda _m: None,
+                  outside_weight: np.ndarray | None = None) -> tuple[Fitted, Matrix]:
     """Pick C by inner grouped CV (sentence average precision), the rule by the inner objective; fit on all `train`.
 
     Returns the fitted model and the review matrix of `outside` under it.
     """
     rows = training_rows(train, corpus)
     best: tuple[float, float, SentenceScores] | None = None
-    for c in C_GRID:
-        scores = _inner_probs(train, rows, c, name)
+    for c in learner.c_grid:
+        scores = _inner_probs(train, rows, c, learner)
         ap = _sentence_ap(train, rows, scores)
         log(f"    C={c:g}: inner sentence AP {ap:.3f}")
         if best is None or ap > best[0] + 1e-12:
             best = (ap, c, scores)
     assert best is not None
     _, c, inner_scores = best
-    model = fit_model(rows, name=name, c=c)
-    m_outside = review_matrix(outside, model_scores(model, outside))
+    model = learner.fit(rows, c)
+    m_outside = review_matrix(outside, model_scores(model, outside), outside_weight)
     m_train = review_matrix(train, inner_scores)
     rule, value = best_rule(rule_grid(cue=False), train, m_train, m_outside, dev_sizes)
     model.thresholds = Thresholds(rule.affirm, rule.weak if rule.weak_opposes else rule.affirm, rule.dispute)
@@ -351,7 +420,7 @@ class FoldResult:
     """One extractor's out-of-fold outcome for the dev ideas and per-fold kept counts outside the dev split."""
 
     outcome: dict[str, int] = field(default_factory=dict)  # paper key -> +1/-1/0
-    kept_outside: list[dict[str, int]] = field(default_factory=list)
+    kept_outside: list[dict[str, float]] = field(default_factory=list)
     passages: dict[str, list[int]] = field(default_factory=lambda: {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]})
     rules: list[Rule] = field(default_factory=list)
 
@@ -396,20 +465,26 @@ def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed:
     return row
 
 
-def _kept_counts(out: np.ndarray) -> dict[str, int]:
-    return {"novel": int((out == 1).sum()), "not_novel": int((out == -1).sum())}
+def _kept_counts(out: np.ndarray, weight: np.ndarray | None = None) -> dict[str, float]:
+    w = np.ones(len(out)) if weight is None else weight
+    return {"novel": float(w[out == 1].sum()), "not_novel": float(w[out == -1].sum())}
 
 
 def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *,
+                  learners: Sequence[Learner] = (), outside_weight: np.ndarray | None = None,
                   log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
-    """Outer grouped CV of the cue extractor and the learned extractor, with the selection ablation."""
+    """Outer grouped CV of the cue extractor and each learned extractor, with the selection ablation.
+
+    `outside_weight`: when `outside` is a sample of the other candidates, how many each stands for.
+    """
+    learners = list(learners) or [ngram_learner()]
     sizes = class_sizes(dev)
     log("cue extractor: scoring every candidate review")
     cue_dev = cue_scores(dev)
     m_cue_dev = review_matrix(dev, cue_dev)
-    m_cue_out = review_matrix(outside, cue_scores(outside))
-    results: dict[str, FoldResult] = {"offline": FoldResult(), "ngram": FoldResult()}
-    ablation: dict[str, dict[str, FoldResult]] = {"offline": {}, "ngram": {}}
+    m_cue_out = review_matrix(outside, cue_scores(outside), outside_weight)
+    results: dict[str, FoldResult] = {"offline": FoldResult(), **{lr.name: FoldResult() for lr in learners}}
+    ablation: dict[str, dict[str, FoldResult]] = {name: {} for name in results}
     in_sample = FoldResult()  # the cue extractor with the reference study's rule, no tuning
     for k in range(FOLDS):
         train = [p for p in dev if p.fold != k]
@@ -426,15 +501,19 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
         _record(in_sample, test, m_te, m_cue_out, CUE_RULE, [cue_dev[i] for i in test_idx])
         for name, variant in ablations(rule, cue=True).items():
             _record(ablation["offline"].setdefault(name, FoldResult()), test, m_te, m_cue_out, variant, None)
-        # learned extractor: everything is fitted on the training folds
-        fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, name="ngram", log=log)
-        test_scores = model_scores(fitted.model, test)
-        m_te_l = review_matrix(test, test_scores)
-        m_outside_only = _rows(m_out, list(range(len(outside))))
-        log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
-        _record(results["ngram"], test, m_te_l, m_outside_only, fitted.rule, test_scores)
-        for name, variant in ablations(fitted.rule, cue=False).items():
-            _record(ablation["ngram"].setdefault(name, FoldResult()), test, m_te_l, m_outside_only, variant, None)
+        # learned extractors: everything is fitted on the training folds
+        weight = None if outside_weight is None else np.concatenate([outside_weight, np.ones(len(test))])
+        for learner in learners:
+            log(f"  {learner.name}")
+            fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, learner=learner, log=log,
+                                          outside_weight=weight)
+            test_scores = model_scores(fitted.model, test)
+            m_te_l = review_matrix(test, test_scores)
+            m_outside_only = _rows(m_out, list(range(len(outside))))
+            log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
+            _record(results[learner.name], test, m_te_l, m_outside_only, fitted.rule, test_scores)
+            for name, variant in ablations(fitted.rule, cue=False).items():
+                _record(ablation[learner.name].setdefault(name, FoldResult()), test, m_te_l, m_outside_only, variant, None)
     cue_rule, _ = best_rule(rule_grid(cue=True), dev, m_cue_dev, m_cue_out, sizes)
     log(f"cue extractor, rule chosen on the whole dev split: {cue_rule}")
     return {"folds": FOLDS, "seed": SEED, "results": results, "in_sample_cue": in_sample, "ablation": ablation,
@@ -443,7 +522,7 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
 
 def _rows(m: Matrix, idx: Sequence[int]) -> Matrix:
     i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i])
+    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i])
 
 
 def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,
@@ -451,7 +530,7 @@ def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: M
     out = decide(m_test, rule)
     for p, o in zip(test, out, strict=True):
         res.outcome[p.key] = int(o)
-    res.kept_outside.append(_kept_counts(decide(m_outside, rule)))
+    res.kept_outside.append(_kept_counts(decide(m_outside, rule), m_outside.weight))
     res.rules.append(rule)
     if scores is not None:
         count_passages(test, scores, rule, res.passages)

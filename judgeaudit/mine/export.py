@@ -184,6 +184,21 @@ def _fmt(x: Any) -> str:
 def _crossval_text(crossval: dict[str, Any] | None, extractor: str) -> str:
     if crossval is None:
         return "Not computed for this set (run `python tests/benchmarks/bench_extractor.py --write <set dir>`, then mine)."
+    sample = crossval.get("outside_sample", 1.0)
+    sampled = "" if sample >= 1.0 else f"""
+The other candidates' reviews (for the size of our kept sets) are scored on a stratified
+{sample:.0%} sample ({crossval.get('outside_candidates_scored')} papers, each standing for its side's
+size over the sample's), the same sample for every row: embedding every candidate sentence on
+2 cores takes too long. Kept-set sizes and Jaccards are estimates on that sample."""
+    full = crossval.get("full_outside")
+    full_text = "" if not isinstance(full, dict) else f"""
+The same cross-validation with every other candidate scored (no sample; cue and n-gram only;
+`{full.get('command')}`):
+
+{full.get('table_markdown', '')}
+
+{full.get('ablation_markdown', '')}
+"""
     return f"""\
 Grouped {crossval.get('folds')}-fold cross-validation on the development third of the reference study's
 labels (folds by paper, stratified by label, seed {crossval.get('seed')}; every extractor on the same folds).
@@ -196,21 +211,29 @@ dev third is a random third of the study's set, our own class size counts the wh
 `judgeaudit.stats.label_agreement`). The cue extractor's cue lists were written while reading
 this split, so its rows are in-sample and optimistic: on the held-out two thirds, measured
 outside the project, the same extractor kept 51 of 101 `novel` and 37 of 99 `not_novel` ideas.
+Rows: the cue extractor (`offline`), the word n-gram model (`ngram`) and MiniLM sentence
+embeddings under logistic regression (`embed`: sentences without originality or prior-work
+vocabulary are not embedded and score 0; `judgeaudit.mine.stance_embed`).{sampled}
 
 {crossval.get('table_markdown', '')}
 
 Selection choices, each changed alone from the rule chosen per fold (cross-validated):
 
 {crossval.get('ablation_markdown', '')}
-
-Rule chosen on the whole dev split for the cue extractor: `{crossval.get('cue_rule_whole_dev')}`.
-This set is built by `{extractor}`{' (the extractor the table favours)' if extractor == 'offline' else ''}. The learned
-extractor (`--extractor ngram`, plain JSON weights in `judgeaudit/mine/models/ngram.json`) is shipped
-as the measured alternative; trained on about 175 affirming and 275 disputing sentences, it does
-not reach the cue extractor. The LLM extractor path (`--extractor litellm/...`) is not in the table:
-no hosted model is reachable from the build machine, and the local Gemma 3 270M could not be run
-there (its llama-cpp-python build stops with an illegal-instruction signal on that CPU); a 270M
-base model would in any case be a weak stand-in for the study's frontier-model extractor.
+{full_text}
+Rule chosen on the whole dev split for the cue extractor{' (all candidates scored)' if full else ''}:
+`{crossval.get('cue_rule_whole_dev')}`.
+This set is built by `{extractor}`{' (the extractor the table favours)' if extractor == 'offline' else ''}. Neither learned
+extractor reaches the cue extractor: trained on about 175 affirming and 275 disputing sentences of
+93 papers, they find the study's passages less precisely and keep far fewer of its ideas. The
+n-gram model ships as the measured alternative (`--extractor ngram`, plain JSON weights in
+`judgeaudit/mine/models/ngram.json`); the embedding model is not shipped: it loses to both, and
+embedding the candidates' prefiltered sentences (about 77,000) takes far longer than the 5-minute
+budget on this 2-core machine (about 30 sentences/s measured under load). The LLM extractor path
+(`--extractor litellm/...`) is not in the table: no hosted model is reachable from the build
+machine, and the local Gemma 3 270M runs as an Inspect provider, which the miner's litellm-based
+extractor does not call; a 270M model would in any case be a weak stand-in for the study's
+frontier-model extractor.
 Recompute: `{crossval.get('command')}`.
 """
 

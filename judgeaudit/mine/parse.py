@@ -217,7 +217,7 @@ def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreSca
         problem = score_problem(contribution, scale.contribution)
         if problem:
             return None, f"review whose contribution score is {problem}"
-    texts = tuple((f, _text(content_value(content, f))) for f in TEXT_FIELDS if _text(content_value(content, f)))
+    texts = tuple((f, t) for f in TEXT_FIELDS if (t := _text(content_value(content, f))))
     if any(len(t) > MAX_REVIEW_FIELD for _, t in texts):
         return None, f"review with a text field over {MAX_REVIEW_FIELD:,} characters"
     if raw_contribution is not None and contribution is None:

@@ -135,17 +135,11 @@ class StanceModel:
     @classmethod
     def from_json(cls, data: Any, where: str = "<memory>") -> StanceModel:
         """A model from its JSON form; ModelError naming `where` and the field if it is not one."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ModelError(f"{where}: not a {FORMAT} model file")
-        if data.get("format_version") != FORMAT_VERSION:
-            raise ModelError(f"{where}: format_version {data.get('format_version')!r}, expected {FORMAT_VERSION}")
+        check_format(data, where, FORMAT, FORMAT_VERSION)
         try:
             terms = list(data["terms"])
             idf = np.asarray(data["idf"], dtype=float)
-            weights = np.stack([np.asarray(data["weights"][k], dtype=float) for k in ("affirm", "dispute")], axis=1)
-            intercepts = np.asarray([data["intercepts"]["affirm"], data["intercepts"]["dispute"]], dtype=float)
-            th = data["thresholds"]
-            thresholds = Thresholds(float(th["affirm"]), float(th["weak"]), float(th["dispute"]))
+            weights, intercepts, thresholds = stance_weights(data)
             max_n = int(data["max_n"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{where}: malformed model ({type(exc).__name__}: {exc})") from exc
@@ -156,6 +150,22 @@ class StanceModel:
         return cls(name=str(data.get("name", "")), max_n=max_n, vocabulary={t: i for i, t in enumerate(terms)},
                    idf=idf, weights=weights, intercepts=intercepts, thresholds=thresholds,
                    selection=dict(data.get("selection") or {}), training=dict(data.get("training") or {}))
+
+
+def check_format(data: Any, where: str, fmt: str, version: int) -> None:
+    """ModelError naming `where` unless `data` is a model file of format `fmt`, version `version`."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise ModelError(f"{where}: not a {fmt} model file")
+    if data.get("format_version") != version:
+        raise ModelError(f"{where}: format_version {data.get('format_version')!r}, expected {version}")
+
+
+def stance_weights(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, Thresholds]:
+    """(weights (terms, 2), intercepts (2,), thresholds) of a model file's JSON (KeyError/TypeError/ValueError if malformed)."""
+    weights = np.stack([np.asarray(data["weights"][k], dtype=float) for k in ("affirm", "dispute")], axis=1)
+    intercepts = np.asarray([data["intercepts"]["affirm"], data["intercepts"]["dispute"]], dtype=float)
+    th = data["thresholds"]
+    return weights, intercepts, Thresholds(float(th["affirm"]), float(th["weak"]), float(th["dispute"]))
 
 
 def model_path(name: str = DEFAULT_MODEL) -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
@@ -62,6 +63,23 @@ def label_sentences(forum: str, reviews: Sequence[Review], positive: Sequence[st
     return out
 
 
+def fit_stance_weights(x: Any, affirm: np.ndarray, dispute: np.ndarray, *, c: float,
+                       seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
+    """(weights (features, 2), intercepts (2,)) of one L2 logistic regression per stance (liblinear, fixed seed);
+    a stance that every row or no row has gets weight 0 and intercept +-10."""
+    weights = np.zeros((x.shape[1], 2))
+    intercepts = np.zeros(2)
+    for k, flag in enumerate((affirm, dispute)):
+        if flag.all() or not flag.any():
+            intercepts[k] = 10.0 if flag.all() else -10.0
+            continue
+        lr = LogisticRegression(C=c, solver="liblinear", random_state=seed, max_iter=1000)
+        lr.fit(x, flag.astype(int))
+        weights[:, k] = lr.coef_[0]
+        intercepts[k] = lr.intercept_[0]
+    return weights, intercepts
+
+
 def fit_model(rows: Sequence[LabelledSentence], *, name: str, c: float = 4.0, min_df: int = 2, max_n: int = 3,
               thresholds: Thresholds | None = None) -> StanceModel:
     """Vocabulary, idf and the two logistic regressions fitted on `rows`."""
@@ -71,16 +89,8 @@ def fit_model(rows: Sequence[LabelledSentence], *, name: str, c: float = 4.0, mi
     vocabulary = {t: i for i, t in enumerate(terms)}
     idf = np.asarray([smooth_idf(df[t], n) for t in terms], dtype=float)
     x = features(texts, vocabulary, idf, max_n)
-    weights = np.zeros((len(terms), 2))
-    intercepts = np.zeros(2)
-    for k, flag in enumerate((np.asarray([r.affirm for r in rows]), np.asarray([r.dispute for r in rows]))):
-        if flag.all() or not flag.any():
-            intercepts[k] = 10.0 if flag.all() else -10.0
-            continue
-        lr = LogisticRegression(C=c, solver="liblinear", random_state=SEED, max_iter=1000)
-        lr.fit(x, flag.astype(int))
-        weights[:, k] = lr.coef_[0]
-        intercepts[k] = lr.intercept_[0]
+    weights, intercepts = fit_stance_weights(x, np.asarray([r.affirm for r in rows]), np.asarray([r.dispute for r in rows]),
+                                             c=c, seed=SEED)
     return StanceModel(name=name, max_n=max_n, vocabulary=vocabulary, idf=idf, weights=weights,
                        intercepts=intercepts, thresholds=thresholds or Thresholds(0.5, 0.5, 0.5),
                        training={"sentences": len(rows), "affirm": int(sum(r.affirm for r in rows)),

@@ -1,6 +1,7 @@
 """Grouped cross-validation of the novelty-signal extractors and selection rules on the reference dev split.
 
     python tests/benchmarks/bench_extractor.py [--snapshot DIR] [--dev FILE] [--write-model] [--write DIR]
+        [--embed --embed-cache FILE.npz] [--outside-sample FRACTION]
 
 Deals the dev ideas into 5 folds by paper (stratified by label, fixed seed; `judgeaudit.mine.crossval`)
 and, on the same folds, compares the cue extractor (`offline`: nothing to fit, only the selection
@@ -11,6 +12,12 @@ table and the ablation (each selection choice changed alone) as Markdown, and st
 JSON (`--write DIR` -> DIR/crossval.json, rendered into the dataset card by `judgeaudit mine`).
 `--write-model` refits the stance model on the whole dev split with the same procedure and
 writes judgeaudit/mine/models/ngram.json. Needs scikit-learn; reads /work/shared (never at run time).
+
+`--embed` adds the MiniLM-embedding stance model (`embed`: prefiltered sentences embedded once,
+cached in `--embed-cache`, logistic regressions, C, thresholds and selection fitted on the
+training folds). Embedding is slow on 2 cores (~30 sentences/s under load), so `--outside-sample`
+scores only a stratified sample of the non-dev candidates, each standing for side size / sample
+size candidates in the kept-set estimates; every row of the table then uses that same sample.
 """
 
 from __future__ import annotations
@@ -22,11 +29,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from judgeaudit.files import atomic_write_text
 from judgeaudit.mine import crossval as cv
 from judgeaudit.mine.calibrate import load_dev
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.stance import model_path
+from judgeaudit.mine.stance_embed import VectorCache, minilm, prefilter
 from judgeaudit.mine.summary import RunSummary
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
@@ -68,6 +78,36 @@ def ablation_table(rows: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(out)
 
 
+def _vectors(path: Path, papers: list[cv.Paper], log: Any) -> VectorCache:
+    """MiniLM vectors of every prefiltered review sentence of `papers`, from `path` or computed and stored there."""
+    texts = sorted({s for p in papers for r in p.reviews for s in r if prefilter(s)})
+    if path.is_file():
+        with np.load(path, allow_pickle=False) as z:
+            cache = VectorCache([str(t) for t in z["texts"]], z["vectors"])
+        if all(t in cache.index for t in texts):
+            log(f"{len(texts)} sentence vectors from {path}")
+            return cache
+    log(f"embedding {len(texts)} prefiltered sentences (MiniLM, 2 cores: minutes)")
+    vectors = minilm().encode(texts)
+    np.savez(path, texts=np.asarray(texts, dtype=str), vectors=vectors)
+    return VectorCache(texts, vectors)
+
+
+def _keep_full_record(path: Path, record: dict[str, Any]) -> None:
+    """A sampled run keeps the stored run over all candidates (if any) as `full_outside`; the cue rule stays its."""
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    full = old if old.get("outside_sample", 1.0) >= 1.0 else old.get("full_outside")
+    if not isinstance(full, dict):
+        return
+    record["full_outside"] = {k: full[k] for k in ("command", "rows", "ablation", "rules_per_fold", "cue_rule_whole_dev",
+                                                   "table_markdown", "ablation_markdown", "ngram_model_rule") if k in full}
+    record["cue_rule_whole_dev_sampled"] = record["cue_rule_whole_dev"]
+    record["cue_rule_whole_dev"] = full["cue_rule_whole_dev"]
+
+
 def main() -> int:
     """Cross-validate, print, optionally write the JSON and the refitted model."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -76,6 +116,11 @@ def main() -> int:
     ap.add_argument("--write", type=Path, default=None, help="directory to store crossval.json in")
     ap.add_argument("--write-model", action="store_true", help="refit on the whole dev split and write models/ngram.json")
     ap.add_argument("--resamples", type=int, default=10_000)
+    ap.add_argument("--embed", action="store_true", help="also cross-validate the MiniLM-embedding stance model")
+    ap.add_argument("--embed-cache", type=Path, default=Path("/tmp/judgeaudit-embed-cache.npz"),
+                    help="sentence vectors (computed when missing)")
+    ap.add_argument("--outside-sample", type=float, default=1.0,
+                    help="fraction of the non-dev candidates scored (stratified by side; default all)")
     args = ap.parse_args()
     start = time.time()
 
@@ -86,22 +131,33 @@ def main() -> int:
     dev = load_dev(args.dev)
     dev_papers, outside = cv.build_papers(dev, corpus)
     log(f"{len(dev_papers)} dev ideas, {len(outside)} other candidates")
-    res = cv.crossvalidate(dev_papers, outside, corpus, log=log)
+    weight = None
+    if args.outside_sample < 1.0:
+        outside, weight = cv.sample_outside(outside, args.outside_sample)
+        log(f"scoring a stratified sample of {len(outside)} of them")
+    learners = [cv.ngram_learner()]
+    if args.embed:
+        learners.append(cv.embed_learner(_vectors(args.embed_cache, [*dev_papers, *outside], log)))
+    res = cv.crossvalidate(dev_papers, outside, corpus, learners=learners, outside_weight=weight, log=log)
     rows = {"offline (cue; reference rule, in-sample)": cv.summarise(res["in_sample_cue"], dev_papers, resamples=args.resamples, seed=cv.SEED)}
-    names = {"offline": "offline (cue; rule by CV)", "ngram": "ngram (learned; all by CV)"}
+    names = {"offline": "offline (cue; rule by CV)", "ngram": "ngram (learned; all by CV)",
+             "embed": "embed (MiniLM + LR; all by CV)"}
     for name, r in res["results"].items():
         rows[names[name]] = cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED)
     abl = {ext: {name: cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED) for name, r in variants.items()}
            for ext, variants in res["ablation"].items()}
     record: dict[str, Any] = {
-        "command": COMMAND, "folds": res["folds"], "seed": res["seed"], "reference_share": cv.REFERENCE_SHARE,
+        "command": COMMAND + (" --embed" if args.embed else "")
+        + (f" --outside-sample {args.outside_sample:g}" if weight is not None else ""),
+        "outside_candidates_scored": len(outside), "outside_sample": args.outside_sample, "folds": res["folds"], "seed": res["seed"], "reference_share": cv.REFERENCE_SHARE,
         "rows": rows, "ablation": abl,
         "rules_per_fold": {name: [r.to_dict() for r in fr.rules] for name, fr in res["results"].items()},
         "cue_rule_whole_dev": res["cue_rule"].to_dict(),
         "table_markdown": table(rows), "ablation_markdown": ablation_table(abl),
     }
     if args.write_model:
-        fitted, _ = cv.fit_procedure(dev_papers, outside, corpus, cv.class_sizes(dev_papers), name="ngram", log=log)
+        fitted, _ = cv.fit_procedure(dev_papers, outside, corpus, cv.class_sizes(dev_papers), learner=learners[0],
+                                     log=log, outside_weight=weight)
         fitted.model.training.update({"C_chosen_by_inner_cv": fitted.c, "inner_objective": round(fitted.inner_objective, 4),
                                       "procedure": "judgeaudit.mine.crossval.fit_procedure on the whole dev split"})
         atomic_write_text(model_path("ngram"), json.dumps(fitted.model.to_json(), ensure_ascii=False) + "\n")
@@ -114,6 +170,8 @@ def main() -> int:
     log("done")
     if args.write:
         args.write.mkdir(parents=True, exist_ok=True)
+        if weight is not None:
+            _keep_full_record(args.write / "crossval.json", record)
         atomic_write_text(args.write / "crossval.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return 0
 

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine.calibrate import label_agreement, load_dev, passage_quality, reference_estimate
+from judgeaudit.cli import main
+from judgeaudit.mine.calibrate import (
+    dev_matches,
+    label_agreement,
+    load_dev,
+    no_match_problem,
+    passage_quality,
+    reference_estimate,
+)
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.select import Decision
 from judgeaudit.mine.signals import OfflineExtractor
@@ -63,3 +71,41 @@ def test_load_dev_names_the_bad_line(tmp_path: Path) -> None:
     path.write_text(json.dumps({"label": "novel"}) + "\n")
     with pytest.raises(ValueError, match="positive_signals"):
         load_dev(path)
+
+
+
+def _dev_file(path: Path, forums: list[str | None]) -> Path:
+    rows = [{"forum": f, "label": "novel", "positive_signals": [], "negative_signals": []} for f in forums]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_dev_matches_counts_partial_matches(corpus, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dev = load_dev(_dev_file(tmp_path / "dev.jsonl", ["wTZt07hzZf", "notAForum01", None]))
+    assert dev_matches(dev, corpus) == {"rows": 3, "with_forum": 2, "matched": 1}
+    assert no_match_problem("dev.jsonl", dev, corpus) is None
+    problem = no_match_problem("dev.jsonl", dev[1:], corpus)
+    assert problem is not None and "dev.jsonl" in problem and "no paper matched" in problem and "2 rows" in problem
+
+
+def test_mine_refuses_a_dev_file_matching_no_paper(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dev = _dev_file(tmp_path / "elsewhere.jsonl", ["notAForum01", "notAForum02"])
+    out = tmp_path / "out"
+    code = main(["mine", "--source", f"snapshot:{FIXTURE}", "--dev", str(dev), "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "elsewhere.jsonl" in errors[0] and "no paper matched" in errors[0], err
+    assert not (out / "human_only").exists()  # no all-null calibration, no set
+
+
+def test_mine_reports_partial_dev_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dev = _dev_file(tmp_path / "dev.jsonl", ["wTZt07hzZf", "notAForum01", None])
+    out = tmp_path / "out"
+    loose = ["--majority", "0.2", "--max-opposing", "3", "--majority-rule", "inclusive", "--weak-affirmations", "ignore",
+             "--top-quantile", "0.55", "--bottom-quantile", "0.45"]  # the 40-paper fixture keeps both labels only so
+    code = main(["mine", "--source", f"snapshot:{FIXTURE}", "--dev", str(dev), "--out", str(out), "--no-progress", *loose])
+    assert code == 0, capsys.readouterr().err
+    assert "dev rows matched to a paper of the source: 1 of 3 (2 unmatched, 1 without a forum id)" in capsys.readouterr().out
+    cal = json.loads((out / "human_only" / "calibration.json").read_text(encoding="utf-8"))
+    assert cal["dev_rows"] == {"rows": 3, "with_forum": 2, "matched": 1}

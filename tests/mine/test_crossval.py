@@ -7,7 +7,16 @@ import itertools
 import numpy as np
 import pytest
 
-from judgeaudit.mine.crossval import Matrix, Paper, Rule, assign_folds, decide, objective
+from judgeaudit.mine.crossval import (
+    Matrix,
+    Paper,
+    Rule,
+    assign_folds,
+    decide,
+    objective,
+    sample_outside,
+    stack,
+)
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.select import decide as select_decide
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal
@@ -59,3 +68,24 @@ def test_objective_is_the_mean_estimated_jaccard_by_hand() -> None:
     # not_novel: 1 of 1 kept, reference 3; ours = 0 outside + 1 -> overlap min(3, 1) = 1 -> 1 / (1 + 3 - 1)
     assert per["not_novel"] == pytest.approx(1 / 3)
     assert value == pytest.approx((3 / 8 + 1 / 3) / 2)
+
+
+def test_a_weighted_outside_row_counts_as_that_many_candidates() -> None:
+    sample = [Paper("a", "a", "novel", "novel"), Paper("b", "b", "novel", "novel"), Paper("c", "c", "not_novel", "not_novel")]
+    sizes = {"novel": 2, "not_novel": 1}
+    # two outside rows standing for 2 candidates each == four unweighted rows (the hand case above)
+    weighted, _ = objective(sample, np.asarray([1, 0, -1]), np.asarray([1, 1]), sizes, np.asarray([2.0, 2.0]))
+    plain, _ = objective(sample, np.asarray([1, 0, -1]), np.asarray([1, 1, 1, 1]), sizes)
+    assert weighted == pytest.approx(plain)
+    m = Matrix(np.asarray([1, -1]), np.zeros((2, 1)), np.zeros((2, 1)), np.ones(2), np.asarray([3.0, 5.0]))
+    both = stack(m, Matrix(np.asarray([1]), np.zeros((1, 1)), np.zeros((1, 1)), np.ones(1)))
+    assert both.weights().tolist() == [3.0, 5.0, 1.0]
+
+
+def test_the_outside_sample_is_stratified_and_stands_for_every_candidate() -> None:
+    outside = [Paper(f"n{i}", f"n{i}", "novel") for i in range(30)] + [Paper(f"p{i}", f"p{i}", "not_novel") for i in range(7)]
+    papers, weights = sample_outside(outside, 0.2)
+    sides = [p.side for p in papers]
+    assert sides.count("novel") == 6 and sides.count("not_novel") == 1
+    assert weights.sum() == pytest.approx(37)  # each side's weights add up to its size
+    assert [p.key for p in papers] == [p.key for p in sample_outside(list(reversed(outside)), 0.2)[0]]
