@@ -21,7 +21,6 @@ import numpy as np
 
 from judgeaudit.mine.stance import ModelError, Thresholds, check_format, stance_weights
 from judgeaudit.mine.stance_fit import fit_stance_weights
-from judgeaudit.retrieval.embed import MiniLMEmbedder
 
 FORMAT = "judgeaudit-stance-embed"
 FORMAT_VERSION = 1
@@ -42,16 +41,15 @@ def prefilter(sentence: str) -> bool:
 
 
 class Encoder(Protocol):
-    """Anything that turns sentences into unit-norm vectors (MiniLM, or a cache of its vectors)."""
+    """Anything that turns sentences into unit-norm vectors (MiniLM, or a cache of its vectors).
+
+    The miner never imports the embedder (retrieval reads mine's shards, so mine must not import retrieval):
+    callers pass `judgeaudit.retrieval.embed.MiniLMEmbedder(max_seq_length=MAX_SEQ_LENGTH)`.
+    """
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """(n, dim) float vectors."""
         ...
-
-
-def minilm() -> Encoder:
-    """The packaged MiniLM at the model's sequence cut (needs the `embed` extra)."""
-    return MiniLMEmbedder(batch_size=128, max_seq_length=MAX_SEQ_LENGTH)
 
 
 @dataclass
@@ -72,7 +70,7 @@ class EmbedStanceModel:
         keep = [i for i, s in enumerate(sentences) if prefilter(s)]
         if keep:
             if self.encoder is None:
-                self.encoder = minilm()
+                raise ModelError(f"stance model {self.name}: no sentence encoder given (pass encoder=...)")
             x = np.asarray(self.encoder.encode([sentences[i] for i in keep]), dtype=float)
             out[keep] = 1.0 / (1.0 + np.exp(-(x @ self.weights + self.intercepts)))
         return out

@@ -36,8 +36,9 @@ from judgeaudit.mine import crossval as cv
 from judgeaudit.mine.calibrate import load_dev
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.stance import model_path
-from judgeaudit.mine.stance_embed import VectorCache, minilm, prefilter
+from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH, VectorCache, prefilter
 from judgeaudit.mine.summary import RunSummary
+from judgeaudit.retrieval.embed import MiniLMEmbedder
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
@@ -88,7 +89,7 @@ def _vectors(path: Path, papers: list[cv.Paper], log: Any) -> VectorCache:
             log(f"{len(texts)} sentence vectors from {path}")
             return cache
     log(f"embedding {len(texts)} prefiltered sentences (MiniLM, 2 cores: minutes)")
-    vectors = minilm().encode(texts)
+    vectors = MiniLMEmbedder(batch_size=128, max_seq_length=MAX_SEQ_LENGTH).encode(texts)
     np.savez(path, texts=np.asarray(texts, dtype=str), vectors=vectors)
     return VectorCache(texts, vectors)
 

@@ -70,11 +70,12 @@ def test_vector_cache_names_a_sentence_it_never_embedded() -> None:
 @pytest.mark.embed
 @pytest.mark.skipif(not embed_available(), reason="needs the 'embed' extra (sentence-transformers + MiniLM)")
 def test_minilm_vectors_give_probabilities_for_prefiltered_sentences() -> None:
-    from judgeaudit.mine.stance_embed import minilm
+    from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH
+    from judgeaudit.retrieval.embed import MiniLMEmbedder
 
     model, _ = _model()
     model.weights = np.zeros((384, 2))
-    model.encoder = minilm()
+    model.encoder = MiniLMEmbedder(batch_size=128, max_seq_length=MAX_SEQ_LENGTH)
     probs = model.probabilities(["The novelty is limited.", "Table 3 has a typo."])
     # zero weights: a prefiltered sentence scores the intercepts' sigmoid, whatever its vector
     assert probs[0].tolist() == pytest.approx((1 / (1 + np.exp(-model.intercepts))).tolist())
