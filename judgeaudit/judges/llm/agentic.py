@@ -42,7 +42,7 @@ from inspect_ai.tool import Tool, tool
 from inspect_ai.util import LimitExceededError
 
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output, render_call
+from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,
     check_method,
@@ -50,7 +50,7 @@ from judgeaudit.judges.llm.retrieval import (
     item_sides,
     submission_cutoff,
 )
-from judgeaudit.judges.prompts import load_template
+from judgeaudit.judges.prompts import load_template, render_call
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.resources import read_prompt
