@@ -7,7 +7,7 @@ changes would score it as perfectly robust, which says nothing: such probes are 
 *not applicable* with the reason below, and their gates cannot affect the verdict.
 
 - Score judges (a numeric score per idea, no LLM: `metric_*`, `distance_*`, `concept_*`, i.e.
-  `judgeaudit.audit.surface_sanity.score_judges()`): they read only the idea texts, one idea at a
+  `judgeaudit.audit.surface_ratio.score_judges()`): they read only the idea texts, one idea at a
   time. Position (no presentation order), presumption (the cue and the framing prompt change
   no text) and self_preference (no LLM backbone; it applies with `-T concepts=llm`) do not apply; verbosity, surface and
   injection edit the texts they read, and repeat checks that they are deterministic.
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judgeaudit.audit.surface_sanity import score_judges
+from judgeaudit.audit.surface_ratio import score_judges
 
 NO_ORDER_SCORE = ("this judge scores each idea on its own, with no presentation order, so swapping the "
                   "order cannot change its verdict")

@@ -108,7 +108,7 @@ class AuditSpec:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
         return {
-            "judge_kind": self.judge, "judge_options": safe_model_args(self.judge_options),
+            "judge": self.judge, "judge_options": safe_model_args(self.judge_options),
             "model": self.model, "model_args": safe_model_args(self.model_args),
             "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
             "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
@@ -239,9 +239,11 @@ def items_digest(items: Sequence[Item]) -> str:
 
 RUN_FILE = "audit-run.json"
 # Options that decide which calls the eval-set makes; a resume must agree on all of them.
-_RUN_KEYS: tuple[str, ...] = ("judge_kind", "judge_options", "model", "model_args", "prompt", "kind", "seed", "cache")
+_RUN_KEYS: tuple[str, ...] = ("judge", "judge_options", "model", "model_args", "prompt", "kind", "seed", "cache")
 # What a run file written before a key existed implied for it.
-_RUN_DEFAULTS: dict[str, Any] = {"judge_kind": DEFAULT_JUDGE, "judge_options": {}}
+_RUN_DEFAULTS: dict[str, Any] = {"judge": DEFAULT_JUDGE, "judge_options": {}}
+# Keys a run file written before the rename carries, by their current name.
+_RUN_RENAMED: dict[str, str] = {"judge_kind": "judge"}
 
 
 def task_option_names(kind: str) -> list[str]:
@@ -286,6 +288,7 @@ def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool
             previous = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise AuditError(f"{path} is not valid JSON ({exc.msg}); remove it or use another --out") from exc
+        previous = {_RUN_RENAMED.get(k, k): v for k, v in previous.items()}
         differs = sorted(k for k in current if previous.get(k, _RUN_DEFAULTS.get(k)) != current[k])
         if differs:
             raise AuditError(

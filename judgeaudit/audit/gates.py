@@ -45,7 +45,7 @@ judge's own backbone counts (a judge that disfavours its own ideas is not self-p
 
 surface_ratio: median |score(edited idea) - score(idea)| over meaning-preserving edits, as a
 share of the median score difference between two different ideas of one area. On the 404
-bundled ICLR 2026 Human-Only pointwise ideas (MiniLM, `python -m judgeaudit.audit.surface_sanity
+bundled ICLR 2026 Human-Only pointwise ideas (MiniLM, `python -m judgeaudit.audit.surface_ratio
 --judge <each>`) the metric and distance judges measured 0.011-0.038 pooled over edits
 (concept_set 0.000), and the worst single edit of any judge 0.139 (rename_acronym on
 distance_nn / metric_embedding). Passing up to 0.25 leaves room above that worst edit; beyond

@@ -31,9 +31,9 @@ def item_to_sample(
 
     `lean=True` (prompted judges without retrieval) keeps only what their solver, scorer and the
     reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
-    placeholder; the prompted task drops them again when the sample's input is its only prompt,
-    see `judges.llm.prompted.prompt_input`) and the `extra` keys that are set (None values dropped;
-    readers use `.get`).
+    placeholder, from which the solver renders every call's prompt, `judges.prompts.render_call`)
+    and the `extra` keys that are set (None values dropped; readers use `.get`); its input is a
+    one-line summary (`summary`), so no text is carried twice.
     Inspect copies, diffs, thins and writes the metadata of every sample several times, so
     carrying the full item (evidence, provenance, original text) costs CPU per sample.
     Judges that rebuild the item (`parse_item(metadata["item"])`) need the default.
@@ -61,12 +61,19 @@ def item_to_sample(
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a contract item: {type(item).__name__}")
     if lean:
+        text = summary(meta)
         meta["texts"] = _texts(item)
         meta.update({key: value for key, value in (extra or {}).items() if value is not None})
     else:
         meta["item"] = item.to_dict()
         meta.update(extra or {})
     return Sample(id=sample_id or meta["item_id"], input=text, target=meta["gold"], metadata=meta)
+
+
+def summary(meta: Mapping[str, Any]) -> str:
+    """A sample's one-line input for display: the item, its area and the question (no idea text)."""
+    question = "which of two ideas is more novel?" if meta["kind"] == "pairwise" else "is this idea novel?"
+    return f"{meta['kind']} item {meta['item_id']} ({meta['area']}): {question}"
 
 
 def load_items(dataset: str, kind: str, idea_format: str = "abstract") -> list[Item]:

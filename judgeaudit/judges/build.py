@@ -5,7 +5,7 @@ epoch pooling, metadata) is assembled, for every judge kind of the catalog.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,6 @@ from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE
 
 KINDS: tuple[str, ...] = ("pairwise", "pointwise")
 IDEA_FORMATS: tuple[str, ...] = ("abstract", "plan")
-# Renders a lean sample's input from its metadata (the prompted judge's first call), see `judge_dataset`.
-InputRenderer = Callable[[dict[str, Any]], str]
 
 
 def probed_items(items: list[Item], probe: str | None, seed: int) -> list[ProbedItem]:
@@ -69,11 +67,11 @@ def arm_sample(arm: ProbedItem, lean: bool) -> Sample:
 
 def judge_dataset(
     dataset: str, kind: str, idea_format: str, probe: str | None, seed: int,
-    render_input: InputRenderer | None = None, scored: set[str] | None = None,
+    lean: bool = False, scored: set[str] | None = None,
 ) -> MemoryDataset:
     """Inspect dataset of one judge run: one Sample per arm of every item (of `scored` items only,
-    when given). With `render_input` (the prompted judge without retrieval) samples carry lean
-    metadata (`item_to_sample(lean=True)`) and their input is the prompt `render_input` gives."""
+    when given). `lean` (the prompted judge without retrieval): samples carry lean metadata
+    (`item_to_sample(lean=True)`)."""
     if idea_format not in IDEA_FORMATS:
         raise ValueError(
             f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
@@ -85,10 +83,7 @@ def judge_dataset(
     for arm in probed_items(items, probe, seed):
         if scored is not None and arm.item.item_id not in scored:
             continue
-        sample = arm_sample(arm, lean=render_input is not None)
-        if render_input is not None:
-            sample.input = render_input(sample.metadata or {})
-        samples.append(sample)
+        samples.append(arm_sample(arm, lean=lean))
     if not samples and scored is not None:
         raise TaskOptionError(f"-T dataset={dataset}: no items left to score after removing the fit split")
     if not samples:
@@ -102,17 +97,18 @@ def judge_dataset(
 def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver], *, idea_format: str,
                probe: str | None, seed: int, resamples: int, split_rule: str = DEFAULT_SPLIT_RULE,
                metadata: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
-               reducer: ScoreReducer | None = None, render_input: InputRenderer | None = None,
+               reducer: ScoreReducer | None = None, lean: bool = False,
                scored: set[str] | None = None) -> Task:
     """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
-    epochs pooled, and the task metadata (`metadata` adds the judge's own fields)."""
+    epochs pooled, and the task metadata (`metadata` adds the judge's own fields; `lean`: see
+    `judge_dataset`)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     check_split_rule(split_rule)
     rule: SplitRule = split_rule  # type: ignore[assignment]
     metrics = pairwise_metrics() if kind == "pairwise" else pointwise_metrics()
     return Task(
-        dataset=judge_dataset(dataset, kind, idea_format, probe, seed, render_input, scored),
+        dataset=judge_dataset(dataset, kind, idea_format, probe, seed, lean, scored),
         solver=solver,
         scorer=scorer or novelty(judge=judge, idea_format=idea_format, split_rule=rule),
         metrics=metrics,

@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from judgeaudit.protocol import (
     INVALID,
@@ -81,12 +82,13 @@ def strip_thinking(text: str) -> str:
 _ECHO_MIN_CHARS = 24  # a shorter fragment is only an echo when it is a whole line of the source
 _WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_EMPHASIS = re.compile(r"[*_`#>]+")
 
 
 def _flat(text: str) -> str:
     """Case-folded text with markdown emphasis removed and whitespace collapsed (echo matching)."""
     text = _unify_quotes(text)
-    text = re.sub(r"[*_`#>]+", " ", text)
+    text = _EMPHASIS.sub(" ", text)
     return _WS.sub(" ", text).strip().casefold()
 
 
@@ -100,11 +102,14 @@ def _echo_key(raw: str) -> str:
     return _ECHO_HEADER.sub("", line) or line
 
 
-def _source_lines(source: str) -> list[str]:
-    return [line for line in (_echo_key(raw) for raw in source.splitlines()) if line]
+@lru_cache(maxsize=64)
+def _source_lines(source: str) -> tuple[str, ...]:
+    """A source's non-empty lines as echo matching sees them (cached: the k calls and both orders of
+    an item share their idea texts)."""
+    return tuple(line for line in (_echo_key(raw) for raw in source.splitlines()) if line)
 
 
-def _long_fragments(sources: Sequence[list[str]]) -> list[str]:
+def _long_fragments(sources: Sequence[Sequence[str]]) -> list[str]:
     """Source lines and sentences long enough to be echoes wherever they occur, longest first."""
     long: set[str] = set()
     for lines in sources:
@@ -115,7 +120,7 @@ def _long_fragments(sources: Sequence[list[str]]) -> list[str]:
     return sorted(long, key=len, reverse=True)
 
 
-def _echo_runs(output: list[str], sources: Sequence[list[str]]) -> set[int]:
+def _echo_runs(output: list[str], sources: Sequence[Sequence[str]]) -> set[int]:
     """Indices of output lines that repeat a source: runs of two or more consecutive source lines,
     a whole one-line source, or a long source line (a lone short line may be the model's own)."""
     echoed: set[int] = set()

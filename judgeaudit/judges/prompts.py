@@ -9,14 +9,19 @@ Two placeholders are filled by rendering, never by the caller: `{boundary}` (the
 boundary of this prompt; the idea and related-work texts are fenced with it, see
 `judgeaudit.judges.fence`) and `{answer_instruction}` (the verdict protocol's instruction,
 `judgeaudit.protocol.answer_instruction`).
+
+`render_call` is the one renderer of a judge call's prompt from a sample's metadata (its idea texts,
+area, cue and related work); the judge solvers call it, nothing renders a prompt at dataset time.
 """
 
 from __future__ import annotations
 
 import re
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from judgeaudit.judges.fence import boundary_for, fence
 from judgeaudit.protocol import answer_instruction
@@ -170,3 +175,31 @@ def load_template(kind: str, name: str) -> Template:
             f"unknown {kind} prompt {name!r} (expected one of {', '.join(prompt_names(kind))})"
         )
     return parse_template(read_prompt(f"judge/{kind}/{name}.txt"), kind, name)
+
+
+def idea_texts(kind: str, meta: Mapping[str, Any]) -> dict[str, str]:
+    """A sample's idea texts by prompt placeholder: lean metadata's `texts`, else from the full `item`."""
+    texts = meta.get("texts")
+    if texts is not None:
+        return texts  # type: ignore[no-any-return]
+    item = meta.get("item")
+    if item is None:
+        raise ValueError(f"sample {meta.get('item_id')!r}: metadata has neither 'texts' nor 'item'")
+    if kind == "pointwise":
+        return {"idea": item["idea"]["text"]}
+    return {"idea_a": item["idea_a"]["text"], "idea_b": item["idea_b"]["text"]}
+
+
+def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: str) -> str:
+    """The prompt text of one call for a sample (ideas swapped for the ba order); related work is
+    the sample's `related_work` block of that order, when a retrieval step left one."""
+    texts = idea_texts(kind, meta)
+    cue = meta.get("cue") or ""
+    related = (meta.get("related_work") or {}).get(order, "")
+    template = load_template(kind, prompt)
+    if kind == "pointwise":
+        return template.render(idea=texts["idea"], area=meta["area"], cue=cue, related_work=related)
+    first, second = texts["idea_a"], texts["idea_b"]
+    if order == "ba":
+        first, second = second, first
+    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)

@@ -23,7 +23,7 @@ interval end that falls among +inf replicates is +inf.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    Interval,
     resample_counts,
 )
 
@@ -42,25 +43,67 @@ _BLOCK = 512  # resamples per block (keeps the resamples x values matrices small
 
 @dataclass(frozen=True)
 class SurfaceRatio:
-    """Median surface shift over the typical same-area difference, its interval and inputs' sizes."""
+    """The ratio as an `Interval` (estimate, bounds, method, seed, n ideas, undefined resamples) and
+    the sizes and medians behind it."""
 
-    estimate: float
-    low: float
-    high: float
-    confidence: float
-    method: str
-    resamples: int
-    seed: int
-    n: int  # ideas
+    interval: Interval
     n_shifts: int
     n_pairs: int
     median_shift: float
     typical_difference: float
-    undefined: int = 0
+
+    @property
+    def estimate(self) -> float:
+        """The ratio of the observed medians."""
+        return self.interval.estimate
+
+    @property
+    def low(self) -> float:
+        """Lower interval end."""
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        """Upper interval end."""
+        return self.interval.high
+
+    @property
+    def n(self) -> int:
+        """Ideas the ratio rests on."""
+        return self.interval.n
+
+    @property
+    def confidence(self) -> float:
+        """Confidence level of the interval."""
+        return self.interval.confidence
+
+    @property
+    def method(self) -> str:
+        """Bootstrap method of the interval."""
+        return self.interval.method
+
+    @property
+    def resamples(self) -> int:
+        """Bootstrap resamples."""
+        return self.interval.resamples
+
+    @property
+    def seed(self) -> int:
+        """Seed of the bootstrap draws."""
+        return self.interval.seed
+
+    @property
+    def undefined(self) -> int:
+        """Resamples without a defined ratio (left out of the percentiles)."""
+        return self.interval.undefined
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return asdict(self)
+        """JSON-ready flat dict (the audit card's `ratio` record)."""
+        i = self.interval
+        return {"estimate": i.estimate, "low": i.low, "high": i.high, "confidence": i.confidence, "method": i.method,
+                "resamples": i.resamples, "seed": i.seed, "n": i.n, "n_shifts": self.n_shifts, "n_pairs": self.n_pairs,
+                "median_shift": self.median_shift, "typical_difference": self.typical_difference,
+                "undefined": i.undefined}
 
 
 def weighted_medians(values: ArrayLike, weights: ArrayLike) -> np.ndarray:
@@ -157,5 +200,5 @@ def surface_ratio(
         typ_med = weighted_medians(diffs, c[:, p[:, 0]] * c[:, p[:, 1]])
         reps[start : start + c.shape[0]] = _ratio(shift_med, typ_med)
     lo, hi, undefined = _percentiles_with_inf(reps, confidence)
-    return SurfaceRatio(estimate, lo, hi, confidence, RATIO_METHOD, resamples, seed, int(b.size), int(s.size),
-                        int(p.shape[0]), median_shift, typical, undefined)
+    interval = Interval(estimate, lo, hi, confidence, RATIO_METHOD, resamples, seed, int(b.size), undefined)
+    return SurfaceRatio(interval, int(s.size), int(p.shape[0]), median_shift, typical)

@@ -182,20 +182,33 @@ def test_generated_sets_that_hold_nothing_usable_are_named(tmp_path: Path) -> No
         select_generated([str(FIX)], "pairwise", None)
 
 
-def test_run_file_from_before_judge_kinds_resumes_as_the_prompted_judge(tmp_path: Path) -> None:
+def test_run_file_from_before_judge_options_resumes_as_the_prompted_judge(tmp_path: Path) -> None:
     items = read_items(FIX / "pairwise.jsonl", "pairwise")
     spec = AuditSpec(model="local/gemma-3-270m", dataset=str(FIX))
     claim_out_dir(spec, items, tmp_path)
     recorded = json.loads((tmp_path / "audit-run.json").read_text(encoding="utf-8"))
-    assert (recorded["judge_kind"], recorded["judge_options"]) == ("prompted", {})
-    old = {k: v for k, v in recorded.items() if k not in ("judge_kind", "judge_options")}
+    assert (recorded["judge"], recorded["judge_options"]) == ("prompted", {})
+    old = {k: v for k, v in recorded.items() if k not in ("judge", "judge_options")}
     (tmp_path / "audit-run.json").write_text(json.dumps(old), encoding="utf-8")
     claim_out_dir(spec, items, tmp_path)  # no judge keys recorded: the prompted judge without options
-    with pytest.raises(AuditError, match="different judge_kind, judge_options"):
+    with pytest.raises(AuditError, match="different judge, judge_options"):
         claim_out_dir(replace(spec, judge="rubric", judge_options={"k": 3}), items, tmp_path)
 
 
-def test_probes_that_cannot_apply_are_named_per_judge_kind() -> None:
+def test_run_file_naming_the_judge_judge_kind_resumes_under_its_current_name(tmp_path: Path) -> None:
+    """A run file written when the judge key was `judge_kind` resumes the same judge and refuses another."""
+    items = read_items(FIX / "pairwise.jsonl", "pairwise")
+    spec = AuditSpec(model="none", dataset=str(FIX), judge="distance_nn")
+    claim_out_dir(spec, items, tmp_path)
+    recorded = json.loads((tmp_path / "audit-run.json").read_text(encoding="utf-8"))
+    old = {("judge_kind" if k == "judge" else k): v for k, v in recorded.items()}
+    (tmp_path / "audit-run.json").write_text(json.dumps(old), encoding="utf-8")
+    claim_out_dir(spec, items, tmp_path)
+    with pytest.raises(AuditError, match="different judge;"):
+        claim_out_dir(replace(spec, judge="distance_centroid"), items, tmp_path)
+
+
+def test_probes_that_cannot_apply_are_named_per_judge() -> None:
     from judgeaudit.arms.transforms import PROBES
     from judgeaudit.audit.applicability import inapplicable_probes
     from judgeaudit.audit.surface_ratio import surface_ratio_reading

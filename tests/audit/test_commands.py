@@ -133,7 +133,7 @@ def test_task_options_reach_every_task_and_the_card(tmp_path: Path) -> None:
     args = _task_args(out / "logs")
     assert len(args) == 3 and all(a["k"] == 2 for a in args)  # unperturbed, repeat, surface
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
-    assert card["judge"]["judge_kind"] == "prompted" and card["judge"]["judge_options"] == {"k": 2}
+    assert card["judge"]["judge"] == "prompted" and card["judge"]["judge_options"] == {"k": 2}
     md = (out / "card.md").read_text(encoding="utf-8")
     assert "task options: `k=2`" in md and "--model scripted/accurate -T k=2 --prompt reference" in md
 
@@ -147,7 +147,7 @@ def test_audit_of_a_distance_judge_without_a_model(tmp_path: Path, capsys: pytes
     base = ["audit", "--model", "none", "--dataset", str(FIX), "--resamples", "300", "--display", "none"]
     assert main([*base, "--judge", "distance_nn", "--out", str(out)]) == 0
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
-    assert (card["judge"]["judge_kind"], card["judge"]["model"]) == ("distance_nn", "none")
+    assert (card["judge"]["judge"], card["judge"]["model"]) == ("distance_nn", "none")
     assert card["items"]["count"] == 4 and 0 < card["items"]["judged"] < 4  # the rest fit the verdict rule
     assert all(a["judge"] == "distance_nn" for a in _task_args(out / "logs"))
 
@@ -178,7 +178,7 @@ def test_audit_of_a_distance_judge_without_a_model(tmp_path: Path, capsys: pytes
     capsys.readouterr()
     assert main([*base, "--judge", "distance_nn", "--out", str(out)]) == 0  # a plain resume
     assert main([*base, "--judge", "distance_mean", "--out", str(out)]) == 1
-    assert "different judge_kind" in capsys.readouterr().err
+    assert "different judge" in capsys.readouterr().err
     # an option the judge cannot honour is refused by its task, by name, before the out dir is claimed
     other = tmp_path / "retrieval"
     assert main([*base, "--judge", "distance_nn", "-T", "retrieval=5", "--out", str(other)]) == 1

@@ -34,7 +34,7 @@ def _ud(x: float) -> UnpairedDifference:
 
 
 def _sr(x: float) -> SurfaceRatio:
-    return SurfaceRatio(x, x * 0.95, x * 1.05, 0.95, "percentile over ideas", 100, 1, N, 90, 60, x * 0.1, 0.1)
+    return SurfaceRatio(Interval(x, x * 0.95, x * 1.05, 0.95, "percentile over ideas", 100, 1, N), 90, 60, x * 0.1, 0.1)
 
 
 ALL_RAN = {"self_preference": Reading("self_preference", "ok", 10, {"self_preference_gap": Figure("self_preference_gap", "", _ud(0.0))}),

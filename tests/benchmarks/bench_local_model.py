@@ -95,7 +95,7 @@ def main() -> int:
     from inspect_ai.model import ChatMessageUser, GenerateConfig
 
     from judgeaudit.data.samples import item_to_sample, load_items
-    from judgeaudit.judges.llm.prompted import render_call
+    from judgeaudit.judges.prompts import render_call
     from judgeaudit.providers.gguf import gemma_gguf
     from judgeaudit.providers.grammars import resolve_grammar
     from judgeaudit.providers.local_llama import (

@@ -1,8 +1,8 @@
 """Overhead of the novelty_pairwise task over a bare Inspect task (one generate per sample).
 
 Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
-without cache, writing a real log. The judge task's samples carry lean metadata and their
-prompt as input (`judges.build.judge_dataset`); the third side, a bare task carrying the full
+without cache, writing a real log. The judge task's samples carry lean metadata (idea texts, the
+solver renders each prompt: `judges.prompts.render_call`); the third side, a bare task carrying the full
 contract item as metadata, shows what that item alone would cost. The two sides alternate; reports the best of `--repeats`
 wall times and process CPU times per side and their ratios (target <= 1.10x). On a shared,
 loaded machine the CPU-time ratio is the steadier figure.
@@ -29,7 +29,7 @@ from inspect_ai.solver import generate
 from judgeaudit.data.contract import Evidence, Idea, PairItem
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import item_to_sample
-from judgeaudit.judges.llm.prompted import render_call
+from judgeaudit.judges.prompts import render_call
 from judgeaudit.judges.tasks import novelty_pairwise
 
 

@@ -96,7 +96,8 @@ def test_lean_pair_sample_keeps_what_solver_scorer_and_reports_read(pairs: list[
     shared = {"kind", "item_id", "setup", "area", "gold", "human", "probe", "probe_variant"}
     assert {key: lean.metadata[key] for key in shared} == {key: full.metadata[key] for key in shared}
     assert set(lean.metadata) == shared | {"texts"}
-    assert (lean.id, lean.target, lean.input) == (full.id, full.target, full.input)
+    assert (lean.id, lean.target) == (full.id, full.target)
+    assert lean.input == f"pairwise item {item.pair_id} ({item.area}): which of two ideas is more novel?"
     # the full item (evidence quotes, original text, provenance) stays out of lean samples
     assert item.idea_a.original_text and item.idea_a.original_text not in json.dumps(lean.metadata)
     assert full.metadata["item"] == item.to_dict() and full.metadata["cue"] is None
@@ -112,7 +113,7 @@ def test_lean_point_sample(points: list[PointItem]) -> None:
 
 def test_prompts_render_the_same_from_lean_and_full_metadata(pairs: list[PairItem], points: list[PointItem]) -> None:
     """The judge prompt of every order is identical whichever metadata form a sample carries."""
-    from judgeaudit.judges.llm.prompted import render_call
+    from judgeaudit.judges.prompts import render_call
 
     extra = {"cue": "Reviewers found one of these ideas novel."}
     for kind, item, orders in (("pairwise", pairs[1], ("ab", "ba")), ("pointwise", points[1], ("single",))):
@@ -125,7 +126,7 @@ def test_prompts_render_the_same_from_lean_and_full_metadata(pairs: list[PairIte
 
 
 def test_metadata_without_texts_or_item_is_a_clear_error() -> None:
-    from judgeaudit.judges.llm.prompted import render_call
+    from judgeaudit.judges.prompts import render_call
 
     with pytest.raises(ValueError, match="'x1'.*neither 'texts' nor 'item'"):
         render_call("pairwise", "reference", {"item_id": "x1", "area": "a"}, "ab")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
 from judgeaudit.judges.fence import fenced_texts
@@ -648,15 +648,15 @@ def test_lean_metadata_report_equals_full_metadata_report(
         return prompts
 
     lean_prompts = run_all(tmp_path / "lean")
-    full_dataset = build.judge_dataset  # the same arms, never lean: no input rendered at dataset time
-    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], None, *args[6:]))
+    full_dataset = build.judge_dataset  # the same arms, never lean: the full item in every sample
+    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], False, *args[6:]))
     full_prompts = run_all(tmp_path / "full")
 
     assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
     lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
     assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
     assert all("item" not in m for m in lean_meta)
-    assert sum("texts" in m for m in lean_meta) == 6  # kept only where a second order is shown
+    assert all("texts" in m for m in lean_meta)  # the solver renders every prompt from them
     assert all("item" in m and "texts" not in m for m in full_meta)
 
     lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
@@ -668,19 +668,21 @@ def test_lean_metadata_report_equals_full_metadata_report(
     assert lean_groups == full_groups and lean_data == full_data
 
 
-def test_prompted_sample_input_is_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
-    """The lean sample's input is the prompt of its first call (no message rewrite logged); with
-    retrieval the samples keep the full contract item the retriever's exclusion reads."""
+def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
+    """The lean sample's input is its one-line summary; the solver puts the first call's prompt in
+    its place (one logged change of the first message); with retrieval the samples keep the full
+    contract item the retriever's exclusion reads."""
     from judgeaudit.data.samples import load_items
 
     judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
     log = run(novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path)
     assert log.samples is not None
-    for sample in log.samples:
+    for sample in map(resolve_sample_attachments, log.samples):
         [prompt] = [m.text for m in sample.messages if m.role == "user"]
-        assert sample.input == prompt
+        [called] = [e.input[-1].text for e in sample.events if e.event == "model"]
+        assert prompt == called and str(sample.input).startswith(f"pairwise item {str(sample.id).split('|')[0]} (")
         state_changes = [c.path for e in sample.events if e.event == "state" for c in e.changes]
-        assert "/messages/0/content" not in state_changes
+        assert state_changes.count("/messages/0/content") == 1
 
     items = {i.item_id: i for i in load_items(TINY, "pairwise")}
     task = novelty_pairwise(dataset=TINY, retrieval=2, resamples=RESAMPLES)
@@ -713,34 +715,24 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
     assert failed.messages[-1].text == "" and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"  # type: ignore[index]
 
 
-def test_lean_sample_without_texts_refuses_a_second_order() -> None:
-    """A lean sample built for one presented order has no idea texts: asking it for another order
-    (or for related work) is a clear error, never a silently repeated prompt."""
-    from inspect_ai.solver import TaskState
-
+def test_a_lean_sample_carries_its_idea_texts_once_and_the_solver_renders_its_prompts(tmp_path: Path) -> None:
+    """The prompt is rendered in one place, the solver: a lean sample's input is a one-line summary
+    (no idea text), its metadata the idea texts; the logged conversation opens with the first
+    call's prompt, and a both-order run shows the ideas swapped in its second call."""
     from judgeaudit.judges.build import judge_dataset
-    from judgeaudit.judges.llm.prompted import call_text, prompt_input
 
-    one = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED,
-                        lambda meta: prompt_input("pairwise", "reference", False, meta))[0]
-    both = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED,
-                         lambda meta: prompt_input("pairwise", "reference", True, meta))[0]
-    assert one.metadata is not None and "texts" not in one.metadata
-    assert both.metadata is not None and "texts" in both.metadata and both.input == one.input
+    sample = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED, lean=True)[0]
+    assert sample.metadata is not None
+    texts = sample.metadata["texts"]
+    assert sample.input == f"pairwise item {sample.id} ({sample.metadata['area']}): which of two ideas is more novel?"
+    assert not any(text[:40] in str(sample.input) for text in texts.values())
 
-    def state(sample: Any) -> TaskState:
-        return TaskState(model="mockllm/model", sample_id=sample.id, epoch=1, input=sample.input,
-                         messages=[], metadata=dict(sample.metadata))
-
-    assert call_text("pairwise", "reference", state(one), ("ab",), "ab") == one.input
-    ba = call_text("pairwise", "reference", state(both), ("ab", "ba"), "ba")
-    assert ba != one.input and shown_ideas(ba) == shown_ideas(str(one.input))[::-1]
-    with pytest.raises(ValueError, match="'pair0' carries no idea texts.*'ab', 'ba'"):
-        call_text("pairwise", "reference", state(one), ("ab", "ba"), "ba")
-    related = state(one)
-    related.metadata["related_work"] = {"ab": "Related papers: ..."}
-    with pytest.raises(ValueError, match="no idea texts"):
-        call_text("pairwise", "reference", related, ("ab",), "ab")
+    log = run(novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES),
+              ScriptedJudge(lambda text, index: "Verdict: A"), tmp_path)
+    assert log.samples is not None
+    first = resolve_sample_attachments(log.samples[0])
+    prompts = [e.input[-1].text for e in first.events if e.event == "model"]
+    assert len(prompts) == 2 and shown_ideas(prompts[1]) == shown_ideas(prompts[0])[::-1]
 
 
 def test_a_prompted_judge_without_a_model_is_an_error_not_a_verdict(tmp_path: Path) -> None:

@@ -10,9 +10,8 @@ from conftest import make_pairs, make_points
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, ContentImage
 
 from judgeaudit.data.samples import item_to_sample
-from judgeaudit.judges.llm.prompted import render_call
 from judgeaudit.judges.parse import parse_verdict
-from judgeaudit.judges.prompts import prompt_names
+from judgeaudit.judges.prompts import prompt_names, render_call
 from judgeaudit.providers.grammars import (
     GRAMMARS,
     detect_verdict_kind,

@@ -28,8 +28,8 @@ def test_ratio_point_estimate_by_hand() -> None:
     assert r.typical_difference == pytest.approx(2.0)
     assert r.median_shift == pytest.approx(0.25)  # median of 0.1, 0.2, 0.3, 0.6
     assert r.estimate == pytest.approx(0.125)
-    assert (r.n, r.n_shifts, r.n_pairs, r.resamples, r.seed) == (3, 4, 3, 200, 3)
-    assert r.method == "percentile over ideas" and r.to_dict()["estimate"] == r.estimate
+    assert (r.n, r.n_shifts, r.n_pairs, r.interval.resamples, r.interval.seed) == (3, 4, 3, 200, 3)
+    assert r.interval.method == "percentile over ideas" and r.to_dict()["estimate"] == r.estimate
 
 
 def _replicate_by_hand(counts: np.ndarray, base: list[float], who: list[int], shifts: list[float],

@@ -47,7 +47,7 @@ from inspect_ai.util import LimitExceededError
 
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import fence_in, fill, prompt_boundary
-from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output, render_call
+from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,
     check_method,
@@ -56,7 +56,7 @@ from judgeaudit.judges.llm.retrieval import (
     submission_cutoff,
 )
 from judgeaudit.judges.options import TaskOptionError
-from judgeaudit.judges.prompts import load_template
+from judgeaudit.judges.prompts import load_template, render_call
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.protocol import answer_instruction

@@ -34,7 +34,7 @@ from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
-from judgeaudit.judges.prompts import load_template
+from judgeaudit.judges.prompts import load_template, render_call
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call, map_back
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
@@ -53,33 +53,6 @@ def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
     if kind == "pointwise":
         return ("single",)
     return ("ab", "ba") if both_orders else ("ab",)
-
-
-def idea_texts(kind: str, meta: Mapping[str, Any]) -> dict[str, str]:
-    """A sample's idea texts by prompt placeholder: lean metadata's `texts`, else from the full `item`."""
-    texts = meta.get("texts")
-    if texts is not None:
-        return texts  # type: ignore[no-any-return]
-    item = meta.get("item")
-    if item is None:
-        raise ValueError(f"sample {meta.get('item_id')!r}: metadata has neither 'texts' nor 'item'")
-    if kind == "pointwise":
-        return {"idea": item["idea"]["text"]}
-    return {"idea_a": item["idea_a"]["text"], "idea_b": item["idea_b"]["text"]}
-
-
-def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: Order) -> str:
-    """The prompt text of one call for a sample (ideas swapped for the ba order)."""
-    texts = idea_texts(kind, meta)
-    cue = meta.get("cue") or ""
-    related = (meta.get("related_work") or {}).get(order, "")  # set by retrieve_prior_work
-    template = load_template(kind, prompt)
-    if kind == "pointwise":
-        return template.render(idea=texts["idea"], area=meta["area"], cue=cue, related_work=related)
-    first, second = texts["idea_a"], texts["idea_b"]
-    if order == "ba":
-        first, second = second, first
-    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
 
 
 def record_from_output(
@@ -122,7 +95,8 @@ async def judge_call(
 
 
 def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
-    """The sample's input message carrying the judge prompt (same id and source: one change logged)."""
+    """The sample's input message (its one-line summary) now carrying the first call's prompt, for
+    display (same id and source: one change logged)."""
     first = state.messages[0] if state.messages else None
     if isinstance(first, ChatMessageUser):
         return first if first.content == text else first.model_copy(update={"content": text})
@@ -143,31 +117,6 @@ def plan_calls(
             f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
         )
     return name, orders  # type: ignore[return-value]
-
-
-def prompt_input(kind: str, prompt: str, both_orders: bool, meta: dict[str, Any]) -> str:
-    """The prompt of a lean sample's first call, to be its input. When all its calls show that
-    one prompt (a single presented order) the idea texts are dropped from `meta`: the solver then
-    sends the input as it is (`call_text`)."""
-    name, orders = plan_calls(kind, meta, prompt, 1, both_orders)
-    text = render_call(kind, name, meta, orders[0])
-    if len(orders) == 1:
-        meta.pop("texts", None)
-    return text
-
-
-def call_text(kind: str, prompt: str, state: TaskState, orders: Sequence[Order], order: Order) -> str:
-    """The prompt of one call: rendered from the sample's idea texts, or, for a lean sample of one
-    presented order (no texts, see `prompt_input`), the sample's input."""
-    meta = state.metadata
-    if "texts" in meta or "item" in meta:
-        return render_call(kind, prompt, meta, order)
-    if len(orders) != 1 or meta.get("related_work"):
-        raise ValueError(
-            f"sample {meta.get('item_id')!r} carries no idea texts (built for one presented order "
-            f"without retrieval) but the judge asks for orders {list(orders)} / related work"
-        )
-    return state.input_text
 
 
 @solver
@@ -192,7 +141,7 @@ def novelty_judge(
         jobs = []
         first_text = ""
         for order in orders:
-            text = call_text(kind, name, state, orders, order)
+            text = render_call(kind, name, state.metadata, order)
             first_text = first_text or text
             for call_index in range(k):
                 jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
@@ -224,4 +173,4 @@ def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, prob
                           split_rule=split_rule, metadata={"retrieval": retrieval, "prompt": prompt})
     return judge_task(kind, judge, dataset, judge_solver, idea_format=idea_format, probe=probe, seed=seed,
                       resamples=resamples, split_rule=split_rule, metadata={"retrieval": 0, "prompt": prompt},
-                      render_input=lambda meta: prompt_input(kind, prompt, both_orders, meta))
+                      lean=True)

@@ -20,7 +20,7 @@ from inspect_ai.model import ModelOutput, ModelUsage
 from inspect_runs import eval_ok, run_scripted
 from real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 
-from judgeaudit.audit.surface_sanity import (
+from judgeaudit.audit.surface_ratio import (
     EDITS,
     area_pairs,
     edit_text,
@@ -350,7 +350,7 @@ def test_concept_judge_runs_in_inspect_via_the_catalog_factory(real_set: tuple[P
 
 def test_sanity_cli_writes_json_and_a_table(real_set: tuple[Path, Path], tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from judgeaudit.audit.surface_sanity import main
+    from judgeaudit.audit.surface_ratio import main
 
     set_dir, corpus_file = real_set
     out = tmp_path / "sanity.json"
