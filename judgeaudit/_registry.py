@@ -1,7 +1,7 @@
 """Inspect entry point: importing this registers our tasks and model providers."""
 
 # ruff: noqa: F401
-from judgeaudit.judges.excepthook import install_option_error_hook
+from judgeaudit.judges.excepthook import install_user_error_hook
 from judgeaudit.judges.tasks import (
     novelty_metric_pairwise,
     novelty_metric_pointwise,
@@ -14,4 +14,4 @@ from judgeaudit.offline import apply_offline_defaults
 from judgeaudit.providers.register import litellm, local
 
 apply_offline_defaults()  # before any task or model runs: mockllm/model needs no network
-install_option_error_hook()  # a refused -T option: one line under `inspect eval`, not a traceback
+install_user_error_hook()  # a refused -T option or bad dataset file: one line under `inspect eval`, not a traceback

@@ -1,10 +1,11 @@
-"""A `sys.excepthook` link that turns a refused task option into one line under `inspect eval` / `eval-set`.
+"""A `sys.excepthook` link that turns bad user input into one line under `inspect eval` / `eval-set`.
 
-Inspect builds our tasks inside its task group, so a `TaskOptionError` reaches the interpreter
-wrapped in an ExceptionGroup and Inspect's own hook prints the whole traceback (~250 lines). Inspect's
-clean-message error type is private, so instead the registry module chains this hook in front of
-whatever hook is installed: a task option error prints `error: <message>` and exits 2; every other
-exception goes to the hook it replaced, unchanged.
+Inspect builds our tasks inside its task group, so a `TaskOptionError` (or any other of our
+`UserError`s raised while a task is built: an invalid dataset file, a bad corpus) reaches the
+interpreter wrapped in an ExceptionGroup and Inspect's own hook prints the whole traceback (~250
+lines). Inspect's clean-message error type is private, so instead the registry module chains this
+hook in front of whatever hook is installed: a user error prints `error: <message>` and exits 2;
+every other exception goes to the hook it replaced, unchanged.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 
-from judgeaudit.judges.option_checks import TaskOptionError
+from judgeaudit.errors import UserError
 
-EXIT_TASK_OPTION = 2
+EXIT_USER_ERROR = 2
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
 
-def find_option_error(exc: BaseException | None) -> TaskOptionError | None:
-    """The first TaskOptionError in `exc`, its exception groups and its cause/context chains, or None."""
+def find_user_error(exc: BaseException | None) -> UserError | None:
+    """The first UserError (task options included) in `exc`, its groups and its cause/context chains, or None."""
     pending: list[BaseException] = [exc] if exc is not None else []
     seen: set[int] = set()
     while pending:
@@ -28,7 +29,7 @@ def find_option_error(exc: BaseException | None) -> TaskOptionError | None:
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, TaskOptionError):
+        if isinstance(current, UserError):
             return current
         if isinstance(current, BaseExceptionGroup):
             pending.extend(current.exceptions)
@@ -36,27 +37,27 @@ def find_option_error(exc: BaseException | None) -> TaskOptionError | None:
     return None
 
 
-class OptionErrorHook:
-    """The chained hook: one line and exit 2 for a task option error, else the previous hook."""
+class UserErrorHook:
+    """The chained hook: one line and exit 2 for a user error, else the previous hook."""
 
     def __init__(self, previous: ExceptHook) -> None:
         self.previous = previous
 
     def __call__(self, exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         """Handle one uncaught exception."""
-        option_error = find_option_error(exc)
-        if option_error is None:
+        user_error = find_user_error(exc)
+        if user_error is None:
             self.previous(exc_type, exc, tb)
             return
-        print(f"error: {' '.join(str(option_error).split())}", file=sys.stderr, flush=True)
-        sys.exit(EXIT_TASK_OPTION)
+        print(f"error: {' '.join(str(user_error).split())}", file=sys.stderr, flush=True)
+        sys.exit(EXIT_USER_ERROR)
 
 
-_installed: list[OptionErrorHook] = []
+_installed: list[UserErrorHook] = []
 
 
-def install_option_error_hook() -> None:
+def install_user_error_hook() -> None:
     """Chain the hook in front of the current `sys.excepthook`, once per process (later calls do nothing)."""
     if not _installed:
-        _installed.append(OptionErrorHook(sys.excepthook))
+        _installed.append(UserErrorHook(sys.excepthook))
         sys.excepthook = _installed[0]

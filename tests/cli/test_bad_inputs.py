@@ -243,3 +243,21 @@ def test_inspect_bad_option_is_one_line(tmp_path: Path, command: str, task: str,
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
     assert lines == [f"error: {message}"] or (len(lines) == 1 and lines[0].startswith(f"error: {message}")), lines
     assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
+
+
+@pytest.mark.slow
+def test_inspect_invalid_dataset_file_is_one_line(tmp_path: Path) -> None:
+    """A dataset file that breaks the contract, given to `inspect eval -T dataset=`: one line naming it, exit 2."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "pairwise.jsonl").write_text('{"id": "p1", "kind": "pairwise"}\n', encoding="utf-8")
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    logs = tmp_path / "logs"
+    proc = subprocess.run([str(inspect_cli), "eval", "judgeaudit/novelty_pairwise", "-T", f"dataset={bad}",
+                           "--model", "mockllm/model", "--limit", "1", "--log-dir", str(logs)],
+                          cwd=tmp_path, env={**os.environ, "INSPECT_LOG_DIR": str(logs)}, capture_output=True,
+                          text=True, timeout=300, check=False)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], lines

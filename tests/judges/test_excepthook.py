@@ -9,11 +9,12 @@ from types import TracebackType
 
 import pytest
 
+from judgeaudit.data.validate import ContractError
 from judgeaudit.judges import excepthook
 from judgeaudit.judges.excepthook import (
-    OptionErrorHook,
-    find_option_error,
-    install_option_error_hook,
+    UserErrorHook,
+    find_user_error,
+    install_user_error_hook,
 )
 from judgeaudit.judges.option_checks import TaskDatasetError, TaskOptionError
 
@@ -38,23 +39,25 @@ def _chained() -> BaseException:
 
 def test_finds_the_error_in_groups_and_chains() -> None:
     plain = TaskOptionError("-T k=0: k must be >= 1")
-    assert find_option_error(plain) is plain
+    assert find_user_error(plain) is plain
     nested = ExceptionGroup("outer", [ValueError("other"), ExceptionGroup("inner", [plain])])
-    assert find_option_error(nested) is plain
-    found = find_option_error(_chained())
+    assert find_user_error(nested) is plain
+    found = find_user_error(_chained())
     assert isinstance(found, TaskOptionError) and str(found).startswith("-T k=0")
     dataset = TaskDatasetError("-T dataset=nope: unknown dataset 'nope'")
     assert isinstance(dataset, FileNotFoundError)
-    assert find_option_error(ExceptionGroup("g", [dataset])) is dataset
+    assert find_user_error(ExceptionGroup("g", [dataset])) is dataset
+    contract = ContractError([])
+    assert find_user_error(ExceptionGroup("g", [RuntimeError("x"), contract])) is contract
 
 
 def test_other_errors_are_not_found() -> None:
-    assert find_option_error(None) is None
-    assert find_option_error(ValueError("k must be >= 1")) is None
-    assert find_option_error(ExceptionGroup("g", [KeyError("k"), RuntimeError("x")])) is None
+    assert find_user_error(None) is None
+    assert find_user_error(ValueError("k must be >= 1")) is None
+    assert find_user_error(ExceptionGroup("g", [KeyError("k"), RuntimeError("x")])) is None
     looped = _raised(ValueError("a"))
     looped.__context__ = looped  # a cycle must not hang the walk
-    assert find_option_error(looped) is None
+    assert find_user_error(looped) is None
 
 
 def test_hook_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,7 +66,7 @@ def test_hook_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) ->
     def previous(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         calls.append(exc)
 
-    hook = OptionErrorHook(previous)
+    hook = UserErrorHook(previous)
     group = _raised(ExceptionGroup("unhandled errors in a TaskGroup", [TaskOptionError("-T  seed=abc:\n bad")]))
     with pytest.raises(SystemExit) as info:
         hook(type(group), group, group.__traceback__)
@@ -79,7 +82,7 @@ def test_hook_delegates_everything_else() -> None:
         calls.append(exc)
 
     other = _raised(RuntimeError("a real crash"))
-    OptionErrorHook(previous)(type(other), other, other.__traceback__)
+    UserErrorHook(previous)(type(other), other, other.__traceback__)
     assert calls == [other]
 
 
@@ -90,8 +93,8 @@ def test_install_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(sys, "excepthook", original)
     monkeypatch.setattr(excepthook, "_installed", [])
-    install_option_error_hook()
+    install_user_error_hook()
     first = sys.excepthook
-    assert isinstance(first, OptionErrorHook) and first.previous is original
-    install_option_error_hook()
+    assert isinstance(first, UserErrorHook) and first.previous is original
+    install_user_error_hook()
     assert sys.excepthook is first
