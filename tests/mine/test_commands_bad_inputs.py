@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from child_processes import default_sigint
 from conftest import make_pairs, make_points
 from inspect_ai.model import ModelOutput, ModelUsage
 
@@ -223,7 +224,7 @@ def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: P
         [exe, "mine", "--source", SRC, "--out", str(out), "--no-progress", "--workers", "1",
          "--extractor", "litellm/openai/never-answers", "--api-base", f"http://127.0.0.1:{port}/v1",
          "--llm-cache", str(tmp_path / "llm")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
     try:
         conn, _ = server.accept()  # mining reached its first model call, which now waits forever
         child.send_signal(signal.SIGINT)

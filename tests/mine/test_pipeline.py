@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_processes import default_sigint
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "openreview_small"
@@ -83,7 +84,8 @@ def test_ctrl_c_with_two_workers_exits_130_with_one_line(tmp_path: Path) -> None
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     argv = ["mine", "--source", f"snapshot:{cache}", "--out", str(out), "--workers", "2", "--no-progress", *LOOSE]
     proc = subprocess.Popen([sys.executable, "-c", DRIVER, str(calls), str(counts), *argv], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 180
         while True:  # until one worker has done every fast chunk and waits while the other is on the slow one
