@@ -1,7 +1,7 @@
 """Inspect entry point: importing this registers our tasks and model providers."""
 
 # ruff: noqa: F401
-from judgeaudit.judges.excepthook import install_user_error_hook
+from judgeaudit.excepthook import install_user_error_hook
 from judgeaudit.judges.tasks import (
     novelty_metric_pairwise,
     novelty_metric_pointwise,

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from judgeaudit.errors import UserError
+from judgeaudit.errors import EXIT_USER_ERROR, UserError, error_line
 from judgeaudit.offline import apply_offline_defaults
 
 # Each module exposes `register(subparsers)`, adding its subcommand(s) with a handler
@@ -75,21 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 # bug: one line saying so (exit 1). Anything else keeps its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
 USER_ERRORS: tuple[type[BaseException], ...] = (UserError, OSError)
 INTERNAL_ERRORS: tuple[type[BaseException], ...] = (ValueError, KeyError)
-EXIT_ERROR = 2
 EXIT_INTERNAL = 1
 EXIT_INTERRUPTED = 130
 TRACEBACK_ENV = "JUDGEAUDIT_TRACEBACK"
-
-
-def error_line(exc: BaseException) -> str:
-    """One line for a user-facing error: the path and the OS reason for file errors, else the message."""
-    if isinstance(exc, OSError) and exc.filename is not None:
-        text = f"{exc.filename}: {exc.strerror or exc}"
-    elif isinstance(exc, KeyError) and exc.args:
-        text = str(exc.args[0])
-    else:
-        text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
 
 
 def internal_error_line(exc: BaseException) -> str:
@@ -115,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get(TRACEBACK_ENV) == "1":
             raise
         print(f"error: judgeaudit {args.command}: {error_line(exc)}", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USER_ERROR
     except INTERNAL_ERRORS as exc:
         if os.environ.get(TRACEBACK_ENV) == "1":
             raise

@@ -1,7 +1,20 @@
-"""The base class of the errors about the user's input: the CLI prints each as one `error: ...` line."""
+"""The errors about the user's input and how each is printed: one `error: ...` line, exit 2."""
 
 from __future__ import annotations
+
+EXIT_USER_ERROR = 2
 
 
 class UserError(Exception):
     """A value, option or file given by the user that cannot be used; `str()` is the one line to print."""
+
+
+def error_line(exc: BaseException) -> str:
+    """One line for a user-facing error: the path and the OS reason for file errors, else the message."""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        text = f"{exc.filename}: {exc.strerror or exc}"
+    elif isinstance(exc, KeyError) and exc.args:
+        text = str(exc.args[0])
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())

@@ -195,7 +195,7 @@ def test_counts_per_command() -> None:
 
 # `inspect eval` / `inspect eval-set` of the novelty tasks with a bad -T: the task is built in Inspect's
 # process, inside its task group. The registry module chains a `sys.excepthook` link
-# (judgeaudit.judges.excepthook) that prints our one line and exits 2 instead of Inspect's traceback.
+# (judgeaudit.excepthook) that prints our one line and exits 2 instead of Inspect's traceback.
 INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pairwise", "k=0", "-T k=0: k must be >= 1"),
     ("novelty_pairwise", "prompt=nope", "-T prompt=nope: unknown pairwise prompt"),

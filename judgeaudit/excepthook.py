@@ -14,9 +14,8 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 
-from judgeaudit.errors import UserError
+from judgeaudit.errors import EXIT_USER_ERROR, UserError, error_line
 
-EXIT_USER_ERROR = 2
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
 
@@ -49,7 +48,7 @@ class UserErrorHook:
         if user_error is None:
             self.previous(exc_type, exc, tb)
             return
-        print(f"error: {' '.join(str(user_error).split())}", file=sys.stderr, flush=True)
+        print(f"error: {error_line(user_error)}", file=sys.stderr, flush=True)
         sys.exit(EXIT_USER_ERROR)
 
 

@@ -9,9 +9,9 @@ from types import TracebackType
 
 import pytest
 
+from judgeaudit import excepthook
 from judgeaudit.data.validate import ContractError
-from judgeaudit.judges import excepthook
-from judgeaudit.judges.excepthook import (
+from judgeaudit.excepthook import (
     UserErrorHook,
     find_user_error,
     install_user_error_hook,
