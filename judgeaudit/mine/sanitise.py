@@ -6,13 +6,19 @@ numbers to remove. The original stays beside the result (`Idea.original_text`).
 
 The rule pass, per sentence, with the detector of `judgeaudit.mine.claims`:
 1. a sentence with an evaluation claim is cut before its claim clause when what precedes the
-   clause is a claim-free statement of at least six words ("We propose X, which outperforms Y
-   by 5%." -> "We propose X."), otherwise removed;
-2. a descriptive "state-of-the-art X" is rewritten as "leading X";
-3. the text is repaired so it still reads: a kept sentence that followed a removed one loses a
-   leading connective that pointed at it ("Second, ...", "Moreover, ..."), ordinals of a broken
-   enumeration are dropped, and a sentence that only announces removed findings ("We report
-   three findings.") or refers back to removed results ("These gains ...") is removed too.
+   clause is a claim-free statement of at least six words (the longest such head: "We propose X,
+   which outperforms Y by 5%." -> "We propose X."), otherwise removed;
+2. a descriptive "state-of-the-art X" is rewritten as "leading X" (a mention the rewrite cannot
+   turn into a description removes the sentence);
+3. the text is repaired so it still reads, each step only after a removal: a kept sentence that
+   followed a removed one loses a leading connective that pointed at it ("Second, ...",
+   "Moreover, ..."; a connective after a kept sentence stays), ordinals of a broken enumeration
+   are dropped, the items of a removed list of findings go with it, a lead-in that points at
+   removed findings goes ("Based on our findings, we ..." -> "We ..."), and a sentence is removed
+   too when it only announces removed findings ("We report three findings."), refers back to
+   removed results ("These gains ..."), qualifies them ("Nevertheless, limitations persist."),
+   or opens on a demonstrative whose antecedent was removed ("This enables ..."); a generalising
+   "Such X" whose antecedent was removed becomes "X".
 Both passes end with the same repair, and never return an empty text.
 """
 
@@ -71,10 +77,16 @@ _CONNECTIVE = re.compile(
     r"specifically|in particular|overall|meanwhile|likewise|similarly|nevertheless|nonetheless|however|yet|still|"
     r"accordingly|in contrast|by contrast|on the other hand|to this end|beyond this|beyond that|next|then)\s*,?\s+",
     re.IGNORECASE)
+# "Nevertheless, significant limitations persist." right after removed results qualifies those results.
+_CONTRASTS = re.compile(r"^(?:nevertheless|nonetheless|however|yet|still|but|even so|in contrast|by contrast|on the other hand|"
+                        r"despite (?:this|these|that))\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly)\s*,\s+", re.IGNORECASE)
 _ANNOUNCES = re.compile(
     r"(?::\s*$)|\b(?:two|three|four|five|six|several|the following|\d+)\s+(?:\w+\s+)?(?:findings|observations|results|insights|"
     r"lessons|conclusions|takeaways|discoveries|key results)\b", re.IGNORECASE)
+_OPENS_FINDINGS = re.compile(
+    r":\s*(?:first(?:ly)?\b|\(?(?:i|1)\)|$)|\b(?:two|three|four|five|six|several|\d+)\s+(?:\w+\s+)?(?:findings|observations|"
+    r"results|insights|lessons|takeaways|conclusions)\b", re.IGNORECASE)
 _REFERS_BACK = re.compile(
     r"^(?:these|this|such|those|the)\s+(?:\w+\s+)?(?:results|findings|gains|improvements|experiments|evaluations|"
     r"numbers|observations|outcomes|empirical \w+)\b", re.IGNORECASE)
@@ -116,6 +128,13 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
     """Removals (index -> reason) and rewrites (index -> text), extended so the remaining text stays grammatical."""
     drop = dict(drop)
     rewrites = dict(rewrites or {})
+    for i in sorted(drop):  # the items of a removed list of findings are findings too
+        if not _OPENS_FINDINGS.search(parts[i][1]):
+            continue
+        j = i + 1
+        while j < len(parts) and parts[j][0] == parts[i][0] and j not in drop and _ORDINAL.match(parts[j][1]):
+            drop[j] = "item of removed findings"
+            j += 1
     ordinals = [i for i, (_, s) in enumerate(parts) if _ORDINAL.match(s)]
     broken = any(i in drop for i in ordinals)
     changed = True
@@ -131,6 +150,10 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
             if nxt < len(parts) and nxt in drop and parts[nxt][0] == para and _ANNOUNCES.search(text) and \
                     not any(_ORDINAL.match(parts[j][1]) for j in rest):
                 drop[i] = "announces removed findings"
+                changed = True
+                continue
+            if after_removal and _CONTRASTS.match(text):
+                drop[i] = "contrasts with a removed sentence"
                 changed = True
                 continue
             new = text
