@@ -1,11 +1,16 @@
-"""The evaluation-claim detector: does an abstract sentence report how well the work did?
+"""The evaluation-claim detector: does an abstract sentence report how well this work did?
 
 Evaluation information is what a novelty judge must not see: reported results and benchmark
-numbers, comparisons with baselines or the state of the art, claims of state-of-the-art, and
-"experiments show" statements (plus code-release notes). `evaluation_reason` names the first
-rule a sentence trips; `sota_mention` finds a descriptive "state-of-the-art" (an adjective for
-other work, which the sanitiser rewrites); `evaluation_claims` checks a whole abstract and is what
-the bundled sets are tested with. Its own labelled cases are in tests/mine/test_claims.py.
+numbers, comparisons with baselines or the state of the art, claims of state-of-the-art,
+"experiments show" statements and the findings of this work's experiments or analyses, this
+work's evaluation set-up ("We evaluate on ..."), and code-release notes. Kept: background and
+motivation, evaluation or benchmarks as the topic ("current practices curate task-specific
+benchmarks"), other work's results and numbers, theory stated as what is proven, the method,
+and the contents of a proposed benchmark. `evaluation_reason` names the first rule a sentence
+trips; `sota_mention` finds a descriptive "state-of-the-art" (an adjective for other work,
+which the sanitiser rewrites); `evaluation_claims` checks a whole abstract and is what the
+bundled sets are tested with. It is measured on independently labelled cases
+(tests/fixtures/claim_cases/, tests/mine/test_claims.py).
 """
 
 from __future__ import annotations
