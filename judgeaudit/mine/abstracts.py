@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import re
 
-# Abstract sentences end at . ! ? followed by a space and an upper-case letter/digit/bracket.
-_ABSTRACT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"“])")
+# Abstract sentences end at . ! ? followed by a space and an upper-case letter/digit/bracket, or (a missing
+# space: "efficiently.On the ...") by a capitalised word right after a lower-case word.
+_ABSTRACT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"“])|(?<=[a-z]{3}[.!?])(?=[A-Z][a-z])")
 _ABBREV_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp)\.$", re.IGNORECASE)
 _HYPHEN_BREAK = re.compile(r"(\w)-\n([a-z])")
 

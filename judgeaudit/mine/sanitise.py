@@ -6,13 +6,19 @@ numbers to remove. The original stays beside the result (`Idea.original_text`).
 
 The rule pass, per sentence, with the detector of `judgeaudit.mine.claims`:
 1. a sentence with an evaluation claim is cut before its claim clause when what precedes the
-   clause is a claim-free statement of at least six words ("We propose X, which outperforms Y
-   by 5%." -> "We propose X."), otherwise removed;
-2. a descriptive "state-of-the-art X" is rewritten as "leading X";
-3. the text is repaired so it still reads: a kept sentence that followed a removed one loses a
-   leading connective that pointed at it ("Second, ...", "Moreover, ..."), ordinals of a broken
-   enumeration are dropped, and a sentence that only announces removed findings ("We report
-   three findings.") or refers back to removed results ("These gains ...") is removed too.
+   clause is a claim-free statement of at least six words (the longest such head: "We propose X,
+   which outperforms Y by 5%." -> "We propose X."), otherwise removed;
+2. a descriptive "state-of-the-art X" is rewritten as "leading X" (a mention the rewrite cannot
+   turn into a description removes the sentence);
+3. the text is repaired so it still reads, each step only after a removal: a kept sentence that
+   followed a removed one loses a leading connective that pointed at it ("Second, ...",
+   "Moreover, ..."; a connective after a kept sentence stays), ordinals of a broken enumeration
+   are dropped, the items of a removed list of findings go with it, a lead-in that points at
+   removed findings goes ("Based on our findings, we ..." -> "We ..."), and a sentence is removed
+   too when it only announces removed findings ("We report three findings."), refers back to
+   removed results ("These gains ..."), qualifies them ("Nevertheless, limitations persist."),
+   or opens on a demonstrative whose antecedent was removed ("This enables ..."); a generalising
+   "Such X" whose antecedent was removed becomes "X".
 Both passes end with the same repair, and never return an empty text.
 """
 
@@ -24,7 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from judgeaudit.mine.abstracts import normalise_layout, split_abstract, split_paragraphs
-from judgeaudit.mine.claims import describe_without_sota, evaluation_reason
+from judgeaudit.mine.claims import describe_without_sota, evaluation_reason, sota_mention
 from judgeaudit.mine.llm import CachedLLM, LLMResponseError
 from judgeaudit.resources import read_prompt
 
@@ -61,7 +67,7 @@ class Sanitiser(Protocol):
 
 _CLAIM_CLAUSE = re.compile(
     r",?\s+(?:which|that)\s+(?:\w+\s+)?(?:achiev|outperform|surpass|improv|yield|reduc|deliver|attain|beat|match|set|exceed|lead|result|show|demonstrat)\w*\b"
-    r"|,\s+(?:achieving|outperforming|surpassing|yielding|improving|reducing|delivering|attaining|resulting in|leading to|"
+    r"|,\s+(?:\w+ly\s+)?(?:achieving|outperforming|surpassing|yielding|improving|reducing|delivering|attaining|resulting in|leading to|"
     r"reaching|setting|matching|beating|exceeding|obtaining|showing|demonstrating|with (?:up to|an? (?:average|improvement|gain|speed))|while (?:achieving|outperforming|improving|reducing|using only))\b"
     r"|\s+and\s+(?:\w+\s+)?(?:achieves?|outperforms?|surpass(?:es)?|improves?|yields?|reduces?|delivers?|attains?|sets?|demonstrates?|shows?|exceeds?|matches)\b"
     r"|;\s+|\s+[-—–]+\s+", re.IGNORECASE)
@@ -71,13 +77,30 @@ _CONNECTIVE = re.compile(
     r"specifically|in particular|overall|meanwhile|likewise|similarly|nevertheless|nonetheless|however|yet|still|"
     r"accordingly|in contrast|by contrast|on the other hand|to this end|beyond this|beyond that|next|then)\s*,?\s+",
     re.IGNORECASE)
+# "Nevertheless, significant limitations persist." right after removed results qualifies those results.
+_CONTRASTS = re.compile(r"^(?:nevertheless|nonetheless|however|yet|still|but|even so|in contrast|by contrast|on the other hand|"
+                        r"despite (?:this|these|that))\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly)\s*,\s+", re.IGNORECASE)
 _ANNOUNCES = re.compile(
     r"(?::\s*$)|\b(?:two|three|four|five|six|several|the following|\d+)\s+(?:\w+\s+)?(?:findings|observations|results|insights|"
     r"lessons|conclusions|takeaways|discoveries|key results)\b", re.IGNORECASE)
+_OPENS_FINDINGS = re.compile(
+    r":\s*(?:first(?:ly)?\b|\(?(?:i|1)\)|$)|\b(?:two|three|four|five|six|several|\d+)\s+(?:\w+\s+)?(?:findings|observations|"
+    r"results|insights|lessons|takeaways|conclusions)\b", re.IGNORECASE)
 _REFERS_BACK = re.compile(
     r"^(?:these|this|such|those|the)\s+(?:\w+\s+)?(?:results|findings|gains|improvements|experiments|evaluations|"
     r"numbers|observations|outcomes|empirical \w+)\b", re.IGNORECASE)
+# "Based on these findings, we ..." after removed findings: the lead-in goes, the sentence stays.
+_FINDINGS_LEAD_IN = re.compile(
+    r"^(?:based on|building on|guided by|informed by|in light of|motivated by|given|from|with)\s+(?:these|this|such|those|the|our)\s+"
+    r"(?:\w+\s+)?(?:results|findings|observations|insights|analys[ie]s|experiments|evaluations|outcomes)\s*,\s+", re.IGNORECASE)
+# A sentence opening on a demonstrative ("Such dataset-centric approaches ...", "This enables ...") points at the
+# sentence before it; "this paper/work" points at the paper.
+_DEMONSTRATIVE = re.compile(r"^(such|these|those|this)\b\s*", re.IGNORECASE)
+_THE_PAPER = re.compile(r"^this\s+(?:paper|work|study|article|manuscript|thesis|submission|position paper)\b", re.IGNORECASE)
+_FUNCTION_WORDS = frozenset(
+    "a an the of in on for to and or with by as at from is are was were be been has have had can could may might will "
+    "would should must do does also often still further thus therefore".split())
 MIN_HEAD_WORDS = 6
 
 
@@ -86,12 +109,18 @@ def _capitalise(text: str) -> str:
 
 
 def trim_claim(sentence: str) -> str | None:
-    """The claim-free head of a sentence before its claim clause, as a sentence, or None."""
+    """The longest claim-free head of a sentence before one of its claim clauses, as a sentence, or None."""
+    best = None
     for m in _CLAIM_CLAUSE.finditer(sentence):
         head = sentence[:m.start()].rstrip(" ,;:")
-        if len(head.split()) >= MIN_HEAD_WORDS and evaluation_reason(head) is None and head.count("(") == head.count(")"):
-            return head + "."
-    return None
+        if len(head.split()) >= MIN_HEAD_WORDS and head.count("(") == head.count(")") and not _claimed(head):
+            best = head
+    return None if best is None else best + "."
+
+
+def _claimed(sentence: str) -> bool:
+    """True if the detector finds evaluation information or a state-of-the-art mention in the sentence."""
+    return evaluation_reason(sentence) is not None or sota_mention(sentence)
 
 
 def repair(parts: list[tuple[int, str]], drop: dict[int, str],
@@ -99,6 +128,13 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
     """Removals (index -> reason) and rewrites (index -> text), extended so the remaining text stays grammatical."""
     drop = dict(drop)
     rewrites = dict(rewrites or {})
+    for i in sorted(drop):  # the items of a removed list of findings are findings too
+        if not _OPENS_FINDINGS.search(parts[i][1]):
+            continue
+        j = i + 1
+        while j < len(parts) and parts[j][0] == parts[i][0] and j not in drop and _ORDINAL.match(parts[j][1]):
+            drop[j] = "item of removed findings"
+            j += 1
     ordinals = [i for i, (_, s) in enumerate(parts) if _ORDINAL.match(s)]
     broken = any(i in drop for i in ordinals)
     changed = True
@@ -116,8 +152,8 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
                 drop[i] = "announces removed findings"
                 changed = True
                 continue
-            if after_removal and _REFERS_BACK.match(text):
-                drop[i] = "refers back to removed results"
+            if after_removal and _CONTRASTS.match(text):
+                drop[i] = "contrasts with a removed sentence"
                 changed = True
                 continue
             new = text
@@ -125,9 +161,39 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
                 new = _capitalise(_ORDINAL.sub("", new, count=1))
             elif after_removal:
                 new = _capitalise(_CONNECTIVE.sub("", new, count=1))
+            if any(j in drop for j in range(i)):
+                new = _capitalise(_FINDINGS_LEAD_IN.sub("", new, count=1))
+            if after_removal and _REFERS_BACK.match(new):
+                drop[i] = "refers back to removed results"
+                changed = True
+                continue
+            if after_removal:
+                earlier = " ".join(rewrites.get(j, parts[j][1]) for j in range(i) if j not in drop)
+                resolved = _resolve_back_reference(new, earlier)
+                if resolved is None:
+                    drop[i] = "refers back to a removed sentence"
+                    changed = True
+                    continue
+                new = resolved
             if new != text:
                 rewrites[i] = new
     return drop, rewrites
+
+
+def _resolve_back_reference(sentence: str, earlier: str) -> str | None:
+    """The sentence if its opening demonstrative still has an antecedent in the earlier kept text; with a
+    generalising "Such" dropped ("Such dataset-centric approaches" -> "Dataset-centric approaches"); else None."""
+    m = _DEMONSTRATIVE.match(sentence)
+    if m is None or _THE_PAPER.match(sentence):
+        return sentence
+    noun_phrase = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", sentence[m.end():].split(",")[0])[:3]]
+    content = [w for w in noun_phrase if w not in _FUNCTION_WORDS and len(w) > 3]
+    seen = earlier.lower()
+    if content and any(w[:5] in seen for w in content):
+        return sentence
+    if m.group(1).lower() == "such" and content:
+        return _capitalise(sentence[m.end():])
+    return None
 
 
 def _assemble(text: str, drop: dict[int, str], rewrites: dict[int, str] | None = None) -> Sanitised:
@@ -157,6 +223,7 @@ class RuleSanitiser:
         drop: dict[int, str] = {}
         rewrites: dict[int, str] = {}
         for i, sentence in enumerate(split_abstract(text)):
+            original = sentence
             reason = evaluation_reason(sentence)
             if reason is not None:
                 head = trim_claim(sentence)
@@ -165,7 +232,10 @@ class RuleSanitiser:
                     continue
                 sentence = head
             new = describe_without_sota(sentence)
-            if new != split_abstract(text)[i]:
+            if sota_mention(new):  # a "state of the art" the rewrite cannot turn into a description
+                drop[i] = "state-of-the-art mention"
+                continue
+            if new != original:
                 rewrites[i] = new
         return _assemble(text, drop, rewrites)
 
