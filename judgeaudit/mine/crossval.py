@@ -202,6 +202,7 @@ class Matrix:
     dispute: np.ndarray
     n: np.ndarray
     weight: np.ndarray | None = None  # per paper, how many candidates it stands for (a sample); None: 1 each
+    failed: np.ndarray | None = None  # per paper, reviews whose extraction failed (such a paper is never kept)
 
     def weights(self) -> np.ndarray:
         """Each row's weight (1 unless the rows are a sample of the candidates)."""
@@ -233,8 +234,10 @@ def stack(*ms: Matrix) -> Matrix:
         return np.pad(x, ((0, 0), (0, width - x.shape[1])), constant_values=-1)
 
     weight = None if all(m.weight is None for m in ms) else np.concatenate([m.weights() for m in ms])
+    failed = None if all(m.failed is None for m in ms) else np.concatenate(
+        [np.zeros(len(m.side)) if m.failed is None else m.failed for m in ms])
     return Matrix(np.concatenate([m.side for m in ms]), np.concatenate([pad(m.affirm) for m in ms]),
-                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight)
+                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight, failed)
 
 
 def decide(m: Matrix, rule: Rule) -> np.ndarray:
@@ -247,8 +250,9 @@ def decide(m: Matrix, rule: Rule) -> np.ndarray:
     def majority(agree: np.ndarray) -> np.ndarray:
         return (agree > half) if rule.strict_majority else (agree >= half) & (agree > 0)
 
-    novel = (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
-    plain = (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
+    ok = np.ones(len(m.side), dtype=bool) if m.failed is None else m.failed == 0
+    novel = ok & (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
+    plain = ok & (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
     return np.where(novel, 1, np.where(plain, -1, 0))
 
 
@@ -522,7 +526,8 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
 
 def _rows(m: Matrix, idx: Sequence[int]) -> Matrix:
     i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i])
+    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i],
+                  None if m.failed is None else m.failed[i])
 
 
 def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,
