@@ -42,6 +42,7 @@ from judgeaudit.mine.stance_fit import (
     label_sentences,
     review_sentences,
 )
+from judgeaudit.mine.stance_hybrid import fit_hybrid
 from judgeaudit.stats.label_agreement import estimated_jaccard, jaccard_metric, kept_rate
 
 FOLDS = 5
@@ -337,6 +338,11 @@ class Learner:
 def ngram_learner(name: str = "ngram") -> Learner:
     """The word n-gram TF-IDF stance model (`judgeaudit.mine.stance`)."""
     return Learner(name, lambda rows, c: fit_model(rows, name=name, c=c), C_GRID)
+
+
+def hybrid_learner(name: str = "hybrid") -> Learner:
+    """The cue candidates re-scored over n-grams + cue-hit indicators (`judgeaudit.mine.stance_hybrid`)."""
+    return Learner(name, lambda rows, c: fit_hybrid(rows, name=name, c=c), C_GRID)
 
 
 def embed_learner(encoder: Encoder, name: str = "embed") -> Learner:

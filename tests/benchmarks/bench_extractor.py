@@ -214,6 +214,8 @@ def main() -> int:
                     help="sentence vectors (computed when missing)")
     ap.add_argument("--outside-sample", type=float, default=1.0,
                     help="fraction of the non-dev candidates scored (stratified by side; default all)")
+    ap.add_argument("--hybrid", action="store_true",
+                    help="also cross-validate the hybrid model (cue candidates re-scored over n-grams + cue hits)")
     ap.add_argument("--llm", default=None, metavar="MODEL",
                     help="run only the LLM extractor's subset comparison with this model (e.g. local/gemma-3-270m)")
     ap.add_argument("--llm-papers", type=int, default=12, help="dev papers in the LLM subset (default: 12)")
@@ -245,16 +247,18 @@ def main() -> int:
     learners = [cv.ngram_learner()]
     if args.embed:
         learners.append(cv.embed_learner(_vectors(args.embed_cache, [*dev_papers, *outside], log)))
+    if args.hybrid:
+        learners.append(cv.hybrid_learner())
     res = cv.crossvalidate(dev_papers, outside, corpus, learners=learners, outside_weight=weight, log=log)
     rows = {"offline (cue; reference rule, in-sample)": cv.summarise(res["in_sample_cue"], dev_papers, resamples=args.resamples, seed=cv.SEED)}
     names = {"offline": "offline (cue; rule by CV)", "ngram": "ngram (learned; all by CV)",
-             "embed": "embed (MiniLM + LR; all by CV)"}
+             "embed": "embed (MiniLM + LR; all by CV)", "hybrid": "hybrid (cue candidates + n-grams; all by CV)"}
     for name, r in res["results"].items():
         rows[names[name]] = cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED)
     abl = {ext: {name: cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED) for name, r in variants.items()}
            for ext, variants in res["ablation"].items()}
     record: dict[str, Any] = {
-        "command": COMMAND + (" --embed" if args.embed else "")
+        "command": COMMAND + (" --embed" if args.embed else "") + (" --hybrid" if args.hybrid else "")
         + (f" --outside-sample {args.outside_sample:g}" if weight is not None else ""),
         "outside_candidates_scored": len(outside), "outside_sample": args.outside_sample, "folds": res["folds"], "seed": res["seed"], "reference_share": cv.REFERENCE_SHARE,
         "rows": rows, "ablation": abl,
