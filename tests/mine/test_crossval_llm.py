@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from judgeaudit.cli import main
 from judgeaudit.mine.crossval import Paper, review_matrix
 from judgeaudit.mine.crossval_llm import (
     agreement,
@@ -16,6 +20,10 @@ from judgeaudit.mine.crossval_llm import (
     summarise_subset,
 )
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
+LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
+         "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
 
 
 def _dev(n: int = 30) -> list[Paper]:
@@ -78,3 +86,25 @@ def test_rules_are_picked_on_training_papers_and_failures_are_never_kept() -> No
     row = summarise_subset(res["llm"], papers, resamples=200, seed=1)
     assert row["novel"]["kept_same"] == 1 and row["novel"]["jaccard"] is None
     assert review_matrix(papers, cue).failed is None
+
+
+def test_the_card_renders_the_stored_llm_row_and_its_cost(tmp_path: Path) -> None:
+    """`judgeaudit mine` renders crossval.json's `llm_subset` (bench_extractor.py --llm) into the dataset card."""
+    set_dir = tmp_path / "out" / "human_only"
+    set_dir.mkdir(parents=True)
+    llm = {"command": "python tests/benchmarks/bench_extractor.py --llm local/gemma-3-270m --llm-papers 12",
+           "model": "local/gemma-3-270m", "papers": 12, "reviews": 43,
+           "table_markdown": "| extractor | x |\n|---|---|\n| local/gemma-3-270m (LLM; 12 dev papers) | 0 |",
+           "cost": {"reviews_sent": 43, "reviews_skipped_by_prefilter": 0, "calls": 43, "input_tokens": 40000,
+                    "output_tokens": 1200, "wall_seconds": 1100.5, "seconds_per_review_sent": 25.6,
+                    "model_load_seconds": 8.0, "failed_reviews": 2, "failures_by_reason": {"unparsable": 2},
+                    "unparsable_rate": 0.0465, "quotes_dropped_not_verbatim": 40, "load_average_at_end": [4.0, 4.0, 3.0]}}
+    (set_dir / "crossval.json").write_text(json.dumps({"table_markdown": "| cue table |", "command": "bench", "llm_subset": llm}))
+    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--no-progress", "--out", str(tmp_path / "out"), *LOOSE]
+    assert main(args) == 0
+    card = (set_dir / "README.md").read_text(encoding="utf-8")
+    assert "| local/gemma-3-270m (LLM; 12 dev papers) | 0 |" in card
+    assert "43 calls, 40000 input and 1200 output tokens" in card and "1100.5 s wall" in card
+    assert "2 unparsable; unparsable rate" in card and "weak stand-in" in card
+    assert "not in the table" not in card
+    assert json.loads((set_dir / "crossval.json").read_text())["llm_subset"] == llm  # carried into the new set
