@@ -244,9 +244,10 @@ def _llm_subset_text(llm: Any) -> str:
     kinds = ", ".join(f"{n} {k}" for k, n in (cost.get("failures_by_reason") or {}).items()) or "none"
     rate = cost.get("unparsable_rate")
     weak = "" if "gemma-3-270m" not in str(llm.get("model")) else """ The Gemma 3 270M base model
-is a weak stand-in for the study's frontier-model extractor: under the answer schema it mostly
-copies the template's placeholder quote, which is not in the review and is dropped, so this row
-measures the path and its cost, not what a capable model would find."""
+is a weak stand-in for the study's frontier-model extractor: the answer schema (a llama.cpp
+grammar) makes its replies parse, but it copies the template's placeholder instead of quoting the
+review, and such a quote is dropped, so this row measures the path and its cost, not what a
+capable model would find."""
     return f"""
 The LLM extractor (`--extractor {llm.get('model')}`, the miner's own path: prompt
 `prompts/mining/novelty_signals.txt`, the cue pre-filter, quotes kept only when verbatim) costs
