@@ -133,7 +133,7 @@ def sample_outside(outside: Sequence[Paper], fraction: float, seed: int = SEED) 
     return papers, np.asarray(weights, dtype=float)
 
 
-def training_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
+def trainingtake_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
     """Labelled sentences of the given dev papers."""
     rows: list[LabelledSentence] = []
     for p in papers:
@@ -403,7 +403,7 @@ def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corp
 
     Returns the fitted model and the review matrix of `outside` under it.
     """
-    rows = training_rows(train, corpus)
+    rows = trainingtake_rows(train, corpus)
     best: tuple[float, float, SentenceScores] | None = None
     for c in learner.c_grid:
         scores = _inner_probs(train, rows, c, learner)
@@ -447,21 +447,28 @@ def count_passages(papers: Sequence[Paper], scores: SentenceScores, rule: Rule, 
                 elif row[1] >= rule.dispute and row[1] > 0:
                     quotes["dispute"].append(s)
         for stance, refs in (("affirm", p.positive), ("dispute", p.negative)):
-            c = into[stance]
-            q = quotes[stance]
-            c[0] += sum(1 for x in q if any(quotes_overlap(x, r) for r in refs))
-            c[1] += len(q)
-            c[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in q))
-            c[3] += len(refs)
+            add_matches(into[stance], quotes[stance], refs)
+
+
+def add_matches(counts: list[int], quotes: Sequence[str], refs: Sequence[str]) -> None:
+    """Add to `counts` (matching quotes, quotes, found refs, refs) under the calibration matching rule."""
+    counts[0] += sum(1 for x in quotes if any(quotes_overlap(x, r) for r in refs))
+    counts[1] += len(quotes)
+    counts[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in quotes))
+    counts[3] += len(refs)
+
+
+def passagetake_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """Precision/recall per stance from `count_passages` counts."""
+    return {stance: {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
+                     "quotes": n_pred, "reference": n_ref}
+            for stance, (tp, n_pred, found, n_ref) in passages.items()}
 
 
 def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
     """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
     sizes = class_sizes(dev)
-    row: dict[str, Any] = {}
-    for stance, (tp, n_pred, found, n_ref) in result.passages.items():
-        row[stance] = {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
-                       "quotes": n_pred, "reference": n_ref}
+    row: dict[str, Any] = passagetake_rows(result.passages)
     for c, code in (("novel", 1), ("not_novel", -1)):
         flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in dev if p.label == c])
         swaps = sum(1 for p in dev if p.label != c and result.outcome.get(p.key) == code)
@@ -503,8 +510,8 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
         test_idx = [i for i, p in enumerate(dev) if p.fold == k]
         log(f"fold {k + 1}/{FOLDS}: {len(train)} training ideas, {len(test)} test ideas")
         # cue extractor: only the selection choices are chosen
-        m_tr = _rows(m_cue_dev, train_idx)
-        m_te = _rows(m_cue_dev, test_idx)
+        m_tr = take_rows(m_cue_dev, train_idx)
+        m_te = take_rows(m_cue_dev, test_idx)
         m_out_cue = stack(m_cue_out, m_te)
         rule, _ = best_rule(rule_grid(cue=True), train, m_tr, m_out_cue, sizes)
         _record(results["offline"], test, m_te, m_cue_out, rule, [cue_dev[i] for i in test_idx])
@@ -519,7 +526,7 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
                                           outside_weight=weight)
             test_scores = model_scores(fitted.model, test)
             m_te_l = review_matrix(test, test_scores)
-            m_outside_only = _rows(m_out, list(range(len(outside))))
+            m_outside_only = take_rows(m_out, list(range(len(outside))))
             log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
             _record(results[learner.name], test, m_te_l, m_outside_only, fitted.rule, test_scores)
             for name, variant in ablations(fitted.rule, cue=False).items():
@@ -530,7 +537,8 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
             "cue_rule": cue_rule}
 
 
-def _rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+def taketake_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+    """The rows `idx` of `m`."""
     i = np.asarray(idx, dtype=int)
     return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i],
                   None if m.failed is None else m.failed[i])

@@ -32,13 +32,15 @@ from judgeaudit.mine.crossval import (
     Paper,
     Rule,
     SentenceScores,
+    add_matches,
     class_sizes,
     count_passages,
     decide,
+    passage_rows,
     review_matrix,
     rule_grid,
+    take_rows,
 )
-from judgeaudit.mine.sentences import quotes_overlap
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals
 from judgeaudit.stats.label_agreement import kept_rate
 
@@ -114,12 +116,7 @@ def count_quotes(papers: Sequence[Paper], signals: Sequence[Sequence[ReviewSigna
     """Add the extracted quotes' matches with the reference quotes to `into` (as `crossval.count_passages`)."""
     for p, per_paper in zip(papers, signals, strict=True):
         for stance, refs in ((AFFIRM, p.positive), (DISPUTE, p.negative)):
-            quotes = [q for s in per_paper for q in s.quotes(stance)]
-            c = into[stance]
-            c[0] += sum(1 for x in quotes if any(quotes_overlap(x, r) for r in refs))
-            c[1] += len(quotes)
-            c[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in quotes))
-            c[3] += len(refs)
+            add_matches(into[stance], [q for s in per_paper for q in s.quotes(stance)], refs)
 
 
 def crossvalidate_subset(subset: Sequence[Paper], cue: SentenceScores,
@@ -133,10 +130,10 @@ def crossvalidate_subset(subset: Sequence[Paper], cue: SentenceScores,
         train = [i for i, p in enumerate(subset) if p.fold != k]
         test = [i for i, p in enumerate(subset) if p.fold == k]
         for name, m in (("offline", m_cue), ("llm", m_llm)):
-            rule = best_agreement_rule([subset[i] for i in train], _take(m, train))
+            rule = best_agreement_rule([subset[i] for i in train], take_rows(m, train))
             res = results[name]
             res.rules.append(rule)
-            for i, o in zip(test, decide(_take(m, test), rule), strict=True):
+            for i, o in zip(test, decide(take_rows(m, test), rule), strict=True):
                 res.outcome[subset[i].key] = int(o)
             papers = [subset[i] for i in test]
             if name == "offline":
@@ -146,18 +143,10 @@ def crossvalidate_subset(subset: Sequence[Paper], cue: SentenceScores,
     return results
 
 
-def _take(m: Matrix, idx: Sequence[int]) -> Matrix:
-    i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None, None if m.failed is None else m.failed[i])
-
-
 def summarise_subset(result: SubsetResult, subset: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
     """Table row on the subset: passage precision/recall per stance, kept rate per class with intervals, swaps."""
     sizes = class_sizes(subset)
-    row: dict[str, Any] = {}
-    for stance, (tp, n_pred, found, n_ref) in result.passages.items():
-        row[stance] = {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
-                       "quotes": n_pred, "reference": n_ref}
+    row: dict[str, Any] = passage_rows(result.passages)
     for c, code in (("novel", 1), ("not_novel", -1)):
         flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in subset if p.label == c])
         swaps = sum(1 for p in subset if p.label != c and result.outcome.get(p.key) == code)

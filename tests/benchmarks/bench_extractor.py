@@ -67,6 +67,11 @@ def _pr(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
 
+def _passages(r: dict[str, Any]) -> str:
+    return (f"{_pr(r['affirm']['precision'])} | {_pr(r['affirm']['recall'])} | "
+            f"{_pr(r['dispute']['precision'])} | {_pr(r['dispute']['recall'])}")
+
+
 def table(rows: dict[str, dict[str, Any]]) -> str:
     """The comparison table in Markdown."""
     out = ["| extractor | affirm P | affirm R | dispute P | dispute R | novel kept | novel Jaccard (est.) | "
@@ -74,8 +79,7 @@ def table(rows: dict[str, dict[str, Any]]) -> str:
            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
         n, nn = r["novel"], r["not_novel"]
-        out.append(f"| {name} | {_pr(r['affirm']['precision'])} | {_pr(r['affirm']['recall'])} | "
-                   f"{_pr(r['dispute']['precision'])} | {_pr(r['dispute']['recall'])} | "
+        out.append(f"| {name} | {_passages(r)} | "
                    f"{n['kept_same']}/{n['dev_ideas']} = {_iv(n['kept_rate'])} | {_iv(n['jaccard'])} | "
                    f"{nn['kept_same']}/{nn['dev_ideas']} = {_iv(nn['kept_rate'])} | {_iv(nn['jaccard'])} | "
                    f"{n['swapped_in'] + nn['swapped_in']} | {n['kept_total_estimate']:.0f} / {nn['kept_total_estimate']:.0f} |")
@@ -114,9 +118,7 @@ def subset_table(rows: dict[str, dict[str, Any]]) -> str:
            "|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
         n, nn = r["novel"], r["not_novel"]
-        out.append(f"| {name} | {_pr(r['affirm']['precision'])} | {_pr(r['affirm']['recall'])} | "
-                   f"{_pr(r['dispute']['precision'])} | {_pr(r['dispute']['recall'])} | "
-                   f"{n['kept_same']}/{n['dev_ideas']} = {_iv(n['kept_rate'])} | "
+        out.append(f"| {name} | {_passages(r)} | {n['kept_same']}/{n['dev_ideas']} = {_iv(n['kept_rate'])} | "
                    f"{nn['kept_same']}/{nn['dev_ideas']} = {_iv(nn['kept_rate'])} | {n['swapped_in'] + nn['swapped_in']} |")
     return "\n".join(out)
 
