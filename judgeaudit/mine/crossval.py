@@ -133,7 +133,7 @@ def sample_outside(outside: Sequence[Paper], fraction: float, seed: int = SEED) 
     return papers, np.asarray(weights, dtype=float)
 
 
-def trainingtake_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
+def training_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
     """Labelled sentences of the given dev papers."""
     rows: list[LabelledSentence] = []
     for p in papers:
@@ -403,7 +403,7 @@ def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corp
 
     Returns the fitted model and the review matrix of `outside` under it.
     """
-    rows = trainingtake_rows(train, corpus)
+    rows = training_rows(train, corpus)
     best: tuple[float, float, SentenceScores] | None = None
     for c in learner.c_grid:
         scores = _inner_probs(train, rows, c, learner)
@@ -458,7 +458,7 @@ def add_matches(counts: list[int], quotes: Sequence[str], refs: Sequence[str]) -
     counts[3] += len(refs)
 
 
-def passagetake_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+def passage_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
     """Precision/recall per stance from `count_passages` counts."""
     return {stance: {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
                      "quotes": n_pred, "reference": n_ref}
@@ -468,7 +468,7 @@ def passagetake_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
 def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
     """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
     sizes = class_sizes(dev)
-    row: dict[str, Any] = passagetake_rows(result.passages)
+    row: dict[str, Any] = passage_rows(result.passages)
     for c, code in (("novel", 1), ("not_novel", -1)):
         flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in dev if p.label == c])
         swaps = sum(1 for p in dev if p.label != c and result.outcome.get(p.key) == code)
@@ -537,7 +537,7 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
             "cue_rule": cue_rule}
 
 
-def taketake_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+def take_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
     """The rows `idx` of `m`."""
     i = np.asarray(idx, dtype=int)
     return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i],
