@@ -59,6 +59,9 @@ examples:
 
   # an LLM signal extractor through litellm (responses cached; re-runs are free)
   judgeaudit mine --source snapshot:PATH --extractor litellm/openai/gpt-4o-mini --out /tmp/iclr-llm
+
+  # ... or through any Inspect model, e.g. the local Gemma 3 270M (slow: seconds per review)
+  judgeaudit mine --source snapshot:PATH --extractor local/gemma-3-270m --out /tmp/iclr-gemma
 """
 
 
@@ -82,7 +85,9 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--extractor", default=DEFAULT_EXTRACTOR,
                     help="'offline' (default: the rule-based cue extractor, which the grouped cross-validation "
                          f"favours), '{DEFAULT_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
-                         "model file PATH.json, or 'litellm/<model>', e.g. litellm/openai/gpt-4o-mini")
+                         "model file PATH.json, 'litellm/<model>' (e.g. litellm/openai/gpt-4o-mini), or any "
+                         "Inspect model name (e.g. local/gemma-3-270m); an LLM reply that does not follow the "
+                         "format, or a failed call, is counted and its paper not kept")
     ex.add_argument("--no-prefilter", action="store_true",
                     help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
     ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
@@ -148,6 +153,11 @@ def _command(args: argparse.Namespace, source_arg: str) -> str:
     if args.no_prefilter:
         parts.append("--no-prefilter")
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def _is_llm(value: str) -> bool:
+    """An LLM extractor spec: 'litellm/<model>' or an Inspect model name ('<provider>/<model>', not a PATH.json)."""
+    return value.startswith("litellm/") or ("/" in value and not value.endswith(".json"))
 
 
 def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -223,8 +233,9 @@ def _check(args: argparse.Namespace) -> str | None:
     if args.sanitiser != "rules" and not args.sanitiser.startswith("litellm/"):
         return f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
     known = ("offline", *packaged_models())
-    if args.extractor not in known and not args.extractor.startswith("litellm/") and not args.extractor.endswith(".json"):
-        return f"--extractor must be one of {', '.join(known)}, a model PATH.json or 'litellm/<model>' (got {args.extractor!r})"
+    if args.extractor not in known and not _is_llm(args.extractor) and not args.extractor.endswith(".json"):
+        return (f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
+                f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})")
     if args.max_opposing is not None and args.max_opposing < 0:
         return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
@@ -276,9 +287,13 @@ def _run_mine(args: argparse.Namespace) -> int:
     selection: dict[str, Any] = {}
     if args.extractor == "offline":
         extractor, workers, fingerprint = OfflineExtractor(), max(1, args.workers), offline_fingerprint()
-    elif args.extractor.startswith("litellm/"):
-        extractor = LLMExtractor(args.extractor.split("/", 1)[1], llm_cache / "signals",
-                                 prefilter=not args.no_prefilter, completion_kwargs=_llm_kwargs(args))
+    elif _is_llm(args.extractor):
+        extractor = LLMExtractor.from_spec(args.extractor, llm_cache / "signals", prefilter=not args.no_prefilter,
+                                           completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
+        try:
+            extractor.connect()
+        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
+            return _error(f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}")
         workers, fingerprint = 1, None
     else:
         try:
@@ -301,6 +316,8 @@ def _run_mine(args: argparse.Namespace) -> int:
     with set_lock(set_dir, "--out"):  # a second run into this --out waits for this one (or refuses)
         result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
                       workers=workers, progress=progress, log=log)
+        if isinstance(extractor, LLMExtractor):
+            log(_llm_cost_line(extractor))
         if args.dev:
             problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
             if problem:
@@ -328,6 +345,16 @@ def _run_mine(args: argparse.Namespace) -> int:
                                      store_calibration=bool(args.dev))
         _print_summary(result, report, set_dir, calibration)
         return 0
+
+
+def _llm_cost_line(extractor: LLMExtractor) -> str:
+    """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not kept)."""
+    c = extractor.cost()
+    kinds = ", ".join(f"{n} {kind}" for kind, n in c["failures_by_reason"].items()) or "none"
+    return (f"LLM extractor {extractor.name}: {c['reviews_sent']} reviews sent ({c['reviews_skipped_by_prefilter']} "
+            f"skipped by the cue pre-filter), {c['calls']} calls, {c['cache_hits']} cache hits, {c['input_tokens']} input / "
+            f"{c['output_tokens']} output tokens; failed reviews: {c['failed_reviews']} ({kinds}); "
+            f"quotes dropped as not verbatim: {c['quotes_dropped_not_verbatim']}")
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:

@@ -42,6 +42,7 @@ from judgeaudit.mine.stance_fit import (
     label_sentences,
     review_sentences,
 )
+from judgeaudit.mine.stance_hybrid import fit_hybrid
 from judgeaudit.stats.label_agreement import estimated_jaccard, jaccard_metric, kept_rate
 
 FOLDS = 5
@@ -202,6 +203,7 @@ class Matrix:
     dispute: np.ndarray
     n: np.ndarray
     weight: np.ndarray | None = None  # per paper, how many candidates it stands for (a sample); None: 1 each
+    failed: np.ndarray | None = None  # per paper, reviews whose extraction failed (such a paper is never kept)
 
     def weights(self) -> np.ndarray:
         """Each row's weight (1 unless the rows are a sample of the candidates)."""
@@ -233,8 +235,10 @@ def stack(*ms: Matrix) -> Matrix:
         return np.pad(x, ((0, 0), (0, width - x.shape[1])), constant_values=-1)
 
     weight = None if all(m.weight is None for m in ms) else np.concatenate([m.weights() for m in ms])
+    failed = None if all(m.failed is None for m in ms) else np.concatenate(
+        [np.zeros(len(m.side)) if m.failed is None else m.failed for m in ms])
     return Matrix(np.concatenate([m.side for m in ms]), np.concatenate([pad(m.affirm) for m in ms]),
-                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight)
+                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight, failed)
 
 
 def decide(m: Matrix, rule: Rule) -> np.ndarray:
@@ -247,8 +251,9 @@ def decide(m: Matrix, rule: Rule) -> np.ndarray:
     def majority(agree: np.ndarray) -> np.ndarray:
         return (agree > half) if rule.strict_majority else (agree >= half) & (agree > 0)
 
-    novel = (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
-    plain = (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
+    ok = np.ones(len(m.side), dtype=bool) if m.failed is None else m.failed == 0
+    novel = ok & (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
+    plain = ok & (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
     return np.where(novel, 1, np.where(plain, -1, 0))
 
 
@@ -333,6 +338,11 @@ class Learner:
 def ngram_learner(name: str = "ngram") -> Learner:
     """The word n-gram TF-IDF stance model (`judgeaudit.mine.stance`)."""
     return Learner(name, lambda rows, c: fit_model(rows, name=name, c=c), C_GRID)
+
+
+def hybrid_learner(name: str = "hybrid") -> Learner:
+    """The cue candidates re-scored over n-grams + cue-hit indicators (`judgeaudit.mine.stance_hybrid`)."""
+    return Learner(name, lambda rows, c: fit_hybrid(rows, name=name, c=c), C_GRID)
 
 
 def embed_learner(encoder: Encoder, name: str = "embed") -> Learner:
@@ -437,21 +447,28 @@ def count_passages(papers: Sequence[Paper], scores: SentenceScores, rule: Rule, 
                 elif row[1] >= rule.dispute and row[1] > 0:
                     quotes["dispute"].append(s)
         for stance, refs in (("affirm", p.positive), ("dispute", p.negative)):
-            c = into[stance]
-            q = quotes[stance]
-            c[0] += sum(1 for x in q if any(quotes_overlap(x, r) for r in refs))
-            c[1] += len(q)
-            c[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in q))
-            c[3] += len(refs)
+            add_matches(into[stance], quotes[stance], refs)
+
+
+def add_matches(counts: list[int], quotes: Sequence[str], refs: Sequence[str]) -> None:
+    """Add to `counts` (matching quotes, quotes, found refs, refs) under the calibration matching rule."""
+    counts[0] += sum(1 for x in quotes if any(quotes_overlap(x, r) for r in refs))
+    counts[1] += len(quotes)
+    counts[2] += sum(1 for r in refs if any(quotes_overlap(x, r) for x in quotes))
+    counts[3] += len(refs)
+
+
+def passage_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """Precision/recall per stance from `count_passages` counts."""
+    return {stance: {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
+                     "quotes": n_pred, "reference": n_ref}
+            for stance, (tp, n_pred, found, n_ref) in passages.items()}
 
 
 def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
     """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
     sizes = class_sizes(dev)
-    row: dict[str, Any] = {}
-    for stance, (tp, n_pred, found, n_ref) in result.passages.items():
-        row[stance] = {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
-                       "quotes": n_pred, "reference": n_ref}
+    row: dict[str, Any] = passage_rows(result.passages)
     for c, code in (("novel", 1), ("not_novel", -1)):
         flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in dev if p.label == c])
         swaps = sum(1 for p in dev if p.label != c and result.outcome.get(p.key) == code)
@@ -493,8 +510,8 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
         test_idx = [i for i, p in enumerate(dev) if p.fold == k]
         log(f"fold {k + 1}/{FOLDS}: {len(train)} training ideas, {len(test)} test ideas")
         # cue extractor: only the selection choices are chosen
-        m_tr = _rows(m_cue_dev, train_idx)
-        m_te = _rows(m_cue_dev, test_idx)
+        m_tr = take_rows(m_cue_dev, train_idx)
+        m_te = take_rows(m_cue_dev, test_idx)
         m_out_cue = stack(m_cue_out, m_te)
         rule, _ = best_rule(rule_grid(cue=True), train, m_tr, m_out_cue, sizes)
         _record(results["offline"], test, m_te, m_cue_out, rule, [cue_dev[i] for i in test_idx])
@@ -509,7 +526,7 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
                                           outside_weight=weight)
             test_scores = model_scores(fitted.model, test)
             m_te_l = review_matrix(test, test_scores)
-            m_outside_only = _rows(m_out, list(range(len(outside))))
+            m_outside_only = take_rows(m_out, list(range(len(outside))))
             log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
             _record(results[learner.name], test, m_te_l, m_outside_only, fitted.rule, test_scores)
             for name, variant in ablations(fitted.rule, cue=False).items():
@@ -520,9 +537,11 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
             "cue_rule": cue_rule}
 
 
-def _rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+def take_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
+    """The rows `idx` of `m`."""
     i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i])
+    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i],
+                  None if m.failed is None else m.failed[i])
 
 
 def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,

@@ -229,12 +229,44 @@ extractor reaches the cue extractor: trained on about 175 affirming and 275 disp
 n-gram model ships as the measured alternative (`--extractor ngram`, plain JSON weights in
 `judgeaudit/mine/models/ngram.json`); the embedding model is not shipped: it loses to both, and
 embedding the candidates' prefiltered sentences (about 77,000) takes far longer than the 5-minute
-budget on this 2-core machine (about 30 sentences/s measured under load). The LLM extractor path
-(`--extractor litellm/...`) is not in the table: no hosted model is reachable from the build
-machine, and the local Gemma 3 270M runs as an Inspect provider, which the miner's litellm-based
-extractor does not call; a 270M model would in any case be a weak stand-in for the study's
-frontier-model extractor.
+budget on this 2-core machine (about 30 sentences/s measured under load).
+{_llm_subset_text(crossval.get('llm_subset'))}
 Recompute: `{crossval.get('command')}`.
+"""
+
+
+def _llm_subset_text(llm: Any) -> str:
+    """The LLM extractor's subset comparison (bench_extractor.py --llm), or why it is absent."""
+    if not isinstance(llm, dict):
+        return ("The LLM extractor path (`--extractor litellm/<model>` or any Inspect model name) is not in the "
+                "table for this set (run `python tests/benchmarks/bench_extractor.py --llm MODEL --write <set dir>`).")
+    cost = llm.get("cost") or {}
+    kinds = ", ".join(f"{n} {k}" for k, n in (cost.get("failures_by_reason") or {}).items()) or "none"
+    rate = cost.get("unparsable_rate")
+    weak = "" if "gemma-3-270m" not in str(llm.get("model")) else """ The Gemma 3 270M base model
+is a weak stand-in for the study's frontier-model extractor: the answer schema (a llama.cpp
+grammar) makes its replies parse, but it copies the template's placeholder instead of quoting the
+review, and such a quote is dropped, so this row measures the path and its cost, not what a
+capable model would find."""
+    return f"""
+The LLM extractor (`--extractor {llm.get('model')}`, the miner's own path: prompt
+`prompts/mining/novelty_signals.txt`, the cue pre-filter, quotes kept only when verbatim) costs
+seconds per review here, so it reads every review of a stratified subset of {llm.get('papers')} dev papers
+({llm.get('reviews')} reviews; per label in SHA-256 order, dealt over the same outer folds), and the
+cue extractor is scored on the same papers and folds. Nothing is fitted for either except the
+selection choices, picked per fold on the subset's training papers by ideas kept with their
+label minus ideas swapped (the LLM does not read the other candidates, so the size of its kept
+set, and a Jaccard, is unknown; this objective favours lenient rules). A review whose answer is
+unparsable or whose call failed is counted and its paper is not kept, never read as "no signal".
+
+{llm.get('table_markdown', '')}
+
+Measured cost (cold answer cache, shared 2-core machine, load average {cost.get('load_average_at_end')} at
+the end): {cost.get('reviews_sent')} reviews sent ({cost.get('reviews_skipped_by_prefilter')} skipped by the cue pre-filter),
+{cost.get('calls')} calls, {cost.get('input_tokens')} input and {cost.get('output_tokens')} output tokens,
+{cost.get('wall_seconds')} s wall ({cost.get('seconds_per_review_sent')} s per review, model load
+{cost.get('model_load_seconds')} s); failed reviews: {cost.get('failed_reviews')} ({kinds}; unparsable rate
+{rate}); quotes dropped as not verbatim: {cost.get('quotes_dropped_not_verbatim')}.{weak} Recompute: `{llm.get('command')}`.
 """
 
 

@@ -10,9 +10,13 @@ interrupted run resumes where it stopped. Two ways in, one cache:
   seed a bounded number of times, and a model error fails that one request with its cause
   (`MODEL_ERROR`), never the whole run. `failure_counts` summarises the outcomes.
 - `CachedLLM` (the LLM signal extractor `llm_signals` and the LLM sanitiser): one JSON-object
-  completion through litellm at temperature 0 (`--api-base` reaches an OpenAI-compatible
-  server), transient provider errors retried with tenacity; an unusable answer is an
-  `LLMResponseError` the caller counts.
+  completion at temperature 0, either through litellm (`api="litellm"`; `--api-base` reaches an
+  OpenAI-compatible server; transient provider errors retried with tenacity) or through
+  Inspect's model API (`api="inspect"`: any Inspect model name, e.g. `local/gemma-3-270m`;
+  Inspect retries what its provider calls transient; an optional JSON schema constrains the
+  answer where the provider supports it). An unusable answer is an `LLMResponseError` the caller
+  counts, of kind `UNPARSABLE` (the reply does not follow the format) or `MODEL_ERROR` (the call
+  failed). Token counts of answered calls are kept (`input_tokens`, `output_tokens`).
 """
 
 from __future__ import annotations
@@ -34,9 +38,19 @@ from judgeaudit.files import atomic_write_text
 MODEL_ERROR = "model error"
 """Failure reason of a request whose model call raised (followed by the cause in parentheses)."""
 
+UNPARSABLE = "unparsable"
+"""Failure reason of an answer that does not follow the format the prompt asks for."""
+
+LLM_APIS = ("litellm", "inspect")
+"""The two ways `CachedLLM` reaches a model."""
+
 
 class LLMResponseError(ValueError):
-    """The model's answer is not the JSON object the prompt asks for."""
+    """The model's answer is not the JSON object the prompt asks for (`kind` UNPARSABLE) or the call failed (MODEL_ERROR)."""
+
+    def __init__(self, message: str, kind: str = UNPARSABLE) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -198,18 +212,42 @@ def _transient(exc: BaseException) -> bool:
 
 @dataclass
 class CachedLLM:
-    """A litellm model called with temperature 0 and JSON output, behind the answer cache."""
+    """A model called with temperature 0 for one JSON object, behind the answer cache (litellm or Inspect)."""
 
     model: str
     cache_dir: Path
     completion_kwargs: dict[str, Any] = field(default_factory=dict)
+    api: str = "litellm"
+    model_args: dict[str, Any] = field(default_factory=dict)
+    max_tokens: int | None = None
+    response_schema: dict[str, Any] | None = None
     calls: int = 0
     cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    _inspect_model: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.api not in LLM_APIS:
+            raise ValueError(f"CachedLLM api must be one of {', '.join(LLM_APIS)} (got {self.api!r})")
 
     def key(self, prompt: str) -> str:
         """Content hash of one request (model, prompt, options that change the answer)."""
         opts = {k: v for k, v in sorted(self.completion_kwargs.items()) if k not in {"api_key", "timeout"}}
-        return AnswerCache.key({"model": self.model, "prompt": prompt, "options": opts})
+        if self.api == "litellm":
+            return AnswerCache.key({"model": self.model, "prompt": prompt, "options": opts})
+        plain = {k: v for k, v in sorted(self.model_args.items())  # a callable (mockllm's script) cannot be keyed
+                 if isinstance(v, str | int | float | bool) or v is None}
+        return AnswerCache.key({"api": "inspect", "model": self.model, "prompt": prompt, "options": opts,
+                                "model_args": plain, "max_tokens": self.max_tokens,
+                                "response_schema": self.response_schema})
+
+    def connect(self) -> None:
+        """Build the Inspect model now (an unknown provider or model fails here, not on the first call)."""
+        if self.api == "inspect" and self._inspect_model is None:
+            from inspect_ai.model import get_model
+
+            self._inspect_model = get_model(self.model, memoize=False, **self.model_args)
 
     def complete_json(self, prompt: str) -> dict[str, Any]:
         """The model's JSON object answer to `prompt` (from the cache when present)."""
@@ -220,7 +258,7 @@ class CachedLLM:
             self.cache_hits += 1
             text = str(stored["response"])
         else:
-            text = self._call(prompt)
+            text = self._call(prompt) if self.api == "litellm" else self._call_inspect(prompt)
             self.calls += 1
             cache.put(key, {"model": self.model, "response": text})
         return parse_json_object(text)
@@ -234,10 +272,35 @@ class CachedLLM:
         response = litellm.completion(
             model=self.model, messages=[{"role": "user", "content": prompt}], temperature=0,
             response_format={"type": "json_object"}, **self.completion_kwargs)
+        usage = getattr(response, "usage", None)
+        self.input_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+        self.output_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
         content = response.choices[0].message.content  # type: ignore[union-attr]
         if not isinstance(content, str) or not content.strip():
             raise LLMResponseError(f"{self.model} returned an empty answer")
         return content
+
+    def _call_inspect(self, prompt: str) -> str:
+        """One answer through Inspect's `Model.generate` (its provider's own retries apply)."""
+        from inspect_ai.model import GenerateConfig, ResponseSchema
+        from inspect_ai.util import JSONSchema
+
+        self.connect()
+        schema = None if self.response_schema is None else ResponseSchema(
+            name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
+        config = GenerateConfig(temperature=0.0, seed=0, max_tokens=self.max_tokens, response_schema=schema)
+        try:
+            output = asyncio.run(self._inspect_model.generate(prompt, config=config))
+        except Exception as exc:  # the call itself failed (after Inspect's retries): counted, never a stance
+            cause = " ".join(str(exc).split()) or type(exc).__name__
+            raise LLMResponseError(f"{MODEL_ERROR} ({self.model}: {cause[:200]})", kind=MODEL_ERROR) from exc
+        if output.usage is not None:
+            self.input_tokens += output.usage.input_tokens
+            self.output_tokens += output.usage.output_tokens
+        if output.error:
+            raise LLMResponseError(f"{MODEL_ERROR} ({self.model}: {' '.join(str(output.error).split())[:200]})",
+                                   kind=MODEL_ERROR)
+        return output.completion or ""  # an empty or malformed answer is cached too and fails parsing (UNPARSABLE)
 
 
 def parse_json_object(text: str) -> dict[str, Any]:

@@ -105,3 +105,25 @@ def test_llm_extractor_run_verifies_quotes_and_caches(stub_model: str, tmp_path:
     assert len(_Handler.requests) == first_requests
     for name in ("pairwise.jsonl", "pointwise.jsonl"):
         assert (set_dir / name).read_bytes() == (tmp_path / "b" / "human_only" / name).read_bytes()
+
+
+def test_an_inspect_model_extractor_counts_unparsable_replies_and_keeps_nothing(tmp_path: Path,
+                                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`--extractor mockllm/model` goes through Inspect's model API; mockllm's default reply is not the JSON
+    the prompt asks for, so every review sent is an unparsable failure, reported, and no paper is kept."""
+    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "mockllm/model", "--llm-cache",
+            str(tmp_path / "llm"), "--no-progress", "--out", str(tmp_path / "out"), *LOOSE]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if x.startswith("LLM extractor mockllm/model:"))
+    sent = int(line.split(": ", 1)[1].split(" reviews sent")[0])
+    assert sent > 0 and f"failed reviews: {sent} ({sent} unparsable)" in line
+    assert "kept no novel or no not_novel idea" in err and not (tmp_path / "out" / "human_only").exists()
+
+
+def test_an_unknown_inspect_provider_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "nosuchprovider/model", "--no-progress",
+            "--out", str(tmp_path / "out")]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --extractor nosuchprovider/model:"), err
