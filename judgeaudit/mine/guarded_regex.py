@@ -88,7 +88,8 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], ...]:
     if ignorecase:
         found = [frozenset(k.lower() for k in g) for g in found if all(k.isascii() for k in g)]
     groups = sorted({_without_redundant(g) for g in found if g and "" not in g}, key=lambda g: (len(g), -min(map(len, g)), g))
-    return tuple(groups[:MAX_GROUPS])
+    useful = [g for g in groups if min(map(len, g)) > 1]  # a one-character key is in almost every text
+    return tuple((useful or groups)[:MAX_GROUPS])
 
 
 class GuardedPattern:
