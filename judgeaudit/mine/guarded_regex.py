@@ -118,8 +118,16 @@ class GuardedPattern:
         return True
 
     def search(self, text: str) -> re.Match[str] | None:
-        """`re.Pattern.search`, skipped when the text cannot match."""
-        return self.regex.search(text) if self.could_match(text) else None
+        """`re.Pattern.search`, skipped when the text cannot match (the hot path: `could_match` inlined)."""
+        if self._lower:
+            return self.regex.search(text) if self.could_match(text) else None
+        for group in self.groups:
+            for key in group:
+                if key in text:
+                    break
+            else:
+                return None
+        return self.regex.search(text)
 
     def match(self, text: str) -> re.Match[str] | None:
         """`re.Pattern.match`, skipped when the text cannot match."""
