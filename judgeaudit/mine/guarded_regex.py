@@ -8,6 +8,8 @@ optional part, or one run per branch of an alternation). Its `search`, `finditer
 and `match` check those groups with `in` first (a fast substring scan) and return "no match"
 without running the regex when a group has no string in the text; otherwise they return the
 regex's own answer. So a guarded pattern answers exactly as the plain compiled one, only sooner.
+A `GuardedFamily` (a cue list tried on one clause) scans once for the strings of its patterns'
+first groups and calls only the patterns that scan does not rule out, in their order.
 
 The groups are read with the standard library's regex parser (`re._parser`, not a public
 module); where it is missing or a construct is not understood, that part contributes no group
@@ -148,3 +150,31 @@ class GuardedPattern:
 def guarded(pattern: str, flags: int = 0) -> GuardedPattern:
     """Compile `pattern` with its literal pre-check."""
     return GuardedPattern(re.compile(pattern, flags))
+
+
+class GuardedFamily:
+    """Guarded patterns tried together on one text: one scan for the strings of their first literal
+    groups picks the patterns that can match, so the others are not even called (same answers)."""
+
+    __slots__ = ("patterns", "_keys", "_index", "_always")
+
+    def __init__(self, patterns: tuple[GuardedPattern, ...]) -> None:
+        self.patterns = patterns
+        index: dict[str, list[int]] = {}
+        always: list[int] = []
+        for i, p in enumerate(patterns):
+            if p._lower or not p.groups:
+                always.append(i)  # no case-sensitive pre-check: always tried
+                continue
+            for key in p.groups[0]:
+                index.setdefault(key, []).append(i)
+        self._keys = tuple(index)
+        self._index = {k: tuple(v) for k, v in index.items()}
+        self._always = tuple(always)
+
+    def candidates(self, text: str) -> list[GuardedPattern]:
+        """The patterns, in their order, that `text` does not rule out by their first literal group."""
+        hit = set(self._always)
+        for key in [k for k in self._keys if k in text]:
+            hit.update(self._index[key])
+        return [self.patterns[i] for i in sorted(hit)]

@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 
 from judgeaudit.mine import guarded_regex
 from judgeaudit.mine import sentences as sentences_module
-from judgeaudit.mine.guarded_regex import GuardedPattern, guarded
+from judgeaudit.mine.guarded_regex import GuardedFamily, GuardedPattern, guarded
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
 from judgeaudit.mine.sentences import split_sentences
 
@@ -216,6 +216,9 @@ _CONTRAST = re.compile(r"(?:;|\s+-{1,2}\s+|—|,?\s+\b(?:but|however|yet|neverth
 _CONCESSIVE_START = re.compile(r"^\W*(?:although|though|even though|while|whereas|despite|albeit|admittedly|granted|notwithstanding|even if)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r",\s+")
 _QUESTION_NOVELTY = guarded(r"\b(?:novelty|originality|novel contributions?)\b")
+# The cue lists tried as families: a clause is searched only with the patterns its words do not rule out.
+_DISPUTE_FAMILY = GuardedFamily(_DISPUTE_PATTERNS)
+_AFFIRM_FAMILY = GuardedFamily(_AFFIRM_PATTERNS)
 
 # A bare "novelty"/"originality" affirms only when praised ("the novelty is clear", "strong originality").
 _NOVELTY_PRAISED = guarded(
@@ -228,7 +231,7 @@ _NOVELTY_PRAISED = guarded(
 def _affirm_in(clause: str) -> bool | str:
     """'negated', True (explicit), 'weak', or False; claims/requests only count before the cue."""
     hedged = False
-    for pattern in _AFFIRM_PATTERNS:
+    for pattern in _AFFIRM_FAMILY.candidates(clause):
         for m in pattern.finditer(clause):
             before = clause[max(0, m.start() - 60):m.start()]
             if _HEDGED.search(before):
@@ -256,7 +259,7 @@ def _affirm_in(clause: str) -> bool | str:
 
 
 def _dispute_in(clause: str) -> bool:
-    return any(p.search(clause) for p in _DISPUTE_PATTERNS)
+    return any(p.search(clause) for p in _DISPUTE_FAMILY.candidates(clause))
 
 
 _NEGATED_NEGATIVE = guarded(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.mine import signals
-from judgeaudit.mine.guarded_regex import GuardedPattern, guarded, required_literals
+from judgeaudit.mine.guarded_regex import GuardedFamily, GuardedPattern, guarded, required_literals
 from judgeaudit.mine.parse import SIGNAL_FIELDS, content_value
 from judgeaudit.mine.sentences import split_sentences
 
@@ -121,3 +121,24 @@ def test_every_cue_pattern_list_has_a_literal_pre_check() -> None:
     lists = {n: p for n, p in _signal_patterns().items() if "[" in n}
     missing = [n for n, p in lists.items() if not p.groups]
     assert missing == []
+
+
+def test_a_family_never_leaves_out_a_pattern_that_matches_and_keeps_their_order() -> None:
+    texts = _texts()
+    for family in (signals._DISPUTE_FAMILY, signals._AFFIRM_FAMILY):
+        order = {id(p): i for i, p in enumerate(family.patterns)}
+        skipped = 0
+        for text in texts:
+            picked = family.candidates(text)
+            assert [order[id(p)] for p in picked] == sorted(order[id(p)] for p in picked)
+            matching = [p for p in family.patterns if p.regex.search(text)]
+            assert all(any(p is q for q in picked) for p in matching), text
+            skipped += len(family.patterns) - len(picked)
+        assert skipped > len(texts) * len(family.patterns) // 2  # most patterns are ruled out for most texts
+
+
+def test_a_family_always_tries_a_pattern_without_a_case_sensitive_pre_check() -> None:
+    plain, folded = guarded(r"\bnovel\b"), guarded(r"arxiv", re.IGNORECASE)
+    family = GuardedFamily((plain, folded))
+    assert family.candidates("nothing here") == [folded]
+    assert family.candidates("a novel idea") == [plain, folded]
