@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -44,6 +45,7 @@ class MineResult:
     claims_before: int = 0  # kept abstracts in which the evaluation-claim detector finds something, before sanitising
     claims_after: int = 0  # ... and after (0 for a clean set)
     sanitise_reasons: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time per step (for benchmarks; never written to a set)
 
 
 def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False) -> Corpus:
@@ -145,11 +147,21 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
 
     say = log or (lambda _msg: None)
     summary = RunSummary()
+    clock = [time.perf_counter()]
+    seconds: dict[str, float] = {}
+
+    def lap(step: str) -> None:
+        now = time.perf_counter()
+        seconds[step] = round(now - clock[0], 2)
+        clock[0] = now
+
     say(f"reading raw cache {cache_dir}")
     corpus = load_corpus(cache_dir, summary, progress=progress)
+    lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
     selection, _ = select_labels(corpus, extractor, thresholds, workers=workers, progress=progress)
+    lap("scores, candidates and their reviews' signals")
     kept = selection.kept()
     dataset = f"openreview:{venue_id}"
     ideas: list[Idea] = []
@@ -166,6 +178,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
             errors += 1
             summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum)
         ideas.append(build_idea(corpus, selection, forum, result.text, dataset))
+    lap("sanitise and build the kept ideas")
     scores = selection.scores
     reviewed = len(scores)
     enough = sum(1 for s in scores.values() if s.review_count >= thresholds.min_reviews)
@@ -192,7 +205,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         by_area[idea.area][idea.label] += 1
     return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
                       sanitised_changed=changed, sanitise_errors=errors, claims_before=before, claims_after=after,
-                      sanitise_reasons=dict(sorted(reasons.items())),
+                      sanitise_reasons=dict(sorted(reasons.items())), seconds=seconds,
                       dropped_quotes=int(getattr(extractor, "dropped_total", 0)))
 
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from judgeaudit.mine import guarded_regex
 from judgeaudit.mine import sentences as sentences_module
+from judgeaudit.mine.guarded_regex import GuardedFamily, GuardedPattern, guarded
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
 from judgeaudit.mine.sentences import split_sentences
 
@@ -89,7 +91,7 @@ _LOW = (r"(?:limited|minimal|marginal|modest|low|weak|unclear|not (?:very |entir
         r"not convincing|unjustified|ambiguous|vague|integrative|not demonstrated|not established|in question|under question|"
         r"not (?:well )?(?:articulated|delineated|justified|highlighted|motivated)|lower|diminished|reduced|undermined)")
 
-_DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+_DISPUTE_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     # "limited novelty", "lack of originality", "no real innovation", "incremental novelty"
     rf"\b(?:limited|lacks?|lacking|lack of|little|minimal|marginal|modest|insufficient|questionable|low|weak|no|"
     rf"incremental|thin|minor|unclear|restricted|moderate|not much|not enough|doubtful|debatable|slight|"
@@ -149,12 +151,12 @@ _DISPUTE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     rf"\b(?:clarify|state|articulate|explain|elaborate on|highlight|delineate|justify|emphasi[sz]e|better position|position)\b[^.]{{0,40}}\b(?:the )?(?:{_NOV}|novel (?:contributions?|aspects?|components?|parts?|elements?))\b[^.]{{0,40}}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|in light|distinct|differen)",
 ))
 
-_QUESTION_DISPUTES: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+_QUESTION_DISPUTES: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     r"\bwhat (?:is|are) (?:the )?(?:\w+\s+){0,2}?(?:new|novel|novelty|original|originality|new contributions?)\b[^.]{0,60}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|besides|apart|other than)",
     r"\bhow (?:is|does|are|do) (?:this|it|the|they|these|your)\b[^.?]{0,60}\b(?:differ\w*|distinguish\w*|distinct)\b[^.?]{0,15}\b(?:from|than|to)\s+(?:the\s+)?(?:existing|prior|previous|earlier|related|standard|other|well[- ]known|classic\w*|similar)\b",
 ))
 
-_AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+_AFFIRM_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     r"\bnovel\b",
     r"\bnovelty\b",
     r"\boriginality\b",
@@ -189,37 +191,47 @@ _AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
 
 # Descriptive "new X"/"first" statements: not explicit enough to count towards a novel majority,
 # but a reviewer who says them is not disputing originality (they block a not_novel label).
-_WEAK_AFFIRM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+_WEAK_AFFIRM_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     r"\b(?:introduc|propos|present|provid|contribut|curat|construct|build|built|releas|creat|collect|develop|offer|design|establish)\w*\s+(?:a|an|the|two|three|several|some)\s+(?:[\w-]+[\s,]+){0,1}?new\s+(?:[\w-]+[\s,]+){0,2}?(?:benchmarks?|datasets?|phenomen\w+|problems?|tasks?|settings?|resources?|corpus|corpora|environments?|testbeds?|suites?|applications?|use cases?|domains?|evaluation|protocols?|challenges?|formats?|modalit\w+|model|pipeline)\b",
     r"\b(?:their|its)\s+innovations?\b",
 ))
 
 # "novel" used for other things: novel views, generalising to novel classes/objects/tasks, ...
-_NOVEL_SCOPE = re.compile(
+_NOVEL_SCOPE = guarded(
     r"\b(?:to|on|across|for|with|of|in|unseen|new|and|handle|handling|generali[sz]\w*|adapt\w*|transfer\w*|recogni[sz]\w*|detect\w*|segment\w*)\s+(?:\w+\s+)?novel\s+(?:[\w-]+\s+)?"
     r"(?:views?|classes|class|categor\w+|objects?|tasks?|environments?|domains?|scenes?|compounds?|molecul\w+|materials?|proteins?|species|words?|tokens?|instances?|entit\w+|users?|items?|prompts?|inputs?|situations?|concepts?|scenarios?|shapes?|poses?|identit\w+|subjects?|queries|query|data|samples?|images?|settings?|distributions?|graphs?|structures?|sequences?|cells?|drugs?|targets?|antibod\w+|genes?|combinations? of|skills?|problems?|games?|robots?|embodiments?|layouts?|maps?|languages?|characters?|styles?|motions?|actions?|attacks?|threats?)\b"
     r"|\bnovel[- ]view\b|\bnovel[- ]class\b|\bnovel[- ]categor\w+\b|\bnovel[- ]object\b"
     r"|\b(?:to|on|across|with)\s+(?:[\w-]+\s+){0,4}(?:or|and)\s+novel\b|\b(?:unseen|out-of-distribution|ood|held-out)\s+(?:[\w-]+\s+){0,3}(?:or|and|/)\s*novel\b")
-_AFFIRM_NEGATION = re.compile(
+_AFFIRM_NEGATION = guarded(
     rf"(?:\b{_NEG}\s+(?:[\w-]+[\s,]+){{0,5}}?$|(?:\bnot|n't)\s+(?:[\w-]+[\s,]+){{0,8}}?(?:any|significant|much|major|a|an)\s+(?:[\w-]+\s+){{0,2}}?$"
     rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,6}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$"
     rf"|\b(?:whether|if)\s+(?:[\w-]+\s+){{0,6}}?$)")
-_REQUEST = re.compile(r"\b(?:how|difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
-_TEMPLATE = re.compile(r"\b(?:reviewers?|substantive assessment|each of the following dimensions)\b")
+_REQUEST = guarded(r"\b(?:how|difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
+_TEMPLATE = guarded(r"\b(?:reviewers?|substantive assessment|each of the following dimensions)\b")
 _QUOTED = re.compile(r"[\"“”]")
-_KEEPS = re.compile(r"\bwithout (?:sacrific|compromis|los|hurt|reduc|harm|affect)\w*\s+(?:[\w-]+\s+)?$|\bnot only\s+(?:[\w-]+\s+)?$")
-_HEDGED = re.compile(rf"\b{_HEDGE}\s+(?:\w+\s+)?$")
-_CLAIM = re.compile(r"\b(?:claims?|claimed|claiming|purports?|asserts?|describ\w+ (?:the work|the paper|it|this|the method|their \w+) as|exaggerat\w*|overstat\w*|frames?|framed|presented as|presents? (?:this|it|them) as|positions? (?:this|it) as|they write|authors write|(?:write|writes|state|states|stated)\s*:|the authors (?:state|say|argue|call|describe|present|emphasi[sz]e|stress|highlight|suggest|position)|authors (?:claim|state|argue)|is said to|is described as|marketed as|called|so-called|promis\w+|propos\w+ to be|advertised)\b")
+_KEEPS = guarded(r"\bwithout (?:sacrific|compromis|los|hurt|reduc|harm|affect)\w*\s+(?:[\w-]+\s+)?$|\bnot only\s+(?:[\w-]+\s+)?$")
+_HEDGED = guarded(rf"\b{_HEDGE}\s+(?:\w+\s+)?$")
+_CLAIM = guarded(r"\b(?:claims?|claimed|claiming|purports?|asserts?|describ\w+ (?:the work|the paper|it|this|the method|their \w+) as|exaggerat\w*|overstat\w*|frames?|framed|presented as|presents? (?:this|it|them) as|positions? (?:this|it) as|they write|authors write|(?:write|writes|state|states|stated)\s*:|the authors (?:state|say|argue|call|describe|present|emphasi[sz]e|stress|highlight|suggest|position)|authors (?:claim|state|argue)|is said to|is described as|marketed as|called|so-called|promis\w+|propos\w+ to be|advertised)\b")
 _CONTRAST = re.compile(r"(?:;|\s+-{1,2}\s+|—|,?\s+\b(?:but|however|yet|nevertheless|nonetheless|although|though|whereas|while|despite|even though|albeit|except that|still|that said)\b)", re.IGNORECASE)
 _CONCESSIVE_START = re.compile(r"^\W*(?:although|though|even though|while|whereas|despite|albeit|admittedly|granted|notwithstanding|even if)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r",\s+")
-_QUESTION_NOVELTY = re.compile(r"\b(?:novelty|originality|novel contributions?)\b")
+_QUESTION_NOVELTY = guarded(r"\b(?:novelty|originality|novel contributions?)\b")
+# The cue lists tried as families: a clause is searched only with the patterns its words do not rule out.
+_DISPUTE_FAMILY = GuardedFamily(_DISPUTE_PATTERNS)
+_AFFIRM_FAMILY = GuardedFamily(_AFFIRM_PATTERNS)
+
+# A bare "novelty"/"originality" affirms only when praised ("the novelty is clear", "strong originality").
+_NOVELTY_PRAISED = guarded(
+    r"\b(?:(?:novelty|originality) (?:is|of (?:the|this|their|its) \w+ (?:is|lies))\s+(?:\w+\s+){0,2}?(?:clear|high|significant|strong|evident|notable|considerable|substantial|good|great|solid|apparent|obvious|undeniable|a (?:key |major |main )?strength)|"
+    r"(?:clear|high|significant|strong|notable|considerable|substantial|good|great|solid|genuine|real|true)\s+(?:novelty|originality)|"
+    r"(?:novelty|originality) (?:lies|comes|stems|resides)|"
+    r"(?:demonstrates?|shows?|has|exhibits?|brings?|offers?)\s+(?:\w+\s+)?(?:novelty|originality))")
 
 
 def _affirm_in(clause: str) -> bool | str:
     """'negated', True (explicit), 'weak', or False; claims/requests only count before the cue."""
     hedged = False
-    for pattern in _AFFIRM_PATTERNS:
+    for pattern in _AFFIRM_FAMILY.candidates(clause):
         for m in pattern.finditer(clause):
             before = clause[max(0, m.start() - 60):m.start()]
             if _HEDGED.search(before):
@@ -232,11 +244,7 @@ def _affirm_in(clause: str) -> bool | str:
                 continue  # inside a quotation of the paper's own wording
             if _AFFIRM_NEGATION.search(before) and not _KEEPS.search(before):
                 return "negated"
-            if m.group(0) in ("novelty", "originality") and not re.search(
-                    r"\b(?:(?:novelty|originality) (?:is|of (?:the|this|their|its) \w+ (?:is|lies))\s+(?:\w+\s+){0,2}?(?:clear|high|significant|strong|evident|notable|considerable|substantial|good|great|solid|apparent|obvious|undeniable|a (?:key |major |main )?strength)|"
-                    r"(?:clear|high|significant|strong|notable|considerable|substantial|good|great|solid|genuine|real|true)\s+(?:novelty|originality)|"
-                    r"(?:novelty|originality) (?:lies|comes|stems|resides)|"
-                    r"(?:demonstrates?|shows?|has|exhibits?|brings?|offers?)\s+(?:\w+\s+)?(?:novelty|originality))", clause):
+            if m.group(0) in ("novelty", "originality") and not _NOVELTY_PRAISED.search(clause):
                 continue
             if _CLAIM.search(clause[:m.start()]) or _REQUEST.search(clause[:m.start()]):
                 continue  # "the authors claim ... novel", "please explain why ... novel"
@@ -251,22 +259,22 @@ def _affirm_in(clause: str) -> bool | str:
 
 
 def _dispute_in(clause: str) -> bool:
-    return any(p.search(clause) for p in _DISPUTE_PATTERNS)
+    return any(p.search(clause) for p in _DISPUTE_FAMILY.candidates(clause))
 
 
-_NEGATED_NEGATIVE = re.compile(
+_NEGATED_NEGATIVE = guarded(
     r"(?:\bnot|n't) (?:just|merely|simply|only|a mere|another|an?) (?:a |an )?(?:\w+\s+)?(?:incremental|minor tweak|tweak|small tweak|straightforward|simple (?:extension|combination|application))\b"
     r"|\b(?:beyond|more than) (?:an? )?(?:merely |simply |just )?incremental\b|\bnot incremental\b")
-_PERFORMANCE_INCREMENTAL = re.compile(
+_PERFORMANCE_INCREMENTAL = guarded(
     r"\b(?:performance|gains?|improvements?|results?|accuracy|scores?|speed-?ups?|metrics?|margins?|benefits?|increases?)\b[^.;]{0,40}\bincremental\b"
     r"|\bincremental\s+(?:gains?|improvements?|performance|benefits?|increases?)\s+(?:in|on|for)\s+(?:\w+\s+)?(?:performance|accuracy|results|metrics?|scores?|benchmarks?|datasets?|tasks?)\b")
-_INCREMENTAL = re.compile(
+_INCREMENTAL = guarded(
     r"\b(?:is|are|seems?|appears?|feels?|looks?|rather|quite|somewhat|largely|mostly|fairly|very|too|only|merely|and|or|remains?|be|being)\s+(?:(?:relatively|rather|quite|somewhat|largely|mostly|fairly|very|too|only|merely|still|overall|generally|primarily|mainly|a bit|slightly|highly|more|an?)\s+){0,2}incremental\b"
     r"|\bincremental\s+(?:\w+\s+)?(?:contributions?|novelty|work|paper|improvements?|extensions?|steps?|changes?|advances?|ideas?|modifications?|approach|methods?|techniques?|variants?|progress|innovations?|gains?|updates?|additions?|in nature)\b"
     r"|^\W*incremental\b")
 
 
-_DISCLAIMER = re.compile(r"\b(?:i|we)\s+(?:do not|don't|am not|are not|'m not)\s+(?:\w+\s+)?(?:question\w*|doubt\w*|disput\w*|deny\w*|saying|claim\w*|suggest\w*)\b|\balready (?:discussed|mentioned|listed|raised|covered|described) (?:in|above|below|under)\b")
+_DISCLAIMER = guarded(r"\b(?:i|we)\s+(?:do not|don't|am not|are not|'m not)\s+(?:\w+\s+)?(?:question\w*|doubt\w*|disput\w*|deny\w*|saying|claim\w*|suggest\w*)\b|\balready (?:discussed|mentioned|listed|raised|covered|described) (?:in|above|below|under)\b")
 
 
 def _clause_polarity(clause: str, *, question: bool) -> str | None:
@@ -332,14 +340,15 @@ def classify(sentence: str) -> tuple[Polarity, bool] | None:
     return (AFFIRM if found == AFFIRM else DISPUTE), False
 
 
-_REFERENCE_LINE = re.compile(r"^\W*\[\d+\]|arxiv(?: preprint)?|proceedings of|\bconference on\b|\bjournal of\b|\bvol\.\s*\d|\bpp\.\s*\d|\bdoi:|et al\.?,? \(?(?:19|20)\d\d\)?[.,]", re.IGNORECASE)
+_REFERENCE_LINE = guarded(r"^\W*\[\d+\]|arxiv(?: preprint)?|proceedings of|\bconference on\b|\bjournal of\b|\bvol\.\s*\d|\bpp\.\s*\d|\bdoi:|et al\.?,? \(?(?:19|20)\d\d\)?[.,]", re.IGNORECASE)
 
+_BIB_ENTRY = re.compile(r"^\W*\[\d+\]")
 
 def _classify(sentence: str) -> str | None:
     low = sentence.lower()
     if not _QUICK.search(low):
         return None
-    if _REFERENCE_LINE.search(sentence) and len(_REFERENCE_LINE.findall(sentence)) >= 2 or re.match(r"^\W*\[\d+\]", sentence):
+    if _REFERENCE_LINE.search(sentence) and len(_REFERENCE_LINE.findall(sentence)) >= 2 or _BIB_ENTRY.match(sentence):
         return None  # a bibliography entry, not a statement
     heading = _HEADING.match(sentence) if ":" in sentence[:60] else None
     if heading:
@@ -373,7 +382,7 @@ def _classify(sentence: str) -> str | None:
     return DISPUTE if DISPUTE in found else AFFIRM
 
 
-_QUICK = re.compile(
+_QUICK = guarded(
     r"novel|original|innovat|new|first|increment|before|already|prior|previous|existing|known|established|"
     r"creative|pioneer|groundbreak|unexplored|underexplored|overlooked|neglected|combin|straightforward|"
     r"trivial|resembl|similar|mirror|replicat|derivative|differ|distinct|depart|extension|application|"
@@ -416,9 +425,9 @@ def extract_all(extractor: SignalExtractor, reviews: Iterable[Review]) -> dict[s
 
 
 def offline_fingerprint() -> str:
-    """SHA-256 of the offline extractor's source (cue lists, splitter): calibration figures are tied to it."""
+    """SHA-256 of the offline extractor's source (cue lists, splitter, regex guard): calibration figures are tied to it."""
     h = hashlib.sha256()
-    for path in (Path(__file__), Path(sentences_module.__file__)):
+    for path in (Path(__file__), Path(sentences_module.__file__), Path(guarded_regex.__file__)):
         h.update(path.read_bytes())
     h.update(",".join(SIGNAL_FIELDS).encode())
     return h.hexdigest()

@@ -3,7 +3,8 @@
     python tests/benchmarks/bench_mine.py [--snapshot DIR] [--dev FILE] [--workers 2] [--extractor offline|ngram]
 
 Reports wall time, CPU time and peak resident memory (this process and its forked extraction
-workers, from resource.getrusage), the counts after each stage, and, when the reference dev
+workers, from resource.getrusage), the wall time of each step (reading and parsing the cache is
+serial; the candidates' signals fan out over --workers), the counts after each stage, and, when the reference dev
 file is given, the extractor's precision/recall against its passages. Targets: < 60 s and < 2 GB
 with the cue extractor (`offline`), < 5 min with the learned `ngram` stance extractor. Run one
 extractor per process (peak memory is per process). Also prints the machine load (`os.getloadavg`):
@@ -67,6 +68,8 @@ def main() -> int:
     print(f"full mine ({extractor.name}) over {args.snapshot.name}: wall {wall:.1f} s, CPU {cpu:.1f} s "
           f"(workers={args.workers}), peak RSS {self_ru.ru_maxrss / 1024:.0f} MiB (main), "
           f"{child_ru.ru_maxrss / 1024:.0f} MiB (largest worker)")
+    for step, secs in result.seconds.items():
+        print(f"  {step:<60} {secs:>6.1f} s")
     for name, n in result.stages:
         print(f"  {name:<60} {n:>7}")
     print("  cache/parse skips:", json.dumps(result.summary.to_dict()["skipped"]))

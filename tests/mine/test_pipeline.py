@@ -1,4 +1,5 @@
-"""The mining pipeline's worker pool (`judgeaudit.mine.pipeline.extract_signals`): Ctrl-C with `--workers 2`.
+"""The mining pipeline's worker pool (`judgeaudit.mine.pipeline.extract_signals`): Ctrl-C with `--workers 2`, and
+two workers deciding exactly as one.
 
 A real `judgeaudit mine --workers 2` runs in its own process group and gets SIGINT on the whole
 group, as a terminal's Ctrl-C sends it, while its forked workers extract signals. The cache is the
@@ -21,6 +22,11 @@ from pathlib import Path
 
 import pytest
 from child_processes import default_sigint
+
+from judgeaudit.mine.pipeline import mine
+from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.signals import OfflineExtractor
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "openreview_small"
@@ -110,3 +116,19 @@ def test_ctrl_c_with_two_workers_exits_130_with_one_line(tmp_path: Path) -> None
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):  # no worker outlives the run
         os.killpg(proc.pid, 0)
+
+
+def test_two_workers_decide_exactly_as_one_and_every_step_is_timed(tmp_path: Path) -> None:
+    cache = _copied_cache(tmp_path / "cache")
+    th = Thresholds(top_quantile=0.6, bottom_quantile=0.4, novel_min_contribution=2.5, not_novel_max_contribution=2.5,
+                    majority=0.3, max_opposing=1)
+    runs = [mine(cache, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=RuleSanitiser(),
+                 thresholds=th, workers=workers) for workers in (1, 2)]
+    one, two = runs
+    assert len(one.selection.candidates) > 100  # several chunks of 50 forums: the pool really forks
+    assert one.selection.decisions == two.selection.decisions and one.selection.kept()
+    assert [i.to_dict() for i in one.ideas] == [i.to_dict() for i in two.ideas]
+    for run in runs:
+        assert list(run.seconds) == ["read and parse the raw cache", "scores, candidates and their reviews' signals",
+                                     "sanitise and build the kept ideas"]
+        assert all(s >= 0 for s in run.seconds.values())
