@@ -16,12 +16,14 @@ from conftest import FIXTURES
 from fixtures.probe_judges import scripted
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
+from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_runs import run_scripted
 
 from judgeaudit.cli import main
+from judgeaudit.judges.scorer import SCHEMA_V1, read_unit, task_fields
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.report.build import build_report
 from judgeaudit.report.frame import load_frame
@@ -108,10 +110,6 @@ def test_an_errored_log_without_scored_samples_is_one_counted_skip(tmp_path: Pat
 def test_a_log_of_the_previous_score_schema_reads_the_same_rows(tmp_path: Path) -> None:
     """Logs written before the per-task fields moved to the task metadata (`judgeaudit.score/1`:
     every field of the judged unit in each score, the pooled reduction too) give the same frame."""
-    from inspect_ai.log import read_eval_log, write_eval_log
-
-    from judgeaudit.judges.scorer import SCHEMA_V1, read_unit, task_fields
-
     policy = scripted.judge(scripted.accurate)
     log = eval(novelty_pairwise(dataset=str(FIX), probe="position", k=2, cache=False),
                model=get_model("mockllm/model", custom_outputs=policy), log_dir=str(tmp_path / "new"),
