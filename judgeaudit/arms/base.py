@@ -1,6 +1,6 @@
 """What a bias probe hands to the judge task: a (possibly transformed) item plus its arm.
 
-Its fields keep their names end to end: sample metadata, score metadata and report columns
+Its fields keep their names end to end: sample metadata, the judged-unit record and report columns
 (`probe`, `probe_variant`, `probe_target`, ...). `seed`, when set, is the generation seed of this
 arm's calls: the `repeat` probe sets a different seed on `run1` and `run2` so Inspect's cache
 (whose key includes the generate config) cannot serve the second run from the first one.

@@ -100,8 +100,9 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
                reducer: ScoreReducer | None = None, lean: bool = False,
                scored: set[str] | None = None) -> Task:
     """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
-    epochs pooled, and the task metadata (`metadata` adds the judge's own fields; `lean`: see
-    `judge_dataset`)."""
+    epochs pooled, and the task metadata: the fields every score of the task shares (schema, kind,
+    judge, idea format, split rule, ...; SCORE_SCHEMA.md), `metadata` adds the judge's own (`lean`:
+    see `judge_dataset`)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     check_split_rule(split_rule)
@@ -110,13 +111,13 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
     return Task(
         dataset=judge_dataset(dataset, kind, idea_format, probe, seed, lean, scored),
         solver=solver,
-        scorer=scorer or novelty(judge=judge, idea_format=idea_format, split_rule=rule),
+        scorer=scorer or novelty(split_rule=rule),
         metrics=metrics,
-        epochs=Epochs(1, reducer or pool_calls()),
+        epochs=Epochs(1, reducer or pool_calls(kind, rule)),
         score_on_error=True,  # a sample whose calls failed errors, and is still scored from its records
         metadata={"judgeaudit": {
             "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
-            "probe": probe, **(metadata or {}),
+            "split_rule": rule, "probe": probe, **(metadata or {}),
             "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed,
                           "confidence": DEFAULT_CONFIDENCE},
         }},

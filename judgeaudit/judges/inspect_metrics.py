@@ -1,7 +1,7 @@
 """Inspect metrics of the novelty tasks: point estimates only, from `judgeaudit.stats`.
 
 Every figure comes from `judgeaudit.stats` (outcome columns, metric definition); this module only
-collects verdicts and gold from the score metadata (SCORE_SCHEMA.md). The seeded bootstrap
+collects verdicts (`Score.answer`) and gold (score metadata, SCORE_SCHEMA.md). The seeded bootstrap
 intervals are computed once, by `judgeaudit.stats` for the report and the audit, from the
 `bootstrap` settings the task records in its metadata: Inspect recomputes its metrics for every
 progress refresh, where an interval would compete with the model for CPU.
@@ -25,11 +25,11 @@ def _verdicts_and_gold(scores: list[SampleScore], kind: str) -> tuple[list[str],
     verdicts, gold = [], []
     for s in scores:
         meta = s.score.metadata or {}
-        if meta.get("kind") != kind or "verdict" not in meta or "gold" not in meta:
+        if not isinstance(s.score.answer, str) or "gold" not in meta:
             raise ValueError(
-                f"sample {s.sample_id!r}: score metadata lacks a {kind} verdict/gold (see SCORE_SCHEMA.md)"
+                f"sample {s.sample_id!r}: score lacks a {kind} verdict/gold (see SCORE_SCHEMA.md)"
             )
-        verdicts.append(meta["verdict"])
+        verdicts.append(s.score.answer)
         gold.append(meta["gold"])
     return verdicts, gold
 

@@ -95,9 +95,11 @@ def _flat(text: str) -> str:
 _ECHO_HEADER = re.compile(r"^(?:idea\s*(?:a|b|1|2)?|the\s+idea(?:\s+under\s+review)?|proposal)\s*:\s*")
 
 
+@lru_cache(maxsize=4096)
 def _echo_key(raw: str) -> str:
     """A line as echo matching sees it: flattened, without a leading `Idea A:`-style header when
-    text follows it (a header line on its own stays, so `Idea A:` + `Verdict: A` is a run)."""
+    text follows it (a header line on its own stays, so `Idea A:` + `Verdict: A` is a run). Cached:
+    the prompts of a run share most of their lines (the template's)."""
     line = _flat(raw)
     return _ECHO_HEADER.sub("", line) or line
 
@@ -109,14 +111,19 @@ def _source_lines(source: str) -> tuple[str, ...]:
     return tuple(line for line in (_echo_key(raw) for raw in source.splitlines()) if line)
 
 
+@lru_cache(maxsize=4096)
+def _line_fragments(line: str) -> tuple[str, ...]:
+    """A source line and its sentences that are long enough to be echoes wherever they occur."""
+    whole = (line,) if len(line) >= _ECHO_MIN_CHARS else ()
+    return whole + tuple(s for s in _SENTENCE_END.split(line) if len(s) >= _ECHO_MIN_CHARS)
+
+
 def _long_fragments(sources: Sequence[Sequence[str]]) -> list[str]:
     """Source lines and sentences long enough to be echoes wherever they occur, longest first."""
     long: set[str] = set()
     for lines in sources:
         for line in lines:
-            if len(line) >= _ECHO_MIN_CHARS:
-                long.add(line)
-            long.update(s for s in _SENTENCE_END.split(line) if len(s) >= _ECHO_MIN_CHARS)
+            long.update(_line_fragments(line))
     return sorted(long, key=len, reverse=True)
 
 

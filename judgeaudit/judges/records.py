@@ -3,7 +3,8 @@
 Every judge solver (prompted, retrieval, agentic, rubric, metric, ...) leaves its per-call
 records and its plan on its answer message, the last assistant message, under `RECORD_KEY`
 (`{"calls": [...], "plan": {...}}`; `leave_records`): Inspect logs a message's metadata once, a store change
-up to three times. The `novelty` scorer reads them back with `judge_records`.
+up to three times. A call whose raw reply is the message's text carries `raw` None there (the reply
+is logged once, as the message); the scorer's records have it back. The `novelty` scorer reads them back with `judge_records`.
 
 A call that failed (no answer, verdict `error`) is an error of the sample, not a verdict:
 after leaving the records `leave_records` raises `CallsFailed` with a one-line cause, so Inspect
@@ -53,24 +54,34 @@ def leave_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, or
     """Put the call records and plan on the judge's answer message: a new one with text `answer`
     when given (or when the conversation does not end with an assistant message), else the last.
     Then raise `CallsFailed` when any call failed (see the module docstring)."""
-    record = {"calls": calls, "plan": judge_plan(prompt, orders, k)}
     last = state.messages[-1] if state.messages else None
     if answer is None and isinstance(last, ChatMessageAssistant):
+        record = {"calls": _without_text(calls, last.text), "plan": judge_plan(prompt, orders, k)}
         last.metadata = {**(last.metadata or {}), RECORD_KEY: record}
     else:
+        record = {"calls": _without_text(calls, answer or ""), "plan": judge_plan(prompt, orders, k)}
         state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
     summary = failure_summary(calls)
     if summary is not None:
         raise CallsFailed(summary)
 
 
+def _without_text(calls: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """The calls as the message carries them: a call's `raw` is None when it is the message's own
+    text (the raw reply is logged once, as the answer; `judge_records` puts it back)."""
+    return [{**call, "raw": None} if call.get("raw") == text else call for call in calls]
+
+
 def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None]:
-    """(calls, plan) a judge solver left for the scorer on its last assistant message, or (None, None)."""
+    """(calls, plan) a judge solver left for the scorer on its last assistant message, or (None, None);
+    a call whose `raw` is None on the message has the message's text as its raw reply."""
     for message in reversed(state.messages):
         if isinstance(message, ChatMessageAssistant):
             record = (message.metadata or {}).get(RECORD_KEY)
             if record is not None:
-                return record["calls"], record["plan"]
+                text = message.text
+                calls = [call if call.get("raw") is not None else {**call, "raw": text} for call in record["calls"]]
+                return calls, record["plan"]
             break
     return None, None
 

@@ -1,10 +1,12 @@
 """The `novelty` scorer: aggregate a sample's per-call records and write the score schema.
 
-See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/1`).
+See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/2`): the score carries the
+per-sample fields, the task metadata the per-task ones; `read_unit` joins them for the readers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +23,9 @@ from judgeaudit.judges.verdicts import (
 from judgeaudit.protocol import ERROR
 from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
 
-SCHEMA = "judgeaudit.score/1"
+SCHEMA = "judgeaudit.score/2"
+# The previous schema (every field in each score's metadata): still read by `read_unit`.
+SCHEMA_V1 = "judgeaudit.score/1"
 # The `error` of a sample whose judge failed before recording any call (e.g. a judge that needs
 # tools or a real model): the sample's own error says why; the item is scored `error`.
 NO_CALLS = "could not judge: no judge calls recorded (the sample failed before its first call)"
@@ -71,47 +75,33 @@ def build_score(
     calls: list[dict[str, Any]],
     plan: dict[str, Any],
     *,
-    judge: str,
-    idea_format: str,
     split_rule: SplitRule = DEFAULT_SPLIT_RULE,
 ) -> Score:
-    """Aggregate call records into one Score with the full schema metadata."""
+    """Aggregate call records into one Score with the per-sample schema metadata (the task's own
+    fields, e.g. judge and idea format, are in the task metadata; see `read_unit`)."""
     kind = meta["kind"]
     verdict, split, value = aggregate_calls(kind, calls, meta["gold"], split_rule)
     orders = plan["orders"]
-    metadata = {
-        "schema": SCHEMA,
-        "kind": kind,
-        "item_id": meta["item_id"],
-        "setup": meta["setup"],
-        "area": meta["area"],
+    metadata: dict[str, Any] = {
         "gold": meta["gold"],
-        "verdict": verdict,
-        **failure_fields(calls),
         "calls": calls,
         "k": plan["k"],
         "both_orders": "ab" in orders and "ba" in orders,
-        "split_rule": split_rule,
         "split": split,
-        "judge": judge,
         "prompt": plan["prompt"],
-        "idea_format": idea_format,
-        "probe": meta.get("probe"),
-        "probe_variant": meta.get("probe_variant"),
-        "probe_target": meta.get("probe_target"),
-        "human": meta.get("human", {}),
-        "retrieved": meta.get("retrieved"),  # set by retrieval-using judges, else None
+        **failure_fields(calls),
     }
+    if meta.get("retrieved") is not None:  # set by retrieval-using judges
+        metadata["retrieved"] = meta["retrieved"]
     return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
 
 
 def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
-    """`calls_failed` (calls with verdict `error`) and `error` (one line: how many of the calls
-    failed and the first cause, or None) of a sample's calls."""
-    return {
-        "calls_failed": sum(c["verdict"] == ERROR for c in calls),
-        "error": failure_summary(calls) if calls else NO_CALLS,
-    }
+    """`calls_failed` (calls with verdict `error`) and, when a call failed (or none was recorded),
+    `error` (one line: how many of the calls failed and the first cause) of a sample's calls."""
+    failed = sum(c["verdict"] == ERROR for c in calls)
+    error = failure_summary(calls) if calls else NO_CALLS
+    return {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
 
 
 def _explain(calls: list[dict[str, Any]]) -> str:
@@ -124,31 +114,26 @@ def _explain(calls: list[dict[str, Any]]) -> str:
 
 
 @scorer(metrics=[], name="novelty")
-def novelty(
-    judge: str = "prompted",
-    idea_format: str = "abstract",
-    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
-) -> Scorer:
+def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
     """Score a judged sample against its gold (metrics are set by the task)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return score_state(state, judge=judge, idea_format=idea_format, split_rule=split_rule)
+        return score_state(state, split_rule=split_rule)
 
     return score
 
 
-def score_state(state: TaskState, *, judge: str, idea_format: str, split_rule: SplitRule) -> Score:
+def score_state(state: TaskState, *, split_rule: SplitRule) -> Score:
     """The score of a judged sample from its records; a sample with none (its judge failed first,
     scored because the task sets `score_on_error`) is `error` with `NO_CALLS` as its cause."""
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score(dict(state.metadata), calls, plan, judge=judge, idea_format=idea_format,
-                       split_rule=split_rule)
+    return build_score(dict(state.metadata), calls, plan, split_rule=split_rule)
 
 
 @score_reducer(name="pool_calls")
-def pool_calls() -> ScoreReducer:
+def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> ScoreReducer:
     """Pool the calls of all epochs of a sample and aggregate them as one run with k x epochs calls.
 
     Call indices are renumbered (epoch e, call i -> e * k + i) so the pooled record reads
@@ -165,17 +150,55 @@ def pool_calls() -> ScoreReducer:
             for epoch, score in enumerate(scores)
             for call in (score.metadata or {})["calls"]
         ]
-        verdict, split, value = aggregate_calls(
-            first["kind"], calls, first["gold"], first["split_rule"]
-        )
-        metadata = {
-            **first,
-            "calls": calls,
-            "k": k * len(scores),
-            "verdict": verdict,
-            **failure_fields(calls),
-            "split": split,
-        }
+        verdict, split, value = aggregate_calls(kind, calls, first["gold"], split_rule)
+        metadata = {key: val for key, val in first.items() if key != "error"}
+        metadata.update({"calls": calls, "k": k * len(scores), "split": split, **failure_fields(calls)})
         return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
 
     return reduce
+
+
+def task_fields(task_metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA`, else None."""
+    ours = (task_metadata or {}).get("judgeaudit")
+    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") == SCHEMA else None
+
+
+def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
+              score: Score) -> dict[str, Any] | None:
+    """The record of one judged unit (the fields of SCORE_SCHEMA.md) from the task's metadata
+    (`task_fields`), the sample's metadata and its `novelty` score; None when the score is not ours.
+
+    A score of the previous schema (`judgeaudit.score/1`, every field in the score metadata) is
+    read as it is, so logs written before the per-task fields moved still report."""
+    meta = score.metadata or {}
+    if meta.get("schema") == SCHEMA_V1:
+        return dict(meta)
+    if task is None or "calls" not in meta:
+        return None
+    sample = sample or {}
+    return {
+        "schema": SCHEMA,
+        "kind": task.get("kind"),
+        "item_id": sample.get("item_id"),
+        "setup": sample.get("setup"),
+        "area": sample.get("area"),
+        "gold": meta.get("gold"),
+        "verdict": score.answer,
+        "calls_failed": meta.get("calls_failed", 0),
+        "error": meta.get("error"),
+        "calls": meta["calls"],
+        "k": meta.get("k"),
+        "both_orders": meta.get("both_orders"),
+        "split_rule": task.get("split_rule"),
+        "split": meta.get("split", False),
+        "judge": task.get("judge"),
+        "prompt": meta.get("prompt"),
+        "idea_format": task.get("idea_format"),
+        "probe": sample.get("probe"),
+        "probe_variant": sample.get("probe_variant"),
+        "probe_target": sample.get("probe_target"),
+        "human": sample.get("human") or {},
+        "scores": meta.get("scores"),
+        "retrieved": meta.get("retrieved"),
+    }

@@ -1,8 +1,9 @@
 """Inspect logs -> one tidy per-item DataFrame (one row per log x sample).
 
 Reads only what SCORE_SCHEMA.md promises: `eval.task`, `eval.task_args`, `eval.model`,
-`eval.model_generate_config`, sample ids, per-sample `model_usage`, and the `novelty`
-score with its `judgeaudit.score/1` metadata. Logs that are not ours, not finished, or
+`eval.model_generate_config`, our task metadata, sample ids and metadata, per-sample `model_usage`,
+and the `novelty` score, joined into one record per judged unit by `judges.scorer.read_unit`
+(logs of the previous schema `judgeaudit.score/1` are read too). Logs that are not ours, not finished, or
 superseded by a newer log of the same configuration are skipped and counted with a reason.
 
 Logs with status `error` are read too: a judge whose calls failed errors its samples (so the
@@ -31,14 +32,15 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.errors import UserError
+from judgeaudit.judges.scorer import SCHEMA, SCHEMA_V1, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
 
-SCHEMA = "judgeaudit.score/1"
 SCORER = "novelty"
 POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' calls in one verdict
 # Task args that never name a configuration: where the items come from (the dataset column)
 # and bookkeeping that does not change a verdict.
-# The probe is named per sample from the score metadata (probe and arm), not from the task args.
+# The probe is named per sample from its judged-unit record (probe and arm, sample metadata),
+# not from the task args.
 HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples", "probe"})
 # Always shown, even at their defaults, so every name says which prompt and k it used.
 ALWAYS_ARGS: tuple[str, ...] = ("prompt", "k")
@@ -201,6 +203,12 @@ def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
     return inp, out, tot, (cost if cost_known else math.nan)
 
 
+def _ours_score(score: Any, task: Mapping[str, Any] | None) -> bool:
+    """Whether a `novelty` score is of our schema (this one, with our task metadata, or the previous one)."""
+    meta = (score.metadata or {}) if score is not None else {}
+    return "calls" in meta and (task is not None or meta.get("schema") == SCHEMA_V1)
+
+
 def _pooled_scores(log: Any) -> dict[str, Any] | None:
     """Per-sample `novelty` scores pooled over epochs by the tasks' `pool_calls` reducer, if the log has them.
 
@@ -211,8 +219,8 @@ def _pooled_scores(log: Any) -> dict[str, Any] | None:
         if reduction.scorer != SCORER or reduction.reducer != POOL_REDUCER:
             continue
         pooled = {str(s.sample_id): s for s in reduction.samples}
-        if pooled and all((s.metadata or {}).get("schema") == SCHEMA and "calls" in (s.metadata or {})
-                          for s in pooled.values()):
+        task = task_fields(log.eval.metadata)
+        if pooled and all(_ours_score(s, task) for s in pooled.values()):
             return pooled
     return None
 
@@ -239,11 +247,8 @@ def call_summary(calls: list[dict[str, Any]]) -> str:
 
 
 def _ours(log: Any) -> bool:
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SCORER)
-        if score is not None and (score.metadata or {}).get("schema") == SCHEMA:
-            return True
-    return False
+    task = task_fields(log.eval.metadata)
+    return any(_ours_score((sample.scores or {}).get(SCORER), task) for sample in log.samples or [])
 
 
 def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
@@ -258,17 +263,20 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     epochs = int(getattr(ev.config, "epochs", None) or 1)
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
+    task = task_fields(ev.metadata)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
-        meta = (score.metadata or {}) if score is not None else {}
-        if score is None or meta.get("schema") != SCHEMA:
+        unit = read_unit(task, samples[0].metadata, score) if _ours_score(score, task) else None
+        meta = unit or {}
+        if unit is None:
             errors = [error_message(s.error) for s in samples if s.error]
             reason = f"sample error: {errors[0]}" if errors else f"no '{SCORER}' score with schema {SCHEMA}"
             skipped_samples.append({"log": location, "sample_id": sample_id, "reason": reason})
             continue
-        missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if k not in meta]
+        missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if meta.get(k) is None]
         if missing:
-            raise ReportInputError(f"{location}: sample {sample_id!r}: score metadata lacks {missing} (SCORE_SCHEMA.md)")
+            raise ReportInputError(f"{location}: sample {sample_id!r}: the judged unit lacks {missing} "
+                                   "(score, sample or task metadata; SCORE_SCHEMA.md)")
         arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
         if epoch is not None:  # epochs not pooled by the task: each epoch is its own run

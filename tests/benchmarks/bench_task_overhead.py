@@ -2,7 +2,8 @@
 
 Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
 without cache, writing a real log. The judge task's samples carry lean metadata (idea texts, the
-solver renders each prompt: `judges.prompts.render_call`); the third side, a bare task carrying the full
+solver renders each prompt: `judges.prompts.render_call`) and its scores only their per-sample fields
+(schema `judgeaudit.score/2`: what every sample shares is in the task metadata); the third side, a bare task carrying the full
 contract item as metadata, shows what that item alone would cost. The two sides alternate; reports the best of `--repeats`
 wall times and process CPU times per side and their ratios (target <= 1.10x). On a shared,
 loaded machine the CPU-time ratio is the steadier figure.

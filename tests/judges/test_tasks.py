@@ -18,6 +18,7 @@ from conftest import FIXTURES
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+from inspect_runs import unit
 
 from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.prompted import call_seed
@@ -103,6 +104,12 @@ def scores(log: EvalLog) -> dict[str, Any]:
     return {str(s.id): s.scores["novelty"] for s in log.samples}
 
 
+def units(log: EvalLog) -> dict[str, dict[str, Any]]:
+    """Per-sample judged-unit record (score, sample and task metadata joined) by sample id."""
+    assert log.samples is not None
+    return {str(s.id): unit(log, s) for s in log.samples}
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
@@ -166,7 +173,7 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
             "reason": "refusal or cannot judge",
         }
     ]
-    s0 = scores(log)["pair0"].metadata
+    s0 = units(log)["pair0"]
     assert (
         s0["calls"][0]["parse"] == "strict"
         and scores(log)["pair4"].metadata["calls"][0]["parse"] == "wrapped"
@@ -194,8 +201,12 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
     ):
         assert key in s0, key
     assert (
-        s0["schema"] == "judgeaudit.score/1" and s0["prompt"] == "reference" and s0["probe"] is None
+        s0["schema"] == "judgeaudit.score/2" and s0["prompt"] == "reference" and s0["probe"] is None
     )
+    # The score carries only per-sample fields; what every sample shares is in the task metadata.
+    assert set(scores(log)["pair0"].metadata) == {"gold", "calls", "k", "both_orders", "split", "prompt", "calls_failed"}
+    assert log.eval.metadata["judgeaudit"]["judge"] == s0["judge"] == "prompted"
+    assert log.eval.metadata["judgeaudit"]["split_rule"] == s0["split_rule"] == "not_novel"
     assert s0["human"]["a"]["rating_mean"] == 7.5
     assert len(judge.calls) == 6
     assert log.stats.model_usage["mockllm/model"].output_tokens == 30
@@ -310,8 +321,7 @@ def test_a_failed_call_is_an_error_and_errors_the_sample(tmp_path: Path) -> None
     assert log.samples is not None
     errored = {str(s.id): s.error.message for s in log.samples if s.error is not None}
     assert list(errored) == ["pair0"] and "1 of 2 calls failed: RuntimeError: upstream returned 503" in errored["pair0"]
-    assert all(s.metadata["calls_failed"] == 0 and s.metadata["error"] is None
-               for key, s in scores(log).items() if key != "pair0")
+    assert all(s["calls_failed"] == 0 and s["error"] is None for key, s in units(log).items() if key != "pair0")
     assert metrics(log)["strict_accuracy"] == 1.0 and metrics(log)["error_rate"] == 0.0
 
 
@@ -327,7 +337,7 @@ def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None
     log = run(novelty_pairwise(dataset=TINY, k=2, both_orders=True, resamples=RESAMPLES), ScriptedJudge(policy),
               tmp_path, status="error")
     score = scores(log)["pair0"]
-    assert score.answer == score.metadata["verdict"] == "error"
+    assert score.answer == units(log)["pair0"]["verdict"] == "error"
     assert [c["verdict"] for c in score.metadata["calls"]] == ["error"] * 4
     cause = "could not judge: 4 of 4 calls failed: ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
     assert score.metadata["error"] == cause and score.metadata["calls_failed"] == 4
@@ -387,9 +397,9 @@ def test_pointwise_metrics_and_split_rule(tmp_path: Path) -> None:
             dataset=TINY, k=2, split_rule=rule, cache=False, resamples=RESAMPLES
         )
         log = run(task, ScriptedJudge(split), tmp_path)
-        for score in scores(log).values():
-            assert score.answer == verdict and score.metadata["split"] is True
-            assert score.metadata["split_rule"] == rule
+        for record in units(log).values():
+            assert record["verdict"] == verdict and record["split"] is True
+            assert record["split_rule"] == rule
 
 
 def test_correct_pointwise_judge_scores_one(tmp_path: Path) -> None:
@@ -408,7 +418,7 @@ def test_correct_pointwise_judge_scores_one(tmp_path: Path) -> None:
     assert all(
         "Did expert reviewers judge this idea novel?" in t and "Steps:" in t for t, _ in judge.calls
     )
-    meta = scores(log)["pt_n0"].metadata
+    meta = units(log)["pt_n0"]
     assert meta["prompt"] == "p3_judged_novel" and meta["idea_format"] == "plan"
 
 
@@ -497,7 +507,7 @@ def test_probe_arms_force_orders_cues_prompts_and_seeds(tmp_path: Path) -> None:
     )
     s = scores(log)
     assert len(s) == 12 and metrics(log)["strict_accuracy"] == 1.0
-    ba = s["pair0|order_ba"].metadata
+    ba = units(log)["pair0|order_ba"]
     assert [c["order"] for c in ba["calls"]] == ["ba"] and ba["calls"][0]["shown_verdict"] == "b"
     assert (ba["probe"], ba["probe_variant"], ba["probe_target"], ba["item_id"]) == (
         "position",
@@ -575,7 +585,7 @@ def test_inspect_metrics_are_point_estimates_of_the_stats_definitions() -> None:
 
     sample_scores = [
         SampleScore(
-            score=Score(value=1.0, metadata={"kind": "pairwise", "verdict": v, "gold": "a"}),
+            score=Score(value=1.0, answer=v, metadata={"gold": "a"}),
             sample_id=str(i),
         )
         for i, v in enumerate(["a", "a", "b", "a", "tie", "invalid", "error"])
@@ -693,7 +703,8 @@ def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_ite
 
 def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> None:
     """The solver hands its records to the scorer one way: on its answer message's metadata (one
-    logged copy, never the store); when the first call fails the answer message is empty."""
+    logged copy, never the store; the answer's own raw reply not repeated there); when the first
+    call fails the answer message is empty."""
     from judgeaudit.judges.records import RECORD_KEY
 
     def policy(text: str, index: int) -> str:
@@ -709,7 +720,12 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
         assert [m.role for m in sample.messages] == ["user", "assistant"] and answer.metadata is not None
         record = answer.metadata[RECORD_KEY]
         assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
-        assert record["calls"] == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
+        # the raw reply that is the answer's own text is logged once, as the answer
+        carried = [{**c, "raw": answer.text if c["raw"] is None else c["raw"]} for c in record["calls"]]
+        assert carried == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
+        assert [c["raw"] is None for c in record["calls"]] == [
+            c["raw"] == answer.text for c in sample.scores["novelty"].metadata["calls"]]  # type: ignore[index]
+        assert any(c["raw"] is None for c in record["calls"])
         assert not sample.store and not any(e.event == "store" for e in sample.events)
     failed = next(s for s in log.samples if str(s.id) == "pair0")
     assert failed.messages[-1].text == "" and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"  # type: ignore[index]

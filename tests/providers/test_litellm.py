@@ -20,6 +20,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
+from inspect_runs import unit
 from servers.openai_recorded import RecordedOpenAIServer, Reply, chat_completion, error_body
 
 PLANTED_ENV_KEY = "sk-planted-ENV-7f3a9c1e5b2d4a6f"
@@ -366,7 +367,7 @@ def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(tmp_path: Path
     cause = f"connection refused at {url} (gave up after 2 attempts in "
     assert sample.error is not None and f"could not judge: 1 of 1 calls failed: {cause}" in sample.error.message
     assert "RetryError" not in sample.error.message and "\n" not in sample.error.message
-    meta = sample.scores["novelty"].metadata  # type: ignore[index]
+    meta = unit(log, sample)
     assert meta["verdict"] == "error" and meta["calls"][0]["error"].startswith(cause)
 
 

@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
 from inspect_ai.tool import ToolCall, ToolCallError, ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
+from inspect_runs import unit
 from servers.openai_recorded import (
     RecordedOpenAIServer,
     Reply,
@@ -146,7 +147,7 @@ def test_agentic_judge_on_bundled_items_searches_for_real(tmp_path: Path, monkey
     assert tool_msg["tool_call_id"] == "call_0" and tool_msg["name"] == "search_prior_work"
     assert log.samples and len(log.samples) == 2
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata  # type: ignore[index]
+        meta = unit(log, sample)
         assert meta is not None and meta["judge"] == "agentic"
         [query] = meta["retrieved"]["queries"]
         assert len(query["ids"]) == 3 and query["error"] is None
@@ -170,6 +171,6 @@ def test_unparseable_arguments_reach_the_model_as_a_tool_error(search_set: dict[
     assert len(requests) == 2
     [tool_msg] = [m for m in requests[1]["messages"] if m["role"] == "tool"]
     assert tool_msg["content"].startswith("Error: ") and "not valid JSON" in tool_msg["content"]
-    meta = log.samples[0].scores["novelty"].metadata  # type: ignore[index]
+    meta = unit(log, log.samples[0])  # type: ignore[index]
     assert meta is not None and meta["retrieved"]["queries"] == []  # the tool never ran
     assert meta["verdict"] == "a"

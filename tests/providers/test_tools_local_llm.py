@@ -23,6 +23,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
+from inspect_runs import unit
 
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.providers.tool_text import TOOL_PROTOCOL
@@ -68,7 +69,7 @@ def test_one_agentic_call_through_the_local_model(search_set: dict[str, str], tm
     assert [m.role for m in messages[:2]] == ["system", "user"]
     replies = [m for m in messages if isinstance(m, ChatMessageAssistant)]
     calls = [c for m in replies for c in (m.tool_calls or [])]
-    meta = sample.scores["novelty"].metadata  # type: ignore[index]
+    meta = unit(log, sample)
     assert meta is not None
     if calls:  # the model searched: Inspect ran the call and the result is in the transcript
         [call] = calls

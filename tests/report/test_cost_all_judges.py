@@ -135,7 +135,7 @@ def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge
     assert all(c is not None and c > 0 for c in costs), costs
     assert sum(c or 0.0 for c in costs) == pytest.approx(n_requests * PER_CALL)
     for s in samples:
-        verdict = s.scores["novelty"].metadata["verdict"]
+        verdict = s.scores["novelty"].answer
         assert verdict in ("a", "b", "tie"), (judge, s.id, verdict)  # the scripted answers all parse
 
 

@@ -16,12 +16,14 @@ from conftest import FIXTURES
 from fixtures.probe_judges import scripted
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
+from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_runs import run_scripted
 
 from judgeaudit.cli import main
+from judgeaudit.judges.scorer import SCHEMA_V1, read_unit, task_fields
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.report.build import build_report
 from judgeaudit.report.frame import load_frame
@@ -103,3 +105,38 @@ def test_an_errored_log_without_scored_samples_is_one_counted_skip(tmp_path: Pat
     assert "skipped 1 log(s), 0 sample(s)" in out
     assert [line for line in out.splitlines() if name in line] == [
         f"  skipped {name}: status error: the judge server went away"]
+
+
+def test_a_log_of_the_previous_score_schema_reads_the_same_rows(tmp_path: Path) -> None:
+    """Logs written before the per-task fields moved to the task metadata (`judgeaudit.score/1`:
+    every field of the judged unit in each score, the pooled reduction too) give the same frame."""
+    policy = scripted.judge(scripted.accurate)
+    log = eval(novelty_pairwise(dataset=str(FIX), probe="position", k=2, cache=False),
+               model=get_model("mockllm/model", custom_outputs=policy), log_dir=str(tmp_path / "new"),
+               display="none", epochs=2)[0]
+    assert log.status == "success" and log.samples and log.reductions
+    old = read_eval_log(str(log.location))
+    assert old.samples and old.reductions and old.eval.metadata
+    task = task_fields(old.eval.metadata)
+    samples = {str(s.id): s for s in old.samples}
+    for sample in old.samples:
+        score = sample.scores["novelty"]  # type: ignore[index]
+        score.metadata = {**(read_unit(task, sample.metadata, score) or {}), "schema": SCHEMA_V1}
+    for pooled in old.reductions[0].samples:
+        pooled.metadata = {**(read_unit(task, samples[str(pooled.sample_id)].metadata, pooled) or {}),
+                           "schema": SCHEMA_V1}
+    old.eval.metadata = {"judgeaudit": {k: v for k, v in old.eval.metadata["judgeaudit"].items()
+                                        if k != "split_rule"} | {"schema": SCHEMA_V1}}
+    (tmp_path / "old").mkdir()
+    write_eval_log(old, str(tmp_path / "old" / Path(str(log.location)).name))
+    assert task_fields(read_eval_log(str(tmp_path / "old" / Path(str(log.location)).name)).eval.metadata) is None
+
+    def rows(logdir: Path) -> list[dict[str, Any]]:
+        frame = load_frame(logdir).frame.drop(columns=["log"])
+        return json.loads(frame.to_json(orient="records", default_handler=str))
+
+    new_rows = rows(tmp_path / "new")
+    assert len(new_rows) == 8 and {r["epochs"] for r in new_rows} == {2}  # 4 pairs x 2 arms, epochs pooled
+    assert {r["probe_variant"] for r in new_rows} == {"order_ab", "order_ba"}
+    assert {r["split_rule"] for r in new_rows} == {"not_novel"} and {r["judge"] for r in new_rows} == {"prompted"}
+    assert rows(tmp_path / "old") == new_rows

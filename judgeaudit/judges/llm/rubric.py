@@ -263,12 +263,11 @@ def scores_from_calls(calls: Sequence[Mapping[str, Any]]) -> dict[str, list[int 
 
 
 @scorer(metrics=[], name="novelty")
-def rubric_novelty(judge: str = "rubric", idea_format: str = "abstract",
-                   split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
+def rubric_novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
     """The `novelty` score of the rubric judge: the common schema plus the ordinal `scores`."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        result = score_state(state, judge=judge, idea_format=idea_format, split_rule=split_rule)
+        result = score_state(state, split_rule=split_rule)
         assert result.metadata is not None
         result.metadata[SCORES_KEY] = scores_from_calls(result.metadata["calls"])
         return result
@@ -277,9 +276,9 @@ def rubric_novelty(judge: str = "rubric", idea_format: str = "abstract",
 
 
 @score_reducer(name="pool_rubric_calls")
-def pool_rubric_calls() -> ScoreReducer:
+def pool_rubric_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> ScoreReducer:
     """`pool_calls` across epochs, with `scores` rebuilt from the pooled calls."""
-    pooled = pool_calls()
+    pooled = pool_calls(kind, split_rule)
 
     def reduce(scores: list[Score]) -> Score:
         out = pooled(scores)
@@ -312,8 +311,8 @@ def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: in
         kind, judge, dataset, rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
         idea_format=idea_format, probe=probe, seed=seed, resamples=resamples, split_rule=split_rule,
         metadata={"prompt": PROMPTS[judge], "settings": settings},
-        scorer=rubric_novelty(judge=judge, idea_format=idea_format, split_rule=split_rule),  # type: ignore[arg-type]
-        reducer=pool_rubric_calls())
+        scorer=rubric_novelty(split_rule=split_rule),  # type: ignore[arg-type]
+        reducer=pool_rubric_calls(kind, split_rule))  # type: ignore[arg-type]
 
 
 def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",

@@ -15,7 +15,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
 from inspect_runs import run_scripted as run
-from inspect_runs import score_meta
+from inspect_runs import score_meta, unit
 
 from judgeaudit.judges.llm.agentic import MAX_SEARCHES, MAX_TURNS
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
@@ -150,7 +150,7 @@ def test_provider_without_tools_fails_the_run_clearly(search_set: dict[str, str]
     for sample in log.samples:
         assert sample.error is not None and "needs a model provider with tool calling" in sample.error.message
         assert sample.scores is not None and sample.scores["novelty"].answer == "error"
-        assert sample.scores["novelty"].metadata["error"].startswith("could not judge: no judge calls recorded")  # type: ignore[index]
+        assert unit(log, sample)["error"].startswith("could not judge: no judge calls recorded")
 
 
 def test_options_a_judge_cannot_honour_are_rejected(search_set: dict[str, str]) -> None:  # noqa: F811

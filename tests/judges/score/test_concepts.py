@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_runs import unit
 from real_items import FixedEmbedder, real_idea
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem
@@ -252,7 +253,7 @@ def test_llm_concepts_pairwise_in_inspect_with_an_unparseable_extraction(
     assert log.samples is not None and len(log.samples) == len(pairs)  # nothing held out
     invalid = 0
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         call = meta["calls"][0]
         raw = json.loads(call["raw"])
         assert raw["concepts"] == "llm" and raw["embedder"] == "tfidf"
@@ -287,7 +288,7 @@ def test_llm_concepts_pointwise_uses_the_fixed_threshold(small_set: tuple[Path, 
                    ScriptedExtractor(), tmp_path)
     assert log.samples is not None and len(log.samples) == 6
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         value = json.loads(meta["calls"][0]["raw"])["sides"]["idea"]["value"]
         assert meta["verdict"] == ("novel" if value >= LLM_POINT_THRESHOLD else "not_novel")
 

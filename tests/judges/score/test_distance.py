@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai.model import ModelOutput, ModelUsage
-from inspect_runs import eval_ok, run_scripted
+from inspect_runs import eval_ok, run_scripted, unit
 from real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 
 from judgeaudit.audit.surface_ratio import (
@@ -145,7 +145,7 @@ def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tm
     assert rule["split"]["n_fit"] == 6 and log.samples is not None and len(log.samples) == 6
     for sample in log.samples:
         assert sample.metadata["area"] in rule["split"]["scored_areas"]
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         assert raw["embedder"] == "tfidf" and meta["judge"] == judge
         assert meta["verdict"] == pair_verdict(raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"])
@@ -256,7 +256,7 @@ def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tm
     assert log.samples is not None and len(log.samples) == len(items)
     assert len(policy.prompts) == 2 * len(items)
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         own = sample.metadata["item"]["idea"]["idea_id"]
         assert len(raw["references"]["ids"]["idea"]) == 5 and own not in raw["references"]["ids"]["idea"]
@@ -287,7 +287,7 @@ def test_rubric_pairwise_with_area_references_and_epochs(real_set: tuple[Path, P
                       ScriptedRubric(script), tmp_path, epochs=2)
     assert log.samples is not None
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         sides = {sample.metadata["item"]["idea_a"]["idea_id"], sample.metadata["item"]["idea_b"]["idea_id"]}
         assert not sides & set(raw["references"]["ids"]["a"] + raw["references"]["ids"]["b"])
@@ -399,7 +399,7 @@ def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: t
     assert "Closest prior works" in policy.prompts[0] and "assumptions: <0-4>" in policy.prompts[0]
     assert log.samples is not None
     for sample in log.samples:
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         assert meta["judge"] == "two_stage" and meta["retrieved"]["method"] == "dense"
         good = meta["gold"]

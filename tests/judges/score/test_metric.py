@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_runs import eval_ok
+from inspect_runs import eval_ok, unit
 from real_items import real_idea, real_pairs, real_points
 
 from judgeaudit.data.contract import Idea, PairItem
@@ -138,7 +138,7 @@ def test_pairwise_metric_judge_runs_in_inspect_and_writes_the_score_schema(
     for sample in log.samples:
         assert sample.metadata["area"] in split["scored_areas"]
         score = sample.scores["novelty"]
-        meta = score.metadata
+        meta = unit(log, sample)
         assert SCHEMA_KEYS <= set(meta) and meta["judge"] == judge and meta["prompt"] == "none"
         assert len(meta["calls"]) == 1 and meta["k"] == 1 and meta["both_orders"] is False
         raw = json.loads(meta["calls"][0]["raw"])
@@ -164,7 +164,7 @@ def test_pointwise_metric_judge_with_item_split(set_and_corpus: tuple[Path, Path
     assert log.samples is not None and len(log.samples) == 8
     for sample in log.samples:
         assert sample.id not in fit_ids
-        meta = sample.scores["novelty"].metadata
+        meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         assert meta["verdict"] == point_verdict(raw["score"]["value"], rule["threshold"])
         assert set(raw["score"]["parts"]) == {"semantic", "ngram"}
@@ -203,7 +203,7 @@ def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
     write_corpus(list(docs.values()), corpus_file)
     log = eval_ok(novelty_metric_pairwise(dataset=str(BUNDLED_HUMAN_ONLY), judge="metric_ngram", corpus=str(corpus_file),
                                        embedder="tfidf", resamples=500), tmp_path)
-    assert log.samples and all(s.scores["novelty"].metadata["verdict"] in ("a", "b", "tie") for s in log.samples)
+    assert log.samples and all(unit(log, s)["verdict"] in ("a", "b", "tie") for s in log.samples)
     excluded = 0
     for s in log.samples:
         raw = json.loads(s.scores["novelty"].metadata["calls"][0]["raw"])
@@ -240,7 +240,7 @@ def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
     assert pyinspect.signature(make).parameters["judge"].default == "prompted"
     log = eval_ok(make(dataset=str(set_dir), judge="metric_embedding", resamples=100), tmp_path)
     assert log.eval.metadata["judgeaudit"]["judge"] == "metric_embedding"
-    assert log.samples and {s.scores["novelty"].metadata["judge"] for s in log.samples} == {"metric_embedding"}
+    assert log.samples and {unit(log, s)["judge"] for s in log.samples} == {"metric_embedding"}
     with pytest.raises(ValueError, match="unknown judge .metric_vibes.; choose one of: prompted"):
         make(dataset=str(set_dir), judge="metric_vibes")
 
