@@ -281,6 +281,11 @@ abstracts with at least one such sentence: **{result.claims_before}** before san
 claim-free statement, otherwise removed; a descriptive "state-of-the-art X" becomes "leading X";
 a sentence that followed a removed one loses a dangling connective ("Second, ...", "Moreover,
 ..."), and a sentence that only announces or refers back to removed results goes too.
+"0 after" is the detector's own reading. On independent labelled sentences (written by an author
+who had not read the detector, most of them verbatim from ICLR 2026 abstracts; tests/fixtures/claim_cases),
+on the half never looked at while tuning, it finds claims with precision 0.89 and recall 0.76 and keeps
+background with recall 0.92: about one claim in four, worded in a way the rules have not met, can
+still be in a bundled abstract.
 
 | sentences | count |
 |---|---|
