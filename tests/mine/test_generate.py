@@ -308,3 +308,18 @@ def test_a_model_error_leaves_its_pair_out_with_the_cause(tmp_path: Path) -> Non
     assert len(gs.pairs) == 2 and list(gs.skipped) == [chosen[1].pair_id]
     assert gs.skipped[chosen[1].pair_id] == "generation failed: model error (provider refused the connection)"
     assert gs.counts["failed"] == 1
+
+
+DATASETS = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026"
+
+
+def test_bundled_human_generated_example_is_built_from_the_bundled_human_only_set() -> None:
+    # A re-mined Human-Only set leaves the example's human side stale until `mine generate` runs again.
+    example = DATASETS / "human_generated" / "gemma-3-270m"
+    source = read_manifest(example)["source"]
+    human_only = DATASETS / "human_only" / "pairwise.jsonl"
+    assert source["file"] == "pairwise.jsonl"
+    assert source["sha256"] == hashlib.sha256(human_only.read_bytes()).hexdigest(), "re-run `judgeaudit mine generate`"
+    ideas = {i.idea_id: i for p in read_pairs(human_only) for i in (p.idea_a, p.idea_b)}
+    human = [i for p in read_pairs(example / "pairwise.jsonl") for i in (p.idea_a, p.idea_b) if i.source == "human"]
+    assert human and all(i == ideas[i.idea_id] for i in human)
