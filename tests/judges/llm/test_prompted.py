@@ -2,7 +2,8 @@
 
 `tests/fixtures/prompt_renders.json` holds, for every prompt variant of both kinds (10) and a
 presumption-probe run (cues), the sha256 of every call's prompt and its generation seed on the first
-three items of the bundled `iclr2026/human_only` set, as rendered by the code before the prompt was
+three items of the bundled `iclr2026/human_only` set (as of a030ae0, kept in tests/fixtures/prompt_render_items), as rendered
+by the code before the prompt was
 rendered in one place (BASE d1e37d9). A changed byte of any prompt, or a changed call seed (both feed
 Inspect's cache key), fails the test.
 """
@@ -24,6 +25,9 @@ from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 
 GOLDEN = Path(__file__).parents[2] / "fixtures" / "prompt_renders.json"
+# The first ten items of the bundled set as they were when the golden renders were taken (a030ae0):
+# re-mining the bundled set changes its texts, not the prompts under test.
+ITEMS_DIR = Path(__file__).parents[2] / "fixtures" / "prompt_render_items"
 ITEMS = 3
 
 
@@ -61,7 +65,7 @@ def rendered(tmp_path: Path) -> dict[str, dict[str, list[list[Any]]]]:
     """Every checked run's calls (a real eval each, mockllm answering)."""
     out = {}
     for number, (name, factory, args) in enumerate(runs()):
-        task = factory(dataset="iclr2026/human_only", resamples=100, cache=False, **args)
+        task = factory(dataset=str(ITEMS_DIR), resamples=100, cache=False, **args)
         log = run_scripted(task, answer, tmp_path / str(number), limit=ITEMS * (3 if "probe" in args else 1))
         out[name] = calls(log)
     return out
