@@ -164,18 +164,25 @@ def task_fields(task_metadata: Mapping[str, Any] | None) -> dict[str, Any] | Non
     return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") == SCHEMA else None
 
 
+def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
+    """Whether a `novelty` score is one of our judged units: it has calls, and either the log's task
+    metadata is ours (`task_fields`) or the score is of the previous schema."""
+    meta = (score.metadata or {}) if score is not None else {}
+    return "calls" in meta and (task is not None or meta.get("schema") == SCHEMA_V1)
+
+
 def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
-              score: Score) -> dict[str, Any] | None:
+              score: Score | None) -> dict[str, Any] | None:
     """The record of one judged unit (the fields of SCORE_SCHEMA.md) from the task's metadata
-    (`task_fields`), the sample's metadata and its `novelty` score; None when the score is not ours.
+    (`task_fields`), the sample's metadata and its `novelty` score; None when the score is not ours (`is_unit`).
 
     A score of the previous schema (`judgeaudit.score/1`, every field in the score metadata) is
     read as it is, so logs written before the per-task fields moved still report."""
-    meta = score.metadata or {}
-    if meta.get("schema") == SCHEMA_V1:
-        return dict(meta)
-    if task is None or "calls" not in meta:
+    if score is None or not is_unit(task, score):
         return None
+    meta = score.metadata or {}
+    if meta.get("schema") == SCHEMA_V1 or task is None:  # is_unit: no task metadata means the previous schema
+        return dict(meta)
     sample = sample or {}
     return {
         "schema": SCHEMA,

@@ -32,7 +32,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.errors import UserError
-from judgeaudit.judges.scorer import SCHEMA, SCHEMA_V1, read_unit, task_fields
+from judgeaudit.judges.scorer import SCHEMA, is_unit, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
 
 SCORER = "novelty"
@@ -203,12 +203,6 @@ def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
     return inp, out, tot, (cost if cost_known else math.nan)
 
 
-def _ours_score(score: Any, task: Mapping[str, Any] | None) -> bool:
-    """Whether a `novelty` score is of our schema (this one, with our task metadata, or the previous one)."""
-    meta = (score.metadata or {}) if score is not None else {}
-    return "calls" in meta and (task is not None or meta.get("schema") == SCHEMA_V1)
-
-
 def _pooled_scores(log: Any) -> dict[str, Any] | None:
     """Per-sample `novelty` scores pooled over epochs by the tasks' `pool_calls` reducer, if the log has them.
 
@@ -220,7 +214,7 @@ def _pooled_scores(log: Any) -> dict[str, Any] | None:
             continue
         pooled = {str(s.sample_id): s for s in reduction.samples}
         task = task_fields(log.eval.metadata)
-        if pooled and all(_ours_score(s, task) for s in pooled.values()):
+        if pooled and all(is_unit(task, s) for s in pooled.values()):
             return pooled
     return None
 
@@ -248,7 +242,7 @@ def call_summary(calls: list[dict[str, Any]]) -> str:
 
 def _ours(log: Any) -> bool:
     task = task_fields(log.eval.metadata)
-    return any(_ours_score((sample.scores or {}).get(SCORER), task) for sample in log.samples or [])
+    return any(is_unit(task, (sample.scores or {}).get(SCORER)) for sample in log.samples or [])
 
 
 def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
@@ -266,7 +260,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     task = task_fields(ev.metadata)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
-        unit = read_unit(task, samples[0].metadata, score) if _ours_score(score, task) else None
+        unit = read_unit(task, samples[0].metadata, score)
         meta = unit or {}
         if unit is None:
             errors = [error_message(s.error) for s in samples if s.error]
