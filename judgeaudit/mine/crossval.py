@@ -264,15 +264,25 @@ def class_sizes(dev: Sequence[Paper]) -> dict[str, int]:
     return {c: sum(1 for p in dev if p.label == c) for c in CLASSES}
 
 
+CLASS_CODES: tuple[tuple[str, int], ...] = (("novel", 1), ("not_novel", -1))  # label -> decision code
+
+
+def class_outcomes(papers: Sequence[Paper], decided: Sequence[int | None] | np.ndarray, label: str,
+                   code: int) -> tuple[np.ndarray, int]:
+    """Given each paper's decision (`decided`, aligned with `papers`; `code` keeps a paper as `label`):
+    per paper of `label`, 1.0 if kept with it, else 0.0; and how many papers of the other labels were kept as it."""
+    flags = np.asarray([1.0 if d == code else 0.0 for p, d in zip(papers, decided, strict=True) if p.label == label])
+    swaps = sum(1 for p, d in zip(papers, decided, strict=True) if p.label != label and d == code)
+    return flags, swaps
+
+
 def objective(sample: Sequence[Paper], sample_out: np.ndarray, outside_out: np.ndarray,
               dev_sizes: Mapping[str, int], outside_weight: np.ndarray | None = None) -> tuple[float, dict[str, float]]:
     """Mean estimated Jaccard over classes when `sample` (dev ideas) got `sample_out` and the rest `outside_out`."""
     w = np.ones(len(outside_out)) if outside_weight is None else outside_weight
     per: dict[str, float] = {}
-    for c, code in (("novel", 1), ("not_novel", -1)):
-        flags = np.asarray([1.0 if (p.label == c and o == code) else 0.0 for p, o in zip(sample, sample_out, strict=True)
-                            if p.label == c])
-        swaps = sum(1 for p, o in zip(sample, sample_out, strict=True) if p.label != c and o == code)
+    for c, code in CLASS_CODES:
+        flags, swaps = class_outcomes(sample, sample_out, c, code)
         kept_outside = float(w[outside_out == code].sum() + swaps)
         reference = dev_sizes[c] / REFERENCE_SHARE
         share = len(flags) / reference if len(flags) else 1.0
@@ -469,9 +479,8 @@ def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed:
     """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
     sizes = class_sizes(dev)
     row: dict[str, Any] = passage_rows(result.passages)
-    for c, code in (("novel", 1), ("not_novel", -1)):
-        flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in dev if p.label == c])
-        swaps = sum(1 for p in dev if p.label != c and result.outcome.get(p.key) == code)
+    for c, code in CLASS_CODES:
+        flags, swaps = class_outcomes(dev, [result.outcome.get(p.key) for p in dev], c, code)
         outside = float(np.mean([k[c] for k in result.kept_outside])) + swaps
         rate = kept_rate(flags, resamples=resamples, seed=seed)
         jac = estimated_jaccard(flags, kept_outside=outside, reference_share=REFERENCE_SHARE,

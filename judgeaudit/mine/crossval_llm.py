@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from judgeaudit.mine.crossval import (
+    CLASS_CODES,
     CLASSES,
     FOLDS,
     SEED,
@@ -33,6 +34,7 @@ from judgeaudit.mine.crossval import (
     Rule,
     SentenceScores,
     add_matches,
+    class_outcomes,
     class_sizes,
     count_passages,
     decide,
@@ -84,11 +86,9 @@ def signal_matrix(papers: Sequence[Paper], signals: Sequence[Sequence[ReviewSign
 def agreement(papers: Sequence[Paper], out: np.ndarray) -> float:
     """Mean over classes of (ideas kept with their label - ideas swapped into the class) / class size."""
     per = []
-    for c, code in (("novel", 1), ("not_novel", -1)):
-        size = sum(1 for p in papers if p.label == c)
-        same = sum(1 for p, o in zip(papers, out, strict=True) if p.label == c and o == code)
-        swapped = sum(1 for p, o in zip(papers, out, strict=True) if p.label != c and o == code)
-        per.append((same - swapped) / size if size else 0.0)
+    for c, code in CLASS_CODES:
+        flags, swapped = class_outcomes(papers, out, c, code)
+        per.append((flags.sum() - swapped) / len(flags) if len(flags) else 0.0)
     return float(np.mean(per))
 
 
@@ -147,9 +147,8 @@ def summarise_subset(result: SubsetResult, subset: Sequence[Paper], *, resamples
     """Table row on the subset: passage precision/recall per stance, kept rate per class with intervals, swaps."""
     sizes = class_sizes(subset)
     row: dict[str, Any] = passage_rows(result.passages)
-    for c, code in (("novel", 1), ("not_novel", -1)):
-        flags = np.asarray([1.0 if result.outcome.get(p.key) == code else 0.0 for p in subset if p.label == c])
-        swaps = sum(1 for p in subset if p.label != c and result.outcome.get(p.key) == code)
+    for c, code in CLASS_CODES:
+        flags, swaps = class_outcomes(subset, [result.outcome.get(p.key) for p in subset], c, code)
         row[c] = {"dev_ideas": sizes[c], "kept_same": int(flags.sum()), "swapped_in": swaps,
                   "kept_rate": kept_rate(flags, resamples=resamples, seed=seed).to_dict(), "jaccard": None,
                   "kept_total_estimate": None}
