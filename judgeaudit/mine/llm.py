@@ -29,11 +29,14 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
 
 from judgeaudit.files import atomic_write_text
+
+if TYPE_CHECKING:
+    from inspect_ai.model import GenerateConfig
 
 MODEL_ERROR = "model error"
 """Failure reason of a request whose model call raised (followed by the cause in parentheses)."""
@@ -105,6 +108,17 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
 
 
+def generate_config(max_tokens: int | None, temperature: float, seed: int,
+                    response_schema: dict[str, Any] | None) -> GenerateConfig:
+    """Inspect's GenerateConfig of one mining call; a JSON schema, when given, constrains the answer."""
+    from inspect_ai.model import GenerateConfig, ResponseSchema
+    from inspect_ai.util import JSONSchema
+
+    schema = None if response_schema is None else ResponseSchema(
+        name="answer", json_schema=JSONSchema.model_validate(response_schema))
+    return GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=seed, response_schema=schema)
+
+
 @dataclass
 class CachedModel:
     """An Inspect model behind the answer cache, retried with new seeds on bad answers; model errors fail one request."""
@@ -129,9 +143,6 @@ class CachedModel:
         return AnswerCache.key(payload)
 
     async def _answer(self, api: Any, prompt: str, seed: int, limit: asyncio.Semaphore) -> str:
-        from inspect_ai.model import GenerateConfig, ResponseSchema
-        from inspect_ai.util import JSONSchema
-
         cache = AnswerCache(Path(self.cache_dir))
         key = self._key(prompt, seed)
         stored = cache.get(key)
@@ -139,10 +150,7 @@ class CachedModel:
             self.cache_hits += 1
             return str(stored["completion"])
         async with limit:
-            schema = None if self.response_schema is None else ResponseSchema(
-                name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
-            config = GenerateConfig(max_tokens=self.max_tokens, temperature=self.temperature, seed=seed,
-                                    response_schema=schema)
+            config = generate_config(self.max_tokens, self.temperature, seed, self.response_schema)
             output = await api.generate(prompt, config=config)
         self.calls += 1
         if output.error:
@@ -282,13 +290,8 @@ class CachedLLM:
 
     def _call_inspect(self, prompt: str) -> str:
         """One answer through Inspect's `Model.generate` (its provider's own retries apply)."""
-        from inspect_ai.model import GenerateConfig, ResponseSchema
-        from inspect_ai.util import JSONSchema
-
         self.connect()
-        schema = None if self.response_schema is None else ResponseSchema(
-            name="answer", json_schema=JSONSchema.model_validate(self.response_schema))
-        config = GenerateConfig(temperature=0.0, seed=0, max_tokens=self.max_tokens, response_schema=schema)
+        config = generate_config(self.max_tokens, 0.0, 0, self.response_schema)
         try:
             output = asyncio.run(self._inspect_model.generate(prompt, config=config))
         except Exception as exc:  # the call itself failed (after Inspect's retries): counted, never a stance
