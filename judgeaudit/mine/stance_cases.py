@@ -1,0 +1,337 @@
+"""An extractor measured on independently labelled reviews (the stance cases), outside the dev split.
+
+The cases (tests/fixtures/stance_cases/, see its README): 60 candidate papers of the ICLR 2026
+snapshot, none in the reference study's dev split, with every official review labelled by
+annotators who saw only the labelling brief: per review, whether it affirms originality
+(explicitly, or weakly) and whether it disputes it, with verbatim quotes.
+
+Halves: within each candidate side, papers in SHA-256(`SPLIT_SALT`:forum) order are dealt
+alternately to `tune` and `heldout` (fixed before any error was read). Tune the cue lists on
+`tune` only; `heldout` gives the honest figures.
+
+Per half and extractor:
+- review level: precision/recall of `affirms` (explicit), `affirms_at_all` (explicit or weak)
+  and `disputes` against the annotators' flags;
+- passage level: extracted quotes against the annotators' quotes (affirm: explicit and weak
+  quotes; dispute), under the cross-validation's matching rule (`crossval.add_matches`);
+- paper level: the bundled selection rule (`select.decide`, default thresholds) applied once
+  with the extractor's stances and once with the annotators', and per class the agreement of
+  the two kept sets (both, extractor only, annotators only, Jaccard; swapped labels).
+Intervals: percentile bootstrap over papers (a paper's reviews move together), `judgeaudit.stats`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from judgeaudit.errors import UserError
+from judgeaudit.mine.crossval import add_matches
+from judgeaudit.mine.parse import Review
+from judgeaudit.mine.select import Side, Thresholds, decide
+from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
+from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
+from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
+
+SPLIT_SALT = "stance_cases"
+HALVES: tuple[str, ...] = ("tune", "heldout")
+REVIEW_FIELDS: tuple[str, ...] = ("summary", "strengths", "weaknesses", "questions")
+FLAGS: tuple[str, ...] = ("affirms", "affirms_at_all", "disputes")
+CLASSES: tuple[Side, ...] = ("novel", "not_novel")
+LABEL_KEYS: tuple[str, ...] = ("affirm_quotes", "weak_quotes", "dispute_quotes")
+
+
+class CasesError(UserError):
+    """A stance-cases directory that cannot be read (the message names the file and line)."""
+
+
+@dataclass(frozen=True)
+class CaseLabel:
+    """The annotators' stance of one review, with their verbatim quotes."""
+
+    review_id: str
+    affirm_quotes: tuple[str, ...]
+    weak_quotes: tuple[str, ...]
+    dispute_quotes: tuple[str, ...]
+    flags: tuple[bool, bool, bool]  # affirms, weak_affirms, disputes as written in the file
+
+    @property
+    def affirms(self) -> bool:
+        """An explicit affirmation."""
+        return bool(self.affirm_quotes)
+
+    @property
+    def affirms_at_all(self) -> bool:
+        """Any affirmation, weak ones included."""
+        return bool(self.affirm_quotes or self.weak_quotes)
+
+    @property
+    def disputes(self) -> bool:
+        """A dispute."""
+        return bool(self.dispute_quotes)
+
+
+@dataclass
+class CasePaper:
+    """One labelled paper: its candidate side, half, reviews (latest version of each id) and labels."""
+
+    forum: str
+    title: str
+    side: Side
+    half: str
+    reviews: list[Review] = field(default_factory=list)
+    labels: dict[str, CaseLabel] = field(default_factory=dict)
+    versions: dict[str, list[Review]] = field(default_factory=dict)  # every version of each review id
+    duplicate_labels: list[str] = field(default_factory=list)
+
+
+def split_halves(papers: Mapping[str, str]) -> dict[str, str]:
+    """Half of each forum (`papers`: forum -> side): per side, SHA-256(salt:forum) order dealt alternately."""
+    out: dict[str, str] = {}
+    for side in sorted(set(papers.values())):
+        forums = sorted((f for f, s in papers.items() if s == side),
+                        key=lambda f: hashlib.sha256(f"{SPLIT_SALT}:{f}".encode()).hexdigest())
+        for i, f in enumerate(forums):
+            out[f] = HALVES[i % 2]
+    return out
+
+
+def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for i, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise CasesError(f"{path}:{i}: not JSON ({exc.msg})") from None
+                if not isinstance(row, dict):
+                    raise CasesError(f"{path}:{i}: expected a JSON object")
+                yield i, row
+    except OSError as exc:
+        raise CasesError(f"{path}: {exc.strerror or exc}") from None
+
+
+def _batch_files(directory: Path, stem: str) -> list[Path]:
+    files = sorted(p for p in directory.glob(f"{stem}_*.jsonl*") if p.suffix in (".jsonl", ".gz"))
+    if not files:
+        raise CasesError(f"{directory}: no {stem}_N.jsonl[.gz] files")
+    return files
+
+
+def _review(forum: str, raw: Any, where: str) -> Review:
+    if not isinstance(raw, dict) or not isinstance(raw.get("review_id"), str):
+        raise CasesError(f"{where}: a review without a string review_id")
+    texts = tuple((f, raw[f]) for f in REVIEW_FIELDS if isinstance(raw.get(f), str) and raw[f])
+    return Review(raw["review_id"], forum, float("nan"), None, texts, 0)
+
+
+def _label(row: dict[str, Any], where: str) -> CaseLabel:
+    quotes: list[tuple[str, ...]] = []
+    for key in LABEL_KEYS:
+        value = row.get(key)
+        if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
+            raise CasesError(f"{where}: {key} must be a list of strings")
+        quotes.append(tuple(value))
+    flags = tuple(bool(row.get(k)) for k in ("affirms", "weak_affirms", "disputes"))
+    return CaseLabel(str(row.get("review_id")), quotes[0], quotes[1], quotes[2], (flags[0], flags[1], flags[2]))
+
+
+def load_cases(directory: Path) -> list[CasePaper]:
+    """The labelled papers of a stance-cases directory (papers.jsonl, batch_N.jsonl[.gz], labels_N.jsonl)."""
+    sides: dict[str, Side] = {}
+    for i, row in _lines(directory / "papers.jsonl"):
+        if not isinstance(row.get("forum"), str) or row.get("side") not in CLASSES:
+            raise CasesError(f"{directory / 'papers.jsonl'}:{i}: needs a string forum and side novel|not_novel")
+        sides[row["forum"]] = row["side"]
+    halves = split_halves(sides)
+    papers: dict[str, CasePaper] = {}
+    for path in _batch_files(directory, "batch"):
+        for i, row in _lines(path):
+            forum = row.get("forum")
+            where = f"{path}:{i}"
+            if not isinstance(forum, str) or forum not in sides:
+                raise CasesError(f"{where}: forum {forum!r} is not in papers.jsonl")
+            if forum in papers:
+                raise CasesError(f"{where}: forum {forum} appears twice")
+            paper = CasePaper(forum, str(row.get("title", "")), sides[forum], halves[forum])
+            for raw in row.get("reviews") or []:
+                review = _review(forum, raw, where)
+                paper.versions.setdefault(review.review_id, []).append(review)
+            # the last version of an edited review stands for it
+            paper.reviews = [v[-1] for v in paper.versions.values()]
+            papers[forum] = paper
+    missing = sorted(set(sides) - set(papers))
+    if missing:
+        raise CasesError(f"{directory}: papers without reviews in any batch: {', '.join(missing)}")
+    for path in _batch_files(directory, "labels"):
+        for i, row in _lines(path):
+            where = f"{path}:{i}"
+            paper = papers.get(row.get("forum"))  # type: ignore[arg-type]
+            if paper is None:
+                raise CasesError(f"{where}: forum {row.get('forum')!r} is not in any batch")
+            label = _label(row, where)
+            if label.review_id in paper.labels:
+                paper.duplicate_labels.append(label.review_id)
+            paper.labels[label.review_id] = label
+    return [papers[f] for f in sorted(papers)]
+
+
+def integrity_problems(papers: Sequence[CasePaper]) -> list[str]:
+    """Every way the cases disagree with themselves (empty when sound): labels per review, quotes verbatim, flags."""
+    problems: list[str] = []
+    for p in papers:
+        ids = {r.review_id for r in p.reviews}
+        problems += [f"{p.forum}/{r}: no label line" for r in sorted(ids - set(p.labels))]
+        problems += [f"{p.forum}/{r}: label for a review not in the batch" for r in sorted(set(p.labels) - ids)]
+        problems += [f"{p.forum}/{r}: more than one label line" for r in p.duplicate_labels]
+        for rid, label in p.labels.items():
+            if rid not in ids:
+                continue
+            if label.flags != (label.affirms, bool(label.weak_quotes), label.disputes):
+                problems.append(f"{p.forum}/{rid}: a flag disagrees with its quotes")
+            for q in (*label.affirm_quotes, *label.weak_quotes, *label.dispute_quotes):
+                for version in p.versions[rid]:
+                    if not any(q in text for _, text in version.texts):
+                        problems.append(f"{p.forum}/{rid}: quote not verbatim in the review: {q[:60]!r}")
+    return problems
+
+
+def gold_signals(review: Review, label: CaseLabel) -> ReviewSignals:
+    """The annotators' stance of a review as signals (weak quotes are weak affirmations)."""
+    def where(q: str) -> str:
+        return next((f for f, t in review.texts if q in t), "")
+
+    signals = [Signal(AFFIRM, q, where(q)) for q in label.affirm_quotes]
+    signals += [Signal(AFFIRM, q, where(q), weak=True) for q in label.weak_quotes]
+    signals += [Signal(DISPUTE, q, where(q)) for q in label.dispute_quotes]
+    return ReviewSignals(review.review_id, tuple(signals))
+
+
+def _ratio_metric(name: str, num: str, den: str) -> Metric:
+    def from_sums(s: Sums, n: Count) -> FloatArray:
+        a, b = np.asarray(s[num], dtype=float), np.asarray(s[den], dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan), dtype=float)
+
+    return Metric(name, (num, den), from_sums)
+
+
+def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
+                  th: Thresholds = Thresholds()) -> dict[str, FloatArray]:
+    """Per paper outcome columns: review-flag counts, passage-match counts and both selection decisions."""
+    cols: dict[str, list[float]] = {}
+
+    def add(row: dict[str, float]) -> None:
+        for k, v in row.items():
+            cols.setdefault(k, []).append(v)
+
+    for p in papers:
+        row: dict[str, float] = {}
+        ours: list[ReviewSignals] = []
+        gold: list[ReviewSignals] = []
+        passages = {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]}
+        for r in p.reviews:
+            got = extractor.extract(r)
+            label = p.labels[r.review_id]
+            ours.append(got)
+            gold.append(gold_signals(r, label))
+            for flag in FLAGS:
+                pred, true = bool(getattr(got, flag)), bool(getattr(label, flag))
+                row[f"{flag}_tp"] = row.get(f"{flag}_tp", 0.0) + (pred and true)
+                row[f"{flag}_pred"] = row.get(f"{flag}_pred", 0.0) + pred
+                row[f"{flag}_gold"] = row.get(f"{flag}_gold", 0.0) + true
+            add_matches(passages["affirm"], got.quotes(AFFIRM), [*label.affirm_quotes, *label.weak_quotes])
+            add_matches(passages["dispute"], got.quotes(DISPUTE), list(label.dispute_quotes))
+        for stance, (tp, n_pred, found, n_ref) in passages.items():
+            row.update({f"{stance}_quote_tp": tp, f"{stance}_quotes": n_pred,
+                        f"{stance}_ref_found": found, f"{stance}_refs": n_ref})
+        mine = decide(p.forum, p.side, len(p.reviews), ours, th).label
+        theirs = decide(p.forum, p.side, len(p.reviews), gold, th).label
+        for c in CLASSES:
+            row[f"{c}_both"] = float(mine == c and theirs == c)
+            row[f"{c}_either"] = float(mine == c or theirs == c)
+            row[f"{c}_ours"] = float(mine == c)
+            row[f"{c}_gold"] = float(theirs == c)
+            # a paper kept with the other label by one side than by the other (impossible while the side fixes it)
+            row[f"{c}_swapped"] = float((mine == c and theirs not in (None, c)) or (theirs == c and mine not in (None, c)))
+        row["same_decision"] = float(mine == theirs)
+        add(row)
+    return {k: np.asarray(v, dtype=float) for k, v in cols.items()}
+
+
+def summarise(cols: Mapping[str, FloatArray], *, resamples: int = DEFAULT_RESAMPLES,
+              seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """Precision/recall, passage matches and kept-set agreement with bootstrap intervals over papers."""
+    def iv(name: str, num: str, den: str) -> dict[str, Any]:
+        return bootstrap_metric(cols, _ratio_metric(name, num, den), resamples=resamples, seed=seed).to_dict()
+
+    out: dict[str, Any] = {"papers": int(len(cols["same_decision"]))}
+    out["review_level"] = {f: {"precision": iv("precision", f"{f}_tp", f"{f}_pred"),
+                               "recall": iv("recall", f"{f}_tp", f"{f}_gold"),
+                               "predicted": int(cols[f"{f}_pred"].sum()), "labelled": int(cols[f"{f}_gold"].sum())}
+                           for f in FLAGS}
+    out["passages"] = {s: {"precision": iv("precision", f"{s}_quote_tp", f"{s}_quotes"),
+                           "recall": iv("recall", f"{s}_ref_found", f"{s}_refs"),
+                           "quotes": int(cols[f"{s}_quotes"].sum()), "reference": int(cols[f"{s}_refs"].sum())}
+                       for s in ("affirm", "dispute")}
+    out["papers_level"] = {c: {"jaccard": iv("jaccard", f"{c}_both", f"{c}_either"),
+                               "kept_by_extractor": int(cols[f"{c}_ours"].sum()),
+                               "kept_by_labels": int(cols[f"{c}_gold"].sum()), "both": int(cols[f"{c}_both"].sum()),
+                               "swapped": int(cols[f"{c}_swapped"].sum())}
+                           for c in CLASSES}
+    out["same_decision"] = int(cols["same_decision"].sum())
+    return out
+
+
+def measure(papers: Sequence[CasePaper], extractors: Mapping[str, SignalExtractor], *,
+            resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """Per half, per extractor: the summary of `summarise` (with seed and resamples recorded)."""
+    out: dict[str, Any] = {"seed": seed, "resamples": resamples, "halves": {}}
+    for half in HALVES:
+        part = [p for p in papers if p.half == half]
+        rows = {}
+        for name, extractor in extractors.items():
+            row = summarise(paper_columns(part, extractor), resamples=resamples, seed=seed)
+            row["reviews"] = sum(len(p.reviews) for p in part)
+            rows[name] = row
+        out["halves"][half] = rows
+    return out
+
+
+def _iv(d: Mapping[str, Any]) -> str:
+    if d.get("estimate") is None or not np.isfinite(d["estimate"]):
+        return "n/a"
+    return f"{d['estimate']:.2f} [{d['low']:.2f}, {d['high']:.2f}]"
+
+
+def table(rows: Mapping[str, Mapping[str, Any]]) -> str:
+    """One half's rows (extractor -> summary) as Markdown tables: reviews, passages, papers."""
+    out = ["| extractor | affirms P | affirms R | affirms_at_all P | affirms_at_all R | disputes P | disputes R |",
+           "|---|---|---|---|---|---|---|"]
+    for name, r in rows.items():
+        rl = r["review_level"]
+        out.append(f"| {name} | " + " | ".join(f"{_iv(rl[f]['precision'])} | {_iv(rl[f]['recall'])}" for f in FLAGS) + " |")
+    out += ["", "| extractor | affirm quotes P | affirm quotes R | dispute quotes P | dispute quotes R |", "|---|---|---|---|---|"]
+    for name, r in rows.items():
+        ps = r["passages"]
+        out.append(f"| {name} | " + " | ".join(f"{_iv(ps[s]['precision'])} | {_iv(ps[s]['recall'])}"
+                                                for s in ("affirm", "dispute")) + " |")
+    out += ["", "| extractor | novel kept (extractor / labels / both) | novel Jaccard | not_novel kept (extractor / labels / both) "
+            "| not_novel Jaccard | swapped | same decision |", "|---|---|---|---|---|---|---|"]
+    for name, r in rows.items():
+        pl = r["papers_level"]
+        cells = [f"{pl[c]['kept_by_extractor']} / {pl[c]['kept_by_labels']} / {pl[c]['both']} | {_iv(pl[c]['jaccard'])}"
+                 for c in CLASSES]
+        out.append(f"| {name} | {' | '.join(cells)} | {sum(pl[c]['swapped'] for c in CLASSES)} | "
+                   f"{r['same_decision']}/{r['papers']} |")
+    return "\n".join(out)
