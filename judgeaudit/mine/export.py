@@ -14,11 +14,34 @@ from judgeaudit.files import atomic_write_text
 from judgeaudit.mine.pairing import PairingReport, make_pairs, make_points
 from judgeaudit.mine.pipeline import MineResult, stage_dict
 from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.signals import offline_fingerprint
 from judgeaudit.mine.staging import staged_dir
 
 SET_NAME = "human_only"
 CALIBRATION_NAME = "calibration.json"
 CROSSVAL_NAME = "crossval.json"  # written by tests/benchmarks/bench_extractor.py --write <set dir>
+
+# The stance cases (tests/fixtures/stance_cases/), held-out half, measured by hand (the fixture is not
+# shipped with the package): `python tests/benchmarks/bench_stance_cases.py`, branch s4-x12 at commit 61c19df
+# (cue lists as on main 69d253e), load ~1.6 on 2 shared cores.
+STANCE_CASES_OFFLINE_FINGERPRINT = "41dc20402769c5c11bda197a1cdbcb86b9d21e888c03a0f803cf3dbb5ad49e1f"
+STANCE_CASES_COMMAND = "python tests/benchmarks/bench_stance_cases.py --half heldout"
+STANCE_CASES_HELDOUT = """\
+| extractor | affirms P | affirms R | affirms_at_all P | affirms_at_all R | disputes P | disputes R |
+|---|---|---|---|---|---|---|
+| offline | 0.68 [0.53, 0.83] | 0.85 [0.75, 0.96] | 0.85 [0.75, 0.95] | 0.73 [0.64, 0.82] | 0.84 [0.67, 0.96] | 0.81 [0.67, 0.94] |
+| ngram | 0.67 [0.52, 0.82] | 0.85 [0.71, 0.97] | 0.81 [0.68, 0.93] | 0.71 [0.56, 0.84] | 0.77 [0.62, 0.89] | 0.88 [0.74, 1.00] |
+
+| extractor | affirm quotes P | affirm quotes R | dispute quotes P | dispute quotes R |
+|---|---|---|---|---|
+| offline | 0.78 [0.67, 0.88] | 0.66 [0.58, 0.75] | 0.74 [0.59, 0.88] | 0.59 [0.45, 0.75] |
+| ngram | 0.71 [0.57, 0.84] | 0.63 [0.50, 0.74] | 0.61 [0.44, 0.77] | 0.47 [0.31, 0.65] |
+
+| extractor | novel kept (extractor / labels / both) | novel Jaccard | not_novel kept (extractor / labels / both) | not_novel Jaccard | swapped | same decision |
+|---|---|---|---|---|---|---|
+| offline | 1 / 2 / 1 | 0.50 [0.00, 1.00] | 0 / 1 / 0 | 0.00 [0.00, 0.00] | 0 | 28/30 |
+| ngram | 2 / 2 / 2 | 1.00 [1.00, 1.00] | 1 / 1 / 0 | 0.00 [0.00, 0.00] | 0 | 28/30 |
+"""
 
 
 def write_calibration(set_dir: Path, calibration: dict[str, Any]) -> Path:
@@ -235,6 +258,33 @@ Recompute: `{crossval.get('command')}`.
 """
 
 
+def _stance_cases_text(extractor: str) -> str:
+    """The held-out stance-cases table (hand-measured), with a warning when the cue lists changed since."""
+    changed = "" if offline_fingerprint() == STANCE_CASES_OFFLINE_FINGERPRINT else """
+**The cue lists changed since these figures were measured** (the offline fingerprint differs):
+recompute them with the command below before relying on them.
+"""
+    return f"""\
+Measured outside the reference study: 60 candidate papers of the snapshot (30 per side, none in the
+dev split, picked in SHA-256 order), every official review (236) labelled by independent annotators
+who saw only the labelling brief (affirms / weak affirmation / disputes, with verbatim quotes;
+`tests/fixtures/stance_cases/`, labels under the brief, reviews CC BY 4.0 from OpenReview). The
+papers are split by SHA-256 of the forum id into a `tune` half and a `heldout` half; below is the
+held-out half (30 papers, 119 reviews). Review level: precision/recall of the review flags
+(`affirms` explicit, `affirms_at_all` explicit or weak, `disputes`) against the annotators'; quotes:
+the extracted quotes against the annotators' (matching rule above); papers: the bundled selection
+rule applied once with the extractor's stances and once with the annotators' (kept counts, Jaccard
+of the kept sets per class, swapped labels, papers with the same decision). 95% percentile
+bootstrap intervals over papers (10,000 resamples, seed 20260). Few papers are kept by either side
+(the rule needs a strict majority of reviews), so the paper-level figures rest on a handful of papers.
+This set is built by `{extractor}`.
+{changed}
+{STANCE_CASES_HELDOUT}
+
+Recompute: `{STANCE_CASES_COMMAND}` (without `--half`: the `tune` half too).
+"""
+
+
 def _llm_subset_text(llm: Any) -> str:
     """The LLM extractor's subset comparison (bench_extractor.py --llm), or why it is absent."""
     if not isinstance(llm, dict):
@@ -377,6 +427,7 @@ Reproduce: `{calibration.get('command', 'python tests/benchmarks/bench_extractor
         "Counts by area": "| area | reviewed | novel candidates | not_novel candidates | novel | not_novel |\n|---|---|---|---|---|---|\n" + areas,
         "Extractor quality": quality,
         "Extractor cross-validation": _crossval_text(crossval, extractor),
+        "The extractor on independent labelled reviews": _stance_cases_text(extractor),
         "Abstract sanitising": _sanitising_text(result),
         "File order": _ORDER_TEXT,
         "Source and licence": f"""\

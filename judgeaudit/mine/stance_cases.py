@@ -176,13 +176,13 @@ def load_cases(directory: Path) -> list[CasePaper]:
     for path in _batch_files(directory, "labels"):
         for i, row in _lines(path):
             where = f"{path}:{i}"
-            paper = papers.get(row.get("forum"))  # type: ignore[arg-type]
-            if paper is None:
+            owner = papers.get(str(row.get("forum")))
+            if owner is None:
                 raise CasesError(f"{where}: forum {row.get('forum')!r} is not in any batch")
             label = _label(row, where)
-            if label.review_id in paper.labels:
-                paper.duplicate_labels.append(label.review_id)
-            paper.labels[label.review_id] = label
+            if label.review_id in owner.labels:
+                owner.duplicate_labels.append(label.review_id)
+            owner.labels[label.review_id] = label
     return [papers[f] for f in sorted(papers)]
 
 
@@ -227,8 +227,9 @@ def _ratio_metric(name: str, num: str, den: str) -> Metric:
 
 
 def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
-                  th: Thresholds = Thresholds()) -> dict[str, FloatArray]:
+                  th: Thresholds | None = None) -> dict[str, FloatArray]:
     """Per paper outcome columns: review-flag counts, passage-match counts and both selection decisions."""
+    th = th or Thresholds()
     cols: dict[str, list[float]] = {}
 
     def add(row: dict[str, float]) -> None:
@@ -242,7 +243,9 @@ def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
         passages = {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]}
         for r in p.reviews:
             got = extractor.extract(r)
-            label = p.labels[r.review_id]
+            label = p.labels.get(r.review_id)
+            if label is None:
+                raise CasesError(f"{p.forum}/{r.review_id}: no label line for this review")
             ours.append(got)
             gold.append(gold_signals(r, label))
             for flag in FLAGS:
@@ -295,10 +298,12 @@ def summarise(cols: Mapping[str, FloatArray], *, resamples: int = DEFAULT_RESAMP
 
 def measure(papers: Sequence[CasePaper], extractors: Mapping[str, SignalExtractor], *,
             resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> dict[str, Any]:
-    """Per half, per extractor: the summary of `summarise` (with seed and resamples recorded)."""
+    """Per half that has papers, per extractor: the summary of `summarise` (with seed and resamples recorded)."""
     out: dict[str, Any] = {"seed": seed, "resamples": resamples, "halves": {}}
     for half in HALVES:
         part = [p for p in papers if p.half == half]
+        if not part:
+            continue
         rows = {}
         for name, extractor in extractors.items():
             row = summarise(paper_columns(part, extractor), resamples=resamples, seed=seed)

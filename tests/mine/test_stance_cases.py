@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from judgeaudit.mine import export
 from judgeaudit.mine import stance_cases as sc
 from judgeaudit.mine.parse import Review
-from judgeaudit.mine.signals import OfflineExtractor
+from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.stance import LearnedExtractor, load_model
+from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 CASES = Path(__file__).resolve().parents[1] / "fixtures" / "stance_cases"
 
@@ -91,3 +94,15 @@ def test_heldout_floors_for_the_cue_extractor(heldout: dict) -> None:
     assert ps["dispute"]["precision"]["estimate"] >= 0.68 and ps["dispute"]["recall"]["estimate"] >= 0.52
     assert heldout["same_decision"] >= 26
     assert sum(pl[c]["swapped"] for c in sc.CLASSES) == 0
+
+
+def test_card_table_is_what_the_measurement_gives(papers: list[sc.CasePaper]) -> None:
+    """The dataset card's hand-measured held-out table matches a fresh measurement while the cue lists are unchanged."""
+    if offline_fingerprint() != export.STANCE_CASES_OFFLINE_FINGERPRINT:
+        assert "cue lists changed" in export._stance_cases_text("offline")
+        return
+    result = sc.measure([p for p in papers if p.half == "heldout"],
+                        {"offline": OfflineExtractor(), "ngram": LearnedExtractor(load_model("ngram"))},
+                        resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED)
+    assert sc.table(result["halves"]["heldout"]) == export.STANCE_CASES_HELDOUT.strip()
+    assert export.STANCE_CASES_HELDOUT.strip() in export._stance_cases_text("offline")
