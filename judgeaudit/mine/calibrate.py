@@ -12,13 +12,13 @@ Precision is therefore measured against a reference that may not be exhaustive.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from judgeaudit.files import sha256_file
+from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.select import Decision
 from judgeaudit.mine.sentences import quotes_overlap
@@ -28,18 +28,11 @@ from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, SignalExtrac
 def load_dev(path: str | Path) -> list[dict[str, Any]]:
     """The dev rows; ValueError naming file and line for a malformed row."""
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: invalid JSON ({exc.msg})") from exc
-            for key in ("label", "positive_signals", "negative_signals"):
-                if key not in row:
-                    raise ValueError(f"{path}:{number}: missing field {key!r}")
-            rows.append(row)
+    for number, row in json_rows(path):
+        for key in ("label", "positive_signals", "negative_signals"):
+            if key not in row:
+                raise ValueError(f"{path}:{number}: missing field {key!r}")
+        rows.append(row)
     return rows
 
 

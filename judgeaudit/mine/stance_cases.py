@@ -22,9 +22,7 @@ Intervals: percentile bootstrap over papers (a paper's reviews move together), `
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ import numpy as np
 
 from judgeaudit.errors import UserError
 from judgeaudit.mine.crossval import add_matches
+from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Side, Thresholds, decide
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
@@ -104,21 +103,12 @@ def split_halves(papers: Mapping[str, str]) -> dict[str, str]:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf-8") as fh:
-            for i, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise CasesError(f"{path}:{i}: not JSON ({exc.msg})") from None
-                if not isinstance(row, dict):
-                    raise CasesError(f"{path}:{i}: expected a JSON object")
-                yield i, row
-    except OSError as exc:
-        raise CasesError(f"{path}: {exc.strerror or exc}") from None
+        yield from json_rows(path)
+    except ValueError as exc:
+        raise CasesError(str(exc)) from None
+    except (OSError, EOFError) as exc:
+        raise CasesError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _batch_files(directory: Path, stem: str) -> list[Path]:

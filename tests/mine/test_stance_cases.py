@@ -70,7 +70,7 @@ def test_a_broken_batch_line_is_one_error_naming_file_and_line(tmp_path: Path) -
     shutil.copytree(CASES, tmp_path / "c")
     with gzip.open(tmp_path / "c" / "batch_2.jsonl.gz", "at", encoding="utf-8") as fh:
         fh.write("{not json\n")
-    with pytest.raises(sc.CasesError, match=r"batch_2\.jsonl\.gz:31: not JSON"):
+    with pytest.raises(sc.CasesError, match=r"batch_2\.jsonl\.gz:31: invalid JSON"):
         sc.load_cases(tmp_path / "c")
 
 
