@@ -151,7 +151,10 @@ def _proposed(answer: dict[str, Any]) -> list[tuple[Polarity, str, bool]]:
     for item in items:
         if not isinstance(item, dict):
             raise LLMResponseError("a 'signals' entry is not an object")
-        polarity, quote, weak = item.get("polarity"), item.get("quote"), item.get("weak", False)
+        polarity, quote, weak = item.get("polarity"), item.get("quote"), item.get("weak")
+        if polarity == DISPUTE and weak is None:
+            weak = False  # `weak` only qualifies affirmations; a dispute without it is read as it is
+        # An affirmation without `weak` is not read as explicit (nor as weak): the entry is unparsable.
         if polarity not in (AFFIRM, DISPUTE) or not isinstance(quote, str) or not quote.strip() or not isinstance(weak, bool):
             raise LLMResponseError(f"bad signal entry {item!r}: needs polarity affirm|dispute, a quote and weak true|false")
         out.append((AFFIRM if polarity == AFFIRM else DISPUTE, quote, weak))

@@ -43,7 +43,7 @@ class MineResult:
     sanitise_errors: int = 0
     dropped_quotes: int = 0
     claims_before: int = 0  # kept abstracts in which the evaluation-claim detector finds something, before sanitising
-    claims_after: int = 0  # ... and after (0 for a clean set)
+    claims_after: int = 0  # ... and after (such ideas are skipped, counted: 0 for a clean set)
     sanitise_reasons: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per step (for benchmarks; never written to a set)
 
@@ -171,12 +171,18 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         result = sanitiser.sanitise(corpus.submissions[forum].abstract)
         changed += int(result.changed)
         before += int(bool(evaluation_claims(result.original)))
-        after += int(bool(evaluation_claims(result.text)))
+        left = evaluation_claims(result.text)
+        after += int(bool(left))
         reasons.update(reason for _, reason in result.removed)
         reasons["rewritten in place"] += len(result.rewritten)
+        # lines=0: these notes were parsed (and counted) already; the skip is of an idea, not of a note
         if result.error:
             errors += 1
-            summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum)
+            summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum,
+                         lines=0)
+        if left:  # never a judged text that states its own evaluation (e.g. an abstract of results only)
+            summary.skip("sanitise", "evaluation claims left after sanitising: idea not kept", forum, lines=0)
+            continue
         ideas.append(build_idea(corpus, selection, forum, result.text, dataset))
     lap("sanitise and build the kept ideas")
     scores = selection.scores

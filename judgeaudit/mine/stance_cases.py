@@ -36,6 +36,7 @@ from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Side, Thresholds, decide
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
+from judgeaudit.stats.agreement import cohen_kappa
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
 from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
 
@@ -174,6 +175,34 @@ def load_cases(directory: Path) -> list[CasePaper]:
                 owner.duplicate_labels.append(label.review_id)
             owner.labels[label.review_id] = label
     return [papers[f] for f in sorted(papers)]
+
+
+SECOND_ANNOTATOR = "second_annotator"  # subfolder: another annotator's labels_N.jsonl of some batches
+
+
+def annotator_agreement(papers: Sequence[CasePaper], directory: Path) -> dict[str, dict[str, float]]:
+    """Per flag (`affirms`, `affirms_at_all`, `disputes`), the labels of the cases against a second
+    annotator's labels of the same reviews (`directory`/labels_N.jsonl): reviews compared, share
+    agreeing and Cohen's kappa (`stats.agreement.cohen_kappa`). A review the second annotator
+    labelled that the cases do not hold is an error."""
+    first = {(p.forum, rid): label for p in papers for rid, label in p.labels.items()}
+    pairs: list[tuple[CaseLabel, CaseLabel]] = []
+    for path in _batch_files(directory, "labels"):
+        for i, row in _lines(path):
+            where = f"{path}:{i}"
+            label = _label(row, where)
+            mine = first.get((str(row.get("forum")), label.review_id))
+            if mine is None:
+                raise CasesError(f"{where}: review {row.get('forum')}/{label.review_id} has no first label")
+            pairs.append((mine, label))
+    out: dict[str, dict[str, float]] = {}
+    for flag in FLAGS:
+        x = [bool(getattr(a, flag)) for a, _ in pairs]
+        y = [bool(getattr(b, flag)) for _, b in pairs]
+        agree = sum(p == q for p, q in zip(x, y, strict=True))
+        out[flag] = {"reviews": float(len(pairs)), "agreement": agree / len(pairs) if pairs else float("nan"),
+                     "kappa": cohen_kappa(x, y, categories=(False, True)) if pairs else float("nan")}
+    return out
 
 
 def integrity_problems(papers: Sequence[CasePaper]) -> list[str]:

@@ -53,6 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n## {half}: {first['papers']} papers, {first['reviews']} reviews "
               f"(bootstrap over papers, seed {result['seed']}, {result['resamples']} resamples)\n")
         print(sc.table(rows))
+    second = args.cases / sc.SECOND_ANNOTATOR
+    if second.is_dir():
+        agreement = sc.annotator_agreement(papers, second)
+        result["annotator_agreement"] = agreement
+        print("\n## two annotators on the same reviews (second_annotator/)\n")
+        print("| flag | reviews | agreement | Cohen's kappa |\n|---|---|---|---|")
+        for flag, row in agreement.items():
+            print(f"| {flag} | {row['reviews']:.0f} | {row['agreement']:.3f} | {row['kappa']:.3f} |")
     print(f"\n{wall:.1f} s wall, load {os.getloadavg()[0]:.2f}")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -78,12 +78,20 @@ def test_an_inspect_model_answer_gives_verified_signals_and_is_cached(tmp_path: 
     assert again.extract(_review()) == sig and len(prompts) == 1 and again.llm.cache_hits == 1
 
 
+def test_a_dispute_without_weak_is_read_and_an_affirmation_keeps_its_weak(tmp_path: Path) -> None:
+    answer = json.dumps({"signals": [{"polarity": "affirm", "weak": True, "quote": STRENGTHS},
+                                     {"polarity": "dispute", "quote": WEAKNESSES}]})
+    sig = _extractor(tmp_path, lambda _p: answer, []).extract(_review())
+    assert sig.failed is None and [(s.polarity, s.weak) for s in sig.signals] == [(AFFIRM, True), (DISPUTE, False)]
+
+
 @pytest.mark.parametrize("reply", [
     "Default output from mockllm/model",  # not JSON
     "",  # empty
     '{"signals": [{"polarity": "affirm", "weak": false, "quote": "The idea',  # cut at the token budget
     '{"signals": "none"}',
     '{"signals": [{"polarity": "neither", "weak": false, "quote": "x"}]}',
+    '{"signals": [{"polarity": "affirm", "quote": "The idea is novel."}]}',  # explicit or weak? not said
 ])
 def test_an_unparsable_reply_is_a_counted_failure_never_a_stance(tmp_path: Path, reply: str) -> None:
     ex = _extractor(tmp_path, lambda _p: reply, [])

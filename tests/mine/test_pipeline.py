@@ -24,7 +24,7 @@ import pytest
 from child_processes import default_sigint
 
 from judgeaudit.mine.pipeline import mine
-from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.sanitise import RuleSanitiser, Sanitised
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals import OfflineExtractor
 
@@ -132,3 +132,27 @@ def test_two_workers_decide_exactly_as_one_and_every_step_is_timed(tmp_path: Pat
         assert list(run.seconds) == ["read and parse the raw cache", "scores, candidates and their reviews' signals",
                                      "sanitise and build the kept ideas"]
         assert all(s >= 0 for s in run.seconds.values())
+
+
+class _LeavesAClaim:
+    """A sanitiser (test double) whose output still states a result, as the rule pass's never-empty
+    fallback can when every sentence of an abstract is a claim."""
+
+    name = "leaves-a-claim"
+
+    def sanitise(self, text: str) -> Sanitised:
+        return Sanitised("Our method outperforms the state of the art by 5.79% on ImageNet.", text)
+
+
+def test_an_idea_whose_abstract_still_states_results_is_skipped_and_counted(tmp_path: Path) -> None:
+    th = Thresholds(top_quantile=0.6, bottom_quantile=0.4, novel_min_contribution=2.5, not_novel_max_contribution=2.5,
+                    majority=0.3, max_opposing=1)
+    clean = mine(FIXTURE, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=RuleSanitiser(),
+                 thresholds=th)
+    dirty = mine(FIXTURE, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=_LeavesAClaim(),
+                 thresholds=th)
+    assert clean.ideas and clean.claims_after == 0
+    assert dirty.ideas == [] and dirty.claims_after == len(clean.ideas)
+    reason = ("sanitise", "evaluation claims left after sanitising: idea not kept")
+    assert dirty.summary.skips[reason] == len(clean.ideas)
+    assert dirty.summary.unaccounted() == clean.summary.unaccounted() == 0  # an idea skip is not a note skip
