@@ -14,8 +14,6 @@ reach the scorer on the judge's answer message (`judgeaudit.judges.records`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import (
@@ -34,7 +32,7 @@ from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
-from judgeaudit.judges.prompts import load_template, render_call
+from judgeaudit.judges.prompts import PromptPlan, call_prompt, load_template, plan_calls
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call, map_back
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
@@ -46,13 +44,6 @@ def call_seed(base: int, call_index: int) -> int:
     """Generation seed of call `call_index` under base seed `base` (distinct across both)."""
     digest = hashlib.sha256(f"judgeaudit:{base}:{call_index}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
-    """Presentation orders of a configuration: pairwise ab (and ba), pointwise single."""
-    if kind == "pointwise":
-        return ("single",)
-    return ("ab", "ba") if both_orders else ("ab",)
 
 
 def record_from_output(
@@ -95,28 +86,13 @@ async def judge_call(
 
 
 def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
-    """The sample's input message (its one-line summary) now carrying the first call's prompt, for
-    display (same id and source: one change logged)."""
+    """The conversation's first message, showing the first call's prompt: the input message itself
+    when it already is that prompt (a lean sample, `prompts.input_prompt`), else the input message
+    with the prompt in its place (same id and source: one change logged)."""
     first = state.messages[0] if state.messages else None
     if isinstance(first, ChatMessageUser):
         return first if first.content == text else first.model_copy(update={"content": text})
     return ChatMessageUser(content=text)
-
-
-def plan_calls(
-    kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
-) -> tuple[str, tuple[Order, ...]]:
-    """Effective prompt and orders for a sample (a probe arm may override both)."""
-    name = meta.get("prompt") or prompt
-    forced: Sequence[str] | None = meta.get("orders")
-    orders = tuple(forced) if forced else default_orders(kind, both_orders)
-    allowed = ("single",) if kind == "pointwise" else ("ab", "ba")
-    bad = [o for o in orders if o not in allowed]
-    if bad:
-        raise ValueError(
-            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
-        )
-    return name, orders  # type: ignore[return-value]
 
 
 @solver
@@ -134,14 +110,14 @@ def novelty_judge(
     load_template(kind, prompt)  # fail at task construction on an unknown prompt
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
         arm_seed = state.metadata.get("seed")
         base_seed = arm_seed if arm_seed is not None else seed
         model = get_model()
         jobs = []
         first_text = ""
         for order in orders:
-            text = render_call(kind, name, state.metadata, order)
+            text = call_prompt(kind, name, state.metadata, order, state.input_text)
             first_text = first_text or text
             for call_index in range(k):
                 jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
@@ -173,4 +149,4 @@ def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, prob
                           split_rule=split_rule, metadata={"retrieval": retrieval, "prompt": prompt})
     return judge_task(kind, judge, dataset, judge_solver, idea_format=idea_format, probe=probe, seed=seed,
                       resamples=resamples, split_rule=split_rule, metadata={"retrieval": 0, "prompt": prompt},
-                      lean=True)
+                      prompt_plan=PromptPlan(kind, prompt, both_orders))
