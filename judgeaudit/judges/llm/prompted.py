@@ -67,17 +67,21 @@ def record_from_output(
 
 
 async def judge_call(
-    model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
+    model: Model, kind: str, order: Order, call_index: int, prompt: str | ChatMessageUser, seed: int | None,
+    cache: bool,
 ) -> tuple[CallRecord, ModelOutput | None]:
-    """One generate for one (order, call index); an exception (the call failed after the provider's
+    """One generate for one (order, call index), sending `prompt` (a message as it is: the sample's
+    input message, logged once for both); an exception (the call failed after the provider's
     retries) becomes an `error` record with its one-line cause."""
+    message = prompt if isinstance(prompt, ChatMessageUser) else ChatMessageUser(content=prompt)
+    text = message.text
     config = (
         GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     )
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
-        output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
+        output = await model.generate([message], config=config, cache=policy)
     except LimitExceededError:
         raise
     except Exception as exc:  # recorded; the sample errors once all its calls are recorded
@@ -86,9 +90,10 @@ async def judge_call(
 
 
 def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
-    """The conversation's first message, showing the first call's prompt: the input message itself
-    when it already is that prompt (a lean sample, `prompts.input_prompt`), else the input message
-    with the prompt in its place (same id and source: one change logged)."""
+    """The message of the first call's prompt, sent as it is and kept as the conversation's first
+    message: the sample's input message itself when it already is that prompt (a lean sample,
+    `prompts.input_prompt`; logged once), else the input message with the prompt in its place
+    (same id and source: one change logged)."""
     first = state.messages[0] if state.messages else None
     if isinstance(first, ChatMessageUser):
         return first if first.content == text else first.model_copy(update={"content": text})
@@ -115,15 +120,16 @@ def novelty_judge(
         base_seed = arm_seed if arm_seed is not None else seed
         model = get_model()
         jobs = []
-        first_text = ""
+        messages: list[ChatMessageUser] = []
         for order in orders:
             text = call_prompt(kind, name, state.metadata, order, state.input_text)
-            first_text = first_text or text
+            # the first call's prompt is the conversation's first message; another order's is its own
+            messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
             for call_index in range(k):
-                jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
+                jobs.append(judge_call(model, kind, order, call_index, messages[-1], base_seed, cache))
         # One call needs no concurrency (and no extra transcript spans); several run together.
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
-        state.messages = [_prompt_message(state, first_text)]
+        state.messages = list(messages[:1])
         first_output = results[0][1]
         if first_output is not None:
             state.output = first_output
