@@ -17,7 +17,7 @@ changes would score it as perfectly robust, which says nothing: such probes are 
   forced orders, cue and prompt variant (`judges.llm.retrieval.ItemSearchContext`): position and
   presumption do not apply.
 - `prompted` (with or without `-T retrieval=k`) and `agentic` render the probe's order, cue
-  and prompt variant (`solvers.plan_calls` / `render_call`): every probe applies.
+  and prompt variant (`judges.prompts.plan_calls` / `render_call`): every probe applies.
 """
 
 from __future__ import annotations

@@ -33,7 +33,9 @@ def item_to_sample(
     reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
     placeholder, from which the solver renders every call's prompt, `judges.prompts.render_call`)
     and the `extra` keys that are set (None values dropped; readers use `.get`); its input is a
-    one-line summary (`summary`), so no text is carried twice.
+    one-line summary (`summary`), so no text is carried twice. A judge task then makes the first
+    call's prompt the input and keeps the texts only when another call needs them
+    (`judgeaudit.judges.build.arm_sample`).
     Inspect copies, diffs, thins and writes the metadata of every sample several times, so
     carrying the full item (evidence, provenance, original text) costs CPU per sample.
     Judges that rebuild the item (`parse_item(metadata["item"])`) need the default.

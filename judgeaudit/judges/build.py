@@ -20,6 +20,7 @@ from judgeaudit.data.contract import Item
 from judgeaudit.data.samples import item_to_sample, load_items
 from judgeaudit.judges.inspect_metrics import BOOTSTRAP_METHOD, pairwise_metrics, pointwise_metrics
 from judgeaudit.judges.options import TaskOptionError, check_split_rule
+from judgeaudit.judges.prompts import PromptPlan, input_prompt
 from judgeaudit.judges.scorer import SCHEMA, novelty, pool_calls
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, SplitRule
 from judgeaudit.resources import resolve_dataset_file
@@ -51,8 +52,10 @@ def locate_dataset(dataset: str) -> str:
     return dataset
 
 
-def arm_sample(arm: ProbedItem, lean: bool) -> Sample:
-    """The Sample of one judged arm: the item's sample plus the arm's fields under their own names."""
+def arm_sample(arm: ProbedItem, prompt_plan: PromptPlan | None = None) -> Sample:
+    """The Sample of one judged arm: the item's sample plus the arm's fields under their own names;
+    with a `prompt_plan` (the prompted judge without retrieval) a lean sample whose input is its
+    first call's prompt (`judges.prompts.input_prompt`)."""
     extra: dict[str, Any] = {
         "probe": arm.probe,
         "probe_variant": arm.probe_variant,
@@ -62,16 +65,19 @@ def arm_sample(arm: ProbedItem, lean: bool) -> Sample:
         "prompt": arm.prompt,
         "seed": arm.seed,
     }
-    return item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=lean)
+    sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt_plan is not None)
+    if prompt_plan is None:
+        return sample
+    text, meta = input_prompt(sample.metadata or {}, prompt_plan)
+    return Sample(id=sample.id, input=text, target=sample.target, metadata=meta)
 
 
 def judge_dataset(
     dataset: str, kind: str, idea_format: str, probe: str | None, seed: int,
-    lean: bool = False, scored: set[str] | None = None,
+    prompt_plan: PromptPlan | None = None, scored: set[str] | None = None,
 ) -> MemoryDataset:
     """Inspect dataset of one judge run: one Sample per arm of every item (of `scored` items only,
-    when given). `lean` (the prompted judge without retrieval): samples carry lean metadata
-    (`item_to_sample(lean=True)`)."""
+    when given); `prompt_plan`: see `arm_sample`."""
     if idea_format not in IDEA_FORMATS:
         raise ValueError(
             f"idea_format must be one of {', '.join(IDEA_FORMATS)}, got {idea_format!r}"
@@ -83,7 +89,7 @@ def judge_dataset(
     for arm in probed_items(items, probe, seed):
         if scored is not None and arm.item.item_id not in scored:
             continue
-        samples.append(arm_sample(arm, lean=lean))
+        samples.append(arm_sample(arm, prompt_plan))
     if not samples and scored is not None:
         raise TaskOptionError(f"-T dataset={dataset}: no items left to score after removing the fit split")
     if not samples:
@@ -97,19 +103,19 @@ def judge_dataset(
 def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver], *, idea_format: str,
                probe: str | None, seed: int, resamples: int, split_rule: str = DEFAULT_SPLIT_RULE,
                metadata: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
-               reducer: ScoreReducer | None = None, lean: bool = False,
+               reducer: ScoreReducer | None = None, prompt_plan: PromptPlan | None = None,
                scored: set[str] | None = None) -> Task:
     """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
     epochs pooled, and the task metadata: the fields every score of the task shares (schema, kind,
-    judge, idea format, split rule, ...; SCORE_SCHEMA.md), `metadata` adds the judge's own (`lean`:
-    see `judge_dataset`)."""
+    judge, idea format, split rule, ...; SCORE_SCHEMA.md), `metadata` adds the judge's own (`prompt_plan`:
+    see `arm_sample`)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     check_split_rule(split_rule)
     rule: SplitRule = split_rule  # type: ignore[assignment]
     metrics = pairwise_metrics() if kind == "pairwise" else pointwise_metrics()
     return Task(
-        dataset=judge_dataset(dataset, kind, idea_format, probe, seed, lean, scored),
+        dataset=judge_dataset(dataset, kind, idea_format, probe, seed, prompt_plan, scored),
         solver=solver,
         scorer=scorer or novelty(split_rule=rule),
         metrics=metrics,

@@ -11,19 +11,23 @@ boundary of this prompt; the idea and related-work texts are fenced with it, see
 `judgeaudit.protocol.answer_instruction`).
 
 `render_call` is the one renderer of a judge call's prompt from a sample's metadata (its idea texts,
-area, cue and related work); the judge solvers call it, nothing renders a prompt at dataset time.
+area, cue and related work), and `plan_calls` the one decision of a sample's prompt name and orders.
+A prompted judge without retrieval has its first call rendered once, when the dataset is built
+(`input_prompt`): that prompt is the sample's input, as in any Inspect task, and its solver sends it
+as it is (`call_prompt`); a later call (the other order) is rendered by the solver.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from judgeaudit.judges.fence import boundary_for, fence
+from judgeaudit.judges.verdicts import Order
 from judgeaudit.protocol import answer_instruction
 from judgeaudit.resources import read_prompt
 
@@ -203,3 +207,60 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: str) -> 
     if order == "ba":
         first, second = second, first
     return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
+
+
+# Lean sample metadata: which call ("<prompt>:<order>") the sample's input is the rendered prompt of.
+INPUT_CALL = "input_call"
+
+
+@dataclass(frozen=True)
+class PromptPlan:
+    """The task's side of a prompted judge's calls: kind, prompt name and both orders (a probe arm
+    may override the prompt and the orders, `plan_calls`)."""
+
+    kind: str
+    prompt: str
+    both_orders: bool
+
+
+def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
+    """Presentation orders of a configuration: pairwise ab (and ba), pointwise single."""
+    if kind == "pointwise":
+        return ("single",)
+    return ("ab", "ba") if both_orders else ("ab",)
+
+
+def plan_calls(
+    kind: str, meta: Mapping[str, Any], prompt: str, both_orders: bool
+) -> tuple[str, tuple[Order, ...]]:
+    """Effective prompt and orders for a sample (a probe arm may override both)."""
+    name = meta.get("prompt") or prompt
+    forced: Sequence[str] | None = meta.get("orders")
+    orders = tuple(forced) if forced else default_orders(kind, both_orders)
+    allowed = ("single",) if kind == "pointwise" else ("ab", "ba")
+    bad = [o for o in orders if o not in allowed]
+    if bad:
+        raise ValueError(
+            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
+        )
+    return name, orders  # type: ignore[return-value]
+
+
+def input_prompt(meta: Mapping[str, Any], plan: PromptPlan) -> tuple[str, dict[str, Any]]:
+    """(the prompt of a lean sample's first call, the metadata its solver then needs): the metadata
+    names that call (`INPUT_CALL`) and keeps the idea texts only when another call (the other
+    order) must be rendered from them."""
+    name, orders = plan_calls(plan.kind, meta, plan.prompt, plan.both_orders)
+    text = render_call(plan.kind, name, meta, orders[0])
+    kept = {**meta, INPUT_CALL: f"{name}:{orders[0]}"}
+    if len(set(orders)) == 1:
+        kept.pop("texts", None)
+    return text, kept
+
+
+def call_prompt(kind: str, name: str, meta: Mapping[str, Any], order: str, input_text: str) -> str:
+    """The prompt of one call: the sample's input when the dataset rendered this call there
+    (`input_prompt`) and no related work was added since, else `render_call`."""
+    if meta.get(INPUT_CALL) == f"{name}:{order}" and not meta.get("related_work"):
+        return input_text
+    return render_call(kind, name, meta, order)

@@ -2,9 +2,11 @@
 
 Every judge solver (prompted, retrieval, agentic, rubric, metric, ...) leaves its per-call
 records and its plan on its answer message, the last assistant message, under `RECORD_KEY`
-(`{"calls": [...], "plan": {...}}`; `leave_records`): Inspect logs a message's metadata once, a store change
-up to three times. A call whose raw reply is the message's text carries `raw` None there (the reply
-is logged once, as the message); the scorer's records have it back. The `novelty` scorer reads them back with `judge_records`.
+(`leave_records`): Inspect logs a message's metadata once, a store change up to three times. The
+record (`{"calls": [...], "plan": {...}}`) travels as one JSON string: Inspect copies, diffs and
+walks message metadata node by node several times per sample, and a string is one node. A call
+whose raw reply is the message's text carries `raw` None there (the reply is logged once, as the
+message); the scorer's records have it back. The `novelty` scorer reads them with `judge_records`.
 
 A call that failed (no answer, verdict `error`) is an error of the sample, not a verdict:
 after leaving the records `leave_records` raises `CallsFailed` with a one-line cause, so Inspect
@@ -15,6 +17,7 @@ and the log keeps every call.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,20 +59,20 @@ def leave_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, or
     Then raise `CallsFailed` when any call failed (see the module docstring)."""
     last = state.messages[-1] if state.messages else None
     if answer is None and isinstance(last, ChatMessageAssistant):
-        record = {"calls": _without_text(calls, last.text), "plan": judge_plan(prompt, orders, k)}
-        last.metadata = {**(last.metadata or {}), RECORD_KEY: record}
+        last.metadata = {**(last.metadata or {}), RECORD_KEY: _record_text(calls, last.text, prompt, orders, k)}
     else:
-        record = {"calls": _without_text(calls, answer or ""), "plan": judge_plan(prompt, orders, k)}
+        record = _record_text(calls, answer or "", prompt, orders, k)
         state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
     summary = failure_summary(calls)
     if summary is not None:
         raise CallsFailed(summary)
 
 
-def _without_text(calls: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
-    """The calls as the message carries them: a call's `raw` is None when it is the message's own
-    text (the raw reply is logged once, as the answer; `judge_records` puts it back)."""
-    return [{**call, "raw": None} if call.get("raw") == text else call for call in calls]
+def _record_text(calls: list[dict[str, Any]], text: str, prompt: str, orders: Sequence[str], k: int) -> str:
+    """The record as the message carries it (JSON): a call's `raw` is None when it is the message's
+    own text (the raw reply is logged once, as the answer; `judge_records` puts it back)."""
+    carried = [{**call, "raw": None} if call.get("raw") == text else call for call in calls]
+    return json.dumps({"calls": carried, "plan": judge_plan(prompt, orders, k)}, ensure_ascii=False)
 
 
 def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[str, Any] | None]:
@@ -77,8 +80,9 @@ def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[s
     a call whose `raw` is None on the message has the message's text as its raw reply."""
     for message in reversed(state.messages):
         if isinstance(message, ChatMessageAssistant):
-            record = (message.metadata or {}).get(RECORD_KEY)
-            if record is not None:
+            carried = (message.metadata or {}).get(RECORD_KEY)
+            if carried is not None:
+                record = json.loads(carried) if isinstance(carried, str) else carried  # a dict: an older log
                 text = message.text
                 calls = [call if call.get("raw") is not None else {**call, "raw": text} for call in record["calls"]]
                 return calls, record["plan"]

@@ -1,21 +1,28 @@
 """Overhead of the novelty_pairwise task over a bare Inspect task (one generate per sample).
 
 Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
-without cache, writing a real log. The judge task's samples carry lean metadata (idea texts, the
-solver renders each prompt: `judges.prompts.render_call`) and its scores only their per-sample fields
-(schema `judgeaudit.score/2`: what every sample shares is in the task metadata); the third side, a bare task carrying the full
-contract item as metadata, shows what that item alone would cost. The two sides alternate; reports the best of `--repeats`
-wall times and process CPU times per side and their ratios (target <= 1.10x). On a shared,
-loaded machine the CPU-time ratio is the steadier figure.
+without cache, writing a real log. The judge task's samples carry lean metadata (their input is the
+first call's prompt, `judges.prompts.input_prompt`) and its scores only their per-sample fields
+(schema `judgeaudit.score/2`: what every sample shares is in the task metadata); the third side, a
+bare task carrying the full contract item as metadata, shows what that item alone would cost.
+The sides alternate, each run in a fresh interpreter after a 20-item warm-up (one interpreter
+for all runs with `--in-process`: there later runs inherit the heap, caches and log buffers of
+earlier ones, and vary by more than the difference measured). Reports the best of `--repeats` wall
+times and process CPU times per side, their ratio (target <= 1.10x), and the ratio of each repeat's
+pair of runs with its median. On a shared, loaded machine the CPU-time ratio is the steadier figure.
 
-    python tests/benchmarks/bench_task_overhead.py [--items 1000] [--repeats 3]
+    python tests/benchmarks/bench_task_overhead.py [--items 1000] [--repeats 3] [--in-process]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -90,7 +97,7 @@ def bare_task(pairs: list[PairItem], with_metadata: bool = False) -> Task:
     return Task(dataset=MemoryDataset(samples), solver=generate(), scorer=includes())
 
 
-def timed(task: Task, log_dir: str, score_display: bool = True) -> tuple[float, float]:
+def timed(task: Task, log_dir: str, score_display: bool = True, limit: int | None = None) -> tuple[float, float]:
     """(wall, process CPU) seconds of one eval (fresh model instance, no cache).
 
     A full garbage collection first, so every run starts from the same heap (the interpreter's
@@ -106,10 +113,39 @@ def timed(task: Task, log_dir: str, score_display: bool = True) -> tuple[float, 
         display="none",
         max_connections=10,
         score_display=score_display,
+        limit=limit,
     )[0]
     elapsed, cpu_used = time.perf_counter() - start, time.process_time() - cpu
     assert log.status == "success", log.error
     return elapsed, cpu_used
+
+
+SIDES = {"ours": "novelty_pairwise", "bare": "bare generate", "bare_meta": "bare + item metadata"}
+
+
+def side_task(side: str, data: str, pairs: list[PairItem]) -> Task:
+    """The task of one side over the pairs written to `data`."""
+    if side == "ours":
+        return novelty_pairwise(dataset=data, cache=False)
+    return bare_task(pairs, with_metadata=side == "bare_meta")
+
+
+def run_side(side: str, data: str, items: int, display: bool) -> tuple[float, float]:
+    """One timed run of `side` in this process, after a warm-up run of the same side on 20 items
+    (imports, registries, first-call caches)."""
+    pairs = make_pairs(items)
+    timed(side_task(side, data, pairs), str(Path(data) / f"warm-{side}-{os.getpid()}"), display, limit=20)
+    return timed(side_task(side, data, pairs), str(Path(data) / f"run-{side}-{os.getpid()}"), display)
+
+
+def fresh_run(side: str, data: str, items: int, display: bool) -> tuple[float, float]:
+    """One timed run of `side` in a new interpreter (no heap, caches or log buffers left by earlier runs)."""
+    command = [sys.executable, __file__, "--side", side, "--data", data, "--items", str(items)]
+    if not display:
+        command.append("--no-score-display")
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    wall, cpu = json.loads(out.strip().splitlines()[-1])
+    return float(wall), float(cpu)
 
 
 def main() -> None:
@@ -122,26 +158,37 @@ def main() -> None:
         action="store_true",
         help="turn off Inspect's running metrics (recomputed about once a second during a run)",
     )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="time every run in this one interpreter (default: each run in a fresh one)",
+    )
+    parser.add_argument("--side", choices=tuple(SIDES), help=argparse.SUPPRESS)  # one fresh run
+    parser.add_argument("--data", help=argparse.SUPPRESS)
     args = parser.parse_args()
     display = not args.no_score_display
-    sides: dict[str, list[tuple[float, float]]] = {"ours": [], "bare": [], "bare_meta": []}
+    if args.side:
+        print(json.dumps(run_side(args.side, args.data, args.items, display)))
+        return
+    sides: dict[str, list[tuple[float, float]]] = {side: [] for side in SIDES}
     load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
         pairs = make_pairs(args.items)
         write_items(Path(tmp) / "pairwise.jsonl", pairs)
-        # warm up imports, registries and the seeded bootstrap draw (cached per item count) on both paths
-        timed(novelty_pairwise(dataset=tmp, cache=False), str(Path(tmp) / "warm"), display)
-        timed(bare_task(pairs[:20]), str(Path(tmp) / "warm"), display)
+        if args.in_process:
+            # warm up imports, registries and the seeded bootstrap draw (cached per item count) on both paths
+            timed(novelty_pairwise(dataset=tmp, cache=False), str(Path(tmp) / "warm"), display)
+            timed(bare_task(pairs[:20]), str(Path(tmp) / "warm"), display)
         for r in range(args.repeats):
-            task = novelty_pairwise(dataset=tmp, cache=False)
-            sides["ours"].append(timed(task, str(Path(tmp) / f"ours{r}"), display))
-            sides["bare"].append(timed(bare_task(pairs), str(Path(tmp) / f"bare{r}"), display))
-            sides["bare_meta"].append(
-                timed(bare_task(pairs, True), str(Path(tmp) / f"meta{r}"), display)
-            )
+            for side in SIDES:
+                if args.in_process:
+                    sides[side].append(timed(side_task(side, tmp, pairs), str(Path(tmp) / f"{side}{r}"), display))
+                else:
+                    sides[side].append(fresh_run(side, tmp, args.items, display))
     load_end = os.getloadavg()
-    print(f"items={args.items} repeats={args.repeats} score_display={display}")
+    mode = "in one process" if args.in_process else "each run in a fresh process"
+    print(f"items={args.items} repeats={args.repeats} score_display={display} ({mode})")
     print(
         "load average (1/5/15 min) at start "
         + "/".join(f"{x:.2f}" for x in load_start)
@@ -149,22 +196,21 @@ def main() -> None:
         + "/".join(f"{x:.2f}" for x in load_end)
         + f" on {os.cpu_count()} cores"
     )
-    names = {
-        "ours": "novelty_pairwise",
-        "bare": "bare generate",
-        "bare_meta": "bare + item metadata",
-    }
     for label, index in (("wall", 0), ("cpu", 1)):
         best = {}
         for side, runs in sides.items():
             values = [t[index] for t in runs]
             best[side] = min(values)
-            print(f"{label:4} {names[side]:22} s: " + ", ".join(f"{t:.2f}" for t in values))
+            print(f"{label:4} {SIDES[side]:22} s: " + ", ".join(f"{t:.2f}" for t in values)
+                  + f" (median {statistics.median(values):.2f})")
         print(
             f"{label:4} best ours={best['ours']:.2f}s bare={best['bare']:.2f}s "
             f"ratio={best['ours'] / best['bare']:.3f}x (target <= 1.10x); "
             f"vs bare carrying the full contract item {best['ours'] / best['bare_meta']:.3f}x"
         )
+        ratios = [o[index] / b[index] for o, b in zip(sides["ours"], sides["bare"], strict=True)]
+        print(f"{label:4} ratio per repeat (ours / bare run beside it): " + ", ".join(f"{x:.3f}" for x in ratios)
+              + f" (median {statistics.median(ratios):.3f})")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 from inspect_ai import eval
+from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 from inspect_runs import unit
@@ -659,14 +660,15 @@ def test_lean_metadata_report_equals_full_metadata_report(
 
     lean_prompts = run_all(tmp_path / "lean")
     full_dataset = build.judge_dataset  # the same arms, never lean: the full item in every sample
-    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], False, *args[6:]))
+    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], None, *args[6:]))
     full_prompts = run_all(tmp_path / "full")
 
     assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
     lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
     assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
     assert all("item" not in m for m in lean_meta)
-    assert all("texts" in m for m in lean_meta)  # the solver renders every prompt from them
+    assert all(m["input_call"] for m in lean_meta)  # each input is its first call's prompt
+    assert sum("texts" in m for m in lean_meta) == 6  # the both-order samples: the solver renders ba from them
     assert all("item" in m and "texts" not in m for m in full_meta)
 
     lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
@@ -679,9 +681,9 @@ def test_lean_metadata_report_equals_full_metadata_report(
 
 
 def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
-    """The lean sample's input is its one-line summary; the solver puts the first call's prompt in
-    its place (one logged change of the first message); with retrieval the samples keep the full
-    contract item the retriever's exclusion reads."""
+    """A lean sample's input is its first call's prompt (the arm's order: the position probe forces
+    one), sent as it is and shown unchanged (no logged change of the first message); with retrieval
+    the samples keep the full contract item the retriever's exclusion reads."""
     from judgeaudit.data.samples import load_items
 
     judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
@@ -690,9 +692,9 @@ def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_ite
     for sample in map(resolve_sample_attachments, log.samples):
         [prompt] = [m.text for m in sample.messages if m.role == "user"]
         [called] = [e.input[-1].text for e in sample.events if e.event == "model"]
-        assert prompt == called and str(sample.input).startswith(f"pairwise item {str(sample.id).split('|')[0]} (")
+        assert prompt == called == sample.input
         state_changes = [c.path for e in sample.events if e.event == "state" for c in e.changes]
-        assert state_changes.count("/messages/0/content") == 1
+        assert "/messages/0/content" not in state_changes
 
     items = {i.item_id: i for i in load_items(TINY, "pairwise")}
     task = novelty_pairwise(dataset=TINY, retrieval=2, resamples=RESAMPLES)
@@ -702,9 +704,9 @@ def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_ite
 
 
 def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> None:
-    """The solver hands its records to the scorer one way: on its answer message's metadata (one
-    logged copy, never the store; the answer's own raw reply not repeated there); when the first
-    call fails the answer message is empty."""
+    """The solver hands its records to the scorer one way: on its answer message's metadata, as one
+    JSON string (one logged copy, never the store; the answer's own raw reply not repeated there);
+    when the first call fails the answer message is empty."""
     from judgeaudit.judges.records import RECORD_KEY
 
     def policy(text: str, index: int) -> str:
@@ -718,7 +720,8 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
     for sample in log.samples:
         answer = sample.messages[-1]
         assert [m.role for m in sample.messages] == ["user", "assistant"] and answer.metadata is not None
-        record = answer.metadata[RECORD_KEY]
+        assert isinstance(answer.metadata[RECORD_KEY], str)
+        record = json.loads(answer.metadata[RECORD_KEY])
         assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
         # the raw reply that is the answer's own text is logged once, as the answer
         carried = [{**c, "raw": answer.text if c["raw"] is None else c["raw"]} for c in record["calls"]]
@@ -731,24 +734,42 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
     assert failed.messages[-1].text == "" and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"  # type: ignore[index]
 
 
-def test_a_lean_sample_carries_its_idea_texts_once_and_the_solver_renders_its_prompts(tmp_path: Path) -> None:
-    """The prompt is rendered in one place, the solver: a lean sample's input is a one-line summary
-    (no idea text), its metadata the idea texts; the logged conversation opens with the first
-    call's prompt, and a both-order run shows the ideas swapped in its second call."""
+def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
+    """A lean sample's input is its first call's prompt, rendered by `render_call` as from the full
+    item; one order needs no idea text in the metadata, both orders keep the texts for the ba
+    call, whose prompt shows the ideas swapped, and k calls of one order all send the input."""
+    from judgeaudit.data.samples import item_to_sample, load_items
     from judgeaudit.judges.build import judge_dataset
+    from judgeaudit.judges.prompts import INPUT_CALL, PromptPlan, render_call
 
-    sample = judge_dataset(TINY, "pairwise", "abstract", None, DEFAULT_SEED, lean=True)[0]
-    assert sample.metadata is not None
-    texts = sample.metadata["texts"]
-    assert sample.input == f"pairwise item {sample.id} ({sample.metadata['area']}): which of two ideas is more novel?"
-    assert not any(text[:40] in str(sample.input) for text in texts.values())
+    def first_sample(kind: str, both_orders: bool) -> Sample:
+        plan = PromptPlan(kind, "reference", both_orders)
+        return judge_dataset(TINY, kind, "abstract", None, DEFAULT_SEED, prompt_plan=plan)[0]
+
+    one = first_sample("pairwise", False)
+    full = item_to_sample(load_items(TINY, "pairwise")[0]).metadata or {}
+    assert one.metadata is not None and one.input == render_call("pairwise", "reference", full, "ab")
+    assert one.metadata[INPUT_CALL] == "reference:ab" and not {"texts", "item"} & set(one.metadata)
+    both = first_sample("pairwise", True)
+    assert both.metadata is not None and both.input == one.input
+    assert set(both.metadata["texts"]) == {"idea_a", "idea_b"}
+    point = first_sample("pointwise", False)
+    assert point.metadata is not None and "texts" not in point.metadata
+    assert point.metadata[INPUT_CALL] == "reference:single"
 
     log = run(novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES),
-              ScriptedJudge(lambda text, index: "Verdict: A"), tmp_path)
+              ScriptedJudge(lambda text, index: "Verdict: A"), tmp_path / "both")
     assert log.samples is not None
     first = resolve_sample_attachments(log.samples[0])
     prompts = [e.input[-1].text for e in first.events if e.event == "model"]
-    assert len(prompts) == 2 and shown_ideas(prompts[1]) == shown_ideas(prompts[0])[::-1]
+    assert len(prompts) == 2 and prompts[0] == first.input
+    assert shown_ideas(prompts[1]) == shown_ideas(prompts[0])[::-1]
+
+    log = run(novelty_pointwise(dataset=TINY, k=2, resamples=RESAMPLES),
+              ScriptedJudge(lambda text, index: "Verdict: NOVEL"), tmp_path / "k2")
+    assert log.samples is not None
+    first = resolve_sample_attachments(log.samples[0])
+    assert [e.input[-1].text for e in first.events if e.event == "model"] == [first.input] * 2
 
 
 def test_a_prompted_judge_without_a_model_is_an_error_not_a_verdict(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ from inspect_ai.util import LimitExceededError
 
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import fence_in, fill, prompt_boundary
-from judgeaudit.judges.llm.prompted import call_seed, plan_calls, record_from_output
+from judgeaudit.judges.llm.prompted import call_seed, record_from_output
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,
     check_method,
@@ -56,7 +56,7 @@ from judgeaudit.judges.llm.retrieval import (
     submission_cutoff,
 )
 from judgeaudit.judges.options import TaskOptionError
-from judgeaudit.judges.prompts import load_template, render_call
+from judgeaudit.judges.prompts import load_template, plan_calls, render_call
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.protocol import answer_instruction
@@ -170,7 +170,7 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
     system = read_prompt("judge/agentic/system.txt").strip().replace("{max_searches}", str(max_searches))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
         arm_seed = state.metadata.get("seed")
         base_seed = arm_seed if arm_seed is not None else seed
         retriever = get_retriever(corpus, checked)

@@ -29,7 +29,7 @@ from inspect_ai.util import collect
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS
-from judgeaudit.judges.llm.prompted import default_orders, judge_call
+from judgeaudit.judges.llm.prompted import judge_call
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,
     ItemSearchContext,
@@ -38,6 +38,7 @@ from judgeaudit.judges.llm.retrieval import (
     render_block,
 )
 from judgeaudit.judges.options import TaskOptionError
+from judgeaudit.judges.prompts import default_orders
 from judgeaudit.judges.records import leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
 from judgeaudit.protocol import answer_instruction

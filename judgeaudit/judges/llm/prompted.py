@@ -14,8 +14,6 @@ reach the scorer on the judge's answer message (`judgeaudit.judges.records`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import (
@@ -34,7 +32,7 @@ from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
-from judgeaudit.judges.prompts import load_template, render_call
+from judgeaudit.judges.prompts import PromptPlan, call_prompt, load_template, plan_calls
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call, map_back
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
@@ -46,13 +44,6 @@ def call_seed(base: int, call_index: int) -> int:
     """Generation seed of call `call_index` under base seed `base` (distinct across both)."""
     digest = hashlib.sha256(f"judgeaudit:{base}:{call_index}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def default_orders(kind: str, both_orders: bool) -> tuple[Order, ...]:
-    """Presentation orders of a configuration: pairwise ab (and ba), pointwise single."""
-    if kind == "pointwise":
-        return ("single",)
-    return ("ab", "ba") if both_orders else ("ab",)
 
 
 def record_from_output(
@@ -76,17 +67,21 @@ def record_from_output(
 
 
 async def judge_call(
-    model: Model, kind: str, order: Order, call_index: int, text: str, seed: int | None, cache: bool
+    model: Model, kind: str, order: Order, call_index: int, prompt: str | ChatMessageUser, seed: int | None,
+    cache: bool,
 ) -> tuple[CallRecord, ModelOutput | None]:
-    """One generate for one (order, call index); an exception (the call failed after the provider's
+    """One generate for one (order, call index), sending `prompt` (a message as it is: the sample's
+    input message, logged once for both); an exception (the call failed after the provider's
     retries) becomes an `error` record with its one-line cause."""
+    message = prompt if isinstance(prompt, ChatMessageUser) else ChatMessageUser(content=prompt)
+    text = message.text
     config = (
         GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
     )
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
-        output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
+        output = await model.generate([message], config=config, cache=policy)
     except LimitExceededError:
         raise
     except Exception as exc:  # recorded; the sample errors once all its calls are recorded
@@ -95,28 +90,14 @@ async def judge_call(
 
 
 def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
-    """The sample's input message (its one-line summary) now carrying the first call's prompt, for
-    display (same id and source: one change logged)."""
+    """The message of the first call's prompt, sent as it is and kept as the conversation's first
+    message: the sample's input message itself when it already is that prompt (a lean sample,
+    `prompts.input_prompt`; logged once), else the input message with the prompt in its place
+    (same id and source: one change logged)."""
     first = state.messages[0] if state.messages else None
     if isinstance(first, ChatMessageUser):
         return first if first.content == text else first.model_copy(update={"content": text})
     return ChatMessageUser(content=text)
-
-
-def plan_calls(
-    kind: str, meta: Mapping[str, Any], prompt: str, k: int, both_orders: bool
-) -> tuple[str, tuple[Order, ...]]:
-    """Effective prompt and orders for a sample (a probe arm may override both)."""
-    name = meta.get("prompt") or prompt
-    forced: Sequence[str] | None = meta.get("orders")
-    orders = tuple(forced) if forced else default_orders(kind, both_orders)
-    allowed = ("single",) if kind == "pointwise" else ("ab", "ba")
-    bad = [o for o in orders if o not in allowed]
-    if bad:
-        raise ValueError(
-            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
-        )
-    return name, orders  # type: ignore[return-value]
 
 
 @solver
@@ -134,20 +115,21 @@ def novelty_judge(
     load_template(kind, prompt)  # fail at task construction on an unknown prompt
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        name, orders = plan_calls(kind, state.metadata, prompt, k, both_orders)
+        name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
         arm_seed = state.metadata.get("seed")
         base_seed = arm_seed if arm_seed is not None else seed
         model = get_model()
         jobs = []
-        first_text = ""
+        messages: list[ChatMessageUser] = []
         for order in orders:
-            text = render_call(kind, name, state.metadata, order)
-            first_text = first_text or text
+            text = call_prompt(kind, name, state.metadata, order, state.input_text)
+            # the first call's prompt is the conversation's first message; another order's is its own
+            messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
             for call_index in range(k):
-                jobs.append(judge_call(model, kind, order, call_index, text, base_seed, cache))
+                jobs.append(judge_call(model, kind, order, call_index, messages[-1], base_seed, cache))
         # One call needs no concurrency (and no extra transcript spans); several run together.
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
-        state.messages = [_prompt_message(state, first_text)]
+        state.messages = list(messages[:1])
         first_output = results[0][1]
         if first_output is not None:
             state.output = first_output
@@ -173,4 +155,4 @@ def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, prob
                           split_rule=split_rule, metadata={"retrieval": retrieval, "prompt": prompt})
     return judge_task(kind, judge, dataset, judge_solver, idea_format=idea_format, probe=probe, seed=seed,
                       resamples=resamples, split_rule=split_rule, metadata={"retrieval": 0, "prompt": prompt},
-                      lean=True)
+                      prompt_plan=PromptPlan(kind, prompt, both_orders))
