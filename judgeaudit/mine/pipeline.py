@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from judgeaudit.data.contract import Evidence, Idea, Provenance
 from judgeaudit.mine.claims import evaluation_claims
 from judgeaudit.mine.openreview.shards import iter_notes
 from judgeaudit.mine.parse import Corpus, parse_notes
-from judgeaudit.mine.sanitise import Sanitiser
+from judgeaudit.mine.sanitise import RuleSanitiser, Sanitiser
 from judgeaudit.mine.select import (
     Decision,
     SelectionResult,
@@ -169,10 +169,16 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     reasons: Counter[str] = Counter()
     for forum in tqdm(sorted(kept), desc="sanitise abstracts", unit="idea", disable=not progress):
         result = sanitiser.sanitise(corpus.submissions[forum].abstract)
-        changed += int(result.changed)
         before += int(bool(evaluation_claims(result.original)))
         left = evaluation_claims(result.text)
+        if left and sanitiser.name != RuleSanitiser.name:  # e.g. a lenient LLM: the rule pass goes over its text
+            again = RuleSanitiser().sanitise(result.text)
+            result = replace(result, text=again.text, removed=result.removed + again.removed,
+                             rewritten=result.rewritten + again.rewritten)
+            reasons[f"rule pass after {sanitiser.name} left a claim"] += 1
+            left = evaluation_claims(result.text)
         after += int(bool(left))
+        changed += int(result.changed)
         reasons.update(reason for _, reason in result.removed)
         reasons["rewritten in place"] += len(result.rewritten)
         # lines=0: these notes were parsed (and counted) already; the skip is of an idea, not of a note

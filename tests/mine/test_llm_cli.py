@@ -32,7 +32,7 @@ def answer_for(prompt: str) -> str:
     m = re.search(r"<review>\n(.*)\n</review>", prompt, re.S)
     if not m:
         return json.dumps({"remove": []})  # a sanitiser prompt: keep everything
-    signals = [{"polarity": "affirm", "quote": FABRICATED}]
+    signals = [{"polarity": "affirm", "weak": False, "quote": FABRICATED}]
     for sentence in split_sentences(m.group(1)):
         low = sentence.lower()
         if sentence.startswith("## "):
@@ -40,7 +40,7 @@ def answer_for(prompt: str) -> str:
         if re.search(r"limited novelty|not novel|incremental|lack of novelty|lacks novelty", low):
             signals.append({"polarity": "dispute", "quote": sentence})
         elif re.search(r"\bnovel\b|\boriginal", low):
-            signals.append({"polarity": "affirm", "quote": sentence})
+            signals.append({"polarity": "affirm", "weak": False, "quote": sentence})
     return json.dumps({"signals": signals})
 
 

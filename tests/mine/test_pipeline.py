@@ -135,8 +135,8 @@ def test_two_workers_decide_exactly_as_one_and_every_step_is_timed(tmp_path: Pat
 
 
 class _LeavesAClaim:
-    """A sanitiser (test double) whose output still states a result, as the rule pass's never-empty
-    fallback can when every sentence of an abstract is a claim."""
+    """A sanitiser (test double, like a lenient LLM pass) whose output is one sentence stating a
+    result: the rule pass that then goes over it cannot leave an empty text, so the claim stays."""
 
     name = "leaves-a-claim"
 
@@ -155,4 +155,5 @@ def test_an_idea_whose_abstract_still_states_results_is_skipped_and_counted(tmp_
     assert dirty.ideas == [] and dirty.claims_after == len(clean.ideas)
     reason = ("sanitise", "evaluation claims left after sanitising: idea not kept")
     assert dirty.summary.skips[reason] == len(clean.ideas)
+    assert dirty.sanitise_reasons["rule pass after leaves-a-claim left a claim"] == len(clean.ideas)
     assert dirty.summary.unaccounted() == clean.summary.unaccounted() == 0  # an idea skip is not a note skip

@@ -127,7 +127,7 @@ def llm_extractor(tmp_path: Path, answer: str, **kw: object) -> LLMExtractor:
 
 def test_llm_quotes_are_checked_and_dropped_when_not_verbatim(tmp_path: Path) -> None:
     answer = json.dumps({"signals": [
-        {"polarity": "affirm", "quote": "The idea is novel."},
+        {"polarity": "affirm", "weak": False, "quote": "The idea is novel."},
         {"polarity": "affirm", "weak": True, "quote": "Clear writing"},
         {"polarity": "dispute", "quote": "The novelty over  [3] is limited"},
         {"polarity": "dispute", "quote": "The method was done before by Smith."},  # not in the review
