@@ -38,7 +38,7 @@ from judgeaudit.mine.select import Side, Thresholds, decide
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
 from judgeaudit.stats.agreement import cohen_kappa
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
-from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
+from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums, ratio
 
 SPLIT_SALT = "stance_cases"
 HALVES: tuple[str, ...] = ("tune", "heldout")
@@ -238,9 +238,7 @@ def gold_signals(review: Review, label: CaseLabel) -> ReviewSignals:
 
 def _ratio_metric(name: str, num: str, den: str) -> Metric:
     def from_sums(s: Sums, n: Count) -> FloatArray:
-        a, b = np.asarray(s[num], dtype=float), np.asarray(s[den], dtype=float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan), dtype=float)
+        return ratio(s[num], s[den])
 
     return Metric(name, (num, den), from_sums)
 

@@ -98,7 +98,8 @@ def pointwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str
     return out
 
 
-def _ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
+def ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
+    """num / den elementwise; `empty` where den is 0 (NaN unless given)."""
     num_a, den_a = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(np.where(den_a > 0, num_a / np.where(den_a > 0, den_a, 1.0), empty), dtype=float)
@@ -108,37 +109,37 @@ def _ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
 
 def strict_accuracy(correct: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share of items judged correctly; ties and invalid count as wrong."""
-    return _ratio(correct, n)
+    return ratio(correct, n)
 
 
 def soft_accuracy(soft: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share correct with a tie worth one half."""
-    return _ratio(soft, n)
+    return ratio(soft, n)
 
 
 def accuracy_no_ties(correct: ArrayLike, decided: ArrayLike) -> FloatArray:
     """Correct / (n - ties - invalid); NaN when nothing was decided."""
-    return _ratio(correct, decided)
+    return ratio(correct, decided)
 
 
 def rate(flags: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share of items with a flag set (tie rate, invalid rate, flip rate); `n` may be a per-resample count."""
-    return _ratio(flags, n)
+    return ratio(flags, n)
 
 
 def precision(tp: ArrayLike, pred: ArrayLike) -> FloatArray:
     """TP / predicted positives; 0 when the class is never predicted."""
-    return _ratio(tp, pred, empty=0.0)
+    return ratio(tp, pred, empty=0.0)
 
 
 def recall(tp: ArrayLike, gold: ArrayLike) -> FloatArray:
     """TP / gold positives (an invalid verdict is a miss); NaN when the class is absent from gold."""
-    return _ratio(tp, gold)
+    return ratio(tp, gold)
 
 
 def f1(tp: ArrayLike, pred: ArrayLike, gold: ArrayLike) -> FloatArray:
     """2TP / (predicted + gold); NaN when the class is neither predicted nor in gold."""
-    return _ratio(2 * np.asarray(tp, dtype=float), np.asarray(pred, dtype=float) + np.asarray(gold, dtype=float))
+    return ratio(2 * np.asarray(tp, dtype=float), np.asarray(pred, dtype=float) + np.asarray(gold, dtype=float))
 
 
 def macro_f1(f1_novel: ArrayLike, f1_not_novel: ArrayLike) -> FloatArray:
@@ -147,7 +148,7 @@ def macro_f1(f1_novel: ArrayLike, f1_not_novel: ArrayLike) -> FloatArray:
     defined = np.isfinite(both)
     count = defined.sum(axis=0)
     total = np.where(defined, both, 0.0).sum(axis=0)
-    return _ratio(total, count)
+    return ratio(total, count)
 
 
 @dataclass(frozen=True)
