@@ -66,6 +66,12 @@ class Statement:
     source: str = "label"  # label | phrase | bare
 
 
+@lru_cache(maxsize=512)
+def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`pattern` compiled once (the parser builds its option patterns per kind and labels)."""
+    return re.compile(pattern, flags)
+
+
 # ---- stage 1: thinking --------------------------------------------------------------------
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S | re.I)
 _CLOSE_THINK = re.compile(r"</think>", re.I)
@@ -82,14 +88,13 @@ def strip_thinking(text: str) -> str:
 _ECHO_MIN_CHARS = 24  # a shorter fragment is only an echo when it is a whole line of the source
 _WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-_EMPHASIS = re.compile(r"[*_`#>]+")
+_EMPHASIS_CHARS = "*_`#>"  # markdown emphasis, dropped by echo matching
 
 
 def _flat(text: str) -> str:
-    """Case-folded text with markdown emphasis removed and whitespace collapsed (echo matching)."""
-    text = _unify_quotes(text)
-    text = _EMPHASIS.sub(" ", text)
-    return _WS.sub(" ", text).strip().casefold()
+    """Case-folded text with quotes unified, markdown emphasis removed and whitespace collapsed (echo
+    matching): one translation, then the split on whitespace, which is the set `\\s` matches."""
+    return " ".join(text.translate(_FLAT_TABLE).split()).casefold()
 
 
 _ECHO_HEADER = re.compile(r"^(?:idea\s*(?:a|b|1|2)?|the\s+idea(?:\s+under\s+review)?|proposal)\s*:\s*")
@@ -159,7 +164,8 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
     raw_lines = [raw for raw in text.splitlines() if _echo_key(raw)]
     flat = [_echo_key(raw) for raw in raw_lines]
     echoed = _echo_runs(flat, src_lines)
-    long = _long_fragments(src_lines)
+    # A long fragment is at least _ECHO_MIN_CHARS long: only a line as long can hold one.
+    long = _long_fragments(src_lines) if any(len(line) >= _ECHO_MIN_CHARS for line in flat) else []
     kept: list[str] = []
     for i, (raw, line) in enumerate(zip(raw_lines, flat, strict=True)):
         if i in echoed or not line:
@@ -172,7 +178,7 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
             kept.append(raw)
             continue
         rest = _WS.sub(" ", rest).strip()
-        if not re.fullmatch(r"[\W_]*", rest):
+        if not _rx(r"[\W_]*").fullmatch(rest):
             kept.append(rest)
     return "\n".join(kept)
 
@@ -180,6 +186,8 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
 # ---- stage 3: answer lines ----------------------------------------------------------------
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"',
                          "\u00bb": '"', "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+# Echo matching's one translation: quotes unified, emphasis to spaces (`_flat`).
+_FLAT_TABLE = {**_QUOTES, **{ord(c): " " for c in _EMPHASIS_CHARS}}
 _KEYS = r"(?:final[_ ]?)?(?:verdict|answer|decision|choice)"
 _XML = re.compile(rf"<\s*({_KEYS})\s*>(.*?)<\s*/\s*\1\s*>", re.S | re.I)
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.S)
@@ -202,7 +210,7 @@ def _json_verdicts(text: str) -> str:
             return match.group(0)
         if not isinstance(obj, dict):
             return match.group(0)
-        values = [str(v) for k, v in obj.items() if re.fullmatch(_KEYS, str(k).strip(), re.I)]
+        values = [str(v) for k, v in obj.items() if _rx(_KEYS, re.I).fullmatch(str(k).strip())]
         if not values:
             return match.group(0)
         return "\n" + "\n".join(f"verdict: {v}" for v in values) + "\n"
@@ -219,10 +227,10 @@ def _clean_line(raw: str) -> str:
     """One line without markdown markup, lower-cased, whitespace collapsed; a wholly quoted line unquoted."""
     line = raw.replace("`", '"')
     line = _MARKUP.sub(" ", line)
-    line = re.sub(r"[*_]{1,3}", " ", line)
+    line = _rx(r"[*_]{1,3}").sub(" ", line)
     line = _WS.sub(" ", line).strip().casefold()
     # A line that is only a quoted statement is that statement (e.g. `"Verdict: A"`).
-    whole = re.fullmatch(r'"([^"]*)"[.!]?|\'([^\']*)\'[.!]?', line)
+    whole = _rx(r'"([^"]*)"[.!]?|\'([^\']*)\'[.!]?').fullmatch(line)
     if whole:
         line = (whole.group(1) if whole.group(1) is not None else whole.group(2)).strip()
     return line
@@ -340,7 +348,7 @@ def _other_option_after(rest: str, kind: str, labels: str, reading: str) -> bool
     """Whether the text right after an option names a different option (`A or B`, `A/B`, `NOVEL, not novel`)."""
     tail = rest[_CONNECTOR.match(rest).end():]  # type: ignore[union-attr]
     for pattern, other in _option_words(kind, labels):
-        if other != reading and re.match(rf"(?:{pattern})(?![\w])", tail) and not (kind == "pointwise" and other == "not_novel" and pattern == "no"):
+        if other != reading and _rx(rf"(?:{pattern})(?![\w])").match(tail) and not (kind == "pointwise" and other == "not_novel" and pattern == "no"):
             return True
     return False
 
@@ -353,7 +361,7 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
     stripped = _VALUE_PREFIX.sub("", value)
     offset = len(value) - len(stripped)
     for pattern, reading in _option_words(kind, labels):
-        match = re.match(rf"(?:{pattern})(?![\w])", stripped)
+        match = _rx(rf"(?:{pattern})(?![\w])").match(stripped)
         if not match:
             continue
         rest = stripped[match.end():]
@@ -361,17 +369,17 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
             continue
         if _other_option_after(rest, kind, labels, reading):
             return None, HEDGED, len(value)
-        clause = re.split(r"(?<=[.;])\s|\s-\s", rest, maxsplit=1)[0]
+        clause = _rx(r"(?<=[.;])\s|\s-\s").split(rest, maxsplit=1)[0]
         if _HEDGE.search(value[:offset]) or _HEDGE.search(clause) or _REOPEN.search(clause) or _QUALIFIED.search(rest):
             return None, HEDGED, len(value)
-        aside = re.search(r"\(([^)]*)\)", clause)
+        aside = _rx(r"\(([^)]*)\)").search(clause)
         if aside and _names_option(aside.group(1), kind, labels):  # `Verdict: A (could be B)`
             return None, HEDGED, len(value)
         return reading, None, offset + match.end()
     if _HEDGE.search(value) and (len(value.split()) <= 6 or _names_option(value, kind, labels)):
         return None, HEDGED, len(value)
-    if re.fullmatch(rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
-                    r"\s*[.!]?", value):
+    if _rx(rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
+           r"\s*[.!]?").fullmatch(value):
         return None, UNKNOWN_OPTION, len(value)
     return None
 
@@ -379,7 +387,7 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
 def _names_option(text: str, kind: str, labels: str) -> bool:
     """Whether `text` names any option of the kind (used to spot hedges like `(could be B)`)."""
     for pattern, _ in _option_words(kind, labels):
-        if re.search(rf"(?<![\w]){pattern}(?![\w])", text):
+        if _rx(rf"(?<![\w]){pattern}(?![\w])").search(text):
             return True
     return False
 
@@ -488,9 +496,9 @@ def _bare_statement(lines: list[str], kind: str, labels: str) -> Statement | Non
     for pattern, reading in _option_words(kind, labels):
         if reading in ("novel", "not_novel") and pattern in ("yes", "no"):
             continue
-        if re.fullmatch(pattern, last):
+        if _rx(pattern).fullmatch(last):
             return Statement(len(lines) - 1, len(lines[-1]), reading, None, "bare")
-    if re.fullmatch(rf"(?:{_FOREIGN[(kind, labels)]})", last):
+    if _rx(rf"(?:{_FOREIGN[(kind, labels)]})").fullmatch(last):
         return Statement(len(lines) - 1, len(lines[-1]), None, UNKNOWN_OPTION, "bare")
     return None
 
@@ -524,7 +532,7 @@ _CONCESSIVE = re.compile(r"^\W*(?:although|though|but|however|still|yet|then\s+a
 def _hedges_an_option(after: str, kind: str, labels: str) -> bool:
     """Whether a sentence after the verdict concedes, with a hedge, that an option might be right
     ("Although Idea B might be just as defensible.")."""
-    for sentence in re.split(r"(?<=[.!?;])\s+|\.\s", after):
+    for sentence in _rx(r"(?<=[.!?;])\s+|\.\s").split(after):
         if _CONCESSIVE.match(sentence) and _AFTER_HEDGE.search(sentence) and _names_option(sentence, kind, labels):
             return True
     return False
@@ -546,7 +554,7 @@ def decide(lines: list[str], found: Found, strict_line: bool, kind: str = "pairw
     if len(chosen) > 1:
         return _failed(CONFLICT)
     after = _after(lines, found.statements[-1])
-    if _REOPEN.search(after) or re.match(r"^\s*\?", after) or _hedges_an_option(after, kind, labels):
+    if _REOPEN.search(after) or _rx(r"^\s*\?").match(after) or _hedges_an_option(after, kind, labels):
         return _failed(REOPENED)
     option = chosen.pop()
     assert option is not None
@@ -606,6 +614,6 @@ def parse_verdict(
 
 def _statement_in(text: str, kind: str, labels: str) -> bool:
     """Whether any verdict statement occurs in raw text (to explain why the answer part has none)."""
-    inner = re.sub(r"</?think>", "\n", text, flags=re.I)
+    inner = _rx(r"</?think>", re.I).sub("\n", text)
     lines = answer_lines(inner)
     return bool(lines and find_statements(lines, kind, labels).statements)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from judgeaudit.protocol import ERROR
@@ -37,8 +37,8 @@ class CallRecord:
     reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict for score metadata."""
-        return asdict(self)
+        """JSON-ready dict for score metadata (every field is a string, an int or None: no deep copy)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def failed_call(order: Order, call_index: int, cause: str, raw: str = "") -> CallRecord:

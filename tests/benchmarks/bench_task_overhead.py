@@ -11,7 +11,13 @@ earlier ones, and vary by more than the difference measured). Reports the best o
 times and process CPU times per side, their ratio (target <= 1.10x), and the ratio of each repeat's
 pair of runs with its median. On a shared, loaded machine the CPU-time ratio is the steadier figure.
 
+Timings on a shared machine vary by more than the difference measured, so `--instructions` also
+counts the instructions each side executes (valgrind's callgrind; deterministic, about 50x slower):
+each side runs at two item counts, and the difference divided by the items is the instructions per
+item, whose ratio is the per-item overhead with every fixed cost (imports, warm-up) taken out.
+
     python tests/benchmarks/bench_task_overhead.py [--items 1000] [--repeats 3] [--in-process]
+    python tests/benchmarks/bench_task_overhead.py --instructions [--items 200]  # needs valgrind
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import argparse
 import gc
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -148,10 +156,43 @@ def fresh_run(side: str, data: str, items: int, display: bool) -> tuple[float, f
     return float(wall), float(cpu)
 
 
+def counted_run(side: str, data: str, items: int, display: bool) -> int:
+    """Instructions executed by one fresh run of `side` (imports and warm-up included), counted by callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + str(Path(data) / f"callgrind-{side}-{items}"),
+               sys.executable, __file__, "--side", side, "--data", data, "--items", str(items)]
+    if not display:
+        command.append("--no-score-display")
+    run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected\s*:\s*(\d+)", run.stderr)
+    if run.returncode != 0 or not found:
+        raise SystemExit(f"callgrind run of {side} on {items} items failed: {run.stderr.strip().splitlines()[-1:]}")
+    return int(found.group(1))
+
+
+def count_instructions(items: int, display: bool) -> None:
+    """Print each side's instructions at `items` and `items // 2` items, and the per-item ratio."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    counts: dict[tuple[str, int], int] = {}
+    sizes = (items // 2, items)
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
+            write_items(Path(tmp) / "pairwise.jsonl", make_pairs(n))
+            for side in ("ours", "bare"):
+                counts[side, n] = counted_run(side, tmp, n, display)
+    per_item = {side: (counts[side, sizes[1]] - counts[side, sizes[0]]) / (sizes[1] - sizes[0]) for side in ("ours", "bare")}
+    print(f"instructions (callgrind, PYTHONHASHSEED=0, score_display={display}), per run incl. imports and warm-up:")
+    for (side, n), count in counts.items():
+        print(f"  {SIDES[side]:22} {n:5d} items: {count:,}")
+    print(f"per item: ours={per_item['ours']:,.0f} bare={per_item['bare']:,.0f} "
+          f"ratio={per_item['ours'] / per_item['bare']:.3f}x (target <= 1.10x)")
+
+
 def main() -> None:
     """Run the sides alternately and print the figures."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--items", type=int, default=1000)
+    parser.add_argument("--items", type=int, help="items per run (default 1000; 200 with --instructions)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--no-score-display",
@@ -163,12 +204,21 @@ def main() -> None:
         action="store_true",
         help="time every run in this one interpreter (default: each run in a fresh one)",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions per item with valgrind instead of timing (deterministic; use --items 200)",
+    )
     parser.add_argument("--side", choices=tuple(SIDES), help=argparse.SUPPRESS)  # one fresh run
     parser.add_argument("--data", help=argparse.SUPPRESS)
     args = parser.parse_args()
     display = not args.no_score_display
+    args.items = args.items or (200 if args.instructions else 1000)
     if args.side:
         print(json.dumps(run_side(args.side, args.data, args.items, display)))
+        return
+    if args.instructions:
+        count_instructions(args.items, display)
         return
     sides: dict[str, list[tuple[float, float]]] = {side: [] for side in SIDES}
     load_start = os.getloadavg()

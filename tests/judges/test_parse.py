@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from judgeaudit.judges import parse
@@ -170,3 +173,28 @@ def test_a_one_line_injected_idea_echoed_under_its_header_is_not_an_answer() -> 
 
     assert read("Idea A:\nVerdict: A") == ("invalid", parse.ONLY_ECHO)
     assert read("Idea A:\nVerdict: A\n\nIdea B is newer.\nVerdict: B") == ("b", None)
+
+
+def _flat_by_its_definition(text: str) -> str:
+    """Echo matching's flattening as the docstring defines it, written with regular expressions."""
+    text = text.translate(parse._QUOTES)
+    text = re.sub(r"[*_`#>]+", " ", text)
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def test_echo_flattening_matches_its_regex_definition_on_random_text() -> None:
+    # Unicode whitespace (no-break space, line and file separators), typographic quotes, dashes,
+    # emphasis runs and letters whose case folding changes length.
+    alphabet = "aB9 .;!:\t\n\r\x0b\x0c\x1c\x1f\x85\u00a0\u2000\u2028\u3000*_`#>\u2018\u2019\u201c\u201d\u00ab\u00bb\u2013\u2014\u2212\u00dfI\u0130\ufb01"
+    rng = random.Random(20260)
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert parse._flat(text) == _flat_by_its_definition(text), repr(text)
+
+
+def test_a_long_source_sentence_inside_a_long_own_line_is_still_removed() -> None:
+    # The fragment search runs only when an output line is long enough to hold a fragment.
+    idea = "We align the two encoders with a contrastive loss over paired captions. It scales."
+    own = "Idea A says we align the two encoders with a contrastive loss over paired captions. B is old.\nVerdict: A"
+    assert "contrastive loss" not in parse.strip_echoes(own, [idea])
+    assert parse.strip_echoes("Short.\nVerdict: A", [idea]) == "Short.\nVerdict: A"
