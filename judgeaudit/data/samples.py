@@ -12,9 +12,28 @@ from judgeaudit.data.jsonl import read_items
 from judgeaudit.data.validate import parse_item
 from judgeaudit.resources import resolve_dataset_file
 
+# The review scores a sample carries for agreement with humans, per side, in this order.
+HUMAN_FIELDS: tuple[str, ...] = ("rating_mean", "contribution_mean")
+HUMAN_SIDES: dict[str, tuple[str, ...]] = {"pairwise": ("a", "b"), "pointwise": ("idea",)}
 
-def _human(idea: Idea) -> dict[str, Any]:
-    return {"rating_mean": idea.evidence.rating_mean, "contribution_mean": idea.evidence.contribution_mean}
+
+def _human(*ideas: Idea) -> list[float | None]:
+    """The ideas' review scores as one flat list (each idea's `HUMAN_FIELDS` in turn): Inspect copies,
+    thins and walks every sample's metadata several times, and a list of numbers is one cheap node
+    where nested dicts are many; `human_scores` names them again."""
+    return [value for idea in ideas for value in (idea.evidence.rating_mean, idea.evidence.contribution_mean)]
+
+
+def human_scores(value: Any, kind: str | None) -> dict[str, Any]:
+    """The `human` field of a judged unit, `{side: {field: score}}`, from a sample's flat list (`_human`);
+    a dict (logs of schema `judgeaudit.score/2` and earlier) is returned as it is, anything else as {}."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    sides = HUMAN_SIDES.get(kind or "")
+    if not isinstance(value, list) or sides is None or len(value) != len(sides) * len(HUMAN_FIELDS):
+        return {}
+    width = len(HUMAN_FIELDS)
+    return {side: dict(zip(HUMAN_FIELDS, value[i * width:(i + 1) * width], strict=True)) for i, side in enumerate(sides)}
 
 
 def _texts(item: Item) -> dict[str, str]:
@@ -48,7 +67,7 @@ def item_to_sample(
             "setup": item.setup,
             "area": item.area,
             "gold": item.gold,
-            "human": {"a": _human(item.idea_a), "b": _human(item.idea_b)},
+            "human": _human(item.idea_a, item.idea_b),
         }
     elif isinstance(item, PointItem):
         text = f"Idea:\n{item.idea.text}"
@@ -58,7 +77,7 @@ def item_to_sample(
             "setup": item.setup,
             "area": item.area,
             "gold": item.gold,
-            "human": {"idea": _human(item.idea)},
+            "human": _human(item.idea),
         }
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a contract item: {type(item).__name__}")

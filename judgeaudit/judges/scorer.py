@@ -1,6 +1,6 @@
 """The `novelty` scorer: aggregate a sample's per-call records and write the score schema.
 
-See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/2`): the score carries the
+See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/3`): the score carries the
 per-sample fields, the task metadata the per-task ones; `read_unit` joins them for the readers.
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
+from judgeaudit.data.samples import human_scores
 from judgeaudit.judges.records import failure_summary, judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
@@ -23,7 +24,9 @@ from judgeaudit.judges.verdicts import (
 from judgeaudit.protocol import ERROR
 from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
 
-SCHEMA = "judgeaudit.score/2"
+SCHEMA = "judgeaudit.score/3"
+# The schema before the samples' `human` scores became a flat list (`data.samples.human_scores`): still read.
+SCHEMA_V2 = "judgeaudit.score/2"
 # The previous schema (every field in each score's metadata): still read by `read_unit`.
 SCHEMA_V1 = "judgeaudit.score/1"
 # The `error` of a sample whose judge failed before recording any call (e.g. a judge that needs
@@ -159,9 +162,9 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
 
 
 def task_fields(task_metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA`, else None."""
+    """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA` (or `SCHEMA_V2`), else None."""
     ours = (task_metadata or {}).get("judgeaudit")
-    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") == SCHEMA else None
+    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") in (SCHEMA, SCHEMA_V2) else None
 
 
 def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
@@ -185,7 +188,7 @@ def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
         return dict(meta)
     sample = sample or {}
     return {
-        "schema": SCHEMA,
+        "schema": task.get("schema"),
         "kind": task.get("kind"),
         "item_id": sample.get("item_id"),
         "setup": sample.get("setup"),
@@ -205,7 +208,7 @@ def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
         "probe": sample.get("probe"),
         "probe_variant": sample.get("probe_variant"),
         "probe_target": sample.get("probe_target"),
-        "human": sample.get("human") or {},
+        "human": human_scores(sample.get("human"), task.get("kind")),
         "scores": meta.get("scores"),
         "retrieved": meta.get("retrieved"),
     }

@@ -9,7 +9,7 @@ import pytest
 
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.jsonl import read_items
-from judgeaudit.data.samples import item_to_sample, items_to_dataset, load_items
+from judgeaudit.data.samples import human_scores, item_to_sample, items_to_dataset, load_items
 
 
 def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
@@ -20,7 +20,8 @@ def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
     assert s.metadata is not None
     assert s.metadata["gold"] == "b" and s.metadata["kind"] == "pairwise"
     assert s.metadata["item"] == item.to_dict()
-    assert s.metadata["human"]["b"]["rating_mean"] == item.idea_b.evidence.rating_mean
+    b = item.idea_b.evidence
+    assert human_scores(s.metadata["human"], "pairwise")["b"] == {"rating_mean": b.rating_mean, "contribution_mean": b.contribution_mean}
     assert isinstance(s.input, str)
     assert s.input.index(item.idea_a.text) < s.input.index(item.idea_b.text)
 
@@ -107,7 +108,8 @@ def test_lean_point_sample(points: list[PointItem]) -> None:
     s = item_to_sample(points[0], lean=True)
     assert s.metadata is not None
     assert s.metadata["texts"] == {"idea": points[0].idea.text}
-    assert s.metadata["human"] == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
+    assert s.metadata["human"] == [7.5, 3.25]  # one flat list: a single node for Inspect to copy and thin
+    assert human_scores(s.metadata["human"], "pointwise") == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
     assert (s.metadata["kind"], s.metadata["gold"], s.metadata["item_id"]) == ("pointwise", "novel", "item0")
 
 
@@ -130,3 +132,15 @@ def test_metadata_without_texts_or_item_is_a_clear_error() -> None:
 
     with pytest.raises(ValueError, match="'x1'.*neither 'texts' nor 'item'"):
         render_call("pairwise", "reference", {"item_id": "x1", "area": "a"}, "ab")
+
+
+def test_human_scores_name_the_flat_list_and_read_older_logs() -> None:
+    assert human_scores([6.0, 3.0, 2.5, None], "pairwise") == {
+        "a": {"rating_mean": 6.0, "contribution_mean": 3.0},
+        "b": {"rating_mean": 2.5, "contribution_mean": None},
+    }
+    older = {"idea": {"rating_mean": 4.0, "contribution_mean": 2.0}}  # schema judgeaudit.score/2
+    assert human_scores(older, "pointwise") == older
+    # a list of the wrong length, an unknown kind or nothing at all gives no scores, never misplaced ones
+    assert human_scores([6.0, 3.0], "pairwise") == {} and human_scores([1.0, 2.0], "metric") == {}
+    assert human_scores(None, "pointwise") == {}

@@ -202,7 +202,7 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
     ):
         assert key in s0, key
     assert (
-        s0["schema"] == "judgeaudit.score/2" and s0["prompt"] == "reference" and s0["probe"] is None
+        s0["schema"] == "judgeaudit.score/3" and s0["prompt"] == "reference" and s0["probe"] is None
     )
     # The score carries only per-sample fields; what every sample shares is in the task metadata.
     assert set(scores(log)["pair0"].metadata) == {"gold", "calls", "k", "both_orders", "split", "prompt", "calls_failed"}
