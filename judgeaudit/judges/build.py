@@ -117,7 +117,7 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
     return Task(
         dataset=judge_dataset(dataset, kind, idea_format, probe, seed, prompt_plan, scored),
         solver=solver,
-        scorer=scorer or novelty(split_rule=rule),
+        scorer=scorer or novelty(split_rule=rule, kind=kind),
         metrics=metrics,
         epochs=Epochs(1, reducer or pool_calls(kind, rule)),
         score_on_error=True,  # a sample whose calls failed errors, and is still scored from its records

@@ -249,10 +249,11 @@ def plan_calls(
 def input_prompt(meta: Mapping[str, Any], plan: PromptPlan) -> tuple[str, dict[str, Any]]:
     """(the prompt of a lean sample's first call, the metadata its solver then needs): the metadata
     names that call (`INPUT_CALL`) and keeps the idea texts only when another call (the other
-    order) must be rendered from them."""
+    order) must be rendered from them; it leaves out `kind`, a task field (SCORE_SCHEMA.md) that
+    the task's solver and scorer already know."""
     name, orders = plan_calls(plan.kind, meta, plan.prompt, plan.both_orders)
     text = render_call(plan.kind, name, meta, orders[0])
-    kept = {**meta, INPUT_CALL: f"{name}:{orders[0]}"}
+    kept = {**{key: value for key, value in meta.items() if key != "kind"}, INPUT_CALL: f"{name}:{orders[0]}"}
     if len(set(orders)) == 1:
         kept.pop("texts", None)
     return text, kept

@@ -79,10 +79,12 @@ def build_score(
     plan: dict[str, Any],
     *,
     split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+    kind: str | None = None,
 ) -> Score:
     """Aggregate call records into one Score with the per-sample schema metadata (the task's own
-    fields, e.g. judge and idea format, are in the task metadata; see `read_unit`)."""
-    kind = meta["kind"]
+    fields, e.g. judge and idea format, are in the task metadata; see `read_unit`); `kind` is the
+    task's, or the sample's `kind` metadata when None."""
+    kind = kind or meta["kind"]
     verdict, split, value = aggregate_calls(kind, calls, meta["gold"], split_rule)
     orders = plan["orders"]
     metadata: dict[str, Any] = {
@@ -117,22 +119,23 @@ def _explain(calls: list[dict[str, Any]]) -> str:
 
 
 @scorer(metrics=[], name="novelty")
-def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
-    """Score a judged sample against its gold (metrics are set by the task)."""
+def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE, kind: str | None = None) -> Scorer:
+    """Score a judged sample against its gold (metrics are set by the task); `kind` is the task's
+    (a sample's own `kind` metadata when None)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return score_state(state, split_rule=split_rule)
+        return score_state(state, split_rule=split_rule, kind=kind)
 
     return score
 
 
-def score_state(state: TaskState, *, split_rule: SplitRule) -> Score:
+def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = None) -> Score:
     """The score of a judged sample from its records; a sample with none (its judge failed first,
     scored because the task sets `score_on_error`) is `error` with `NO_CALLS` as its cause."""
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score(dict(state.metadata), calls, plan, split_rule=split_rule)
+    return build_score(dict(state.metadata), calls, plan, split_rule=split_rule, kind=kind)
 
 
 @score_reducer(name="pool_calls")

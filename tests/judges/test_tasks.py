@@ -750,6 +750,7 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
     full = item_to_sample(load_items(TINY, "pairwise")[0]).metadata or {}
     assert one.metadata is not None and one.input == render_call("pairwise", "reference", full, "ab")
     assert one.metadata[INPUT_CALL] == "reference:ab" and not {"texts", "item"} & set(one.metadata)
+    assert "kind" not in one.metadata  # a task field: the task metadata and the scorer have it
     both = first_sample("pairwise", True)
     assert both.metadata is not None and both.input == one.input
     assert set(both.metadata["texts"]) == {"idea_a", "idea_b"}
