@@ -21,7 +21,7 @@ def _human(*ideas: Idea) -> list[float | None]:
     """The ideas' review scores as one flat list (each idea's `HUMAN_FIELDS` in turn): Inspect copies,
     thins and walks every sample's metadata several times, and a list of numbers is one cheap node
     where nested dicts are many; `human_scores` names them again."""
-    return [value for idea in ideas for value in (idea.evidence.rating_mean, idea.evidence.contribution_mean)]
+    return [getattr(idea.evidence, field) for idea in ideas for field in HUMAN_FIELDS]
 
 
 def human_scores(value: Any, kind: str | None) -> dict[str, Any]:
