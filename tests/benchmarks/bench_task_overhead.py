@@ -12,9 +12,12 @@ times and process CPU times per side, their ratio (target <= 1.10x), and the rat
 pair of runs with its median. On a shared, loaded machine the CPU-time ratio is the steadier figure.
 
 Timings on a shared machine vary by more than the difference measured, so `--instructions` also
-counts the instructions each side executes (valgrind's callgrind; deterministic, about 50x slower):
-each side runs at two item counts, and the difference divided by the items is the instructions per
-item, whose ratio is the per-item overhead with every fixed cost (imports, warm-up) taken out.
+counts the instructions each side executes (valgrind's callgrind, about 50x slower): each side runs
+at two item counts, and the difference divided by the items is the instructions per item, whose
+ratio is the per-item overhead with every fixed cost (imports, warm-up) taken out. The count runs
+without Inspect's running metrics: they are recomputed about once a second over every score so far,
+so with them the count grows with the wall time of the run (and with the machine's load); without
+them it is deterministic.
 
     python tests/benchmarks/bench_task_overhead.py [--items 1000] [--repeats 3] [--in-process]
     python tests/benchmarks/bench_task_overhead.py --instructions [--items 200]  # needs valgrind
@@ -169,8 +172,10 @@ def counted_run(side: str, data: str, items: int, display: bool) -> int:
     return int(found.group(1))
 
 
-def count_instructions(items: int, display: bool) -> None:
-    """Print each side's instructions at `items` and `items // 2` items, and the per-item ratio."""
+def count_instructions(items: int) -> None:
+    """Print each side's instructions at `items` and `items // 2` items, and the per-item ratio
+    (without running metrics, whose count depends on the wall time)."""
+    display = False
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     counts: dict[tuple[str, int], int] = {}
@@ -207,7 +212,7 @@ def main() -> None:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="count instructions per item with valgrind instead of timing (deterministic; use --items 200)",
+        help="count instructions per item with valgrind instead of timing (no running metrics; deterministic)",
     )
     parser.add_argument("--side", choices=tuple(SIDES), help=argparse.SUPPRESS)  # one fresh run
     parser.add_argument("--data", help=argparse.SUPPRESS)
@@ -218,7 +223,7 @@ def main() -> None:
         print(json.dumps(run_side(args.side, args.data, args.items, display)))
         return
     if args.instructions:
-        count_instructions(args.items, display)
+        count_instructions(args.items)
         return
     sides: dict[str, list[tuple[float, float]]] = {side: [] for side in SIDES}
     load_start = os.getloadavg()
