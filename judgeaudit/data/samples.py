@@ -12,9 +12,10 @@ from judgeaudit.data.jsonl import read_items
 from judgeaudit.data.validate import parse_item
 from judgeaudit.resources import resolve_dataset_file
 
+# The sides of a judged unit by kind: a pair's two ideas, a point's one idea.
+UNIT_SIDES: dict[str, tuple[str, ...]] = {"pairwise": ("a", "b"), "pointwise": ("idea",)}
 # The review scores a sample carries for agreement with humans, per side, in this order.
 HUMAN_FIELDS: tuple[str, ...] = ("rating_mean", "contribution_mean")
-HUMAN_SIDES: dict[str, tuple[str, ...]] = {"pairwise": ("a", "b"), "pointwise": ("idea",)}
 
 
 def _human(*ideas: Idea) -> list[float | None]:
@@ -29,7 +30,7 @@ def human_scores(value: Any, kind: str | None) -> dict[str, Any]:
     a dict (logs of schema `judgeaudit.score/2` and earlier) is returned as it is, anything else as {}."""
     if isinstance(value, Mapping):
         return dict(value)
-    sides = HUMAN_SIDES.get(kind or "")
+    sides = UNIT_SIDES.get(kind or "")
     if not isinstance(value, list) or sides is None or len(value) != len(sides) * len(HUMAN_FIELDS):
         return {}
     width = len(HUMAN_FIELDS)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from judgeaudit.data.samples import UNIT_SIDES
 from judgeaudit.stats.agreement import krippendorff_alpha_interval, spearman_interval
 
 SCALE: tuple[float, ...] = (0.0, 1.0, 2.0, 3.0, 4.0)
@@ -30,8 +31,8 @@ HUMAN_KEYS: dict[str, str] = {"spearman_rating": "rating_mean", "spearman_contri
 
 
 def sides_of(kind: str) -> tuple[str, ...]:
-    """Score keys of one unit: ("a", "b") pairwise, ("idea",) pointwise."""
-    return ("a", "b") if kind == "pairwise" else ("idea",)
+    """Score keys of one unit (`data.samples.UNIT_SIDES`): ("a", "b") pairwise, ("idea",) otherwise."""
+    return UNIT_SIDES["pairwise"] if kind == "pairwise" else UNIT_SIDES["pointwise"]
 
 
 def _mean(values: Sequence[Any] | None) -> float:
