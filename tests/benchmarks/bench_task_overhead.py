@@ -159,12 +159,11 @@ def fresh_run(side: str, data: str, items: int, display: bool) -> tuple[float, f
     return float(wall), float(cpu)
 
 
-def counted_run(side: str, data: str, items: int, display: bool) -> int:
-    """Instructions executed by one fresh run of `side` (imports and warm-up included), counted by callgrind."""
+def counted_run(side: str, data: str, items: int) -> int:
+    """Instructions executed by one fresh run of `side` (imports and warm-up included) without running
+    metrics, counted by callgrind."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + str(Path(data) / f"callgrind-{side}-{items}"),
-               sys.executable, __file__, "--side", side, "--data", data, "--items", str(items)]
-    if not display:
-        command.append("--no-score-display")
+               sys.executable, __file__, "--side", side, "--data", data, "--items", str(items), "--no-score-display"]
     run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     found = re.search(r"Collected\s*:\s*(\d+)", run.stderr)
     if run.returncode != 0 or not found:
@@ -175,7 +174,6 @@ def counted_run(side: str, data: str, items: int, display: bool) -> int:
 def count_instructions(items: int) -> None:
     """Print each side's instructions at `items` and `items // 2` items, and the per-item ratio
     (without running metrics, whose count depends on the wall time)."""
-    display = False
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     counts: dict[tuple[str, int], int] = {}
@@ -185,9 +183,9 @@ def count_instructions(items: int) -> None:
             os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
             write_items(Path(tmp) / "pairwise.jsonl", make_pairs(n))
             for side in ("ours", "bare"):
-                counts[side, n] = counted_run(side, tmp, n, display)
+                counts[side, n] = counted_run(side, tmp, n)
     per_item = {side: (counts[side, sizes[1]] - counts[side, sizes[0]]) / (sizes[1] - sizes[0]) for side in ("ours", "bare")}
-    print(f"instructions (callgrind, PYTHONHASHSEED=0, score_display={display}), per run incl. imports and warm-up:")
+    print("instructions (callgrind, PYTHONHASHSEED=0, no running metrics), per run incl. imports and warm-up:")
     for (side, n), count in counts.items():
         print(f"  {SIDES[side]:22} {n:5d} items: {count:,}")
     print(f"per item: ours={per_item['ours']:,.0f} bare={per_item['bare']:,.0f} "
