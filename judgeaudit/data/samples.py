@@ -44,44 +44,48 @@ def _texts(item: Item) -> dict[str, str]:
     return {"idea": item.idea.text}
 
 
+# Sample metadata: the sample's part of the record of a judged unit (SCORE_SCHEMA.md), one value.
+UNIT = "unit"
+
+
+def unit_of(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The judged unit's sample fields (item_id, setup, area, human, probe arm) of a sample's metadata:
+    its `UNIT` value, or the metadata itself for logs of schema `judgeaudit.score/3` and earlier,
+    where they were top-level keys."""
+    unit = meta.get(UNIT)
+    return unit if isinstance(unit, Mapping) else meta
+
+
 def item_to_sample(
-    item: Item, sample_id: str | None = None, extra: dict[str, Any] | None = None, lean: bool = False
+    item: Item, sample_id: str | None = None, extra: dict[str, Any] | None = None, lean: bool = False,
+    arm: Mapping[str, Any] | None = None,
 ) -> Sample:
     """One Sample per item: id = item id (or `sample_id`), target = gold, metadata = the whole item.
 
+    The fields of the judged unit's record that the sample holds (item id, setup, area, `human` and
+    the probe arm's `arm` fields that are set) are one value, `UNIT` (`unit_of` reads it): Inspect
+    copies, thins and writes every sample's metadata several times, and thins each top-level string
+    on its own (`textwrap`), where one small dict is a single cheap node. `extra` holds what a judge
+    solver reads (orders, cue, prompt, seed).
     `lean=True` (prompted judges without retrieval) keeps only what their solver, scorer and the
-    reports read: kind, ids, setup, area, gold, `human`, the idea texts (`texts`, by prompt
-    placeholder, from which the solver renders every call's prompt, `judges.prompts.render_call`)
-    and the `extra` keys that are set (None values dropped; readers use `.get`); its input is a
-    one-line summary (`summary`), so no text is carried twice. A judge task then makes the first
-    call's prompt the input and keeps the texts only when another call needs them
-    (`judgeaudit.judges.build.arm_sample`).
-    Inspect copies, diffs, thins and writes the metadata of every sample several times, so
-    carrying the full item (evidence, provenance, original text) costs CPU per sample.
+    reports read: kind, gold, the unit, the idea texts (`texts`, by prompt placeholder, from which the
+    solver renders every call's prompt, `judges.prompts.render_call`) and the `extra` keys that are
+    set (None values dropped; readers use `.get`); its input is a one-line summary (`summary`), so no
+    text is carried twice. A judge task then makes the first call's prompt the input and keeps the
+    texts only when another call needs them (`judgeaudit.judges.build.arm_sample`).
     Judges that rebuild the item (`parse_item(metadata["item"])`) need the default.
     """
     if isinstance(item, PairItem):
         text = f"Idea A:\n{item.idea_a.text}\n\nIdea B:\n{item.idea_b.text}"
-        meta: dict[str, Any] = {
-            "kind": "pairwise",
-            "item_id": item.pair_id,
-            "setup": item.setup,
-            "area": item.area,
-            "gold": item.gold,
-            "human": _human(item.idea_a, item.idea_b),
-        }
+        kind, item_id, human = "pairwise", item.pair_id, _human(item.idea_a, item.idea_b)
     elif isinstance(item, PointItem):
         text = f"Idea:\n{item.idea.text}"
-        meta = {
-            "kind": "pointwise",
-            "item_id": item.item_id,
-            "setup": item.setup,
-            "area": item.area,
-            "gold": item.gold,
-            "human": _human(item.idea),
-        }
+        kind, item_id, human = "pointwise", item.item_id, _human(item.idea)
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a contract item: {type(item).__name__}")
+    unit = {"item_id": item_id, "setup": item.setup, "area": item.area, "human": human,
+            **{key: value for key, value in (arm or {}).items() if value is not None}}
+    meta: dict[str, Any] = {"kind": kind, "gold": item.gold, UNIT: unit}
     if lean:
         text = summary(meta)
         meta["texts"] = _texts(item)
@@ -89,13 +93,14 @@ def item_to_sample(
     else:
         meta["item"] = item.to_dict()
         meta.update(extra or {})
-    return Sample(id=sample_id or meta["item_id"], input=text, target=meta["gold"], metadata=meta)
+    return Sample(id=sample_id or item_id, input=text, target=item.gold, metadata=meta)
 
 
 def summary(meta: Mapping[str, Any]) -> str:
     """A sample's one-line input for display: the item, its area and the question (no idea text)."""
     question = "which of two ideas is more novel?" if meta["kind"] == "pairwise" else "is this idea novel?"
-    return f"{meta['kind']} item {meta['item_id']} ({meta['area']}): {question}"
+    unit = unit_of(meta)
+    return f"{meta['kind']} item {unit['item_id']} ({unit['area']}): {question}"
 
 
 def load_items(dataset: str, kind: str, idea_format: str = "abstract") -> list[Item]:

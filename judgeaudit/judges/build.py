@@ -53,19 +53,19 @@ def locate_dataset(dataset: str) -> str:
 
 
 def arm_sample(arm: ProbedItem, prompt_plan: PromptPlan | None = None) -> Sample:
-    """The Sample of one judged arm: the item's sample plus the arm's fields under their own names;
+    """The Sample of one judged arm: the item's sample, the arm's probe fields in its unit under their
+    own names and what the solver reads beside;
     with a `prompt_plan` (the prompted judge without retrieval) a lean sample whose input is its
     first call's prompt (`judges.prompts.input_prompt`)."""
+    fields = {"probe": arm.probe, "probe_variant": arm.probe_variant, "probe_target": arm.probe_target}
     extra: dict[str, Any] = {
-        "probe": arm.probe,
-        "probe_variant": arm.probe_variant,
-        "probe_target": arm.probe_target,
         "orders": list(arm.orders) if arm.orders else None,
         "cue": arm.cue,
         "prompt": arm.prompt,
         "seed": arm.seed,
     }
-    sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt_plan is not None)
+    sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt_plan is not None,
+                            arm=fields)
     if prompt_plan is None:
         return sample
     text, meta = input_prompt(sample.metadata or {}, prompt_plan)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from judgeaudit.data.samples import unit_of
 from judgeaudit.judges.fence import boundary_for, fence
 from judgeaudit.judges.verdicts import Order
 from judgeaudit.protocol import answer_instruction
@@ -198,19 +199,20 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: str) -> 
     """The prompt text of one call for a sample (ideas swapped for the ba order); related work is
     the sample's `related_work` block of that order, when a retrieval step left one."""
     texts = idea_texts(kind, meta)
+    area = unit_of(meta)["area"]
     cue = meta.get("cue") or ""
     related = (meta.get("related_work") or {}).get(order, "")
     template = load_template(kind, prompt)
     if kind == "pointwise":
-        return template.render(idea=texts["idea"], area=meta["area"], cue=cue, related_work=related)
+        return template.render(idea=texts["idea"], area=area, cue=cue, related_work=related)
     first, second = texts["idea_a"], texts["idea_b"]
     if order == "ba":
         first, second = second, first
-    return template.render(idea_a=first, idea_b=second, area=meta["area"], cue=cue, related_work=related)
+    return template.render(idea_a=first, idea_b=second, area=area, cue=cue, related_work=related)
 
 
-# Lean sample metadata: which call ("<prompt>:<order>") the sample's input is the rendered prompt of.
-INPUT_CALL = "input_call"
+# Lean sample metadata: True when the sample's input is the rendered prompt of its first planned call.
+INPUT_RENDERED = "input_rendered"
 
 
 @dataclass(frozen=True)
@@ -241,27 +243,30 @@ def plan_calls(
     bad = [o for o in orders if o not in allowed]
     if bad:
         raise ValueError(
-            f"sample {meta.get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
+            f"sample {unit_of(meta).get('item_id')!r}: order(s) {bad} not valid for a {kind} judge"
         )
     return name, orders  # type: ignore[return-value]
 
 
 def input_prompt(meta: Mapping[str, Any], plan: PromptPlan) -> tuple[str, dict[str, Any]]:
     """(the prompt of a lean sample's first call, the metadata its solver then needs): the metadata
-    names that call (`INPUT_CALL`) and keeps the idea texts only when another call (the other
-    order) must be rendered from them; it leaves out `kind`, a task field (SCORE_SCHEMA.md) that
-    the task's solver and scorer already know."""
+    says so (`INPUT_RENDERED`, a flag: Inspect thins every string of a sample's metadata several
+    times, a bool costs nothing) and keeps the idea texts only when another call (the other order)
+    must be rendered from them; it leaves out `kind` and `gold`, which the task's solver and scorer
+    already know (a task field, and the sample's target; SCORE_SCHEMA.md). The solver plans the same
+    calls from the same metadata (`plan_calls`), so the input is its first call's prompt."""
     name, orders = plan_calls(plan.kind, meta, plan.prompt, plan.both_orders)
     text = render_call(plan.kind, name, meta, orders[0])
-    kept = {**{key: value for key, value in meta.items() if key != "kind"}, INPUT_CALL: f"{name}:{orders[0]}"}
+    kept = {**{key: value for key, value in meta.items() if key not in ("kind", "gold")}, INPUT_RENDERED: True}
     if len(set(orders)) == 1:
         kept.pop("texts", None)
     return text, kept
 
 
-def call_prompt(kind: str, name: str, meta: Mapping[str, Any], order: str, input_text: str) -> str:
-    """The prompt of one call: the sample's input when the dataset rendered this call there
-    (`input_prompt`) and no related work was added since, else `render_call`."""
-    if meta.get(INPUT_CALL) == f"{name}:{order}" and not meta.get("related_work"):
-        return input_text
+def call_prompt(kind: str, name: str, meta: Mapping[str, Any], order: str, first_input: str | None = None) -> str:
+    """The prompt of one call: `first_input` (the sample's input, given for its first planned call)
+    when the dataset rendered the input as that prompt (`input_prompt`) and no related work was added
+    since, else `render_call`."""
+    if first_input is not None and meta.get(INPUT_RENDERED) and not meta.get("related_work"):
+        return first_input
     return render_call(kind, name, meta, order)

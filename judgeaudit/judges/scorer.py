@@ -1,19 +1,18 @@
 """The `novelty` scorer: aggregate a sample's per-call records and write the score schema.
 
-See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/3`): the score carries the
+See judgeaudit/judges/SCORE_SCHEMA.md (schema `judgeaudit.score/4`): the score carries the
 per-sample fields, the task metadata the per-task ones; `read_unit` joins them for the readers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 
-from judgeaudit.data.samples import human_scores
+from judgeaudit.data.samples import human_scores, unit_of
 from judgeaudit.judges.records import failure_summary, judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
@@ -22,9 +21,10 @@ from judgeaudit.judges.verdicts import (
     aggregate_pointwise,
 )
 from judgeaudit.protocol import ERROR
-from judgeaudit.stats import pairwise_outcomes, pointwise_outcomes
 
-SCHEMA = "judgeaudit.score/3"
+SCHEMA = "judgeaudit.score/4"
+# The schema before `Score.value` became one float and lean samples left out `gold` (the target): still read.
+SCHEMA_V3 = "judgeaudit.score/3"
 # The schema before the samples' `human` scores became a flat list (`data.samples.human_scores`): still read.
 SCHEMA_V2 = "judgeaudit.score/2"
 # The previous schema (every field in each score's metadata): still read by `read_unit`.
@@ -36,41 +36,25 @@ NO_CALLS = "could not judge: no judge calls recorded (the sample failed before i
 NO_PLAN: dict[str, Any] = {"prompt": None, "orders": [], "k": 0}
 
 
-# Few (verdict, gold) combinations exist: their outcome floats are computed once each.
-@lru_cache(maxsize=64)
-def _pairwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
-    outcomes = pairwise_outcomes([verdict], [gold])
-    return tuple((key, float(outcomes[key][0])) for key in ("correct", "soft", "tie", "invalid", "error"))
-
-
-@lru_cache(maxsize=64)
-def _pointwise_items(verdict: str, gold: str) -> tuple[tuple[str, float], ...]:
-    outcomes = pointwise_outcomes([verdict], [gold])
-    return tuple((key, float(outcomes[key][0])) for key in ("correct", "invalid", "error"))
-
-
-def pairwise_value(verdict: str, gold: str) -> dict[str, float]:
-    """Per-item outcome floats of a pairwise verdict (Score.value)."""
-    return dict(_pairwise_items(verdict, gold))
-
-
-def pointwise_value(verdict: str, gold: str) -> dict[str, float]:
-    """Per-item outcome floats of a pointwise verdict (Score.value)."""
-    return dict(_pointwise_items(verdict, gold))
+def unit_value(verdict: str, gold: str) -> float:
+    """Score.value of a judged unit: 1.0 when the verdict is the gold label, else 0.0 (a tie, `invalid`
+    and `error` included). A single float for Inspect's own displays; our metrics read the verdict
+    (`Score.answer`) and the gold (score metadata), and every outcome column comes from `judgeaudit.stats`."""
+    return 1.0 if verdict == gold else 0.0
 
 
 def aggregate_calls(
     kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule
-) -> tuple[str, bool, dict[str, float]]:
+) -> tuple[str, bool, float]:
     """(verdict, was_split, Score.value) of a list of call records (none recorded: `error`)."""
     if not calls:
-        return ERROR, False, (pairwise_value if kind == "pairwise" else pointwise_value)(ERROR, gold)
+        return ERROR, False, unit_value(ERROR, gold)
     verdicts = [c["verdict"] for c in calls]
     if kind == "pairwise":
         verdict: str = aggregate_pairwise(verdicts)
-        return verdict, False, pairwise_value(verdict, gold)
+        return verdict, False, unit_value(verdict, gold)
     verdict, split = aggregate_pointwise(verdicts, split_rule)
-    return verdict, split, pointwise_value(verdict, gold)
+    return verdict, split, unit_value(verdict, gold)
 
 
 def build_score(
@@ -109,13 +93,10 @@ def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
     return {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
 
 
-def _explain(calls: list[dict[str, Any]]) -> str:
-    text = "; ".join(
-        f"{c['order']}#{c['call_index']}: {c['shown_verdict']}->{c['verdict']} ({c['parse']})"
-        for c in calls
-    )
-    summary = failure_summary(calls) if calls else NO_CALLS
-    return f"{text}; {summary}" if text and summary else summary or text
+def _explain(calls: list[dict[str, Any]]) -> str | None:
+    """Score.explanation: the failed calls' one-line summary, None when every call answered (the
+    per-call verdicts are in `calls`; Inspect thins every explanation of every sample summary)."""
+    return failure_summary(calls) if calls else NO_CALLS
 
 
 @scorer(metrics=[], name="novelty")
@@ -135,7 +116,7 @@ def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = N
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score(dict(state.metadata), calls, plan, split_rule=split_rule, kind=kind)
+    return build_score({**state.metadata, "gold": state.target.text}, calls, plan, split_rule=split_rule, kind=kind)
 
 
 @score_reducer(name="pool_calls")
@@ -165,9 +146,9 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
 
 
 def task_fields(task_metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA` (or `SCHEMA_V2`), else None."""
+    """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA` (or `SCHEMA_V3`, `SCHEMA_V2`), else None."""
     ours = (task_metadata or {}).get("judgeaudit")
-    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") in (SCHEMA, SCHEMA_V2) else None
+    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") in (SCHEMA, SCHEMA_V3, SCHEMA_V2) else None
 
 
 def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
@@ -189,7 +170,7 @@ def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
     meta = score.metadata or {}
     if meta.get("schema") == SCHEMA_V1 or task is None:  # is_unit: no task metadata means the previous schema
         return dict(meta)
-    sample = sample or {}
+    sample = unit_of(sample or {})
     return {
         "schema": task.get("schema"),
         "kind": task.get("kind"),

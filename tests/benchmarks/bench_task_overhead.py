@@ -3,7 +3,7 @@
 Both run 1,000 pairs against mockllm/model (a callable answering from the prompt, usage set),
 without cache, writing a real log. The judge task's samples carry lean metadata (their input is the
 first call's prompt, `judges.prompts.input_prompt`) and its scores only their per-sample fields
-(schema `judgeaudit.score/3`: what every sample shares is in the task metadata); the third side, a
+(schema `judgeaudit.score/4`: what every sample shares is in the task metadata); the third side, a
 bare task carrying the full contract item as metadata, shows what that item alone would cost.
 The sides alternate, each run in a fresh interpreter after a 20-item warm-up (one interpreter
 for all runs with `--in-process`: there later runs inherit the heap, caches and log buffers of

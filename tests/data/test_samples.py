@@ -9,7 +9,7 @@ import pytest
 
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.jsonl import read_items
-from judgeaudit.data.samples import human_scores, item_to_sample, items_to_dataset, load_items
+from judgeaudit.data.samples import UNIT, human_scores, item_to_sample, items_to_dataset, load_items, unit_of
 
 
 def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
@@ -21,7 +21,7 @@ def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
     assert s.metadata["gold"] == "b" and s.metadata["kind"] == "pairwise"
     assert s.metadata["item"] == item.to_dict()
     b = item.idea_b.evidence
-    assert human_scores(s.metadata["human"], "pairwise")["b"] == {"rating_mean": b.rating_mean, "contribution_mean": b.contribution_mean}
+    assert human_scores(unit_of(s.metadata)["human"], "pairwise")["b"] == {"rating_mean": b.rating_mean, "contribution_mean": b.contribution_mean}
     assert isinstance(s.input, str)
     assert s.input.index(item.idea_a.text) < s.input.index(item.idea_b.text)
 
@@ -40,9 +40,17 @@ def test_ids_are_stable_across_reloads(set_dir: Path) -> None:
 
 
 def test_sample_id_override_and_extra_metadata(points: list[PointItem]) -> None:
-    s = item_to_sample(points[0], sample_id="item0:swap", extra={"probe": "swap"})
-    assert s.id == "item0:swap" and s.metadata is not None and s.metadata["probe"] == "swap"
-    assert s.metadata["item_id"] == "item0"
+    s = item_to_sample(points[0], sample_id="item0:swap", extra={"cue": "c"}, arm={"probe": "swap", "probe_target": None})
+    assert s.id == "item0:swap" and s.metadata is not None and s.metadata["cue"] == "c"
+    assert s.metadata[UNIT] == {"item_id": "item0", "setup": points[0].setup, "area": points[0].area,
+                                "human": [7.5, 3.25], "probe": "swap"}  # the arm's unset fields are left out
+    assert unit_of(s.metadata) is s.metadata[UNIT]
+
+
+def test_unit_of_reads_the_flat_fields_of_older_logs() -> None:
+    older = {"item_id": "p1", "area": "x", "human": [1.0, 2.0]}  # schema judgeaudit.score/3 and earlier
+    assert unit_of(older) is older
+    assert unit_of({UNIT: "not a dict", "item_id": "p2"})["item_id"] == "p2"
 
 
 def test_metadata_rebuilds_the_item(pairs: list[PairItem]) -> None:
@@ -89,14 +97,16 @@ def test_samples_run_through_inspect_eval(set_dir: Path, tmp_path: Path) -> None
 def test_lean_pair_sample_keeps_what_solver_scorer_and_reports_read(pairs: list[PairItem]) -> None:
     """Lean metadata: ids, gold, setup, area, human scores, the idea texts and the set extras; no item."""
     item = pairs[0]
-    full = item_to_sample(item, extra={"probe": "verbosity", "probe_variant": "pad_gold", "cue": None})
-    lean = item_to_sample(item, extra={"probe": "verbosity", "probe_variant": "pad_gold", "cue": None}, lean=True)
+    arm = {"probe": "verbosity", "probe_variant": "pad_gold"}
+    full = item_to_sample(item, extra={"cue": None}, arm=arm)
+    lean = item_to_sample(item, extra={"cue": None}, lean=True, arm=arm)
     assert full.metadata is not None and lean.metadata is not None
     assert "item" not in lean.metadata and "cue" not in lean.metadata  # None extras are dropped
     assert lean.metadata["texts"] == {"idea_a": item.idea_a.text, "idea_b": item.idea_b.text}
-    shared = {"kind", "item_id", "setup", "area", "gold", "human", "probe", "probe_variant"}
+    shared = {"kind", "gold", UNIT}
     assert {key: lean.metadata[key] for key in shared} == {key: full.metadata[key] for key in shared}
     assert set(lean.metadata) == shared | {"texts"}
+    assert set(lean.metadata[UNIT]) == {"item_id", "setup", "area", "human", "probe", "probe_variant"}
     assert (lean.id, lean.target) == (full.id, full.target)
     assert lean.input == f"pairwise item {item.pair_id} ({item.area}): which of two ideas is more novel?"
     # the full item (evidence quotes, original text, provenance) stays out of lean samples
@@ -108,9 +118,10 @@ def test_lean_point_sample(points: list[PointItem]) -> None:
     s = item_to_sample(points[0], lean=True)
     assert s.metadata is not None
     assert s.metadata["texts"] == {"idea": points[0].idea.text}
-    assert s.metadata["human"] == [7.5, 3.25]  # one flat list: a single node for Inspect to copy and thin
-    assert human_scores(s.metadata["human"], "pointwise") == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
-    assert (s.metadata["kind"], s.metadata["gold"], s.metadata["item_id"]) == ("pointwise", "novel", "item0")
+    unit = s.metadata[UNIT]
+    assert unit["human"] == [7.5, 3.25]  # one flat list: a single node for Inspect to copy and thin
+    assert human_scores(unit["human"], "pointwise") == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
+    assert (s.metadata["kind"], s.metadata["gold"], unit["item_id"]) == ("pointwise", "novel", "item0")
 
 
 def test_prompts_render_the_same_from_lean_and_full_metadata(pairs: list[PairItem], points: list[PointItem]) -> None:

@@ -202,7 +202,7 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
     ):
         assert key in s0, key
     assert (
-        s0["schema"] == "judgeaudit.score/3" and s0["prompt"] == "reference" and s0["probe"] is None
+        s0["schema"] == "judgeaudit.score/4" and s0["prompt"] == "reference" and s0["probe"] is None
     )
     # The score carries only per-sample fields; what every sample shares is in the task metadata.
     assert set(scores(log)["pair0"].metadata) == {"gold", "calls", "k", "both_orders", "split", "prompt", "calls_failed"}
@@ -342,7 +342,7 @@ def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None
     assert [c["verdict"] for c in score.metadata["calls"]] == ["error"] * 4
     cause = "could not judge: 4 of 4 calls failed: ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
     assert score.metadata["error"] == cause and score.metadata["calls_failed"] == 4
-    assert score.value["error"] == 1.0 and score.value["invalid"] == 0.0  # type: ignore[index]
+    assert score.value == 0.0  # an error is never the gold label
     n = len(scores(log))
     assert metrics(log)["error_rate"] == pytest.approx(1 / n) and metrics(log)["invalid_rate"] == 0.0
     assert log.samples is not None
@@ -667,7 +667,8 @@ def test_lean_metadata_report_equals_full_metadata_report(
     lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
     assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
     assert all("item" not in m for m in lean_meta)
-    assert all(m["input_call"] for m in lean_meta)  # each input is its first call's prompt
+    assert all(m["input_rendered"] is True for m in lean_meta)  # each input is its first call's prompt
+    assert not any("gold" in m or "kind" in m for m in lean_meta)  # the target and a task field
     assert sum("texts" in m for m in lean_meta) == 6  # the both-order samples: the solver renders ba from them
     assert all("item" in m and "texts" not in m for m in full_meta)
 
@@ -700,7 +701,7 @@ def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_ite
     task = novelty_pairwise(dataset=TINY, retrieval=2, resamples=RESAMPLES)
     for sample in task.dataset:
         meta = sample.metadata or {}
-        assert meta["item"] == items[meta["item_id"]].to_dict() and "texts" not in meta
+        assert meta["item"] == items[meta["unit"]["item_id"]].to_dict() and "texts" not in meta
 
 
 def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> None:
@@ -740,7 +741,7 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
     call, whose prompt shows the ideas swapped, and k calls of one order all send the input."""
     from judgeaudit.data.samples import item_to_sample, load_items
     from judgeaudit.judges.build import judge_dataset
-    from judgeaudit.judges.prompts import INPUT_CALL, PromptPlan, render_call
+    from judgeaudit.judges.prompts import INPUT_RENDERED, PromptPlan, render_call
 
     def first_sample(kind: str, both_orders: bool) -> Sample:
         plan = PromptPlan(kind, "reference", both_orders)
@@ -749,14 +750,15 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
     one = first_sample("pairwise", False)
     full = item_to_sample(load_items(TINY, "pairwise")[0]).metadata or {}
     assert one.metadata is not None and one.input == render_call("pairwise", "reference", full, "ab")
-    assert one.metadata[INPUT_CALL] == "reference:ab" and not {"texts", "item"} & set(one.metadata)
-    assert "kind" not in one.metadata  # a task field: the task metadata and the scorer have it
+    assert one.metadata[INPUT_RENDERED] is True and not {"texts", "item"} & set(one.metadata)
+    assert not {"kind", "gold"} & set(one.metadata)  # a task field, and the sample's target
+    assert one.target == full["gold"]
     both = first_sample("pairwise", True)
     assert both.metadata is not None and both.input == one.input
     assert set(both.metadata["texts"]) == {"idea_a", "idea_b"}
     point = first_sample("pointwise", False)
     assert point.metadata is not None and "texts" not in point.metadata
-    assert point.metadata[INPUT_CALL] == "reference:single"
+    assert point.input == render_call("pointwise", "reference", item_to_sample(load_items(TINY, "pointwise")[0]).metadata or {}, "single")
 
     log = run(novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES),
               ScriptedJudge(lambda text, index: "Verdict: A"), tmp_path / "both")

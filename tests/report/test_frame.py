@@ -23,7 +23,8 @@ from inspect_ai.solver import Generate, TaskState, solver
 from inspect_runs import run_scripted
 
 from judgeaudit.cli import main
-from judgeaudit.judges.scorer import SCHEMA_V1, read_unit, task_fields
+from judgeaudit.data.samples import UNIT
+from judgeaudit.judges.scorer import SCHEMA_V1, SCHEMA_V3, read_unit, task_fields
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.report.build import build_report
 from judgeaudit.report.frame import load_frame
@@ -105,6 +106,37 @@ def test_an_errored_log_without_scored_samples_is_one_counted_skip(tmp_path: Pat
     assert "skipped 1 log(s), 0 sample(s)" in out
     assert [line for line in out.splitlines() if name in line] == [
         f"  skipped {name}: status error: the judge server went away"]
+
+
+def test_a_log_of_score_schema_3_reads_the_same_rows(tmp_path: Path) -> None:
+    """Logs of `judgeaudit.score/3` (the sample's unit fields as top-level metadata keys, `gold` in
+    lean samples too, `Score.value` a dict of outcome floats) give the same frame as today's logs."""
+    policy = scripted.judge(scripted.accurate)
+    log = eval(novelty_pairwise(dataset=str(FIX), probe="position", k=2, cache=False),
+               model=get_model("mockllm/model", custom_outputs=policy), log_dir=str(tmp_path / "new"),
+               display="none")[0]
+    assert log.status == "success" and log.samples
+    old = read_eval_log(str(log.location))
+    assert old.samples and old.eval.metadata
+    for sample in old.samples:
+        meta = dict(sample.metadata)
+        unit = meta.pop(UNIT)
+        assert isinstance(unit, dict) and unit["item_id"] and "probe" in unit
+        sample.metadata = {**meta, **unit, "gold": sample.target, "input_call": "reference:ab"}
+        score = sample.scores["novelty"]  # type: ignore[index]
+        score.value = {"correct": float(score.value == 1.0), "soft": 0.0, "tie": 0.0, "invalid": 0.0, "error": 0.0}
+    old.eval.metadata = {"judgeaudit": {**old.eval.metadata["judgeaudit"], "schema": SCHEMA_V3}}
+    (tmp_path / "old").mkdir()
+    write_eval_log(old, str(tmp_path / "old" / Path(str(log.location)).name))
+
+    def rows(logdir: Path) -> list[dict[str, Any]]:
+        frame = load_frame(logdir).frame.drop(columns=["log"])
+        return json.loads(frame.to_json(orient="records", default_handler=str))
+
+    new_rows = rows(tmp_path / "new")
+    assert len(new_rows) == 8 and {r["probe_variant"] for r in new_rows} == {"order_ab", "order_ba"}
+    assert all(r["item_id"] and r["area"] and r["setup"] for r in new_rows)
+    assert rows(tmp_path / "old") == new_rows
 
 
 def test_a_log_of_the_previous_score_schema_reads_the_same_rows(tmp_path: Path) -> None:

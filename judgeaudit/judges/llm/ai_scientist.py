@@ -33,6 +33,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
+from judgeaudit.data.samples import unit_of
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt, fill, prompt_boundary
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS, PriorWorkSearch, loop_budget
@@ -151,7 +152,7 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
                 searcher = PriorWorkSearch(retriever, exclude, cutoff, hits, rounds,
                                            label={"side": side, "call_index": call_index})
                 try:
-                    output, messages = await decide_idea(model, idea.text, idea.area or state.metadata["area"],
+                    output, messages = await decide_idea(model, idea.text, idea.area or unit_of(state.metadata)["area"],
                                                          searcher, rounds, config, policy)
                 except LimitExceededError:
                     raise

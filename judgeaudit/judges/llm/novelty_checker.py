@@ -26,6 +26,7 @@ from inspect_ai.model import get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
+from judgeaudit.data.samples import unit_of
 from judgeaudit.judges.build import judge_task
 from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS
@@ -82,7 +83,7 @@ def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], o
     ideas and the related-work block fenced (`judges.fence`), the protocol's answer instruction."""
     text = read_prompt(f"judge/novelty_checker/{kind}.txt").strip()
     item = meta["item"]
-    values = {"related_work": render_block(hits, order), "area": meta["area"]}
+    values = {"related_work": render_block(hits, order), "area": unit_of(meta)["area"]}
     if kind == "pointwise":
         values["idea"] = item["idea"]["text"]
     else:

@@ -122,7 +122,8 @@ def novelty_judge(
         jobs = []
         messages: list[ChatMessageUser] = []
         for order in orders:
-            text = call_prompt(kind, name, state.metadata, order, state.input_text)
+            # the first call's prompt is the input of a lean sample (`judges.prompts.input_prompt`)
+            text = call_prompt(kind, name, state.metadata, order, None if messages else state.input_text)
             # the first call's prompt is the conversation's first message; another order's is its own
             messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
             for call_index in range(k):

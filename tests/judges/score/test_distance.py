@@ -144,8 +144,8 @@ def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tm
     assert rule["prior_work"]["embedder"] == "tfidf" and "graph_tau" in rule["prior_work"]
     assert rule["split"]["n_fit"] == 6 and log.samples is not None and len(log.samples) == 6
     for sample in log.samples:
-        assert sample.metadata["area"] in rule["split"]["scored_areas"]
         meta = unit(log, sample)
+        assert meta["area"] in rule["split"]["scored_areas"]
         raw = json.loads(meta["calls"][0]["raw"])
         assert raw["embedder"] == "tfidf" and meta["judge"] == judge
         assert meta["verdict"] == pair_verdict(raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"])

@@ -136,9 +136,9 @@ def test_pairwise_metric_judge_runs_in_inspect_and_writes_the_score_schema(
     assert rule["prior_work"]["embedder"] == "tfidf" and "tolerance" in rule
     assert log.samples is not None and len(log.samples) == 8
     for sample in log.samples:
-        assert sample.metadata["area"] in split["scored_areas"]
         score = sample.scores["novelty"]
         meta = unit(log, sample)
+        assert meta["area"] in split["scored_areas"]
         assert SCHEMA_KEYS <= set(meta) and meta["judge"] == judge and meta["prompt"] == "none"
         assert len(meta["calls"]) == 1 and meta["k"] == 1 and meta["both_orders"] is False
         raw = json.loads(meta["calls"][0]["raw"])
