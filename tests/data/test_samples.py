@@ -9,7 +9,14 @@ import pytest
 
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.jsonl import read_items
-from judgeaudit.data.samples import UNIT, human_scores, item_to_sample, items_to_dataset, load_items, unit_of
+from judgeaudit.data.samples import (
+    UNIT,
+    human_scores,
+    item_to_sample,
+    items_to_dataset,
+    load_items,
+    unit_of,
+)
 
 
 def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
