@@ -206,6 +206,9 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
     )
     # The score carries only per-sample fields; what every sample shares is in the task metadata.
     assert set(scores(log)["pair0"].metadata) == {"gold", "calls", "k", "both_orders", "split", "prompt", "calls_failed"}
+    # Score.value: 1.0 exactly when the verdict is the gold label; no explanation when every call answered
+    assert all(s.value == float(s.answer == (s.metadata or {})["gold"]) for s in scores(log).values())
+    assert {s.value for s in scores(log).values()} == {0.0, 1.0} and all(s.explanation is None for s in scores(log).values())
     assert log.eval.metadata["judgeaudit"]["judge"] == s0["judge"] == "prompted"
     assert log.eval.metadata["judgeaudit"]["split_rule"] == s0["split_rule"] == "not_novel"
     assert s0["human"]["a"]["rating_mean"] == 7.5
@@ -343,6 +346,7 @@ def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None
     cause = "could not judge: 4 of 4 calls failed: ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
     assert score.metadata["error"] == cause and score.metadata["calls_failed"] == 4
     assert score.value == 0.0  # an error is never the gold label
+    assert score.explanation == cause  # the explanation is the failure's one line
     n = len(scores(log))
     assert metrics(log)["error_rate"] == pytest.approx(1 / n) and metrics(log)["invalid_rate"] == 0.0
     assert log.samples is not None
