@@ -58,45 +58,43 @@ def aggregate_calls(
 
 
 def build_score(
-    meta: dict[str, Any],
+    meta: Mapping[str, Any],
     calls: list[dict[str, Any]],
     plan: dict[str, Any],
+    gold: str,
     *,
     split_rule: SplitRule = DEFAULT_SPLIT_RULE,
     kind: str | None = None,
 ) -> Score:
-    """Aggregate call records into one Score with the per-sample schema metadata (the task's own
-    fields, e.g. judge and idea format, are in the task metadata; see `read_unit`); `kind` is the
-    task's, or the sample's `kind` metadata when None."""
+    """Aggregate call records into one Score against `gold` (the sample's target) with the per-sample
+    schema metadata (the task's own fields, e.g. judge and idea format, are in the task metadata; see
+    `read_unit`); `kind` is the task's, or the sample's `kind` metadata when None."""
     kind = kind or meta["kind"]
-    verdict, split, value = aggregate_calls(kind, calls, meta["gold"], split_rule)
+    verdict, split, value = aggregate_calls(kind, calls, gold, split_rule)
     orders = plan["orders"]
+    failure = failure_fields(calls)
     metadata: dict[str, Any] = {
-        "gold": meta["gold"],
+        "gold": gold,
         "calls": calls,
         "k": plan["k"],
         "both_orders": "ab" in orders and "ba" in orders,
         "split": split,
         "prompt": plan["prompt"],
-        **failure_fields(calls),
+        **failure,
     }
     if meta.get("retrieved") is not None:  # set by retrieval-using judges
         metadata["retrieved"] = meta["retrieved"]
-    return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
+    return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
 
 
 def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
     """`calls_failed` (calls with verdict `error`) and, when a call failed (or none was recorded),
-    `error` (one line: how many of the calls failed and the first cause) of a sample's calls."""
+    `error` (one line: how many of the calls failed and the first cause) of a sample's calls; that
+    line is also the score's explanation (none when every call answered: the per-call verdicts are
+    in `calls`, and Inspect thins every explanation of every sample summary)."""
     failed = sum(c["verdict"] == ERROR for c in calls)
     error = failure_summary(calls) if calls else NO_CALLS
     return {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
-
-
-def _explain(calls: list[dict[str, Any]]) -> str | None:
-    """Score.explanation: the failed calls' one-line summary, None when every call answered (the
-    per-call verdicts are in `calls`; Inspect thins every explanation of every sample summary)."""
-    return failure_summary(calls) if calls else NO_CALLS
 
 
 @scorer(metrics=[], name="novelty")
@@ -116,7 +114,7 @@ def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = N
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score({**state.metadata, "gold": state.target.text}, calls, plan, split_rule=split_rule, kind=kind)
+    return build_score(state.metadata, calls, plan, state.target.text, split_rule=split_rule, kind=kind)
 
 
 @score_reducer(name="pool_calls")
@@ -139,8 +137,9 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
         ]
         verdict, split, value = aggregate_calls(kind, calls, first["gold"], split_rule)
         metadata = {key: val for key, val in first.items() if key != "error"}
-        metadata.update({"calls": calls, "k": k * len(scores), "split": split, **failure_fields(calls)})
-        return Score(value=value, answer=verdict, explanation=_explain(calls), metadata=metadata)
+        failure = failure_fields(calls)
+        metadata.update({"calls": calls, "k": k * len(scores), "split": split, **failure})
+        return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
 
     return reduce
 
