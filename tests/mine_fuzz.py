@@ -15,6 +15,10 @@ mined too (cached), and the checks are:
 - labels unchanged: every paper's label equals the expected run's (so a bad note can only ever
   act like a missing note). Truncated-gzip cases, whose surviving lines depend on where gzip
   stops, are counted apart and skip this check.
+
+Every fourth case also reads reviews as of a time (`--reviews-as-of`), as does its expected run, so
+the review-version skips are in the accounting too. The time is the bundled set's; one of the
+fixture's 144 review versions was written after it.
 """
 
 from __future__ import annotations
@@ -278,15 +282,18 @@ class RunOutcome:
     stderr: str
 
 
-def run(cache: Path, out: Path) -> RunOutcome:
-    """`judgeaudit mine` on `cache` into `out`, in-process, then validate what it wrote."""
+AS_OF = ("--reviews-as-of", "2025-11-13T08:00Z")  # every fourth case also reads reviews as of the bundled set's time
+
+
+def run(cache: Path, out: Path, options: tuple[str, ...] = ()) -> RunOutcome:
+    """`judgeaudit mine` on `cache` into `out` (with more `options`), in-process, then validate what it wrote."""
     err, sink = io.StringIO(), io.StringIO()
     code: int | None = None
     tb = None
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(sink):
         try:
             code = main(["mine", "--source", f"snapshot:{cache}", "--out", str(out), "--no-progress", "--workers", "1",
-                         "--extractor", "offline", *LOOSE])
+                         "--extractor", "offline", *LOOSE, *options])
         except SystemExit as exc:
             code = int(exc.code or 0)
         except BaseException:  # noqa: BLE001 - the fuzzer counts every escaping exception
@@ -341,7 +348,8 @@ def fuzz(budget: int, work: Path, seed: int = 20260) -> FuzzReport:
         case = mutations(notes, rng)
         cache = work / f"case{k}" / "cache"
         write_cache(cache, case)
-        got = run(cache, work / f"case{k}" / "out")
+        options = AS_OF if k % 4 == 3 else ()
+        got = run(cache, work / f"case{k}" / "out", options)
         report.runs += 1
         report.by_kind[case.name.split("=")[0]] += 1
         problem = None
@@ -365,12 +373,12 @@ def fuzz(budget: int, work: Path, seed: int = 20260) -> FuzzReport:
         if case.expected is None:
             report.label_checks_skipped += 1
         elif got.error is None:
-            key = hashlib.sha256(b"".join(encode(n) for n in case.expected)).hexdigest()
+            key = hashlib.sha256(b"".join(encode(n) for n in case.expected) + " ".join(options).encode()).hexdigest()
             if key not in expected_runs:
                 clean = Case("expected", {"notes-00.jsonl.gz": [encode(n) for n in case.expected]}, case.expected)
                 root = work / f"expected-{key[:12]}"
                 write_cache(root / "cache", clean)
-                expected_runs[key] = run(root / "cache", root / "out")
+                expected_runs[key] = run(root / "cache", root / "out", options)
             want = expected_runs[key]
             if want.labels != got.labels or want.code != got.code:
                 report.corrupted_labels += 1

@@ -96,6 +96,24 @@ def dev_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
             "matched": sum(1 for r in with_forum if r["forum"] in corpus.submissions)}
 
 
+def score_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
+    """Dev rows of a reviewed paper of `corpus`, and how many of them have the mean rating and mean contribution the
+    reference published (both to its 2 decimals): a check that the reviews read are the ones the reference read."""
+    rows = [r for r in dev if isinstance(r.get("forum"), str) and corpus.reviews.get(r["forum"])]
+    same = 0
+    for r in rows:
+        reviews = corpus.reviews[r["forum"]]
+        ours = [sum(x.rating for x in reviews) / len(reviews)]
+        contributions = [x.contribution for x in reviews if x.contribution is not None]
+        ours.append(sum(contributions) / len(contributions) if contributions else float("nan"))
+        try:
+            theirs = [float(r["mean_rating"]), float(r["mean_contribution"])]
+        except (KeyError, TypeError, ValueError):
+            continue
+        same += all(abs(round(a, 2) - b) < 0.006 for a, b in zip(ours, theirs, strict=True))
+    return {"reviewed": len(rows), "same_means": same}
+
+
 def no_match_problem(dev_path: str | Path, dev: list[dict[str, Any]], corpus: Corpus) -> str | None:
     """Why a dev file cannot measure anything on this corpus (no row names one of its papers), or None."""
     m = dev_matches(dev, corpus)
@@ -120,6 +138,7 @@ def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, ca
         "dev_file": Path(dev_path).name,
         "dev_sha256": sha256_file(dev_path),
         "dev_rows": dev_matches(dev, corpus),
+        "dev_score_means": score_matches(dev, corpus),
         "matching_rule": "normalised containment either way, or >= 80% of the shorter quote's words shared",
         "passages": passage_quality(dev, corpus, extractor),
         "labels": label_agreement(dev, candidates, kept),

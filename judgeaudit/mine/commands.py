@@ -17,6 +17,7 @@ from judgeaudit.mine.openreview import fetch
 from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
 from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
 from judgeaudit.mine.pairing import make_pairs
+from judgeaudit.mine.parse import as_of_ms, as_of_text
 from judgeaudit.mine.pipeline import mine
 from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
 from judgeaudit.mine.select import Thresholds
@@ -111,6 +112,10 @@ def register(subparsers: Any) -> None:
                     help="whether hedged or merely descriptive affirmations block a not_novel label "
                          "(default: the stance model's choice; oppose for the others)")
     th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
+    th.add_argument("--reviews-as-of", metavar="TIME", default=None,
+                    help="read every official review as it stood at TIME (ISO 8601 with zone, e.g. 2025-11-13T08:00Z): "
+                         "later versions are skipped (counted), a review first posted later is left out; "
+                         "default: each review's latest version")
     misc = p.add_argument_group("measurement and display")
     misc.add_argument("--dev", metavar="PATH",
                       help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
@@ -150,6 +155,8 @@ def _command(args: argparse.Namespace, source_arg: str) -> str:
               "--weak-affirmations", args.weak_affirmations]
     if args.exclude_withdrawn:
         parts.append("--exclude-withdrawn")
+    if args.reviews_as_of:
+        parts += ["--reviews-as-of", as_of_text(as_of_ms(args.reviews_as_of))]
     if args.no_prefilter:
         parts.append("--no-prefilter")
     return " ".join(shlex.quote(p) for p in parts)
@@ -240,6 +247,11 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
         return f"--source must look like snapshot:PATH (got {args.source!r})"
+    if args.reviews_as_of is not None:
+        try:
+            as_of_ms(args.reviews_as_of)
+        except ValueError as exc:
+            return f"--reviews-as-of {exc}"
     return _check_paths(args)
 
 
@@ -315,7 +327,8 @@ def _run_mine(args: argparse.Namespace) -> int:
     set_dir = out_dir / SET_NAME
     with set_lock(set_dir, "--out"):  # a second run into this --out waits for this one (or refuses)
         result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
-                      workers=workers, progress=progress, log=log)
+                      workers=workers, progress=progress, log=log,
+                      reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
         if isinstance(extractor, LLMExtractor):
             log(_llm_cost_line(extractor))
         if args.dev:

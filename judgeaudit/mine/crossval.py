@@ -497,13 +497,14 @@ def _kept_counts(out: np.ndarray, weight: np.ndarray | None = None) -> dict[str,
 
 
 def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *,
-                  learners: Sequence[Learner] = (), outside_weight: np.ndarray | None = None,
+                  learners: Sequence[Learner] | None = None, outside_weight: np.ndarray | None = None,
                   log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
     """Outer grouped CV of the cue extractor and each learned extractor, with the selection ablation.
 
+    `learners`: the learned extractors (default: the n-gram model; empty: the cue extractor alone).
     `outside_weight`: when `outside` is a sample of the other candidates, how many each stands for.
     """
-    learners = list(learners) or [ngram_learner()]
+    learners = [ngram_learner()] if learners is None else list(learners)
     sizes = class_sizes(dev)
     log("cue extractor: scoring every candidate review")
     cue_dev = cue_scores(dev)

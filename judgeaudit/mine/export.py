@@ -12,6 +12,8 @@ from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.manifest import write_manifest
 from judgeaudit.files import atomic_write_text
 from judgeaudit.mine.pairing import PairingReport, make_pairs, make_points
+from judgeaudit.mine.parse import LATER_REVIEW_VERSION, as_of_text
+from judgeaudit.mine.parse import STAGE as PARSE_STAGE
 from judgeaudit.mine.pipeline import MineResult, stage_dict
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals import offline_fingerprint
@@ -26,6 +28,12 @@ CROSSVAL_NAME = "crossval.json"  # written by tests/benchmarks/bench_extractor.p
 # (cue lists as on main 69d253e), load ~1.6 on 2 shared cores.
 STANCE_CASES_OFFLINE_FINGERPRINT = "41dc20402769c5c11bda197a1cdbcb86b9d21e888c03a0f803cf3dbb5ad49e1f"
 STANCE_CASES_COMMAND = "python tests/benchmarks/bench_stance_cases.py --half heldout"
+KEPT_CASES_COMMAND = ("python tests/benchmarks/bench_stance_cases.py --cases tests/fixtures/kept_not_novel_cases "
+                      "--dev ../shared/data/reference-study/human_only_dev.jsonl")
+# What the selection rule does with the 40 kept not_novel cases read with the annotators' stances
+# (`stance_cases.annotator_outcome`; tests/mine/test_stance_cases.py recomputes it from the fixture).
+KEPT_CASES_OUTCOMES = {"kept": 22, "blocked by weak affirmations only": 11,
+                       "blocked by an explicit stance against it": 5, "too few reviews agree": 2}
 STANCE_CASES_HELDOUT = """\
 | extractor | affirms P | affirms R | affirms_at_all P | affirms_at_all R | disputes P | disputes R |
 |---|---|---|---|---|---|---|
@@ -105,6 +113,7 @@ def _write_set(result: MineResult, set_dir: Path, *, seed: int, thresholds: Thre
     mining: dict[str, Any] = {
         "seed": seed,
         "thresholds": thresholds.to_dict(),
+        "reviews_as_of": as_of_text(result.reviews_as_of) if result.reviews_as_of is not None else None,
         "extractor": extractor,
         "sanitiser": sanitiser,
         "stages": stage_dict(result),
@@ -156,6 +165,18 @@ def _summary(result: MineResult, report: PairingReport) -> str:
             "reviewer statements about originality); see *Labels* below.")
 
 
+def _score_means_text(calibration: dict[str, Any]) -> str:
+    """One paragraph: whether the reviews read give the dev ideas the means the reference published."""
+    m = calibration.get("dev_score_means")
+    if not isinstance(m, dict):
+        return ""
+    return (f"Review scores: for {m.get('same_means')} of the {m.get('reviewed')} dev ideas with reviews here, the mean "
+            "rating and mean contribution over the reviews read equal the means the reference published (to its two "
+            "decimals), a check that the miner reads the reviews the reference read (`python "
+            "tests/benchmarks/bench_reviews_as_of.py` finds the `--reviews-as-of` times at which every published mean "
+            "is reproduced).\n\n")
+
+
 def _reference_text(calibration: dict[str, Any]) -> str:
     est = calibration.get("reference_estimate")
     if not isinstance(est, dict):
@@ -183,7 +204,7 @@ reading the dev third, so the dev figures above are optimistic; the held-out two
 the unbiased check. Hedged ("somewhat novel") and merely descriptive ("a new benchmark") affirmations do not
 count towards a `novel` majority but do block a `not_novel` label. Labels reflect reviewers'
 opinions before the ICLR 2026 decisions, not ground truth about the papers; reviews edited
-after the snapshot can change scores and therefore deciles.
+after the time they are read as of can change scores and therefore deciles.
 """
 
 _LLM_LIMITATIONS = """\
@@ -285,6 +306,27 @@ This set is built by `{extractor}`.
 {STANCE_CASES_HELDOUT}
 
 Recompute: `{STANCE_CASES_COMMAND}` (without `--half`: the `tune` half too).
+
+{_kept_cases_text()}"""
+
+
+def _kept_cases_text() -> str:
+    """What a careful reading makes of the miner's own kept not_novel ideas (hand-measured, tested)."""
+    o = KEPT_CASES_OUTCOMES
+    return f"""\
+**Our kept `not_novel` ideas, read carefully.** 40 of the `not_novel` ideas this miner kept (on the
+latest review versions, before `--reviews-as-of`; 30 outside the dev split and 10 inside it, each in
+SHA-256 order; `tests/fixtures/kept_not_novel_cases/`) had every review (155) labelled under the same
+brief by two more annotators, one batch each, who were not told that the papers had been kept. The
+bundled rule applied to their stances keeps {o['kept']} of the {sum(o.values())}: 8 of the 10 that the reference also
+kept, and 14 of the 30 outside the dev split. The other {sum(o.values()) - o['kept']} are blocked by weak affirmations
+only ({o['blocked by weak affirmations only']}: "relatively underexplored", "less commonly seen", "the novelty
+here is mainly ..."), by an explicit affirmation ({o['blocked by an explicit stance against it']}) or by too
+few disputes ({o['too few reviews agree']}). So the cue extractor misses hedged praise that the rule counts
+against `not_novel`. But by the dev recall about three quarters of our kept `not_novel` ideas outside
+the dev split are not in the reference's set, while the careful reading keeps about half of them: it
+keeps roughly a third of the papers the reference left out. A reading closer to the annotators' would
+shrink the class, not bring it to the reference's size or membership. Recompute: `{KEPT_CASES_COMMAND}`.
 """
 
 
@@ -355,6 +397,16 @@ sees both classes in turn. The order is deterministic (same ideas and seed, same
 """
 
 
+def _versions_text(result: MineResult) -> str:
+    """Which version of each official review the scores and signals come from."""
+    if result.reviews_as_of is None:
+        return "review scores and texts are the latest version of each official review"
+    skipped = result.summary.skips[(PARSE_STAGE, LATER_REVIEW_VERSION)]
+    return (f"review scores and texts are each official review as it stood at {as_of_text(result.reviews_as_of)} "
+            f"(`--reviews-as-of`): {skipped} review versions written later are skipped, so a review edited later counts "
+            "in its earlier version and one first posted later is left out")
+
+
 def _sections(result: MineResult, th: Thresholds, extractor: str, sanitiser: str,
               calibration: dict[str, Any] | None, source: dict[str, Any], command: str, seed: int,
               crossval: dict[str, Any] | None = None) -> dict[str, str]:
@@ -367,7 +419,7 @@ Per ICLR primary area, over every submission with at least one official review (
 desk-rejected papers included when they were reviewed, as in the reference study, whose labels
 include withdrawn submissions; `--exclude-withdrawn` leaves withdrawn papers out of the candidates):
 
-- review scores are the latest version of each official review; a paper's mean rating and mean
+- {_versions_text(result)}; a paper's mean rating and mean
   contribution are plain means over its reviews;
 - decile cuts per area use numpy's linear-interpolation percentile over all reviewed submissions
   of the area; top decile means mean rating >= the {th.top_quantile:.0%} percentile, bottom decile
@@ -419,7 +471,7 @@ Agreement of the mined labels with the dev labels:
 |---|---|---|---|---|---|
 {chr(10).join(lrows)}
 
-{_reference_text(calibration)}
+{_score_means_text(calibration)}{_reference_text(calibration)}
 Reproduce: `{calibration.get('command', 'python tests/benchmarks/bench_extractor.py')}`
 (or `python tests/benchmarks/bench_extractor.py`).
 """

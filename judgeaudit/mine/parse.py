@@ -12,9 +12,10 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from judgeaudit.mine.openreview.shards import Latest, Located, timestamp
+from judgeaudit.mine.openreview.shards import Latest, Located, timestamp, version_time
 from judgeaudit.mine.summary import RunSummary
 
 STAGE = "parse"
@@ -230,12 +231,35 @@ def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreSca
                   texts=texts, mdate=timestamp(note.get("mdate")) or 0), ""
 
 
-def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale = ScoreScale()) -> Corpus:
+LATER_REVIEW_VERSION = "official review version written after --reviews-as-of"
+
+
+def as_of_ms(text: str) -> int:
+    """An ISO 8601 time with its zone ('2025-11-13T08:00Z') as ms since the epoch; ValueError names what is wrong."""
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO 8601 time (e.g. 2025-11-13T08:00Z)") from None
+    if when.tzinfo is None:
+        raise ValueError(f"{text!r} names no time zone (add Z for UTC, e.g. 2025-11-13T08:00Z)")
+    return round(when.timestamp() * 1000)
+
+
+def as_of_text(ms: int) -> str:
+    """The canonical UTC text of a time in ms ('2025-11-13T08:00:00Z'; milliseconds only when there are any)."""
+    text = datetime.fromtimestamp(ms // 1000, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{text}.{ms % 1000:03d}Z" if ms % 1000 else f"{text}Z"
+
+
+def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale = ScoreScale(),
+                reviews_as_of: int | None = None) -> Corpus:
     """Parse a note stream into a Corpus, keeping each note id's latest version (see `cache.Latest`).
 
     Every note ends as exactly one of: a record (submission, review, status reply, ignored reply)
     or a counted skip; a displaced older version is a duplicate skip only. Reviews of submissions
-    that are not in the cache (or were skipped) are counted skips.
+    that are not in the cache (or were skipped) are counted skips. With `reviews_as_of` (ms), an
+    official review is read as it stood then: versions written later are counted skips, so the
+    latest earlier version stands, and a review first posted later is left out.
     """
     corpus = Corpus()
     latest = Latest(summary)
@@ -245,6 +269,9 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
     ignored: dict[str, str] = {}  # note id -> kind
     skipped: dict[str, tuple[str, str]] = {}  # note id -> (reason, where), emitted once the latest version is known
     for loc in notes:
+        if reviews_as_of is not None and version_time(loc.note) > reviews_as_of and note_kind(loc.note) == "Official_Review":
+            summary.skip(STAGE, LATER_REVIEW_VERSION, loc.where)
+            continue
         accepted, displaced = latest.offer(loc)
         if not accepted:
             continue

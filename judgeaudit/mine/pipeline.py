@@ -46,14 +46,16 @@ class MineResult:
     claims_after: int = 0  # ... and after (such ideas are skipped, counted: 0 for a clean set)
     sanitise_reasons: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per step (for benchmarks; never written to a set)
+    reviews_as_of: int | None = None  # ms: reviews were read as they stood then (None: latest versions)
 
 
-def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False) -> Corpus:
-    """Parse a raw cache into a Corpus (skips counted in `summary`)."""
+def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False,
+                reviews_as_of: int | None = None) -> Corpus:
+    """Parse a raw cache into a Corpus (skips counted in `summary`; reviews as they stood at `reviews_as_of` ms, if given)."""
     from tqdm import tqdm
 
     notes = tqdm(iter_notes(cache_dir, summary), desc="read raw cache", unit=" notes", disable=not progress)
-    return parse_notes(notes, summary)
+    return parse_notes(notes, summary, reviews_as_of=reviews_as_of)
 
 
 # Worker state for forked extraction processes (set before the pool forks, read in children).
@@ -141,7 +143,7 @@ def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str
 
 def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sanitiser: Sanitiser,
          thresholds: Thresholds, workers: int = 1, progress: bool = False,
-         log: Callable[[str], None] | None = None) -> MineResult:
+         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None) -> MineResult:
     """Run every mining stage over a raw cache and return the labelled, sanitised ideas."""
     from tqdm import tqdm
 
@@ -156,7 +158,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         clock[0] = now
 
     say(f"reading raw cache {cache_dir}")
-    corpus = load_corpus(cache_dir, summary, progress=progress)
+    corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
@@ -218,7 +220,7 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
                       sanitised_changed=changed, sanitise_errors=errors, claims_before=before, claims_after=after,
                       sanitise_reasons=dict(sorted(reasons.items())), seconds=seconds,
-                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)))
+                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)), reviews_as_of=reviews_as_of)
 
 
 def stage_dict(result: MineResult) -> dict[str, Any]:

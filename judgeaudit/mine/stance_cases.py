@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +234,34 @@ def gold_signals(review: Review, label: CaseLabel) -> ReviewSignals:
     signals += [Signal(AFFIRM, q, where(q), weak=True) for q in label.weak_quotes]
     signals += [Signal(DISPUTE, q, where(q)) for q in label.dispute_quotes]
     return ReviewSignals(review.review_id, tuple(signals))
+
+
+OUTCOMES: tuple[str, ...] = ("kept", "blocked by weak affirmations only", "blocked by an explicit stance against it",
+                             "too few reviews agree")
+
+
+def annotator_outcome(paper: CasePaper, th: Thresholds | None = None) -> str:
+    """What the selection rule does with a paper read with the annotators' stances: one of `OUTCOMES`.
+
+    "blocked by weak affirmations only": the paper would be kept if hedged or merely descriptive
+    affirmations did not oppose a `not_novel` label; "an explicit stance against it": an explicit
+    affirmation of a `not_novel` candidate, or a dispute of a `novel` one; "too few reviews agree":
+    short of the majority.
+    """
+    th = th or Thresholds()
+    missing = [r.review_id for r in paper.reviews if r.review_id not in paper.labels]
+    if missing:
+        raise CasesError(f"{paper.forum}/{missing[0]}: no label line for this review")
+    gold = [gold_signals(r, paper.labels[r.review_id]) for r in paper.reviews]
+    n = len(paper.reviews)
+    decision = decide(paper.forum, paper.side, n, gold, th)
+    if decision.label is not None:
+        return OUTCOMES[0]
+    if paper.side == "not_novel" and th.weak_opposes:
+        if decide(paper.forum, paper.side, n, gold, replace(th, weak_opposes=False)).label is not None:
+            return OUTCOMES[1]
+    opposing = decision.affirming_reviews if paper.side == "not_novel" else decision.disputing_reviews
+    return OUTCOMES[2] if opposing > th.max_opposing else OUTCOMES[3]
 
 
 def _ratio_metric(name: str, num: str, den: str) -> Metric:

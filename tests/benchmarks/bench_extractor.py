@@ -1,7 +1,7 @@
 """Grouped cross-validation of the novelty-signal extractors and selection rules on the reference dev split.
 
     python tests/benchmarks/bench_extractor.py [--snapshot DIR] [--dev FILE] [--write-model] [--write DIR]
-        [--embed --embed-cache FILE.npz] [--outside-sample FRACTION]
+        [--embed --embed-cache FILE.npz] [--outside-sample FRACTION] [--reviews-as-of TIME|latest]
     python tests/benchmarks/bench_extractor.py --llm MODEL [--llm-papers N] [--llm-model-arg KEY=VALUE ...]
         [--llm-cache DIR] [--write DIR]
 
@@ -14,6 +14,11 @@ table and the ablation (each selection choice changed alone) as Markdown, and st
 JSON (`--write DIR` -> DIR/crossval.json, rendered into the dataset card by `judgeaudit mine`).
 `--write-model` refits the stance model on the whole dev split with the same procedure and
 writes judgeaudit/mine/models/ngram.json. Needs scikit-learn; reads /work/shared (never at run time).
+
+Reviews are read as they stood at `--reviews-as-of` (default: the bundled set's time, the reference
+study's crawl as the dev split's published score means place it; `latest` reads each review's latest
+version). With a time, the cue extractor is also cross-validated on the latest versions, as one more
+row of the ablation.
 
 `--embed` adds the MiniLM-embedding stance model (`embed`: prefiltered sentences embedded once,
 cached in `--embed-cache`, logistic regressions, C, thresholds and selection fitted on the
@@ -48,6 +53,7 @@ from judgeaudit.mine import crossval as cv
 from judgeaudit.mine import crossval_llm as cvl
 from judgeaudit.mine.calibrate import load_dev
 from judgeaudit.mine.llm_signals import LLMExtractor
+from judgeaudit.mine.parse import as_of_ms, as_of_text
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.stance import model_path
 from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH, VectorCache, prefilter
@@ -57,6 +63,8 @@ from judgeaudit.retrieval.embed import MiniLMEmbedder
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
 COMMAND = "python tests/benchmarks/bench_extractor.py --write datasets/iclr2026/human_only"
+BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "manifest.json"
+REVIEWS_AS_OF = json.loads(BUNDLED.read_text(encoding="utf-8"))["mining"]["reviews_as_of"] or "latest"  # the bundled set's
 
 
 def _iv(d: dict[str, Any]) -> str:
@@ -203,6 +211,17 @@ def _keep_full_record(path: Path, record: dict[str, Any]) -> None:
     record["cue_rule_whole_dev"] = full["cue_rule_whole_dev"]
 
 
+def _latest_versions_row(args: argparse.Namespace, weight: np.ndarray | None, log: Any) -> dict[str, Any]:
+    """The cue extractor, rule by CV, on every review's latest version (same folds, same outside sample)."""
+    log("cue extractor on the latest review versions")
+    corpus = load_corpus(args.snapshot, RunSummary())
+    dev_papers, outside = cv.build_papers(load_dev(args.dev), corpus)
+    if weight is not None:
+        outside, weight = cv.sample_outside(outside, args.outside_sample)
+    res = cv.crossvalidate(dev_papers, outside, corpus, learners=[], outside_weight=weight)
+    return cv.summarise(res["results"]["offline"], dev_papers, resamples=args.resamples, seed=cv.SEED)
+
+
 def main() -> int:
     """Cross-validate, print, optionally write the JSON and the refitted model."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -211,6 +230,8 @@ def main() -> int:
     ap.add_argument("--write", type=Path, default=None, help="directory to store crossval.json in")
     ap.add_argument("--write-model", action="store_true", help="refit on the whole dev split and write models/ngram.json")
     ap.add_argument("--resamples", type=int, default=10_000)
+    ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, metavar="TIME",
+                    help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)")
     ap.add_argument("--embed", action="store_true", help="also cross-validate the MiniLM-embedding stance model")
     ap.add_argument("--embed-cache", type=Path, default=Path("/tmp/judgeaudit-embed-cache.npz"),
                     help="sentence vectors (computed when missing)")
@@ -231,7 +252,8 @@ def main() -> int:
     def log(msg: str) -> None:
         print(f"[{time.time() - start:6.1f}s] {msg}", file=sys.stderr, flush=True)
 
-    corpus = load_corpus(args.snapshot, RunSummary())
+    as_of = None if args.reviews_as_of == "latest" else as_of_ms(args.reviews_as_of)
+    corpus = load_corpus(args.snapshot, RunSummary(), reviews_as_of=as_of)
     dev = load_dev(args.dev)
     dev_papers, outside = cv.build_papers(dev, corpus)
     log(f"{len(dev_papers)} dev ideas, {len(outside)} other candidates")
@@ -259,9 +281,13 @@ def main() -> int:
         rows[names[name]] = cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED)
     abl = {ext: {name: cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED) for name, r in variants.items()}
            for ext, variants in res["ablation"].items()}
+    if as_of is not None:
+        abl["offline"][f"reviews: as of {as_of_text(as_of)} <-> latest versions"] = _latest_versions_row(args, weight, log)
     record: dict[str, Any] = {
         "command": COMMAND + (" --embed" if args.embed else "") + (" --hybrid" if args.hybrid else "")
-        + (f" --outside-sample {args.outside_sample:g}" if weight is not None else ""),
+        + (f" --outside-sample {args.outside_sample:g}" if weight is not None else "")
+        + (f" --reviews-as-of {args.reviews_as_of}" if args.reviews_as_of != REVIEWS_AS_OF else ""),
+        "reviews_as_of": as_of_text(as_of) if as_of is not None else None,
         "outside_candidates_scored": len(outside), "outside_sample": args.outside_sample, "folds": res["folds"], "seed": res["seed"], "reference_share": cv.REFERENCE_SHARE,
         "rows": rows, "ablation": abl,
         "rules_per_fold": {name: [r.to_dict() for r in fr.rules] for name, fr in res["results"].items()},

@@ -1,6 +1,7 @@
 """Benchmark: a full offline `judgeaudit mine` run over the ICLR 2026 snapshot (19,630 forums).
 
     python tests/benchmarks/bench_mine.py [--snapshot DIR] [--dev FILE] [--workers 2] [--extractor offline|ngram]
+        [--reviews-as-of TIME|latest]
 
 Reports wall time, CPU time and peak resident memory (this process and its forked extraction
 workers, from resource.getrusage), the wall time of each step (reading and parsing the cache is
@@ -9,6 +10,7 @@ file is given, the extractor's precision/recall against its passages. Targets: <
 with the cue extractor (`offline`), < 5 min with the learned `ngram` stance extractor. Run one
 extractor per process (peak memory is per process). Also prints the machine load (`os.getloadavg`):
 the machine is shared, so wall times are inflated under load.
+Reviews are read as of the bundled set's time unless `--reviews-as-of latest`.
 Writes into a temporary directory, never into datasets/.
 """
 
@@ -26,6 +28,7 @@ from typing import Any
 
 from judgeaudit.mine.calibrate import measure
 from judgeaudit.mine.export import export_set
+from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import mine
 from judgeaudit.mine.sanitise import RuleSanitiser
 from judgeaudit.mine.select import Thresholds
@@ -34,6 +37,8 @@ from judgeaudit.mine.stance import LearnedExtractor, load_model, model_fingerpri
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
+BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "manifest.json"
+REVIEWS_AS_OF = json.loads(BUNDLED.read_text(encoding="utf-8"))["mining"]["reviews_as_of"] or "latest"  # the bundled set's
 
 
 def main() -> int:
@@ -43,7 +48,10 @@ def main() -> int:
     ap.add_argument("--dev", type=Path, default=DEV if DEV.is_file() else None)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--extractor", default="offline", help="offline (cue) or a packaged stance model name (ngram)")
+    ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, metavar="TIME",
+                    help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)")
     args = ap.parse_args()
+    as_of = None if args.reviews_as_of == "latest" else as_of_ms(args.reviews_as_of)
     print(f"load average before: {os.getloadavg()}")
 
     extractor: Any
@@ -57,7 +65,7 @@ def main() -> int:
                         weak_opposes=bool(sel.get("weak_opposes", True)))
     wall0, cpu0 = time.perf_counter(), time.process_time()
     result = mine(args.snapshot, venue_id="ICLR.cc/2026/Conference", extractor=extractor, sanitiser=RuleSanitiser(),
-                  thresholds=th, workers=args.workers, progress=False)
+                  thresholds=th, workers=args.workers, progress=False, reviews_as_of=as_of)
     with tempfile.TemporaryDirectory() as out:
         export_set(result, Path(out), seed=0, thresholds=th, source={"venue": "ICLR.cc/2026/Conference", "path": str(args.snapshot)},
                    command="bench_mine", extractor=extractor.name, sanitiser="rules", calibration=None)

@@ -15,7 +15,9 @@ from judgeaudit.mine.calibrate import (
     no_match_problem,
     passage_quality,
     reference_estimate,
+    score_matches,
 )
+from judgeaudit.mine.parse import Corpus, Review
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.select import Decision
 from judgeaudit.mine.signals import OfflineExtractor
@@ -109,3 +111,24 @@ def test_mine_reports_partial_dev_matches(tmp_path: Path, capsys: pytest.Capture
     assert "dev rows matched to a paper of the source: 1 of 3 (2 unmatched, 1 without a forum id)" in capsys.readouterr().out
     cal = json.loads((out / "human_only" / "calibration.json").read_text(encoding="utf-8"))
     assert cal["dev_rows"] == {"rows": 3, "with_forum": 2, "matched": 1}
+
+
+def _reviews(forum: str, scores: list[tuple[float, float | None]]) -> list[Review]:
+    return [Review(f"{forum}{i}", forum, rating, contribution, (), 0) for i, (rating, contribution) in enumerate(scores)]
+
+
+def test_score_matches_compares_both_means_at_the_references_two_decimals() -> None:
+    corpus = Corpus(reviews={
+        "A": _reviews("A", [(8, 3), (6, 3), (6, 4)]),  # 6.667 / 3.333: published as 6.67 / 3.33
+        "B": _reviews("B", [(2, 1), (4, 2)]),  # 3.0 / 1.5, but published from an earlier review set
+        "C": _reviews("C", [(6, None), (6, None)]),  # no contribution scores: cannot match
+        "D": [],  # no reviews here: not counted
+    })
+    dev = [{"forum": "A", "mean_rating": "6.67", "mean_contribution": 3.33},
+           {"forum": "B", "mean_rating": 2.0, "mean_contribution": 1.0},
+           {"forum": "C", "mean_rating": 6.0, "mean_contribution": 3.0},
+           {"forum": "D", "mean_rating": 6.0, "mean_contribution": 3.0},
+           {"forum": None, "mean_rating": 6.0, "mean_contribution": 3.0},
+           {"forum": "A", "mean_rating": "n/a", "mean_contribution": 3.33}]  # unreadable: reviewed, never a match
+    assert score_matches(dev, corpus) == {"reviewed": 4, "same_means": 1}
+    assert score_matches([], corpus) == {"reviewed": 0, "same_means": 0}

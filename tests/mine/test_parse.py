@@ -10,8 +10,11 @@ from raw_notes import VENUE, review, submission, write_cache
 
 from judgeaudit.mine.openreview.shards import cache_hash, iter_notes
 from judgeaudit.mine.parse import (
+    LATER_REVIEW_VERSION,
     STATUS_DESK_REJECTED,
     STATUS_WITHDRAWN,
+    as_of_ms,
+    as_of_text,
     parse_notes,
     parse_score,
     status_of,
@@ -43,6 +46,45 @@ def test_duplicates_keep_the_latest_mdate_wherever_it_is(tmp_path: Path) -> None
     (only,) = corpus.reviews["P1"]
     assert only.rating == 4.0  # same mdate: the later occurrence in file order wins
     assert summary.total_skipped("cache") == 2
+
+
+def test_reviews_as_of_read_each_review_as_it_stood_then(tmp_path: Path) -> None:
+    cache = write_cache(tmp_path / "c", [
+        submission("P1", mdate=90),  # a submission edited later (e.g. withdrawn) stays: only reviews are read as of
+        review("R1", "P1", rating=4, mdate=10), review("R1", "P1", rating=8, mdate=60),  # raised after the time
+        review("R2", "P1", rating=2, mdate=20),
+        review("R3", "P1", rating=6, mdate=70),  # first posted after the time
+        review("R4", "P1", rating=6, mdate=50),  # written exactly at the time: in
+    ])
+    summary = RunSummary()
+    corpus = parse_notes(iter_notes(cache, summary), summary, reviews_as_of=50)
+    assert "P1" in corpus.submissions
+    assert {r.review_id: r.rating for r in corpus.reviews["P1"]} == {"R1": 4.0, "R2": 2.0, "R4": 6.0}
+    assert summary.skips[("parse", LATER_REVIEW_VERSION)] == 2
+    assert summary.total_skipped("cache") == 0  # the later R1 never displaced the earlier one
+    assert summary.unaccounted() == 0
+    latest = RunSummary()
+    corpus = parse_notes(iter_notes(cache, latest), latest)
+    assert {r.review_id: r.rating for r in corpus.reviews["P1"]} == {"R1": 8.0, "R2": 2.0, "R3": 6.0, "R4": 6.0}
+    assert latest.skips[("parse", LATER_REVIEW_VERSION)] == 0
+
+
+@pytest.mark.parametrize("text, ms", [
+    ("2025-11-13T08:00Z", 1763020800000), ("2025-11-13T08:00:00+00:00", 1763020800000),
+    ("2025-11-13T09:00+01:00", 1763020800000), ("1970-01-01T00:00:00.001Z", 1),
+])
+def test_as_of_times_read_with_their_zone(text: str, ms: int) -> None:
+    assert as_of_ms(text) == ms
+    assert as_of_ms(as_of_text(ms)) == ms
+
+
+@pytest.mark.parametrize("text, says", [
+    ("2025-11-13T08:00", "names no time zone"), ("yesterday", "is not an ISO 8601 time"), ("", "is not an ISO 8601"),
+    ("2025-13-01T00:00Z", "is not an ISO 8601 time"),
+])
+def test_as_of_times_without_a_zone_or_unreadable_are_refused(text: str, says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        as_of_ms(text)
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -15,6 +15,7 @@ import pytest
 from judgeaudit.mine import export
 from judgeaudit.mine import stance_cases as sc
 from judgeaudit.mine.parse import Review
+from judgeaudit.mine.select import Thresholds, decide
 from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
 from judgeaudit.mine.stance import LearnedExtractor, load_model
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -129,3 +130,46 @@ def test_two_annotators_agree_on_explicit_stances(papers: list[sc.CasePaper], tm
         "affirm_quotes": [], "weak_quotes": [], "dispute_quotes": []}) + "\n", encoding="utf-8")
     with pytest.raises(sc.CasesError, match=r"labels_1.jsonl:1: review .*/nope has no first label"):
         sc.annotator_agreement(papers, stray)
+
+
+# --- kept not_novel cases (tests/fixtures/kept_not_novel_cases/): our kept ideas read by annotators ----------
+
+KEPT_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "kept_not_novel_cases"
+
+
+def _case(side: str, stances: list[tuple[bool, bool, bool]]) -> sc.CasePaper:
+    """A paper whose i-th review has the (affirms, weak, disputes) stance given."""
+    paper = sc.CasePaper("f", "t", side, "tune")  # type: ignore[arg-type]
+    for i, (aff, weak, disp) in enumerate(stances):
+        text = f"Sentence A{i}. Sentence W{i}. Sentence D{i}."
+        paper.reviews.append(Review(f"r{i}", "f", 0.0, None, (("strengths", text),), 0))
+        paper.labels[f"r{i}"] = sc.CaseLabel(f"r{i}", (f"Sentence A{i}.",) if aff else (), (f"Sentence W{i}.",) if weak else (),
+                                             (f"Sentence D{i}.",) if disp else (), (aff, weak, disp))
+    return paper
+
+
+@pytest.mark.parametrize("side, stances, outcome", [
+    ("not_novel", [(False, False, True)] * 3 + [(False, False, False)], "kept"),
+    ("not_novel", [(False, True, True)] + [(False, False, True)] * 2 + [(False, False, False)], "blocked by weak affirmations only"),
+    ("not_novel", [(True, False, True)] + [(False, False, True)] * 3, "blocked by an explicit stance against it"),
+    ("not_novel", [(False, False, True)] * 2 + [(False, False, False)] * 2, "too few reviews agree"),  # 2 of 4 is no majority
+    ("not_novel", [(False, True, True)] + [(False, False, True)] + [(False, False, False)] * 2, "too few reviews agree"),
+    ("novel", [(True, False, False)] * 2 + [(False, True, False)], "kept"),
+    ("novel", [(True, False, False)] * 3 + [(False, False, True)], "blocked by an explicit stance against it"),
+    ("novel", [(True, False, False), (False, True, False), (False, True, False)], "too few reviews agree"),  # weak never counts
+])
+def test_annotator_outcome_names_what_the_rule_did(side: str, stances: list[tuple[bool, bool, bool]], outcome: str) -> None:
+    assert sc.annotator_outcome(_case(side, stances)) == outcome
+
+
+def test_kept_cases_are_sound_and_the_card_counts_are_what_they_give() -> None:
+    papers = sc.load_cases(KEPT_CASES)
+    assert len(papers) == 40 and {p.side for p in papers} == {"not_novel"}
+    assert sum(len(p.reviews) for p in papers) == 155
+    assert sc.integrity_problems(papers) == []
+    counts = {o: sum(1 for p in papers if sc.annotator_outcome(p) == o) for o in sc.OUTCOMES}
+    assert counts == export.KEPT_CASES_OUTCOMES
+    # the cue extractor found every one of them not_novel (that is how they were drawn), and still does
+    ex = OfflineExtractor()
+    assert all(decide(p.forum, p.side, len(p.reviews), [ex.extract(r) for r in p.reviews], Thresholds()).label == "not_novel"
+               for p in papers)

@@ -421,7 +421,8 @@ def timestamp(value: Any) -> int | None:
     return int(value)
 
 
-def _mdate(note: dict[str, Any]) -> int:
+def version_time(note: dict[str, Any]) -> int:
+    """When this version of a note was written (ms): its mdate, else tmdate, cdate or tcdate; 0 if none is usable."""
     for key in ("mdate", "tmdate", "cdate", "tcdate"):
         value = timestamp(note.get(key))
         if value is not None:
@@ -454,7 +455,7 @@ class Latest:
 
     def offer(self, loc: Located) -> tuple[bool, str | None]:
         """(is `loc` the latest version so far, location of the version it displaces or None)."""
-        key = (_mdate(loc.note), loc.file_index, loc.line, loc.where)
+        key = (version_time(loc.note), loc.file_index, loc.line, loc.where)
         note_id = loc.note["id"]
         prev = self._best.get(note_id)
         if prev is None:
