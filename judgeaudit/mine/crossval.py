@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 from sklearn.metrics import average_precision_score
 
-from judgeaudit.mine.parse import Corpus
+from judgeaudit.mine.parse import SIGNAL_FIELDS, Corpus
 from judgeaudit.mine.select import Thresholds as SelectThresholds
 from judgeaudit.mine.select import find_candidates, paper_scores
 from judgeaudit.mine.sentences import quotes_overlap
@@ -98,8 +98,9 @@ def assign_folds(rows: Sequence[Mapping[str, Any]], k: int = FOLDS, seed: int = 
     return folds
 
 
-def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus) -> tuple[list[Paper], list[Paper]]:
-    """(dev papers, non-dev candidate papers) with their review sentences."""
+def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus,
+                 fields: Sequence[str] = SIGNAL_FIELDS) -> tuple[list[Paper], list[Paper]]:
+    """(dev papers, non-dev candidate papers) with the sentences of their reviews' `fields`."""
     scores = paper_scores(corpus)
     _, candidates, _ = find_candidates(scores, SelectThresholds())
     folds = assign_folds(dev)
@@ -107,14 +108,14 @@ def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus) -> tuple[list
     dev_forums = set()
     for row, fold in zip(dev, folds, strict=True):
         forum = row.get("forum") if row.get("forum") in corpus.submissions else None
-        reviews = [review_sentences(r) for r in corpus.reviews.get(forum or "", [])]
+        reviews = [review_sentences(r, fields) for r in corpus.reviews.get(forum or "", [])]
         dev_papers.append(Paper(key=forum or f"missing:{row.get('title')}", forum=forum,
                                 side=candidates.get(forum or ""), label=row["label"], fold=fold, reviews=reviews,
                                 positive=[p for p in row["positive_signals"] if isinstance(p, str)],
                                 negative=[p for p in row["negative_signals"] if isinstance(p, str)]))
         if forum:
             dev_forums.add(forum)
-    others = [Paper(key=f, forum=f, side=side, reviews=[review_sentences(r) for r in corpus.reviews[f]])
+    others = [Paper(key=f, forum=f, side=side, reviews=[review_sentences(r, fields) for r in corpus.reviews[f]])
               for f, side in sorted(candidates.items()) if f not in dev_forums]
     return dev_papers, others
 

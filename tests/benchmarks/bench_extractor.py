@@ -18,7 +18,8 @@ writes judgeaudit/mine/models/ngram.json. Needs scikit-learn; reads /work/shared
 Reviews are read as they stood at `--reviews-as-of` (default: the bundled set's time, the reference
 study's crawl as the dev split's published score means place it; `latest` reads each review's latest
 version). With a time, the cue extractor is also cross-validated on the latest versions, as one more
-row of the ablation.
+row of the ablation; another row reads its signals without the questions field (the reference's
+passages all come from strengths and weaknesses).
 
 `--embed` adds the MiniLM-embedding stance model (`embed`: prefiltered sentences embedded once,
 cached in `--embed-cache`, logistic regressions, C, thresholds and selection fitted on the
@@ -53,7 +54,7 @@ from judgeaudit.mine import crossval as cv
 from judgeaudit.mine import crossval_llm as cvl
 from judgeaudit.mine.calibrate import load_dev
 from judgeaudit.mine.llm_signals import LLMExtractor
-from judgeaudit.mine.parse import as_of_ms, as_of_text
+from judgeaudit.mine.parse import SIGNAL_FIELDS, as_of_ms, as_of_text
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.stance import model_path
 from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH, VectorCache, prefilter
@@ -211,11 +212,10 @@ def _keep_full_record(path: Path, record: dict[str, Any]) -> None:
     record["cue_rule_whole_dev"] = full["cue_rule_whole_dev"]
 
 
-def _latest_versions_row(args: argparse.Namespace, weight: np.ndarray | None, log: Any) -> dict[str, Any]:
-    """The cue extractor, rule by CV, on every review's latest version (same folds, same outside sample)."""
-    log("cue extractor on the latest review versions")
-    corpus = load_corpus(args.snapshot, RunSummary())
-    dev_papers, outside = cv.build_papers(load_dev(args.dev), corpus)
+def _cue_row(args: argparse.Namespace, weight: np.ndarray | None, corpus: Any,
+             fields: tuple[str, ...] = SIGNAL_FIELDS) -> dict[str, Any]:
+    """The cue extractor, rule by CV, on `corpus` with signals read from `fields` (same folds, same outside sample)."""
+    dev_papers, outside = cv.build_papers(load_dev(args.dev), corpus, fields)
     if weight is not None:
         outside, weight = cv.sample_outside(outside, args.outside_sample)
     res = cv.crossvalidate(dev_papers, outside, corpus, learners=[], outside_weight=weight)
@@ -282,7 +282,12 @@ def main() -> int:
     abl = {ext: {name: cv.summarise(r, dev_papers, resamples=args.resamples, seed=cv.SEED) for name, r in variants.items()}
            for ext, variants in res["ablation"].items()}
     if as_of is not None:
-        abl["offline"][f"reviews: as of {as_of_text(as_of)} <-> latest versions"] = _latest_versions_row(args, weight, log)
+        log("cue extractor on the latest review versions")
+        abl["offline"][f"reviews: as of {as_of_text(as_of)} <-> latest versions"] = _cue_row(
+            args, weight, load_corpus(args.snapshot, RunSummary()))
+    log("cue extractor without the questions field")
+    abl["offline"]["signal fields: with <-> without questions"] = _cue_row(
+        args, weight, corpus, tuple(f for f in SIGNAL_FIELDS if f != "questions"))
     record: dict[str, Any] = {
         "command": COMMAND + (" --embed" if args.embed else "") + (" --hybrid" if args.hybrid else "")
         + (f" --outside-sample {args.outside_sample:g}" if weight is not None else "")

@@ -12,11 +12,13 @@ from judgeaudit.mine.crossval import (
     Paper,
     Rule,
     assign_folds,
+    build_papers,
     decide,
     objective,
     sample_outside,
     stack,
 )
+from judgeaudit.mine.parse import Corpus, Review, Submission
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.select import decide as select_decide
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal
@@ -89,3 +91,17 @@ def test_the_outside_sample_is_stratified_and_stands_for_every_candidate() -> No
     assert sides.count("novel") == 6 and sides.count("not_novel") == 1
     assert weights.sum() == pytest.approx(37)  # each side's weights add up to its size
     assert [p.key for p in papers] == [p.key for p in sample_outside(list(reversed(outside)), 0.2)[0]]
+
+
+def test_papers_read_only_the_signal_fields_asked_for() -> None:
+    texts = (("summary", "The authors claim a novel method."), ("strengths", "The idea is novel."),
+             ("weaknesses", "The novelty is limited."), ("questions", "How is this different from [3]?"))
+    reviews = {f: [Review(f"{f}-r{i}", f, 2.0, 1.0, texts, 0) for i in range(3)] for f in ("P1", "P2")}
+    corpus = Corpus(submissions={f: Submission(f, 1, f"Paper {f}", "We study it.", "learning theory", "active",
+                                               "ICLR.cc/2026/Conference/Submission", 0) for f in reviews},
+                    reviews=reviews)
+    dev = [{"forum": "P1", "label": "not_novel", "positive_signals": [], "negative_signals": ["The novelty is limited."]}]
+    (paper,), _ = build_papers(dev, corpus)
+    assert paper.reviews[0] == ["The idea is novel.", "The novelty is limited.", "How is this different from [3]?"]
+    (paper,), _ = build_papers(dev, corpus, ("strengths", "weaknesses"))
+    assert paper.reviews[0] == ["The idea is novel.", "The novelty is limited."]
