@@ -20,7 +20,7 @@ from typing import Any
 from judgeaudit.files import sha256_file
 from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Corpus
-from judgeaudit.mine.select import Decision
+from judgeaudit.mine.select import Decision, review_means
 from judgeaudit.mine.sentences import quotes_overlap
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
 
@@ -102,10 +102,8 @@ def score_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
     rows = [r for r in dev if isinstance(r.get("forum"), str) and corpus.reviews.get(r["forum"])]
     same = 0
     for r in rows:
-        reviews = corpus.reviews[r["forum"]]
-        ours = [sum(x.rating for x in reviews) / len(reviews)]
-        contributions = [x.contribution for x in reviews if x.contribution is not None]
-        ours.append(sum(contributions) / len(contributions) if contributions else float("nan"))
+        rating, contribution = review_means(corpus.reviews[r["forum"]])
+        ours = [rating, float("nan") if contribution is None else contribution]
         try:
             theirs = [float(r["mean_rating"]), float(r["mean_contribution"])]
         except (KeyError, TypeError, ValueError):

@@ -21,13 +21,13 @@ Population and cuts (documented in the dataset card):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 import numpy as np
 
-from judgeaudit.mine.parse import STATUS_WITHDRAWN, Corpus, status_of
+from judgeaudit.mine.parse import STATUS_WITHDRAWN, Corpus, Review, status_of
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals
 
 Side = Literal["novel", "not_novel"]
@@ -87,13 +87,16 @@ def paper_scores(corpus: Corpus) -> dict[str, PaperScores]:
         if not reviews:
             continue
         sub = corpus.submissions[forum]
-        contributions = [r.contribution for r in reviews if r.contribution is not None]
-        out[forum] = PaperScores(
-            forum=forum, area=sub.area, status=status_of(corpus, forum), review_count=len(reviews),
-            rating_mean=float(np.mean([r.rating for r in reviews])),
-            contribution_mean=float(np.mean(contributions)) if contributions else None,
-        )
+        rating_mean, contribution_mean = review_means(reviews)
+        out[forum] = PaperScores(forum=forum, area=sub.area, status=status_of(corpus, forum), review_count=len(reviews),
+                                 rating_mean=rating_mean, contribution_mean=contribution_mean)
     return out
+
+
+def review_means(reviews: Sequence[Review]) -> tuple[float, float | None]:
+    """A paper's mean rating and mean contribution over its (non-empty) reviews; None when none scores contribution."""
+    contributions = [r.contribution for r in reviews if r.contribution is not None]
+    return float(np.mean([r.rating for r in reviews])), float(np.mean(contributions)) if contributions else None
 
 
 def area_cutoffs(scores: Mapping[str, PaperScores], th: Thresholds) -> dict[str, tuple[float, float]]:

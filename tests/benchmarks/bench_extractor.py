@@ -212,10 +212,10 @@ def _keep_full_record(path: Path, record: dict[str, Any]) -> None:
     record["cue_rule_whole_dev"] = full["cue_rule_whole_dev"]
 
 
-def _cue_row(args: argparse.Namespace, weight: np.ndarray | None, corpus: Any,
+def _cue_row(args: argparse.Namespace, dev: list[dict[str, Any]], weight: np.ndarray | None, corpus: Any,
              fields: tuple[str, ...] = SIGNAL_FIELDS) -> dict[str, Any]:
     """The cue extractor, rule by CV, on `corpus` with signals read from `fields` (same folds, same outside sample)."""
-    dev_papers, outside = cv.build_papers(load_dev(args.dev), corpus, fields)
+    dev_papers, outside = cv.build_papers(dev, corpus, fields)
     if weight is not None:
         outside, weight = cv.sample_outside(outside, args.outside_sample)
     res = cv.crossvalidate(dev_papers, outside, corpus, learners=[], outside_weight=weight)
@@ -284,10 +284,10 @@ def main() -> int:
     if as_of is not None:
         log("cue extractor on the latest review versions")
         abl["offline"][f"reviews: as of {as_of_text(as_of)} <-> latest versions"] = _cue_row(
-            args, weight, load_corpus(args.snapshot, RunSummary()))
+            args, dev, weight, load_corpus(args.snapshot, RunSummary()))
     log("cue extractor without the questions field")
     abl["offline"]["signal fields: with <-> without questions"] = _cue_row(
-        args, weight, corpus, tuple(f for f in SIGNAL_FIELDS if f != "questions"))
+        args, dev, weight, corpus, tuple(f for f in SIGNAL_FIELDS if f != "questions"))
     record: dict[str, Any] = {
         "command": COMMAND + (" --embed" if args.embed else "") + (" --hybrid" if args.hybrid else "")
         + (f" --outside-sample {args.outside_sample:g}" if weight is not None else "")
