@@ -358,6 +358,13 @@ def measure(papers: Sequence[CasePaper], extractors: Mapping[str, SignalExtracto
     return out
 
 
+def counts_table(first: str, columns: Sequence[str], rows: Mapping[str, Mapping[str, int]]) -> str:
+    """Counts as a Markdown table: one row per key of `rows`, one column per name in `columns` (0 when absent)."""
+    out = [f"| {first} | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    out += [f"| {name} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |" for name, counts in rows.items()]
+    return "\n".join(out)
+
+
 def _iv(d: Mapping[str, Any]) -> str:
     if d.get("estimate") is None or not np.isfinite(d["estimate"]):
         return "n/a"

@@ -82,9 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {flag} | {row['reviews']:.0f} | {row['agreement']:.3f} | {row['kappa']:.3f} |")
     result["annotator_outcomes"] = outcomes(papers, args.dev)
     print("\n## the selection rule on the annotators' stances\n")
-    print("| papers | " + " | ".join(sc.OUTCOMES) + " |\n|---|" + "---|" * len(sc.OUTCOMES))
-    for group, counts in result["annotator_outcomes"].items():
-        print(f"| {group} | " + " | ".join(str(counts.get(o, 0)) for o in sc.OUTCOMES) + " |")
+    print(sc.counts_table("papers", sc.OUTCOMES, result["annotator_outcomes"]))
     print(f"\n{wall:.1f} s wall, load {os.getloadavg()[0]:.2f}")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")

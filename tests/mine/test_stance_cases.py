@@ -173,3 +173,9 @@ def test_kept_cases_are_sound_and_the_card_counts_are_what_they_give() -> None:
     ex = OfflineExtractor()
     assert all(decide(p.forum, p.side, len(p.reviews), [ex.extract(r) for r in p.reviews], Thresholds()).label == "not_novel"
                for p in papers)
+
+
+def test_counts_table_has_a_row_per_key_and_zero_for_a_missing_count() -> None:
+    got = sc.counts_table("class", ("kept", "too few reviews agree"), {"novel": {"kept": 3}, "not_novel": {"too few reviews agree": 2}})
+    assert got.splitlines() == ["| class | kept | too few reviews agree |", "|---|---|---|",
+                                "| novel | 3 | 0 |", "| not_novel | 0 | 2 |"]
