@@ -3,9 +3,9 @@
 A *labeller* decides each candidate paper (keep it with its side's label, or not). The one that
 matters here reads every review as the independent annotators of the case fixtures did (the
 stance-cases brief) and applies the bundled selection rule to their stances
-(`stance_cases.annotator_outcome`): no extractor that reads the review text under the reference's
-stated definitions can be expected to beat it, so its agreement with the reference is a ceiling
-for text-reading extractors.
+(`stance_cases.annotator_outcome`): an extractor that reads the review text under the reference's
+stated definitions aims at this reading, so its agreement with the reference is the practical ceiling
+of such extractors (one that copied the reference model's own slips could pass it, a reading cannot).
 
 Two kinds of annotated papers go in, both read with `stance_cases.load_cases`:
 - *dev* papers: the reference's development split (every one a kept reference idea of its side);
@@ -14,7 +14,7 @@ Two kinds of annotated papers go in, both read with `stance_cases.load_cases`:
   the number of such candidates, is the rest of the labeller's class size;
 - *census* papers (optional): a set of candidates outside the dev split that the random sample was
   not drawn from (it was left out of the draw), read in full: their kept count is added as it is.
-Per class, `stats.label_agreement.sampled_jaccard_metric` turns those two shares into the estimated
+Per class, `stats.label_agreement.sampled_jaccard_metric` turns the two shares and the census into the estimated
 kept-set Jaccard with the reference, with a percentile bootstrap over papers (`judgeaudit.stats`).
 Any other labeller (an extractor under the bundled rule) can be measured on the same papers.
 """
