@@ -38,16 +38,15 @@ from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-STAGE = "candidates {} ({})"
-STAGE_TAIL = {"novel": "top decile, contribution", "not_novel": "bottom decile, contribution"}
 
 
 def population(dataset: Path, dev_rows: list[dict]) -> rc.Population:
     """Dev ideas per class (every row of the dev file) and the bundled run's candidates outside the dev split."""
-    stages = json.loads((dataset / "manifest.json").read_text(encoding="utf-8"))["mining"]["stages"]
+    by_area = json.loads((dataset / "manifest.json").read_text(encoding="utf-8"))["mining"]["by_area"]
     labels = json.loads((dataset / "calibration.json").read_text(encoding="utf-8"))["labels"]
     ideas = Counter(str(r["label"]) for r in dev_rows)
-    outside = {c: int(stages[STAGE.format(c, STAGE_TAIL[c])]) - int(labels[c]["candidates"]) for c in sc.CLASSES}
+    outside = {c: sum(int(a[f"candidates_{c}"]) for a in by_area.values()) - int(labels[c]["candidates"])
+               for c in sc.CLASSES}
     return rc.Population({c: ideas[c] for c in sc.CLASSES}, outside)
 
 
