@@ -347,8 +347,9 @@ batch of about 22 papers each, who were not told which papers were the reference
 further random sample and the 30 kept `not_novel` cases outside the dev split as a census, the
 reading's recall of the reference's dev ideas and its kept share of the random candidates give its
 class size and its kept-set Jaccard with the reference (`stats.label_agreement.sampled_jaccard_metric`;
-95% percentile bootstrap over papers, 10,000 resamples, seed 20260). No extractor that reads the
-review text under the reference's stated definitions can be expected to do better than this reading:
+95% percentile bootstrap over papers, 10,000 resamples, seed 20260). An extractor that reads the
+review text under the reference's stated definitions aims at this reading, so its agreement is their
+practical ceiling:
 
 {READING_CEILING}
 On the dev papers the bundled rule on the annotators' stances loses 19 `novel` ideas (13 short of an
