@@ -53,7 +53,7 @@ from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.report.frame import log_cause
 from judgeaudit.resources import datasets_root
-from judgeaudit.stats import bootstrap_metric, excludes_from_above
+from judgeaudit.stats import excludes_from_above, interval
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
@@ -411,12 +411,12 @@ def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
     metrics = metrics_for(kind)
     figures = {
         "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
-                           bootstrap_metric(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
+                           interval(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
         "invalid_rate": Figure("invalid_rate", "invalid rate",
-                               bootstrap_metric(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
+                               interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
     }
     if kind == "pairwise":
-        figures["tie_rate"] = Figure("tie_rate", "tie rate", bootstrap_metric(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
+        figures["tie_rate"] = Figure("tie_rate", "tie rate", interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
     return Reading(HEADLINE, "ok", len(base), figures)
 
 
@@ -465,7 +465,7 @@ class AuditResult:
 
 
     def above_chance(self) -> bool:
-        """Whether the headline interval excludes chance from above (`stats.bootstrap.excludes_from_above`)."""
+        """Whether the headline interval excludes chance from above (`stats.results.excludes_from_above`)."""
         return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
 
 

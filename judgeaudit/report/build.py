@@ -65,8 +65,11 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
     lines = [
         "# judgeaudit report",
         "",
-        f"Intervals: {b['confidence']:.0%} {b['method']} bootstrap over items, B = {b['resamples']}, seed {b['seed']}; "
-        f"differences are paired on item id ({b['paired_method']}). Every number is in `report.json`.",
+        f"Intervals ({b['confidence']:.0%}): Clopper-Pearson for shares of 0/1 outcomes, a continuity-corrected score "
+        "interval for soft accuracy, Tango's continuity-corrected score interval for the paired differences of those "
+        "(on item id, exact McNemar p-value); the percentile bootstrap over items for the rest (macro-F1, F1, "
+        f"agreement; B = {b['resamples']}, seed {b['seed']}). Each interval's method is in `report.json`; their "
+        "measured coverage is in judgeaudit/stats/INTERVALS.md.",
         "",
         f"Input: {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s) "
         f"and {len(inp['skipped_samples'])} sample(s).",

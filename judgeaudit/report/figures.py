@@ -149,7 +149,7 @@ def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
     label = LABEL.get(metric, metric)
-    ax.set_xlabel(f"Δ {label} vs reference (paired bootstrap 95% CI; filled = significant)")
+    ax.set_xlabel(f"Δ {label} vs reference (paired 95% CI; filled = significant)")
     refs = ", ".join(sorted(set(g["reference"]["by_model"].values())))
     ax.set_title(f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10)
     if not entries:

@@ -53,7 +53,7 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
                  "--resamples", "500", "--display", "none", "-M", "api_key=sk-PLANTED-4d1f", "-M", "flavour=plain"])
     printed = capsys.readouterr().out
     assert code == 0
-    # 2 items: every gate is inconclusive (fewer than MIN_ITEMS_FOR_SIGNIFICANCE), never fit or unfit
+    # 2 items: the intervals are too wide for a gate to pass or fail (position_first's [0.198, 1] straddles), never fit or unfit
     assert printed.startswith("verdict: use with care") and "inconclusive: position_first" in printed and "card.md" in printed
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["items"]["count"] == 2 and card["judge"]["gates_file"] == str(gates)
