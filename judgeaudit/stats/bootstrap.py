@@ -49,6 +49,7 @@ from judgeaudit.stats.results import (
     answer_status,
     excluded_items,
     n_items,
+    paired_check,
     paired_unavailable,
     side_states,
     significance_note,
@@ -216,12 +217,9 @@ def paired_bootstrap(
     says whether the percentile interval of the difference excludes zero (a point interval
     never does; both sides need valid answers).
     """
-    n = n_items(outcomes_x)
-    if n_items(outcomes_y) != n:
-        raise ValueError("paired bootstrap needs both configurations on the same items")
-    sides = side_states(outcomes_x, outcomes_y, metric)
-    if sides is not None:
-        return paired_unavailable(sides, confidence, PAIRED_METHOD, resamples, seed, n)
+    n, unavailable = paired_check(outcomes_x, outcomes_y, metric, confidence, PAIRED_METHOD, resamples, seed)
+    if unavailable is not None:
+        return unavailable
     counts: FloatArray | None = None
     if indices is None and isinstance(metric, Metric):
         counts = resample_counts(n, resamples, seed)

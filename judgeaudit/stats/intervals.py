@@ -74,9 +74,8 @@ from judgeaudit.stats.results import (
     answer_status,
     excluded_items,
     n_items,
-    paired_unavailable,
+    paired_check,
     proper,
-    side_states,
 )
 from judgeaudit.stats.unpaired import unpaired_bootstrap
 
@@ -185,12 +184,9 @@ def paired_difference(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[s
     mean = closed_form(metric)
     if mean is None or not mean.shared:
         return paired_bootstrap(outcomes_x, outcomes_y, metric, resamples, seed, confidence)
-    n = n_items(outcomes_x)
-    if n_items(outcomes_y) != n:
-        raise ValueError("a paired difference needs both configurations on the same items")
-    sides = side_states(outcomes_x, outcomes_y, metric)
-    if sides is not None:
-        return paired_unavailable(sides, confidence, PAIRED_SCORE_METHOD, None, None, n)
+    n, unavailable = paired_check(outcomes_x, outcomes_y, metric, confidence, PAIRED_SCORE_METHOD, None, None)
+    if unavailable is not None:
+        return unavailable
     both = applicable({**{f"x.{c}": outcomes_x[c] for c in metric.columns},
                        **{f"y.{c}": outcomes_y[c] for c in metric.columns}})
     excluded = int(n - both.sum())

@@ -224,3 +224,15 @@ def paired_unavailable(sides: tuple[str, str], confidence: float, method: str, r
     note = "; ".join(f"{side} is {s}" for side, s in (("configuration", sx), ("reference", sy)) if s != STATUS_OK)
     return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, method, resamples, seed, n, 0,
                             status, 0, f"no difference: {note}")
+
+
+def paired_check(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, ArrayLike], metric: MetricFn | Metric,
+                 confidence: float, method: str, resamples: int | None,
+                 seed: int | None) -> tuple[int, PairedDifference | None]:
+    """(items, None) for two configurations a paired difference can compare; (items, the difference
+    with no number) when a side has no value; an error when they hold different numbers of items."""
+    n = n_items(outcomes_x)
+    if n_items(outcomes_y) != n:
+        raise ValueError("a paired difference needs both configurations on the same items")
+    sides = side_states(outcomes_x, outcomes_y, metric)
+    return n, (None if sides is None else paired_unavailable(sides, confidence, method, resamples, seed, n))
