@@ -40,7 +40,7 @@ import pandas as pd
 from judgeaudit.arms.transforms import FRAMING_PROMPT, SURFACE_ARMS, apply_probe, probe_arms
 from judgeaudit.audit.gates import POINTWISE_FIGURES, Gate, region
 from judgeaudit.audit.readings import COLUMNS
-from judgeaudit.data.contract import Item, item_ideas
+from judgeaudit.data.contract import Item, PairItem, item_ideas
 from judgeaudit.judges.build import arm_sample, probed_items
 from judgeaudit.judges.llm.prompted import call_seed
 from judgeaudit.judges.prompts import plan_calls, render_call
@@ -427,6 +427,23 @@ def simulate_frame(behaviour: Behaviour, kind: str, n: int, probes: Sequence[str
             rows.append({"item_id": item_id, "kind": kind, "gold": gold, "verdict": verdict, "probe": probe,
                          "probe_variant": variant, "probe_target": arm.target})
     return Simulated(pd.DataFrame(rows, columns=list(COLUMNS)), generators)
+
+
+def with_generated_sides(items: Sequence[Item], own: str, other: str) -> list[Item]:
+    """Pairs with their not-novel side marked generated, by the generator `own` on every other item
+    (the first, the third, ...) and by `other` on the rest: self-preference items for a planted
+    judge whose name's last part is `own`'s backbone (its answer key must hold these items)."""
+    out: list[Item] = []
+    for k, pair in enumerate(items):
+        if not isinstance(pair, PairItem):
+            raise ValueError(f"self-preference items are pairs; {pair.item_id!r} is not")
+        generator = own if k % 2 == 0 else other
+        if pair.gold == "a":
+            marked = replace(pair, idea_b=replace(pair.idea_b, source="generated", generator=generator))
+        else:
+            marked = replace(pair, idea_a=replace(pair.idea_a, source="generated", generator=generator))
+        out.append(replace(marked, setup="human_generated"))
+    return out
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ surface figure 0.700 [0.638, 0.763] against 0.770, the pointwise casing flip rat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -38,11 +38,12 @@ from judgeaudit.audit.planted import (
     changed_shares,
     expected_figures,
     frame_of_calls,
+    with_generated_sides,
 )
 from judgeaudit.audit.readings import COLUMNS, ReadingConfig, read_all
 from judgeaudit.audit.run import run_audit
 from judgeaudit.cli import main
-from judgeaudit.data.contract import Item, PairItem
+from judgeaudit.data.contract import Item
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.providers.planted.behaviour import PRESETS
 from judgeaudit.providers.planted.key import load_key
@@ -78,14 +79,8 @@ ALL = {"pairwise": ("position", "presumption", "verbosity", "surface", "injectio
 def self_preference_set(root: Path) -> Path:
     """Bundled pairs whose not-novel side is marked generated: by the judge's own backbone on even
     items, by another on odd ones (the planted judge's answer key is this set)."""
-    pairs = []
-    for k, pair in enumerate(select_items(BUNDLED, "pairwise", ITEMS["pairwise"])):
-        assert isinstance(pair, PairItem)
-        side = "b" if pair.gold == "a" else "a"
-        idea = getattr(pair, f"idea_{side}")
-        generated = replace(idea, source="generated", generator=OWN if k % 2 == 0 else "openai/gpt-4o")
-        pairs.append(replace(pair, setup="human_generated", **{f"idea_{side}": generated}))
-    write_items(root / "pairwise.jsonl", pairs)
+    items = with_generated_sides(select_items(BUNDLED, "pairwise", ITEMS["pairwise"]), OWN, "openai/gpt-4o")
+    write_items(root / "pairwise.jsonl", items)
     return root
 
 

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+from scipy.sparse import csr_matrix
+
 from judgeaudit.data.contract import Idea, PairItem, PointItem, backbone
 from judgeaudit.data.jsonl import read_items
 from judgeaudit.data.validate import ContractError
@@ -46,7 +49,37 @@ class KnownIdea:
     text: str
     label: str
     generators: frozenset[str]
-    words: frozenset[str]
+
+
+@dataclass(frozen=True, eq=False)
+class WordIndex:
+    """The distinct words of the known ideas as a sparse incidence matrix (ideas x words), for
+    every idea's Jaccard share with a shown text in one product."""
+
+    ideas: tuple[KnownIdea, ...]
+    vocabulary: dict[str, int]
+    incidence: csr_matrix
+    sizes: np.ndarray
+
+    @classmethod
+    def of(cls, ideas: tuple[KnownIdea, ...]) -> WordIndex:
+        """The index of `ideas`."""
+        vocabulary: dict[str, int] = {}
+        rows, cols = [], []
+        for row, idea in enumerate(ideas):
+            for word in set(words(idea.text)):
+                rows.append(row)
+                cols.append(vocabulary.setdefault(word, len(vocabulary)))
+        incidence = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ideas), max(1, len(vocabulary))))
+        return cls(ideas, vocabulary, incidence, np.asarray(incidence.sum(axis=1)).ravel())
+
+    def shares(self, shown: frozenset[str]) -> np.ndarray:
+        """Jaccard share of distinct words between `shown` and each known idea."""
+        columns = [self.vocabulary[w] for w in shown if w in self.vocabulary]
+        vector = np.zeros(self.incidence.shape[1])
+        vector[columns] = 1.0
+        common = self.incidence @ vector
+        return np.asarray(common / (len(shown) + self.sizes - common))
 
 
 class UnknownIdea(LookupError):
@@ -62,6 +95,7 @@ class AnswerKey:
     by_text: dict[str, KnownIdea]
     by_words: dict[tuple[str, ...], KnownIdea]
     pair_gold: dict[frozenset[str], str]
+    index: WordIndex
 
     def find(self, text: str) -> KnownIdea:
         """The known idea `text` shows (exactly, normalised, or by shared words); UnknownIdea if none."""
@@ -77,14 +111,13 @@ class AnswerKey:
         shown = frozenset(words(text))
         if not shown:
             raise UnknownIdea("an idea text without words")
-        scored = []
-        for known in self.by_text.values():
-            common = len(shown & known.words)
-            scored.append((common / (len(shown) + len(known.words) - common), known))
-        top, best = max(scored, key=lambda pair: pair[0])
+        shares = self.index.shares(shown)
+        top = float(shares.max())
+        best = self.index.ideas[int(shares.argmax())]
         if top < MATCH_SHARE:
             raise UnknownIdea(f"idea not in the answer key ({self.source}): {_preview(text)}")
-        rivals = [k for share, k in scored if share >= top - MATCH_MARGIN and k.label != best.label]
+        close = np.flatnonzero(shares >= top - MATCH_MARGIN)
+        rivals = [i for i in close if self.index.ideas[i].label != best.label]
         if rivals:
             raise UnknownIdea(f"idea matches known ideas of both labels in the answer key ({self.source}): "
                               f"{_preview(text)}")
@@ -164,15 +197,14 @@ def load_key(dataset: str | None = None) -> AnswerKey:
                 pairs[texts] = gold if pairs.get(texts, gold) == gold else CONFLICT
             elif isinstance(item, PointItem):
                 _add(ideas, item.idea, item.gold)
-    by_text = {text: KnownIdea(text, labels.pop() if len(labels) == 1 else CONFLICT, frozenset(gens),
-                               frozenset(words(text)))
+    by_text = {text: KnownIdea(text, labels.pop() if len(labels) == 1 else CONFLICT, frozenset(gens))
                for text, (labels, gens) in ideas.items()}
     by_words: dict[tuple[str, ...], KnownIdea] = {}
     for known in by_text.values():
         key = words(known.text)
         seen = by_words.get(key)
         by_words[key] = known if seen is None or seen.label == known.label else KnownIdea(
-            known.text, CONFLICT, known.generators, known.words)
+            known.text, CONFLICT, known.generators)
     if not by_text:
         raise PlantedError(f"planted answer key ({source}) holds no ideas")
-    return AnswerKey(source, digest.hexdigest(), by_text, by_words, pairs)
+    return AnswerKey(source, digest.hexdigest(), by_text, by_words, pairs, WordIndex.of(tuple(by_text.values())))
