@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 _PREFIX = "text-"
+FENCED_LINE = "<fenced>"  # what `outside_fences` puts where a fenced text was
 _BOUNDARY_IN_RULE = re.compile(r'"<<< begin (\S+) >>>"')
 
 
@@ -85,7 +86,7 @@ def fenced_texts(prompt: str) -> list[str]:
 
 
 def outside_fences(prompt: str) -> str:
-    """The prompt with every fenced block (fence lines included) replaced by one `<fenced>` line."""
+    """The prompt with every fenced block (fence lines included) replaced by one `FENCED_LINE`."""
     boundary = prompt_boundary(prompt)
     if boundary is None:
         return prompt
@@ -96,7 +97,7 @@ def outside_fences(prompt: str) -> str:
             inside = True
         elif inside and line == end_line(boundary):
             inside = False
-            kept.append("<fenced>")
+            kept.append(FENCED_LINE)
         elif not inside:
             kept.append(line)
     return "\n".join(kept)

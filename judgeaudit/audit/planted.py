@@ -390,6 +390,15 @@ def changed_shares(items: Sequence[Item], seed: int = 0) -> dict[str, float]:
     return {e: changed[e] / len(typed) for e in SURFACE_ARMS}
 
 
+def design_of(items: Sequence[Item], seed: int) -> Design:
+    """The design of audited items (audit seed `seed`): their gold mix and the surface edits' reach."""
+    if not items:
+        raise ValueError("a design needs at least one item")
+    return Design(gold_first=sum(i.gold == "a" for i in items) / len(items),
+                  novel_share=sum(i.gold == "novel" for i in items) / len(items),
+                  surface_changed=changed_shares(items, seed), seed=seed)
+
+
 @dataclass(frozen=True)
 class Simulated:
     """A simulated battery: its per-judged-unit frame and each item's generator (self-preference)."""

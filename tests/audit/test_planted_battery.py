@@ -35,7 +35,7 @@ from judgeaudit.audit.planted import (
     BatteryCall,
     Design,
     battery_calls,
-    changed_shares,
+    design_of,
     expected_figures,
     frame_of_calls,
     with_generated_sides,
@@ -109,11 +109,7 @@ def audit(kind: str, preset: str, probes: tuple[str, ...], out: Path) -> Battery
     logged = label_runs(frame_from_logdir(out / "logs").frame, spec.seed)
     replayed = frame_of_calls(PRESETS[preset].behaviour, preset, calls)
     assert rows(logged) == rows(replayed) and len(rows(logged)) > len(items)
-    gold_first = sum(i.gold == "a" for i in items) / len(items)
-    novel = sum(i.gold == "novel" for i in items) / len(items)
-    design = Design(gold_first=gold_first, novel_share=novel, surface_changed=changed_shares(items, spec.seed),
-                    seed=spec.seed)
-    return Battery(result, design, calls, items)
+    return Battery(result, design_of(items, spec.seed), calls, items)
 
 
 def rows(frame: pd.DataFrame) -> list[tuple[str, ...]]:

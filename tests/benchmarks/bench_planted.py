@@ -13,8 +13,15 @@ backbone on every other item), and a Markdown table: the gate figure(s) each pre
 true value (`audit.planted.expected_figures` for the audited items' mix), the measured value and
 its interval, and the gate's outcome; then every gate that failed.
 
+`replays`: no Inspect; each preset's battery on `--limit` items rebuilt call for call
+(`audit.planted.battery_calls`) and answered by `--replays` planted judges of that behaviour under
+other names (independent draws): how often the reading's 95% interval of each planted figure holds
+its true value (the readings' interval method at that n, on these items), and the spread of the
+estimates.
+
     python tests/benchmarks/bench_planted.py speed [--repeats 3]
     python tests/benchmarks/bench_planted.py figures [--kind pairwise] [--limit 40] [--out DIR]
+    python tests/benchmarks/bench_planted.py replays [--kind pairwise] [--limit 40] [--replays 200]
 """
 
 from __future__ import annotations
@@ -30,9 +37,22 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from judgeaudit.arms.transforms import apply_probe
-from judgeaudit.audit.battery import PROBES_BY_KIND, AuditSpec, select_items
+from judgeaudit.audit.battery import (
+    PROBES_BY_KIND,
+    AuditSpec,
+    generators_of,
+    headline,
+    select_items,
+)
 from judgeaudit.audit.gates import DEFAULT_GATES, POINTWISE_FIGURES
-from judgeaudit.audit.planted import Design, changed_shares, expected_figures, with_generated_sides
+from judgeaudit.audit.planted import (
+    battery_calls,
+    design_of,
+    expected_figures,
+    frame_of_calls,
+    with_generated_sides,
+)
+from judgeaudit.audit.readings import ReadingConfig, read_all
 from judgeaudit.audit.run import run_audit
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.build import arm_sample
@@ -109,23 +129,15 @@ def figures(kind: str, limit: int, out: Path) -> None:
     for name, planted in planted_figures(kind).items():
         if name == "custom" or (name not in ("accurate",) and not planted):
             continue
-        dataset, args = BUNDLED, {}
-        items = select_items(BUNDLED, kind, limit)
-        probes = tuple(p for p in PROBES_BY_KIND[kind] if p != "self_preference")
-        if name == "self_preferring":
-            items = with_generated_sides(items, OWN, "openai/gpt-4o")
-            write_items(out / "self_preference_set" / f"{kind}.jsonl", items)
-            dataset = str(out / "self_preference_set")
-            args = {"dataset": dataset}
-            probes = PROBES_BY_KIND[kind]
+        items, key_source = battery_items(kind, limit, name, out)
+        dataset, args = key_source or BUNDLED, {"dataset": key_source} if key_source else {}
+        probes = tuple(p for p in PROBES_BY_KIND[kind] if p != "self_preference" or key_source)
         spec = AuditSpec(model=f"planted/{name}", dataset=dataset, kind=kind, limit=limit, probes=probes,
                          model_args=args)
         started = time.perf_counter()
         result, _ = run_audit(spec, out / f"{kind}-{name}")
         seconds = time.perf_counter() - started
-        design = Design(gold_first=sum(i.gold == "a" for i in items) / len(items),
-                        novel_share=sum(i.gold == "novel" for i in items) / len(items),
-                        surface_changed=changed_shares(items, spec.seed), seed=spec.seed)
+        design = design_of(items, spec.seed)
         truths = expected_figures(PRESETS[name].behaviour, kind, design)
         outcomes = {g.gate.name: g for g in result.gates}
         failed = ", ".join(g for g, r in outcomes.items() if r.outcome == "fail") or "none"
@@ -133,10 +145,51 @@ def figures(kind: str, limit: int, out: Path) -> None:
         for probe, figure in rows:
             reading = result.headline if probe == "headline" else result.readings[probe]
             value = reading.figures[figure].value
-            gate = next((g for g in outcomes.values() if g.gate.probe == probe), None)
+            gate = next((g for g in outcomes.values() if g.gate.probe == probe and figure in
+                         (g.gate.figure, POINTWISE_FIGURES.get(probe))), None)
             print(f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | {value.estimate:.3f} "
                   f"[{value.low:.3f}, {value.high:.3f}] | {gate.gate.name + ': ' + gate.outcome if gate else '-'} "
                   f"| {result.verdict} | {failed} | {seconds:.0f} |")
+
+
+def battery_items(kind: str, limit: int, name: str, out: Path) -> tuple[list[Any], str | None]:
+    """The audited items of a preset and its answer key source (the self-preference set for self_preferring)."""
+    items = select_items(BUNDLED, kind, limit)
+    if name != "self_preferring":
+        return items, None
+    items = with_generated_sides(items, OWN, "openai/gpt-4o")
+    write_items(out / "self_preference_set" / f"{kind}.jsonl", items)
+    return items, str(out / "self_preference_set")
+
+
+def replays(kind: str, limit: int, count: int, out: Path) -> None:
+    seed = AuditSpec(model="planted/accurate").seed
+    cfg = ReadingConfig(resamples=1000, seed=seed)
+    print(f"| preset | figure | true | covered by the 95% interval | mean estimate (sd) over {count} replays |")
+    print("|---|---|---|---|---|")
+    for name, planted in planted_figures(kind).items():
+        if not planted:
+            continue
+        items, key_source = battery_items(kind, limit, name, out)
+        probes = tuple({p for p, _ in planted if p != "headline"} | {"repeat"})
+        calls = battery_calls(kind, items, probes, load_key(key_source), seed, name)
+        design = design_of(items, seed)
+        truths = expected_figures(PRESETS[name].behaviour, kind, design)
+        hits: dict[tuple[str, str], list[float]] = {f: [] for f in planted}
+        covered = dict.fromkeys(planted, 0)
+        for j in range(count):
+            judge = f"replay{j}/{name}"
+            frame = frame_of_calls(PRESETS[name].behaviour, judge, calls)
+            readings = read_all(frame, probes, cfg, judge_model=f"planted/{judge}", generators=generators_of(items))
+            for probe, figure in planted:
+                reading = headline(frame, kind, cfg) if probe == "headline" else readings[probe]
+                value = reading.figures[figure].value
+                hits[(probe, figure)].append(value.estimate)
+                covered[(probe, figure)] += value.low <= truths[probe][figure].value <= value.high
+        for (probe, figure), estimates in hits.items():
+            print(f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | "
+                  f"{covered[(probe, figure)] / count:.3f} | {statistics.mean(estimates):.3f} "
+                  f"({statistics.pstdev(estimates):.3f}) |")
 
 
 def main() -> None:
@@ -148,9 +201,15 @@ def main() -> None:
     f.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise")
     f.add_argument("--limit", type=int, default=40)
     f.add_argument("--out", type=Path, default=None)
+    r = sub.add_parser("replays")
+    r.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise")
+    r.add_argument("--limit", type=int, default=40)
+    r.add_argument("--replays", type=int, default=200)
     args = parser.parse_args()
     if args.what == "speed":
         speed(args.repeats)
+    elif args.what == "replays":
+        replays(args.kind, args.limit, args.replays, Path(tempfile.mkdtemp(prefix="bench-planted-")))
     else:
         figures(args.kind, args.limit, args.out or Path(tempfile.mkdtemp(prefix="bench-planted-")))
 

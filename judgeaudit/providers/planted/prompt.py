@@ -31,13 +31,12 @@ from dataclasses import dataclass
 from judgeaudit.arms import edits
 from judgeaudit.arms.transforms import CUE_PAIRWISE, CUE_POINTWISE
 from judgeaudit.data.contract import backbone
-from judgeaudit.fence import fenced_texts, outside_fences, prompt_boundary
+from judgeaudit.fence import FENCED_LINE, fenced_texts, outside_fences, prompt_boundary
 from judgeaudit.protocol import answer_instruction, idea_names
 from judgeaudit.providers.planted.behaviour import PAIR_OPTIONS, POINT_SIDE, Shown
 from judgeaudit.providers.planted.key import AnswerKey, KnownIdea, UnknownIdea
 
 POINT_LABEL = "Idea"  # the label line of a pointwise prompt's idea (`Idea:`)
-FENCED = "<fenced>"  # the line `outside_fences` puts where a fenced text was
 _PAIR_CUE = re.compile(re.escape(CUE_PAIRWISE).replace(re.escape("Idea {side}"), r"(Idea \S+?)"))
 _POINT_NOTES: dict[str, str] = {note: label for label, note in edits.INJECT_POINTWISE.items()}
 
@@ -71,7 +70,7 @@ def labelled_ideas(prompt: str, names: tuple[str, ...]) -> list[str]:
         raise UnreadablePrompt("prompt has no fenced idea texts")
     outside = outside_fences(prompt).split("\n")
     texts = fenced_texts(prompt)
-    slots = [i for i, line in enumerate(outside) if line == FENCED]
+    slots = [i for i, line in enumerate(outside) if line == FENCED_LINE]
     if len(slots) != len(texts):
         raise UnreadablePrompt("prompt has an unclosed fence")
     labelled: dict[str, list[str]] = {}
