@@ -301,19 +301,23 @@ _HEDGE_WORDS = (
     r"|might\s+be|may\s+be|cannot|can't|can\s+not|low\s+confidence|not\s+confident|unconfident"
     r"|i\s+guess|i\s+suppose|i\s+reckon|fifty-fifty|coin\s+(?:flip|toss)|toss-?up|50\s*[/-]\s*50"
 )
-# Degree words: the statement withholds the verdict by degree ("NOVEL (in part)", "partly novel").
-_DEGREE_WORDS = (
-    r"in\s+parts?|partly|partially|moderately|somewhat|marginally|kind\s+of|sort\s+of|borderline|ish"
-    r"|to\s+(?:some|a\s+(?:certain|limited|small))\s+(?:extent|degree)|to\s+a\s+degree|up\s+to\s+a\s+point"
+# Degree words: the statement withholds the verdict by degree ("partly novel", "Verdict: A (somewhat)").
+_DEGREE_WORDS = r"partly|partially|moderately|somewhat|marginally|kind\s+of|sort\s+of|borderline|ish"
+# Degree phrases, which also occur in reasons ("because, in part, ..."): a degree only next to the option
+# (`NOVEL (in part)`, see `_QUALIFIER`) or as a short value (`Verdict: In parts, A`).
+_DEGREE_PHRASES = (
+    r"in\s+parts?|to\s+(?:some|a\s+(?:certain|limited|small))\s+(?:extent|degree)|to\s+a\s+degree"
+    r"|up\s+to\s+a\s+point|in\s+(?:some|certain|a\s+few|many)\s+(?:respects|ways|aspects|places)"
 )
-# Either anywhere in a verdict's own clause (one search; the group that matched names the reason).
+_DEGREE_PHRASE = re.compile(rf"\b(?:{_DEGREE_PHRASES})\b")
+# A hedge or a degree word anywhere in a verdict's own clause (one search; the group that matched names
+# the reason).
 _DOUBT = re.compile(rf"\b(?:(?P<degree>{_DEGREE_WORDS})|{_HEDGE_WORDS})\b|\?")
 # Words right after an option that qualify it: a hedge or a degree standing as the option's own clause
 # (`A, I think`, `NOVEL (in some respects)`, `A - tentatively.`), not a reason that follows it.
 _QUALIFIER = re.compile(
     r"^\s*(?:[,:;(\[-]|\.\.\.)?\s*(?:(?:but|though|although|at\s+least|only|if\s+only|or\s+so)\s+)*"
-    rf"(?:(?P<degree>{_DEGREE_WORDS}|in\s+(?:some|certain|a\s+few|many)\s+(?:respects|ways|aspects|places)"
-    r"|semi)|(?P<weak>slightly|mildly|modestly|weakly|a\s+bit|a\s+little)"
+    rf"(?:(?P<degree>{_DEGREE_WORDS}|{_DEGREE_PHRASES}|semi)|(?P<weak>slightly|mildly|modestly|weakly|a\s+bit|a\s+little)"
     rf"|{_HEDGE_WORDS}|i\s+(?:think|believe|suspect|feel)|i(?:'d|\s+would)\s+(?:say|guess)|i'm\s+not\s+sure"
     r"|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|say)|if\s+forced|at\s+a\s+guess|for\s+now|provisionally"
     r"|tentatively|presumably|seemingly|apparently|roughly|more\s+or\s+less|hmm+|(?:could|can|might)\s+go\s+either\s+way)"
@@ -550,7 +554,7 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
     first = _sentence(value)
     if len(_aspect_readings(_rx(r"[,;]").split(first), kind, labels)) > 1:
         return None, SPLIT, len(value)  # `framing: NOVEL, method: NOT NOVEL`
-    doubt = _doubt(first)
+    doubt = _doubt(first) or (DEGREE if _DEGREE_PHRASE.search(first) else None)
     if doubt is not None and (len(first.split()) <= 6 or _names_option(first, kind, labels)):
         return None, COMPOUND if _inside_word(kind, labels).match(stripped) else doubt, len(value)
     if _rx(rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
