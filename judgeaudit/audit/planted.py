@@ -24,9 +24,11 @@ true figure (its reading compares verdicts with an arm target the pointwise prob
 `simulate_frame` draws a battery's per-judged-unit frame (the readings' columns) for `n`
 synthetic items with `behaviour.decide`, the provider's own function; `audit.readings.read_all`
 reads it as it reads an audit's logs. `replay_frame` gives the frame a planted judge's real
-battery on real items produces, without Inspect: it renders every call's prompt as the prompted
-judge does, reads it as the provider does and decides as the provider does, so its verdicts are
-the audit's, call for call (the battery's defaults: reference prompt, k = 1, one order).
+battery on real items produces, without Inspect: `battery_calls` renders every call's prompt as
+the prompted judge does and reads it as the provider does (once), `frame_of_calls` decides them
+as the provider does (for any judge name: independent replays of one battery), so its verdicts
+are the audit's, call for call (the battery's defaults: reference prompt, k = 1, one order).
+`design_of` measures a `Design` on real items; `with_generated_sides` makes self-preference items.
 """
 
 from __future__ import annotations
