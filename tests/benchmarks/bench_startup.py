@@ -5,14 +5,14 @@
 
 Each command runs `--runs` times as `python -m judgeaudit ARGS` in a fresh interpreter (the one running
 this script unless `--python`); the table gives the median and the fastest wall time, the exit code, and
-the heavy libraries (tests/cli_starts.HEAVY) the command imported, read from one extra run under
-`python -X importtime`. The commands: `--help` and an unknown command; each subcommand's `--help`;
-`validate` on the bundled set; `convert` of the small novelty-judge-bench fixture; `mine` of the
-40-forum OpenReview fixture (196 notes, 2 workers: start-up plus a little mining); and, for the
-commands whose handler imports the judge stack, a bad option value refused by the handler after its
-imports (report on a directory without logs, audit with a bad --display). `--instructions` adds the
-instructions one run executes (valgrind callgrind; slow for the commands that import Inspect), a
-figure the machine's load does not move. To measure an older checkout whose package has no
+the heavy libraries (tests/cli_starts.HEAVY) the command imported, read from `sys.modules` of one
+extra run. The commands: `--help` and an unknown command; each subcommand's `--help`; `validate` on
+the bundled set; `convert` of the small novelty-judge-bench fixture; `mine` refusing `--workers 0`
+after its handler's imports, and mining the 40-forum OpenReview fixture (196 notes, 2 workers:
+start-up plus a little mining); `report` and `audit` refusing their input after their handler's
+imports (a directory without logs, a bad --display). `--instructions` adds the instructions one run
+executes, all its processes summed (valgrind callgrind; minutes for the commands that import
+Inspect), a figure the machine's load does not move. To measure an older checkout whose package has no
 `__main__`, pass `--module judgeaudit.cli` and that checkout's `--python`. Writes only into a
 temporary directory. The machine is shared: the load average is printed before and after.
 """
@@ -34,8 +34,8 @@ from cli_starts import BENCH_SOURCE, BUNDLED_SET, LOOSE, SMALL_SNAPSHOT, command
 
 # (name, argv); {tmp} is the benchmark's temporary directory.
 COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("--help", ("--help",)),
-    ("unknown command", ("bogus",)),
+    ("judgeaudit --help", ("--help",)),
+    ("judgeaudit bogus", ("bogus",)),
     ("validate --help", ("validate", "--help")),
     ("convert --help", ("convert", "--help")),
     ("mine --help", ("mine", "--help")),
@@ -56,15 +56,15 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def instructions(args: list[str], cwd: Path, python: str, module: str) -> int:
-    """Instructions executed by one run of the command, counted by callgrind."""
+    """Instructions executed by one run of the command (all its processes), counted by callgrind."""
     argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
             *command_argv(args, python=python, module=module)]
     run = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False,
                          env={**os.environ, "PYTHONHASHSEED": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
-    found = re.search(r"Collected\s*:\s*(\d+)", run.stderr)
+    found = re.findall(r"Collected\s*:\s*(\d+)", run.stderr)  # one per process: mine's forked workers too
     if not found:
         raise SystemExit(f"callgrind failed on {args}: {run.stderr.strip().splitlines()[-1:]}")
-    return int(found.group(1))
+    return sum(int(n) for n in found)
 
 
 def main() -> int:
