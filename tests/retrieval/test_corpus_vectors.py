@@ -84,3 +84,12 @@ def test_dense_retriever_loads_the_bundled_vectors_without_embedding_the_corpus(
     retriever = Retriever(load_corpus(), "dense", NoCorpusEncoding(), use_cache=False)
     result = retriever.search("graph neural network expressivity beyond the Weisfeiler-Lehman test", k=3)
     assert len(result.hits) == 3 and retriever.description == "dense:minilm-l6-v2@128"
+
+
+def test_embedders_of_one_cut_share_one_loaded_model() -> None:
+    """Each judge task builds its own embedder; the MiniLM weights are loaded once per process and cut."""
+    a, b, short = MiniLMEmbedder(), MiniLMEmbedder(), MiniLMEmbedder(max_seq_length=64)
+    assert a._load() is b._load() and short._load() is not a._load()
+    assert (a._load().max_seq_length, short._load().max_seq_length) == (128, 64)
+    long_text = "graph " * 200
+    assert not np.allclose(a.encode([long_text]), short.encode([long_text]))  # the cut still applies per model
