@@ -102,6 +102,20 @@ def set_dir(tmp_path: Path) -> Path:
     return d
 
 
+@pytest.fixture
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The litellm provider's backoff waits, recorded instead of slept (its injectable clock, `retry_sleep`)."""
+    from judgeaudit.providers import litellm_api
+
+    waits: list[float] = []
+
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(litellm_api, "retry_sleep", record)
+    return waits
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove this process's private cache root (each xdist worker and the controller have their own)."""
     shutil.rmtree(SESSION_CACHES, ignore_errors=True)
