@@ -24,8 +24,15 @@ SECRET_PARAM_NAMES = frozenset(
         "vertex_credentials",
     }
 )
+# Argument names that look like credentials (`secret_name`).
+_SECRET_NAME = re.compile(r"key|token|secret|password|credential|auth", re.I)
 # Shorter strings are too likely to occur by chance in ordinary text to be worth redacting.
 _MIN_SECRET_LEN = 8
+
+
+def secret_name(name: str) -> bool:
+    """Whether an argument of this name may carry a credential (`api_key`, `auth_token`, ...)."""
+    return name in SECRET_PARAM_NAMES or bool(_SECRET_NAME.search(name))
 
 
 def env_secrets(environ: Mapping[str, str] | None = None) -> set[str]:
