@@ -122,16 +122,26 @@ _SECRET_WORDS = ("key", "token", "secret", "password", "auth", "credential")
 
 
 def safe_model_args(args: dict[str, Any]) -> dict[str, Any]:
-    """Model args fit for a card: secret-looking names redacted, non-scalars by type name."""
+    """Model args fit for a card: secret-looking names redacted, lists and mappings of such values kept
+    (a panel's `-T panel` list), anything else by type name."""
     out: dict[str, Any] = {}
     for name, value in sorted(args.items()):
         if any(w in name.lower() for w in _SECRET_WORDS):
             out[name] = "<redacted>"
-        elif value is None or isinstance(value, str | int | float | bool):
-            out[name] = value
         else:
-            out[name] = f"<{type(value).__name__}>"
+            out[name] = _safe_value(value)
     return out
+
+
+def _safe_value(value: Any) -> Any:
+    """A scalar as it is, a list or mapping with its values made safe, anything else by type name."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_safe_value(v) for v in value]
+    if isinstance(value, dict):
+        return safe_model_args(value)
+    return f"<{type(value).__name__}>"
 
 
 def balanced_head(items: Sequence[Item], limit: int) -> list[Item]:

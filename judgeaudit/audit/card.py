@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ def reproduce_command(result: AuditResult) -> str:
         parts.append(f"--judge {spec.judge}")
     for k, v in judge["judge_options"].items():
         if not (isinstance(v, str) and v.startswith("<")):
-            parts.append(f"-T {k}={_option(v)}")
+            parts.append(f"-T {shlex.quote(f'{k}={_option(v)}')}")  # a panel's list needs quotes
     for k, v in judge["model_args"].items():
         if not (isinstance(v, str) and v.startswith("<")):
             parts.append(f"-M {k}={v}")

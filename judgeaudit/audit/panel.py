@@ -99,15 +99,17 @@ def _better(gate: Gate, x: float, y: float) -> bool:
 
 
 def against_best(panel: GateResult, members: dict[str, GateResult]) -> str:
-    """Whether the panel's judged value is better than, as good as or worse than its best member's."""
+    """Whether the panel's judged value is better than, as good as or worse than its best member's
+    (the best members named; several when they tie)."""
     judged = {n: r.value for n, r in members.items() if r.value is not None and math.isfinite(r.value)}
     if panel.value is None or not math.isfinite(panel.value) or not judged:
         return "n/a"
     gate = panel.gate
-    best = min(judged, key=lambda n: judged[n]) if gate.direction == "max" else max(judged, key=lambda n: judged[n])
-    if math.isclose(panel.value, judged[best], abs_tol=1e-9):
+    top = min(judged.values()) if gate.direction == "max" else max(judged.values())
+    best = ", ".join(n for n, v in judged.items() if math.isclose(v, top, abs_tol=1e-9))
+    if math.isclose(panel.value, top, abs_tol=1e-9):
         return f"as good as its best member ({best})"
-    return f"{'better' if _better(gate, panel.value, judged[best]) else 'worse'} than its best member ({best})"
+    return f"{'better' if _better(gate, panel.value, top) else 'worse'} than its best member ({best})"
 
 
 def members_section(result: AuditResult) -> list[str]:

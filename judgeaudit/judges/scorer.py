@@ -45,21 +45,33 @@ def unit_value(verdict: str, gold: str) -> float:
 
 
 def aggregate_calls(
-    kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule, panel: PanelRule | None = None
+    kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule
 ) -> tuple[str, bool, float]:
-    """(verdict, was_split, Score.value) of a list of call records (none recorded: `error`); a
-    panel's calls by its rule (`judges.panel_votes`; `was_split`: a pointwise panel's tie rule)."""
+    """(verdict, was_split, Score.value) of one judge's call records (none recorded: `error`)."""
     if not calls:
         return ERROR, False, unit_value(ERROR, gold)
-    if panel is not None:
-        outcome = panel_calls_outcome(kind, calls, panel, split_rule)
-        return outcome.verdict, outcome.no_majority and kind == "pointwise", unit_value(outcome.verdict, gold)
     verdicts = [c["verdict"] for c in calls]
     if kind == "pairwise":
         verdict: str = aggregate_pairwise(verdicts)
         return verdict, False, unit_value(verdict, gold)
     verdict, split = aggregate_pointwise(verdicts, split_rule)
     return verdict, split, unit_value(verdict, gold)
+
+
+def judged_unit(kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule,
+                panel: PanelRule | None = None) -> tuple[str, float, dict[str, Any]]:
+    """(verdict, Score.value, the score's judging fields: `split`, `calls_failed`, `error` when a call
+    failed, and for a panel `panel`, its outcome) of a sample's call records; a panel's calls by its
+    rule (`judges.panel_votes`: `split` when a pointwise panel's tie rule decided)."""
+    if panel is None or not calls:
+        verdict, split, value = aggregate_calls(kind, calls, gold, split_rule)
+        return verdict, value, {"split": split, **failure_fields(calls)}
+    outcome = panel_calls_outcome(kind, calls, panel, split_rule)
+    error = panel_failure(calls, outcome, panel)
+    fields: dict[str, Any] = {"split": outcome.no_majority and kind == "pointwise",
+                              "calls_failed": sum(c["verdict"] == ERROR for c in calls),
+                              **({"error": error} if error is not None else {}), "panel": outcome.to_dict()}
+    return outcome.verdict, unit_value(outcome.verdict, gold), fields
 
 
 def build_score(
@@ -77,39 +89,28 @@ def build_score(
     `read_unit`); `kind` is the task's, or the sample's `kind` metadata when None; a panel's calls
     by its rule, with the members' verdicts and how many answered (`panel`)."""
     kind = kind or meta["kind"]
-    verdict, split, value = aggregate_calls(kind, calls, gold, split_rule, panel)
+    verdict, value, fields = judged_unit(kind, calls, gold, split_rule, panel)
     orders = plan["orders"]
-    failure = failure_fields(calls, kind, split_rule, panel)
     metadata: dict[str, Any] = {
         "gold": gold,
         "calls": calls,
         "k": plan["k"],
         "both_orders": "ab" in orders and "ba" in orders,
-        "split": split,
         "prompt": plan["prompt"],
-        **failure,
+        **fields,
     }
-    if panel is not None and calls:
-        metadata["panel"] = panel_calls_outcome(kind, calls, panel, split_rule).to_dict()
     if meta.get("retrieved") is not None:  # set by retrieval-using judges
         metadata["retrieved"] = meta["retrieved"]
-    return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
+    return Score(value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata)
 
 
-def failure_fields(calls: list[dict[str, Any]], kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE,
-                   panel: PanelRule | None = None) -> dict[str, Any]:
+def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
     """`calls_failed` (calls with verdict `error`) and, when a call failed (or none was recorded),
-    `error` (one line: how many of the calls failed and the first cause; a panel's names the members,
-    `panel_votes.panel_failure`) of a sample's calls; that line is also the score's explanation (none
-    when every call answered: the per-call verdicts are in `calls`, and Inspect thins every
-    explanation of every sample summary)."""
+    `error` (one line: how many of the calls failed and the first cause) of a sample's calls; that
+    line is also the score's explanation (none when every call answered: the per-call verdicts are
+    in `calls`, and Inspect thins every explanation of every sample summary)."""
     failed = sum(c["verdict"] == ERROR for c in calls)
-    if not calls:
-        error: str | None = NO_CALLS
-    elif panel is not None:
-        error = panel_failure(calls, panel_calls_outcome(kind, calls, panel, split_rule), panel)
-    else:
-        error = failure_summary(calls)
+    error = failure_summary(calls) if calls else NO_CALLS
     return {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
 
 
@@ -158,13 +159,10 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
             for epoch, score in enumerate(scores)
             for call in (score.metadata or {})["calls"]
         ]
-        verdict, split, value = aggregate_calls(kind, calls, first["gold"], split_rule, rule)
+        verdict, value, fields = judged_unit(kind, calls, first["gold"], split_rule, rule)
         metadata = {key: val for key, val in first.items() if key != "error"}
-        failure = failure_fields(calls, kind, split_rule, rule)
-        metadata.update({"calls": calls, "k": k * len(scores), "split": split, **failure})
-        if rule is not None:
-            metadata["panel"] = panel_calls_outcome(kind, calls, rule, split_rule).to_dict()
-        return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
+        metadata.update({"calls": calls, "k": k * len(scores), **fields})
+        return Score(value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata)
 
     return reduce
 

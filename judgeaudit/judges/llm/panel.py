@@ -17,8 +17,8 @@ one (`api_key`, `..._token`, ...) is refused; providers read keys from the envir
 
 The members are the task's Inspect model roles (one role per member, named after it), so Inspect
 logs each member's usage apart (`role_usage`) and its own model args (`eval.model_roles`). The eval's
-own model plays no part: a panel runs with `--model none` (another model is refused when the task is
-built, or at the first sample when the task was built before the eval).
+own model plays no part: a panel runs with `--model none` (under another model every sample errors
+with that one line before any call).
 
 Every member runs the prompted judge (`judges.llm.prompted`) on the same rendered prompt: the same
 prompt messages, orders, k calls per order, call seeds and cache scopes as a single-judge run of its
@@ -159,11 +159,9 @@ def member_models(members: Sequence[Member]) -> dict[str, Model]:
 
 
 def refuse_eval_model() -> None:
-    """A one-line error when the eval runs a model (the panel's models are its members: `--model none`)."""
-    try:
-        active = str(get_model())
-    except Exception:  # noqa: BLE001 - no eval model yet (the task is built before the eval): checked per sample
-        return
+    """A one-line error when the eval runs a model (the panel's models are its members: `--model none`);
+    called per sample, where the active model is the eval's (outside an eval it may be any earlier one)."""
+    active = str(get_model())
     if active != NO_MODEL:
         raise TaskOptionError(f"-T judge=panel: the panel's models are its members (-T panel=...); run it with "
                               f"--model none, not --model {active}")
@@ -227,7 +225,6 @@ def panel_task(kind: str, judge: str, dataset: str, *, idea_format: str, probe: 
     aggregated by `-T panel_rule` with quorum `-T panel_quorum`."""
     if retrieval < 0:
         raise TaskOptionError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
-    refuse_eval_model()
     members = parse_members(panel)
     rule = rule_of(members, panel_rule, panel_quorum)
     roles = member_models(members)

@@ -69,11 +69,17 @@ def test_panels_that_cannot_run_fail_when_the_task_is_built(options: dict[str, A
 
 
 def test_a_panel_run_with_an_eval_model_is_refused(tmp_path: Path) -> None:
-    """The panel's models are its members: under another eval model the task is refused when it is
-    built inside the eval (the active model is known then)."""
-    with pytest.raises(TaskOptionError, match="run it with --model none, not --model mockllm/model"):
-        inspect_eval(novelty_pairwise, task_args={"judge": "panel", "panel": PANEL},
-                     model="mockllm/model", limit=1, display="none", log_dir=str(tmp_path / "logs"))
+    """The panel's models are its members: under another eval model each sample errors with one line,
+    before any member call."""
+    task = novelty_pairwise(dataset=BUNDLED, judge="panel", panel=PANEL, resamples=100)
+    log = inspect_eval(task, model="mockllm/model", limit=2, display="none", log_dir=str(tmp_path / "logs"),
+                       retry_on_error=0)[0]
+    assert log.status == "error" and log.samples and len(log.samples) == 2
+    for sample in log.samples:
+        assert sample.error is not None
+        assert "run it with --model none, not --model mockllm/model" in sample.error.message
+        assert unit(log, sample)["verdict"] == "error"
+    assert cache_uses(log) == []  # no member was called
 
 
 def test_a_planted_panel_records_every_members_calls_and_decides_by_its_rule(tmp_path: Path) -> None:
