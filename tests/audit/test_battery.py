@@ -8,6 +8,7 @@ The judges are test doubles for a real LLM (none is reachable in unit tests): In
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -97,9 +98,11 @@ def outcomes(result: AuditResult) -> dict[str, str]:
 @pytest.mark.slow
 def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -> None:
     hg = human_generated_set(tmp_path / "hg")
+    started = time.perf_counter()
     result, paths, counter = audit(scripted.accurate, tmp_path / "audit",
                                    ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
                                    dataset=hg)
+    elapsed = time.perf_counter() - started
     out = outcomes(result)
     assert result.verdict == "fit", out
     # an LLM judge has no score per idea: the surface ratio does not apply (and does not hold the verdict back)
@@ -112,7 +115,7 @@ def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -
     # (identical texts across the copies are served from Inspect's cache too)
     assert 0 < counter.calls <= (64 - 8) * COPIES
     assert result.cost["judge_calls"] == 64 * COPIES and result.cost["tokens"] > 0
-    assert 0 < result.cost["battery_seconds"] < 600
+    assert 0 < result.cost["battery_seconds"] <= elapsed  # the battery's own time, within the audit's (no speed bound)
 
     md = paths["md"].read_text(encoding="utf-8")
     assert md.splitlines()[2] == "## Verdict: **FIT**"

@@ -200,9 +200,10 @@ def _closed_port() -> str:
 
 @pytest.mark.slow
 def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], retry_waits: list[float]) -> None:
     """The litellm provider against a closed loopback port (the real refusal): every call fails,
-    the card is written and says why, stderr has one line, the exit status is 3."""
+    the card is written and says why, stderr has one line, the exit status is 3. (Backoff waits are
+    recorded, not slept.)"""
     url = _closed_port()
     out = tmp_path / "card"
     code = main(["audit", "--model", "litellm/openai/gpt-4o-mini", "-M", f"api_base={url}", "-M", "api_key=sk-x",
@@ -219,4 +220,5 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     assert card["verdict"] == "could not judge" and card["failed_calls"]["failed"] == 4
     assert card["failed_calls"]["statement"] in ours[0]
     assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
+    assert retry_waits and all(1.0 <= w <= 2.0 for w in retry_waits)
 
