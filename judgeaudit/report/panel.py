@@ -15,7 +15,7 @@ where both are valid, `judgeaudit.stats`), the members' agreement (Krippendorff'
 members as coders and items as units, a member's invalid or error verdict missing), the items
 below the panel's quorum, and the cost as made of the panel and of each member (the calls' own
 usage from their records, so a call served from Inspect's cache counts what it cost when it was
-made; the cost table's billed cost counts it 0). `panel_tables` shows them.
+made; the cost table's billed cost counts it 0). `panel_table` shows them, one table per group.
 """
 
 from __future__ import annotations
@@ -164,49 +164,53 @@ def _figure(x: Any, digits: int) -> str:
 
 
 def all_panel_tables(results: Sequence[Mapping[str, Any]]) -> list[Table]:
-    """The panel tables of every computed group."""
-    return [table for g in results for table in panel_tables(g)]
+    """The panel table of every computed group that has a panel."""
+    return [panel_table(g) for g in results if g.get("panels")]
 
 
-def panel_tables(g: Mapping[str, Any]) -> list[Table]:
-    """One table per panel of a computed group: the panel and each member side by side."""
-    tables = []
+def _agreement_cell(alpha: dict[str, Any]) -> str:
+    return f"{interval_cell(alpha)} (n = {alpha['n']})" if "estimate" in alpha else f"undefined ({alpha['undefined']})"
+
+
+def panel_table(g: Mapping[str, Any]) -> Table:
+    """Every panel configuration of a computed group with its members below it, side by side."""
     metric = g["headline_metric"]
     rates = RATE_COLUMNS[g["kind"]]
-    for config, p in sorted(g.get("panels", {}).items()):
-        rows, records = [], []
+    rows, records = [], []
+    for config, p in sorted(g["panels"].items()):
         entries: list[tuple[str, str, dict[str, Any] | None, dict[str, Any]]] = [
-            ("panel", config, None, p["cost_as_made"])]
-        entries += [(name, m["config"], m["overruled"], m["cost_as_made"]) for name, m in p["members"].items()]
+            (f"panel ({p['rule']}, {p['needed']} of {len(p['members'])} must answer)", config, None, p["cost_as_made"])]
+        entries += [(m["model"], m["config"], m["overruled"], m["cost_as_made"]) for m in p["members"].values()]
         for role, name, overruled, cost in entries:
             e = g["configs"][name]
-            cells = {"judge": e["model"], "role": role, metric: interval_cell(e["metrics"][metric]),
-                     **{label: interval_cell(e["metrics"][key]) for key, label in rates},
-                     "panel overrules it": interval_cell(overruled) if overruled else MISSING,
-                     "USD / item (billed)": "unknown" if e["cost_unknown_items"] else f"{e['cost_per_item_usd']:.6f}",
-                     "USD / item (as made)": _figure(cost["usd_per_item"], 6), "tokens (as made)": _figure(cost["tokens"], 0)}
-            rows.append(cells)
+            own = overruled is None  # the panel's own row carries the panel-wide figures
+            rows.append({
+                "configuration": g["configs"][config]["variant"], "judge": e["model"], "model": role,
+                metric: interval_cell(e["metrics"][metric]),
+                **{label: interval_cell(e["metrics"][key]) for key, label in rates},
+                "panel overrules it": interval_cell(overruled) if overruled is not None else MISSING,
+                "members' α": _agreement_cell(p["agreement"]) if own else MISSING,
+                "answered / item": _figure(p["mean_answered"], 2) if own else MISSING,
+                "items below quorum": p["items_below_quorum"] if own else MISSING,
+                "USD / item (billed)": "unknown" if e["cost_unknown_items"] else f"{e['cost_per_item_usd']:.6f}",
+                "USD / item (as made)": _figure(cost["usd_per_item"], 6), "tokens (as made)": _figure(cost["tokens"], 0),
+            })
             records.append({"kind": g["kind"], "dataset": g["dataset"], "panel": config, "config": name,
-                            "model": e["model"], "role": role, "metric": metric,
+                            "model": e["model"], "role": "panel" if own else "member", "metric": metric,
                             "value": e["metrics"][metric]["estimate"], "value_low": e["metrics"][metric]["low"],
                             "value_high": e["metrics"][metric]["high"],
                             **{key: e["metrics"][key]["estimate"] for key, _ in rates},
-                            "overruled": overruled["estimate"] if overruled else None,
-                            "overruled_low": overruled["low"] if overruled else None,
-                            "overruled_high": overruled["high"] if overruled else None,
+                            **{f"overruled{end}": (overruled or {}).get(key) for end, key in
+                               (("", "estimate"), ("_low", "low"), ("_high", "high"))},
+                            "members_alpha": p["agreement"].get("estimate") if own else None,
+                            "items_below_quorum": p["items_below_quorum"] if own else None,
                             "cost_per_item_usd": e["cost_per_item_usd"],
                             "cost_as_made_per_item_usd": cost["usd_per_item"], "tokens_as_made": cost["tokens"]})
-        alpha = p["agreement"]
-        agreement = (f"{interval_cell(alpha)} over {alpha['n']} items" if "estimate" in alpha
-                     else f"undefined ({alpha['undefined']})")
-        caption = (f"Panel {g['configs'][config]['model']}, {g['kind']} on {g['dataset']} (n = {g['n_items']} items): "
-                   f"rule {p['rule']}, {p['needed']} of {len(p['members'])} members must answer "
-                   f"({p['items_below_quorum']} items below that; {_figure(p['mean_answered'], 2)} members answered "
-                   f"per item on average). Members' "
-                   f"agreement, Krippendorff's alpha (nominal, invalid and error verdicts missing): {agreement}. "
-                   f"'panel overrules it': share of the items where the member and the panel both gave a valid "
-                   f"verdict on which the panel's differs [95% CI]. Cost billed counts a call served from Inspect's "
-                   f"cache as 0; as made counts what each call cost when it was made.")
-        tables.append(Table(f"panel_{g['kind']}_{g['dataset']}_{g['configs'][config]['model']}", caption,
-                            pd.DataFrame(rows), pd.DataFrame(records)))
-    return tables
+    caption = (f"Panels and their members, {g['kind']} on {g['dataset']} (n = {g['n_items']} items) [95% CI]: each panel "
+               f"row is followed by its members, read from the panel's own log. 'panel overrules it': share of the "
+               f"items where the member and the panel both gave a valid verdict on which the panel's differs; members' "
+               f"α: Krippendorff's alpha (nominal) of the members' verdicts, invalid and error verdicts missing; "
+               f"answered: members with a valid verdict per item; below quorum: items with fewer answers than the "
+               f"panel needs. Cost billed counts a call served from Inspect's cache as 0; as made counts what each "
+               f"call cost when it was made.")
+    return Table(f"panels_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))

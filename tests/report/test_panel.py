@@ -110,10 +110,10 @@ def test_the_panel_table_counts_overrules_agreement_and_cost_by_hand(report: tup
     member_tokens = sum(m["cost_as_made"]["tokens"] for m in summary["members"].values())
     assert summary["cost_as_made"]["tokens"] == member_tokens > 0
     assert summary["cost_as_made"]["calls"] == 3 * ITEMS
-    table = (out / next(Path(p["markdown"]).name for name, p in rep["files"]["tables"].items()
-                        if name.startswith("panel_pairwise"))).read_text(encoding="utf-8")
-    assert "Krippendorff's alpha (nominal" in table and "| panel(first_shown+x+y) | panel |" in table
-    assert table.count("| planted/") == 3
+    table = Path(rep["files"]["tables"]["panels_pairwise_iclr2026/human_only"]["markdown"]).read_text(encoding="utf-8")
+    assert "Krippendorff's alpha (nominal)" in table
+    assert f"| prompt=reference · k=1 · judge=panel | {PANEL} | panel (majority, 2 of 3 must answer) |" in table
+    assert table.count("| planted/first_shown |") == 3  # one member row per panel configuration (3: the probe arms too)
 
 
 def test_the_panel_has_a_lower_first_position_rate_than_its_biased_member(report: tuple[Path, dict[str, Any]]) -> None:
