@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.audit.battery import CHANCE, DEFAULT_JUDGE, PROBES_BY_KIND, AuditResult, AuditSpec
+from judgeaudit.audit.battery import (
+    CHANCE,
+    DEFAULT_JUDGE,
+    PANEL,
+    PROBES_BY_KIND,
+    AuditResult,
+    AuditSpec,
+    judge_models,
+)
 from judgeaudit.audit.gates import HEADLINE, MARKS, POINTWISE_FIGURES, GateResult
+from judgeaudit.audit.panel import members_section
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.files import atomic_open, atomic_write_text
 
@@ -49,7 +59,10 @@ def _option(value: Any) -> str:
 
 
 def judge_label(spec: AuditSpec) -> str:
-    """`<model>` for the prompted judge, `<judge> judge (model <model>)` for any other kind."""
+    """`<model>` for the prompted judge, `panel of <members>` for a panel, `<judge> judge, model <model>`
+    for any other kind."""
+    if spec.judge == PANEL:
+        return f"panel of {', '.join(judge_models(spec))}"
     return spec.model if spec.judge == DEFAULT_JUDGE else f"{spec.judge} judge, model {spec.model}"
 
 
@@ -62,7 +75,7 @@ def reproduce_command(result: AuditResult) -> str:
         parts.append(f"--judge {spec.judge}")
     for k, v in judge["judge_options"].items():
         if not (isinstance(v, str) and v.startswith("<")):
-            parts.append(f"-T {k}={_option(v)}")
+            parts.append(f"-T {shlex.quote(f'{k}={_option(v)}')}")  # a panel's list needs quotes
     for k, v in judge["model_args"].items():
         if not (isinstance(v, str) and v.startswith("<")):
             parts.append(f"-M {k}={v}")
@@ -86,6 +99,8 @@ def render_markdown(result: AuditResult) -> str:
     spec = result.spec
     if spec.judge == DEFAULT_JUDGE:
         lines = [f"# Audit card: `{spec.model}` ({spec.kind}, prompt `{spec.prompt}`)", ""]
+    elif spec.judge == PANEL:
+        lines = [f"# Audit card: {judge_label(spec)} ({spec.kind}, prompt `{spec.prompt}`)", ""]
     else:
         lines = [f"# Audit card: `{spec.judge}` judge, model `{spec.model}` ({spec.kind})", ""]
     margs = result.to_dict()["judge"]["model_args"]
@@ -157,6 +172,7 @@ def render_markdown(result: AuditResult) -> str:
               "call -> could not judge; else any FAIL -> unfit; else any WARN, inconclusive gate or gate not run -> "
               "use with care; else fit. Thresholds are the defaults in `judgeaudit/audit/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
+    lines += members_section(result)
     lines += cost_section(result.cost)
     if result.skipped_samples:
         lines += [f"Skipped samples (no score): {len(result.skipped_samples)}", ""]

@@ -360,19 +360,22 @@ class Reader:
                                         self._share("injected_win_rate", hit, HALVES)),
         })
 
-    def self_preference(self, judge_model: str | None, generators: Mapping[str, str | None]) -> Reading:
+    def self_preference(self, judge_model: str | Sequence[str] | None, generators: Mapping[str, str | None]) -> Reading:
         """Generated-side win rate for ideas from the judge's own backbone vs other backbones.
 
-        `generators` maps item id -> generator model id of the item's generated idea.
+        `generators` maps item id -> generator model id of the item's generated idea; `judge_model`
+        is the judge's model, or a panel's member models (an idea is the panel's own when one of
+        its members' backbones generated it).
         """
         if not self.has("self_preference"):
             return Reading("self_preference", "not_run", 0,
                            note="no Human+Generated items with a generated side in this dataset")
         rows = arm(self.frame, "self_preference", "generated")
-        own_key = backbone(judge_model)
+        models = [judge_model] if judge_model is None or isinstance(judge_model, str) else list(judge_model)
+        own_keys = {backbone(m) for m in models}
         groups: dict[str, list[str]] = {"own": [], "other": []}
         for iid in rows.index:
-            groups["own" if backbone(generators.get(str(iid))) == own_key else "other"].append(str(iid))
+            groups["own" if backbone(generators.get(str(iid))) in own_keys else "other"].append(str(iid))
         figures: dict[str, Figure] = {}
         hits: dict[str, np.ndarray] = {}
         for g, ids in groups.items():
@@ -386,14 +389,17 @@ class Reader:
             figures["self_preference_gap"] = Figure(
                 "self_preference_gap", "generated-idea win rate, own backbone minus other backbones (unpaired)",
                 unpaired_difference(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed))
-        note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own_key}) in this dataset"
+        own = ", ".join(sorted(own_keys))
+        note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own}) in this dataset"
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
         return Reading("self_preference", status, len(rows), figures, note)
 
 
 def read_all(frame: pd.DataFrame, probes: Sequence[str], config: ReadingConfig | None = None,
-             judge_model: str | None = None, generators: Mapping[str, str | None] | None = None) -> dict[str, Reading]:
-    """Readings of every requested probe present in the frame (absent probes are `not_run`)."""
+             judge_model: str | Sequence[str] | None = None,
+             generators: Mapping[str, str | None] | None = None) -> dict[str, Reading]:
+    """Readings of every requested probe present in the frame (absent probes are `not_run`); `judge_model`:
+    see `Reader.self_preference`."""
     reader = Reader(frame, config)
     out: dict[str, Reading] = {}
     for probe in probes:

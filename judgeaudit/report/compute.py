@@ -19,6 +19,7 @@ import pandas as pd
 from judgeaudit.errors import UserError
 from judgeaudit.report.frame import ReportInputError
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
+from judgeaudit.report.panel import panel_summaries
 from judgeaudit.report.reference import UnknownReferenceError, known, match_pairs, parse_pairs
 from judgeaudit.stats import (
     DEFAULT_RESAMPLES,
@@ -301,6 +302,9 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
                 entry["ordinal_scores"] = ordinal_summary(
                     rows.set_index("item_id").reindex(group.items).reset_index(), group.kind, resamples, seed)
         result["configs"][c] = entry
+    panels = panel_summaries(group, resamples, seed)
+    if panels:  # a panel beside its members (judgeaudit.report.panel)
+        result["panels"] = panels
     return result
 
 
