@@ -23,6 +23,11 @@ from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.files import atomic_open, atomic_write_text
 
 MARK = MARKS
+CORRECTED_STATEMENT = ("Noise-floor-corrected flip rates are the flip rate minus the repeat runs' flip rate on the same "
+                       "items, with the interval of a difference of two samples (Mee's score interval): valid when an "
+                       "item that flips more between identical runs is not less likely to flip under the probe "
+                       "(non-negative within-item correlation, as for a judge whose noise does not depend on the "
+                       "presentation); judgeaudit/stats/INTERVALS.md gives its coverage there and where that fails.")
 
 
 def _num(x: float | None, digits: int = 3) -> str:
@@ -150,10 +155,9 @@ def render_markdown(result: AuditResult) -> str:
             lines.append(f"| {probe} | {_cell(fig.name + ': ' + fig.label)} | {_ci(fig)} | {_corrected(fig)} | {reading.n_items} |")
         if reading.note:
             lines.append(f"| {probe} | note: {_cell(reading.note)} | | | |")
-    lines += ["", "Shifts are paired differences on the same items (x - y); corrected flip rates subtract the "
-              "repeat-run flip rate (noise floor) item by item; the self-preference gap is an unpaired "
-              "(two-sample) difference, its groups holding different items. Probes that cannot apply to "
-              "this judge say why.", ""]
+    lines += ["", "Shifts are paired differences on the same items (x - y); the self-preference gap is an unpaired "
+              "(two-sample) difference, its groups holding different items. " + CORRECTED_STATEMENT
+              + " Probes that cannot apply to this judge say why.", ""]
     lines += surface_ratio_section(result)
     if any(r.gate.probe == "position" and r.outcome == "fail" for r in result.gates):
         lines += ["Caveat: this judge's verdicts follow the presentation order, so the other probes' shifts "
@@ -188,9 +192,9 @@ def intervals_statement(resamples: int, seed: int) -> str:
     return ("Intervals (95%): Clopper-Pearson for shares of 0/1 outcomes; continuity-corrected score intervals for "
             "per-item means on a few values (soft accuracy, the mean of two arms, the first-position rate, flips pooled "
             "over edits) and for paired differences (Tango's for 0/1 outcomes, with the exact McNemar p-value); Mee's "
-            "score interval for the self-preference gap; the percentile bootstrap over items "
-            f"({resamples} resamples, seed {seed}) for macro-F1 and the surface ratio. Each figure's method is in "
-            "card.json; their measured coverage is in judgeaudit/stats/INTERVALS.md.")
+            "score interval for the self-preference gap and for noise-corrected flip rates (see below); the percentile "
+            f"bootstrap over items ({resamples} resamples, seed {seed}) for macro-F1 and the surface ratio. Each "
+            "figure's method is in card.json; their measured coverage is in judgeaudit/stats/INTERVALS.md.")
 
 
 def _chance_statement(result: AuditResult) -> str:

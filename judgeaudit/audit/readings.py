@@ -29,9 +29,10 @@ Figures (all shares over items):
   others (reported as not run when no such items exist), and `self_preference_gap` = own -
   other win rate, an unpaired (two-sample) difference since the two groups hold different items.
 
-Corrected flip rates are paired differences, per item the probe's flip minus the repeat runs'
-flip (the noise floor), over the items valid in both, so the correction carries its own
-uncertainty.
+Corrected flip rates are the probe's flip rate minus the repeat runs' flip rate (the noise floor)
+over the items valid in both, with the interval of a difference of two samples
+(`stats.noise_corrected_flip_rate`: valid when an item's noise flips are not negatively correlated
+with its probe flips), so the correction carries its own uncertainty.
 
 Every probe that ran also carries `invalid_rate` over its arms: a perturbation that makes the
 judge fail to answer moves accuracy-based shifts too, and the card should show it.
@@ -57,6 +58,7 @@ from judgeaudit.stats import (
     UnpairedDifference,
     flip_flags,
     interval,
+    noise_corrected_flip_rate,
     paired_difference,
     share_metric,
     unpaired_difference,
@@ -225,7 +227,7 @@ class Reader:
                 raise ReadingError(f"{name}: the repeat runs cover different items than this probe ({missing})")
             pos = {i: k for k, i in enumerate(noise_ids)}
             aligned = noise[[pos[i] for i in ids]]
-            corrected = self._paired({"flip": flags}, {"flip": aligned}, metric)
+            corrected = noise_corrected_flip_rate(flags, aligned)
         return Figure(name, label, value, corrected)
 
     def with_invalid_rate(self, reading: Reading) -> Reading:

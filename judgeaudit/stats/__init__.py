@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from judgeaudit.stats.intervals import (
         interval,
         intervals_many,
+        noise_corrected_flip_rate,
         paired_difference,
         paired_differences_many,
         unpaired_difference,
@@ -80,6 +81,7 @@ __all__ = [
     "intervals_many",
     "items_behind",
     "metrics_for",
+    "noise_corrected_flip_rate",
     "outcomes_for",
     "paired_bootstrap",
     "paired_bootstrap_many",

@@ -21,6 +21,12 @@ coverage, INTERVALS.md; the formulas are in `stats.exact`, the bootstrap in `sta
   the Hauck-Anderson correction, p-value from Fisher's exact test under the same rule (the larger
   of it and the interval's own test; widened to 0 when Fisher's does not reject). Other shares:
   the two-sample bootstrap.
+- `noise_corrected_flip_rate(flips, noise)`: a flip rate minus the noise floor (the repeat runs'
+  flip) on the same items, read as a difference of two samples: Mee's score interval with the
+  Hauck-Anderson correction on (sum of flips, n) and (noise flips, n), Fisher's exact test for 0/1
+  flips under the same widening rule. Valid when an item that flips more between identical runs is
+  not less likely to flip under the probe (non-negative within-item correlation: a judge whose
+  noise does not depend on the presentation); INTERVALS.md measures it there and where that fails.
 - `intervals_many`, `paired_differences_many`: the same for many configurations on the same items.
 
 Closed-form intervals record `resamples` and `seed` as None; every interval records its `method`.
@@ -42,6 +48,7 @@ from judgeaudit.stats.bootstrap import (
 )
 from judgeaudit.stats.defaults import (
     BOUND_METHOD,
+    CORRECTED_METHOD,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -66,6 +73,7 @@ from judgeaudit.stats.metrics import BINARY, FloatArray, Mean, Metric, applicabl
 from judgeaudit.stats.results import (
     NAN,
     STATUS_NO_COMPARABLE,
+    STATUS_NO_ITEMS,
     STATUS_OK,
     STATUS_UNDEFINED,
     Interval,
@@ -245,3 +253,38 @@ def unpaired_difference(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RES
     return UnpairedDifference(float(xs.mean() - ys.mean()), low, high, max(p_exact, p_score), bool(significant),
                               confidence, UNPAIRED_SCORE_METHOD, None, None, n1, n2, 0, note,
                               f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)")
+
+
+def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: float = DEFAULT_CONFIDENCE) -> PairedDifference:
+    """A flip rate net of the noise floor on the same items, as a difference of two samples (see the module doc).
+
+    `flips` per item in [0, 1] (0/1, or j/k pooled over k edits), `noise` per item 0/1 (the repeat
+    runs' flip), aligned; an item with NaN on either side is left out. The interval treats the two
+    means as independent: their variance is then never below the paired one's when the within-item
+    correlation is non-negative, and Var(x) <= m (1 - m) for any x in [0, 1] makes the binomial
+    score test conservative for pooled flips.
+    """
+    x, y = np.asarray(flips, dtype=float).ravel(), np.asarray(noise, dtype=float).ravel()
+    if x.size != y.size:
+        raise ValueError("a noise-corrected flip rate needs flips and noise flips on the same items")
+    if np.any((x < 0) | (x > 1)) or not np.isin(y[np.isfinite(y)], BINARY).all():
+        raise ValueError("flips must lie in [0, 1] and noise flips be 0 or 1")
+    n = int(x.size)
+    used = np.isfinite(x) & np.isfinite(y)
+    m = int(used.sum())
+    if m == 0:
+        status = STATUS_NO_ITEMS if n == 0 else STATUS_NO_COMPARABLE
+        return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, CORRECTED_METHOD, None, None, n, 0, status,
+                                n, "no difference: no item with a flip and a noise flip")
+    s1, s2 = float(x[used].sum()), float(y[used].sum())
+    lo, hi = two_sample_score_interval(s1, m, s2, m, confidence)
+    low, high = float(lo[0]), float(hi[0])
+    p_value = float(two_sample_score_p_value(s1, m, s2, m)[0])
+    test, note = SCORE_TEST, None
+    if _binary(x[used]):
+        p_exact = fisher_exact_p(int(s1), m, int(s2), m)
+        low, high, note = _agreeing(low, high, p_exact, 1.0 - confidence)
+        p_value, test = max(p_exact, p_value), f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)"
+    significant = proper(low, high) and (low > 0 or high < 0)
+    return PairedDifference((s1 - s2) / m, low, high, p_value, bool(significant), confidence, CORRECTED_METHOD,
+                            None, None, n, 0, STATUS_OK, n - m, note, test)

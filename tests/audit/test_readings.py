@@ -8,6 +8,7 @@ import pytest
 from judgeaudit.audit.gates import DEFAULT_GATES, GateResult, evaluate, verdict
 from judgeaudit.audit.readings import ReadingConfig, ReadingError, read_all
 from judgeaudit.data.contract import backbone
+from judgeaudit.stats.defaults import CORRECTED_METHOD
 
 CFG = ReadingConfig(resamples=2000, seed=1)
 GOLD = ["a", "b", "a", "b"]
@@ -53,7 +54,7 @@ def test_position_first_rate_flip_and_noise_correction() -> None:
     corrected = pos["order_flip_rate"].corrected
     assert corrected is not None and corrected.estimate == pytest.approx(0.5)  # per item 1, 1, 0, 1 - 1
     assert corrected.low <= 0.5 <= corrected.high and corrected.n == 4
-    assert corrected.method == "paired score (Tango, continuity-corrected)" and corrected.resamples is None
+    assert corrected.method == CORRECTED_METHOD and corrected.resamples is None
     assert pos["order_flip_rate"].value.method == "clopper-pearson"
 
 
@@ -211,17 +212,18 @@ def test_six_flips_of_six_fail_the_position_gate_at_n_6() -> None:
     assert verdict(list(gates.values()))[0] == "unfit"
 
 
-def test_with_identical_repeat_runs_the_corrected_flip_carries_the_noise_floors_uncertainty() -> None:
-    """With the repeat runs (no noise flip in 6), the gate reads flip minus noise per item: 6 items all
-    +1 give the paired interval [0.034, 1]; the noise floor's own interval is [0, 0.459]. A judge whose
-    noise flips fall on the other items (62.5% position flips, 37.5% noise flips) shows this with
-    probability 0.625^6 = 6%, so the corrected flip cannot be shown above 0.25 on six items; it can
-    on nine, and the first-position rate above 0.75 on sixteen."""
+def test_with_identical_repeat_runs_the_corrected_flip_fails_at_n_6_on_the_two_sample_interval() -> None:
+    """With the repeat runs (no noise flip in 6), the gate reads the flip rate minus the noise floor as a
+    difference of two samples (Mee, Hauck-Anderson): 6 of 6 against 0 of 6 gives [0.397, 1], beyond 0.25,
+    valid when noise flips are not negatively correlated with order flips within an item. It fails from
+    5 items (3 of 3 against 0 of 3: Fisher's p = 0.1 widens the interval to 0; 4: [0.195, 1]); the
+    first-position rate still needs 16 (0.75^6 = 18% for a judge at the fail threshold)."""
     gates = _gates(_always_first(6, repeat=True))
     flip = gates["position_flip"]
-    assert flip.outcome == "inconclusive" and flip.figure_interval == (pytest.approx(0.0336, abs=1e-4), 1.0)
+    assert flip.outcome == "fail" and flip.figure_interval == (pytest.approx(0.3975, abs=1e-4), 1.0)
     assert gates["noise_floor"].figure_interval == (0.0, pytest.approx(1 - 0.025 ** (1 / 6)))
-    nine = _gates(_always_first(8, repeat=True)), _gates(_always_first(9, repeat=True))
-    assert nine[0]["position_flip"].outcome == "inconclusive" and nine[1]["position_flip"].outcome == "fail"
+    assert verdict(list(gates.values()))[0] == "unfit"
+    four = _gates(_always_first(4, repeat=True)), _gates(_always_first(5, repeat=True))
+    assert four[0]["position_flip"].outcome == "inconclusive" and four[1]["position_flip"].outcome == "fail"
     first = _gates(_always_first(15, repeat=True)), _gates(_always_first(16, repeat=True))
     assert first[0]["position_first"].outcome == "inconclusive" and first[1]["position_first"].outcome == "fail"

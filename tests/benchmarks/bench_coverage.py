@@ -51,6 +51,7 @@ from judgeaudit.stats import (
     FLIP_RATE,
     HALVES,
     interval,
+    noise_corrected_flip_rate,
     paired_difference,
     share_metric,
     unpaired_difference,
@@ -259,16 +260,63 @@ def _two_sample_bootstrap(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int) -> B
     return lo, hi
 
 
+def _two_sample_in_use(n1: int, n2: int, score: Bounds | None = None) -> Bounds:
+    """The interval in use for every table (k1 of n1, k2 of n2), k1 major: Mee's, widened to 0 where Fisher's
+    exact test does not reject (`stats.unpaired_difference`, `stats.noise_corrected_flip_rate`)."""
+    k1g, k2g = np.meshgrid(np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij")
+    k1, k2 = k1g.ravel(), k2g.ravel()
+    lo, hi = two_sample_score_interval(k1, n1, k2, n2) if score is None else score
+    fisher = np.array([fisher_exact_p(int(a), n1, int(b), n2) for a, b in zip(k1, k2, strict=True)])
+    reject = fisher < 0.05
+    return np.where(reject, lo, np.minimum(lo, 0.0)), np.where(reject, hi, np.maximum(hi, 0.0))
+
+
+# Within-item dependence of a probe flip (rate p) and a noise flip (rate q): P(both) for each case.
+CORRELATIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "independent": lambda p, q: p * q,
+    "positive (halfway to the most)": lambda p, q: (p * q + np.minimum(p, q)) / 2,
+    "positive, the most (comonotone)": np.minimum,
+    "negative, halfway to the worst case": lambda p, q: (p * q + np.maximum(p + q - 1, 0.0)) / 2,
+    "negative, the worst case (flips and noise flips on different items)": lambda p, q: np.maximum(p + q - 1, 0.0),
+}
+
+
+def _joint_counts_pmf(n: int, cells: np.ndarray) -> np.ndarray:
+    """P(x1 = a, x2 = b) of the flip and noise-flip counts over n items, per row of cells (p11, p10, p01, p00)."""
+    pmf = np.zeros((cells.shape[0], n + 1, n + 1))
+    pmf[:, 0, 0] = 1.0
+    c11, c10, c01, c00 = (cells[:, j, None, None] for j in range(4))
+    for _ in range(n):  # add one item: (a, b) moves by (1, 1), (1, 0), (0, 1) or stays
+        new = c00 * pmf
+        new[:, 1:, :] += c10 * pmf[:, :-1, :]
+        new[:, :, 1:] += c01 * pmf[:, :, :-1]
+        new[:, 1:, 1:] += c11 * pmf[:, :-1, :-1]
+        pmf = new
+    return pmf
+
+
+def corrected_coverage(n: int, step: float) -> dict[str, tuple[float, float]]:
+    """Exact (min, mean) coverage of the noise-corrected flip rate's interval over (p, q) on a grid, per correlation."""
+    lo, hi = (b.reshape(n + 1, n + 1) for b in _two_sample_in_use(n, n))
+    grid = np.linspace(0, 1, round(1 / step) + 1)
+    pg, qg = (g.ravel() for g in np.meshgrid(grid, grid, indexing="ij"))
+    out = {}
+    for name, both in CORRELATIONS.items():
+        p11 = both(pg, qg)
+        cells = np.clip(np.stack([p11, pg - p11, qg - p11, 1 - pg - qg + p11], axis=1), 0.0, 1.0)
+        truth = (pg - qg)[:, None, None]
+        covs = (_joint_counts_pmf(n, cells) * ((lo <= truth + TOL) & (truth <= hi + TOL))).sum(axis=(1, 2))
+        out[f"two-sample score, Mee, Fisher (in use), {name}"] = (float(covs.min()), float(covs.mean()))
+    return out
+
+
 def unpaired_coverage(n1: int, n2: int, step: float, bootstrap: bool) -> dict[str, tuple[float, float]]:
     """Exact (min, mean) coverage over (p1, p2) on a grid of the given step."""
     k1g, k2g = np.meshgrid(np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij")
     k1, k2 = k1g.ravel(), k2g.ravel()
     score = two_sample_score_interval(k1, n1, k2, n2)
-    fisher = np.array([fisher_exact_p(int(a), n1, int(b), n2) for a, b in zip(k1, k2, strict=True)])
-    reject = fisher < 0.05
     methods: dict[str, Bounds] = {
-        "two-sample score, Mee, Hauck-Anderson correction, Fisher (in use)":
-            (np.where(reject, score[0], np.minimum(score[0], 0.0)), np.where(reject, score[1], np.maximum(score[1], 0.0))),
+        "two-sample score, Mee, Hauck-Anderson correction, Fisher (in use)": _two_sample_in_use(n1, n2, score),
         "two-sample score, Mee, corrected, alone": score,
         "Newcombe hybrid score": _mover(k1, n1, k2, n2, 0.0),
         "Newcombe hybrid score, corrected": _mover(k1, n1, k2, n2, 0.5),
@@ -307,6 +355,16 @@ def _bootstrap_on(values: np.ndarray, resamples: int, seed: int) -> Bounds:
     return lo, hi
 
 
+def _two_sample_on(x: np.ndarray, y: np.ndarray) -> Bounds:
+    """The noise-corrected flip rate's interval per row (pooled flips x, noise flips y; score test, no Fisher
+    for values off 0/1), computed once per distinct pair of sums."""
+    n = x.shape[1]
+    sums = np.stack([x.sum(axis=1), y.sum(axis=1)], axis=1)
+    pairs, inverse = np.unique(sums, axis=0, return_inverse=True)
+    lo, hi = two_sample_score_interval(pairs[:, 0], n, pairs[:, 1], n)
+    return lo[inverse.ravel()], hi[inverse.ravel()]
+
+
 def _cover(bounds: Bounds, truth: float) -> float:
     return float(np.mean((bounds[0] <= truth + TOL) & (truth <= bounds[1] + TOL)))
 
@@ -341,14 +399,16 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
                 pooled["boot"].append(_cover(_bootstrap_on(v, resamples, seed), p))
         record("pooled", "score, correction 1/2 (in use)", n, pooled["score"])
         record("pooled", "percentile bootstrap", n, pooled["boot"])
-        corrected: dict[str, list[float]] = {"score": [], "boot": []}
+        corrected: dict[str, list[float]] = {"two": [], "score": [], "boot": []}
         for rho in (0.0, 1.0):
             for q in (0.0, 0.1, 0.3):
                 for p in rates:
-                    v = _pooled_flips(rng, reps, n, p, rho) - (rng.random((reps, n)) < q)
-                    corrected["score"].append(_cover(_score_on(v, corrected_support), p - q))
-                    corrected["boot"].append(_cover(_bootstrap_on(v, resamples, seed), p - q))
-        record("corrected", "paired score, correction 1 (in use)", n, corrected["score"])
+                    x, y = _pooled_flips(rng, reps, n, p, rho), (rng.random((reps, n)) < q).astype(float)
+                    corrected["two"].append(_cover(_two_sample_on(x, y), p - q))
+                    corrected["score"].append(_cover(_score_on(x - y, corrected_support), p - q))
+                    corrected["boot"].append(_cover(_bootstrap_on(x - y, resamples, seed), p - q))
+        record("corrected", "two-sample score, Mee, correction 1/(2n) (in use)", n, corrected["two"])
+        record("corrected", "paired score, correction 1", n, corrected["score"])
         record("corrected", "paired percentile bootstrap", n, corrected["boot"])
         soft: dict[str, list[float]] = {"score": [], "boot": []}
         for joint in dists:
@@ -456,6 +516,12 @@ def deciding_items() -> list[tuple[str, str, int | None]]:
             return d.low, d.high
         return f
 
+    def corrected(value: float) -> Callable[[int], tuple[float, float]]:
+        def f(n: int) -> tuple[float, float]:
+            d = noise_corrected_flip_rate(np.full(n, value), np.zeros(n))
+            return d.low, d.high
+        return f
+
     def halves(value: float) -> Callable[[int], tuple[float, float]]:
         def f(n: int) -> tuple[float, float]:
             iv = interval({"v": np.full(n, value)}, share_metric("v", "v", HALVES))
@@ -468,7 +534,6 @@ def deciding_items() -> list[tuple[str, str, int | None]]:
             return u.low, u.high
         return f
 
-    edits = tuple(np.arange(5) / 4)
     rows = [
         ("accuracy", "every item right: passes (lower end >= 0.6)", smallest_n(lambda n: rate(lambda m: m)(n)[0] >= 0.6)),
         ("accuracy", "every item wrong: fails (upper end < 0.5)", smallest_n(lambda n: rate(lambda m: 0)(n)[1] < 0.5)),
@@ -478,9 +543,12 @@ def deciding_items() -> list[tuple[str, str, int | None]]:
         ("noise_floor", "every item flips: fails (> 0.25)", smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25)),
         ("position_flip", "every item flips, no repeat run (raw rate): fails (> 0.25)",
          smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25)),
-        ("position_flip", "every item flips, no noise flip (corrected): fails (> 0.25)",
+        ("position_flip", "every item flips, no noise flip (corrected, two samples): fails (> 0.25)",
+         smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25)),
+        ("position_flip", "the same, paired per item (Tango; valid whatever the within-item correlation)",
          smallest_n(lambda n: paired(1.0)(n)[0] > 0.25)),
-        ("position_flip", "no flip, no noise flip (corrected): passes (<= 0.10)", smallest_n(lambda n: paired(0.0)(n)[1] <= 0.10)),
+        ("position_flip", "no flip, no noise flip (corrected): passes (<= 0.10)",
+         smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10)),
         ("position_first", "first-shown idea in both orders on every item: fails (> 0.75)",
          smallest_n(lambda n: halves(1.0)(n)[0] > 0.75)),
         ("position_first", "same idea in both orders on every item: passes (within 0.5 +- 0.10)",
@@ -490,9 +558,9 @@ def deciding_items() -> list[tuple[str, str, int | None]]:
         ("presumption, verbosity, injection", "shift on every item: fails (absolute shift > 0.30)",
          smallest_n(lambda n: paired(1.0)(n)[0] > 0.30)),
         ("surface", "no flip under 4 edits, no noise flip: passes (<= 0.10)",
-         smallest_n(lambda n: paired(0.0, edits)(n)[1] <= 0.10)),
+         smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10)),
         ("surface", "every edit flips every item, no noise flip: fails (> 0.25)",
-         smallest_n(lambda n: paired(1.0, edits)(n)[0] > 0.25)),
+         smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25)),
         ("self_preference", "no generated idea wins (n items per group): passes (<= 0.10)",
          smallest_n(lambda n: gap(0.0)(n)[1] <= 0.10)),
         ("self_preference", "own ideas always win, others never (n per group): fails (> 0.25)",
@@ -554,6 +622,8 @@ def main() -> None:
     unequal = _timed("unpaired n, 2n", lambda: by_n(lambda n: {
         f"{k}, groups n and 2n": v for k, v in unpaired_coverage(n, 2 * n, step_unpaired, n <= 20).items()}))
     unpaired.update(unequal)
+    step_corrected = 0.1 if args.quick else 0.05
+    corrected = _timed("noise-corrected", lambda: by_n(lambda n: corrected_coverage(n, step_corrected if n < 150 else 0.1)))
     simulated = simulated_coverage(reps, args.resamples, args.seed, args.quick)
 
     run = (f"`python tests/benchmarks/bench_coverage.py{' --quick' if args.quick else ''}` "
@@ -568,10 +638,15 @@ def main() -> None:
         "Newcombe: four cells, concordant share split 0, 1/2, 1; (P(+1), P(-1)) in steps of 0.05 (0.1 at n = 150).")
     lines += markdown(f"Unpaired difference, groups of n and n, or n and 2n (exact; p1, p2 in steps of {step_unpaired})",
                       unpaired, "The ideal bootstrap rows stop where enumerating it for every table gets too slow (–).")
+    lines += markdown(
+        f"Noise-corrected flip rate: flip rate minus noise floor on the same items, as two samples (exact; P(flip), "
+        f"P(noise flip) in steps of {step_corrected}, 0.1 at n = 150; by the within-item dependence of the two flips)",
+        corrected, "The first three rows are the assumption the gates state (non-negative within-item correlation); "
+        "the negative rows are its failure, shown for what it costs.")
     lines += markdown(f"Flips pooled over 4 edits, per item j/4 (simulated, {reps} data sets per cell; within-item "
                       "correlation 0, 0.5, 1; flip rate 0 to 1)", simulated["pooled"])
-    lines += markdown("Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated; noise 0, 0.1, 0.3; "
-                      "correlation 0, 1)", simulated["corrected"])
+    lines += markdown("Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated; noise 0, 0.1, 0.3, "
+                      "independent of the flips; correlation of the edits 0, 1)", simulated["corrected"])
     lines += markdown("Paired differences of soft accuracy, per item on -1, -1/2, ..., 1 (simulated; 46 joint "
                       "distributions)", simulated["soft"])
     lines += markdown("Macro-F1 of a pointwise judge (simulated; per-class accuracy 0.6 to 0.95, invalid 0 or 10%; a "
