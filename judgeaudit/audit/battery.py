@@ -481,13 +481,27 @@ class AuditResult:
             "headline": {**self.headline.to_dict(), "chance": CHANCE, "above_chance": self.above_chance()},
             "probes": {k: r.to_dict() for k, r in self.readings.items()},
             "surface_ratio": self.surface_ratio,
-            "gates": [g.to_dict() for g in self.gates],
+            "gates": [{**g.to_dict(), "more_items": self.more_items(g)} for g in self.gates],
             "cost": self.cost,
             "skipped_samples": self.skipped_samples,
             "log_dir": self.log_dir,
             **({"members": {name: m.to_dict() for name, m in self.members.items()}} if self.members else {}),
         }
 
+
+    def usd_per_item(self) -> float | None:
+        """This run's cost per audited item (every probe's calls over the items), None when the provider
+        reports no price (e.g. the local model)."""
+        usd, count = self.cost.get("usd"), self.items.get("count")
+        return float(usd) / int(count) if usd is not None and count else None
+
+    def more_items(self, result: GateResult) -> dict[str, Any] | None:
+        """An inconclusive gate's `MoreItems` with the cost of that many items at this run's cost per item."""
+        if result.more is None:
+            return None
+        per_item = self.usd_per_item()
+        usd = per_item * result.more.items if per_item is not None and result.more.items is not None else None
+        return {**result.more.to_dict(), "usd": usd, "usd_per_item": per_item}
 
     def above_chance(self) -> bool:
         """Whether the headline interval excludes chance from above (`stats.results.excludes_from_above`)."""
@@ -542,7 +556,7 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
         readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
     if ratio is None:
         ratio = (Reading("surface_ratio", "not_run", 0, note="not computed"), {"applies": None, "note": "not computed"})
-    results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind)
+    results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind, project=True)
     word, reasons = verdict(results)
     failures = frame_failures(frame)
     if failures.failed:

@@ -176,6 +176,7 @@ def render_markdown(result: AuditResult) -> str:
               "call -> could not judge; else any FAIL -> unfit; else any WARN, inconclusive gate or gate not run -> "
               "use with care; else fit. Thresholds are the defaults in `judgeaudit/audit/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
+    lines += more_items_section(result)
     lines += members_section(result)
     lines += cost_section(result.cost)
     if result.skipped_samples:
@@ -207,6 +208,30 @@ def _chance_statement(result: AuditResult) -> str:
     if value.low == value.high:
         return "the interval is a single point (every resample agreed), which shows nothing."
     return "the interval lies below it." if value.high < CHANCE else "the interval does not exclude it."
+
+
+def more_items_section(result: AuditResult) -> list[str]:
+    """For each inconclusive gate: how many items would let it decide at the observed rate(s), how, and at what cost."""
+    rows = [(r, result.more_items(r)) for r in result.gates if r.more is not None]
+    if not rows:
+        return []
+    per_item = result.usd_per_item()
+    lines = ["## What more data would buy", "",
+             "| gate | now (n; interval) | items to decide | would decide | cost at this run's cost per item |",
+             "|---|---|---|---|---|"]
+    for r, more in rows:
+        assert more is not None
+        now = f"n = {r.n}; [{_num(r.interval[0] if r.interval else None)}, {_num(r.interval[1] if r.interval else None)}]"
+        items = str(more["items"]) if more["items"] is not None else f"none ({more['note']})"
+        outcome = MARK[more["outcome"]] if more["outcome"] else "n/a"
+        usd = (f"USD {more['usd']:.4f}" if more["usd"] is not None else
+               "n/a" if more["items"] is None else "cost unknown (the provider reports no price)")
+        lines.append(f"| {r.gate.name} | {_cell(now)} | {_cell(items)} | {outcome} | {usd} |")
+    per = f"USD {per_item:.6f} per item" if per_item is not None else "unknown (the provider reports no price)"
+    return lines + ["", "Items to decide: the smallest number of items at which an interval of the same method, with "
+                    "every observed rate kept, lies in one region of the gate (`judgeaudit.stats.projection`); the "
+                    "true rates may differ, so this is a plan, not a promise. Cost per item: "
+                    f"{per}, the whole battery's cost over the audited items.", ""]
 
 
 def _seconds(x: float | None) -> str:

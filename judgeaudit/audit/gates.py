@@ -72,6 +72,7 @@ from typing import Any, Literal
 from judgeaudit.audit.readings import Figure, Reading, Value
 from judgeaudit.errors import UserError
 from judgeaudit.stats import excludes_from_above, items_behind
+from judgeaudit.stats.projection import interval_scaled, projectable
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
@@ -145,6 +146,24 @@ class GateConfigError(UserError, ValueError):
     """A gates config file that cannot be applied (unknown gate or field, bad value)."""
 
 
+MORE_ITEMS_CAP = 100_000  # the projection looks no further
+
+
+@dataclass(frozen=True)
+class MoreItems:
+    """What more data would buy an inconclusive gate: the smallest number of items at which an interval of
+    the same method, at the observed rate(s), lies in one region (`outcome`); `items` None when none up to
+    `MORE_ITEMS_CAP` does (or the figure's method has no projection: `note` says which)."""
+
+    items: int | None
+    outcome: str | None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return asdict(self)
+
+
 @dataclass(frozen=True)
 class GateResult:
     """A gate's outcome with the number it was decided on and that number's interval."""
@@ -157,13 +176,15 @@ class GateResult:
     interval: tuple[float, float] | None = None  # the judged statistic over the figure's interval
     figure_interval: tuple[float, float] | None = None  # the figure's own interval
     n: int | None = None  # items the interval rests on
+    more: MoreItems | None = None  # an inconclusive gate: what more items would buy
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (thresholds included)."""
         return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value,
                 "estimate": self.estimate, "interval": list(self.interval) if self.interval else None,
                 "figure_interval": list(self.figure_interval) if self.figure_interval else None,
-                "n": self.n, "note": self.note, "stated": self.stated()}
+                "n": self.n, "note": self.note, "stated": self.stated(),
+                "more_items": self.more.to_dict() if self.more else None}
 
     def judged(self) -> str:
         """The figure and, when the gate reads a statistic of it, the judged value (with intervals)."""
@@ -273,15 +294,20 @@ def _abs_range(low: float, high: float) -> tuple[float, float]:
 def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
     """(judged value, low, high): the gate's statistic of the figure's estimate and interval."""
     v = _judged_value(fig, statistic)
+    return statistic_range(statistic, v.estimate, v.low, v.high)
+
+
+def statistic_range(statistic: str, estimate: float, low: float, high: float) -> tuple[float, float, float]:
+    """(judged value, low, high): a gate's statistic of an estimate and its interval."""
     if statistic == "abs":
-        return (abs(v.estimate), *_abs_range(v.low, v.high))
+        return (abs(estimate), *_abs_range(low, high))
     if statistic == "distance_from_half":
-        return (abs(v.estimate - 0.5), *_abs_range(v.low - 0.5, v.high - 0.5))
+        return (abs(estimate - 0.5), *_abs_range(low - 0.5, high - 0.5))
     if statistic == "low":
-        return v.low, v.low, v.low
+        return low, low, low
     if statistic == "high":
-        return v.high, v.high, v.high
-    return v.estimate, v.low, v.high
+        return high, high, high
+    return estimate, low, high
 
 
 def region(gate: Gate, x: float) -> Outcome:
@@ -319,8 +345,36 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
     return GateResult(gate, first, float(value), note, **extra)  # type: ignore[arg-type]
 
 
-def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = "pairwise") -> list[GateResult]:
-    """Outcome of every gate on the readings (the headline figures under the `headline` key)."""
+def more_items(gate: Gate, fig: Figure, cap: int = MORE_ITEMS_CAP) -> MoreItems:
+    """The smallest n (observed items < n <= `cap`) at which the gate decides when every count of the
+    figure grows by n / observed (`stats.projection.interval_scaled`), and how it would decide."""
+    v = _judged_value(fig, gate.statistic)
+    tally = getattr(v, "tally", None)
+    if tally is None or not projectable(v.method, tally):
+        return MoreItems(None, None, f"no projection for a {v.method} interval")
+    observed = items_behind(v)
+
+    def region_at(n: int) -> Outcome | None:
+        low, high = interval_scaled(v.method, tally, n / observed, v.confidence)
+        _, lo, hi = statistic_range(gate.statistic, v.estimate, low, high)
+        first = region(gate, lo)
+        return first if first == region(gate, hi) else None
+
+    lo, hi = observed, observed + 1
+    while region_at(hi) is None:  # double until it decides, then bisect (more items only narrow it)
+        if hi >= cap:
+            return MoreItems(None, None, f"does not decide within {cap:,} items: the observed value sits on a threshold")
+        lo, hi = hi, min(2 * hi, cap)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if region_at(mid) is not None else (mid, hi)
+    return MoreItems(hi, region_at(hi))
+
+
+def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = "pairwise",
+             project: bool = False) -> list[GateResult]:
+    """Outcome of every gate on the readings (the headline figures under the `headline` key); with `project`,
+    every inconclusive gate also says what more items would buy (`more_items`)."""
     results = []
     for gate in gates:
         figure_name = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
@@ -337,7 +391,10 @@ def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = 
         if math.isnan(value):  # undefined; +inf (e.g. a surface ratio over flat scores) is a value
             results.append(GateResult(gate, "not_run", None, "figure undefined on these items"))
             continue
-        results.append(decide(gate, fig))
+        result = decide(gate, fig)
+        if project and result.outcome == "inconclusive":
+            result = replace(result, more=more_items(gate, fig))
+        results.append(result)
     return results
 
 

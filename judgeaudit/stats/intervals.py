@@ -78,6 +78,7 @@ from judgeaudit.stats.results import (
     STATUS_UNDEFINED,
     Interval,
     PairedDifference,
+    Tally,
     UnpairedDifference,
     answer_status,
     excluded_items,
@@ -144,11 +145,18 @@ def interval(outcomes: Mapping[str, ArrayLike], metric: Metric, resamples: int =
     if not np.isfinite(estimate):
         return Interval(NAN, NAN, NAN, confidence, method, None, None, n, 0, STATUS_UNDEFINED, excluded)
     values = np.asarray(outcomes[mean.column], dtype=float)[_used(outcomes, metric, mean)]
+    tally = None
     if values.size == 0:  # a convention value on no item (precision of a class never predicted): nothing known
         low, high = metric.bounds
     else:
         low, high, method = rate_interval(values, mean.support, confidence, metric.name)
-    return Interval(estimate, float(low), float(high), confidence, method, None, None, n, 0, STATUS_OK, excluded)
+        tally = tally_of(mean.support, support_counts(values, mean.support, metric.name))
+    return Interval(estimate, float(low), float(high), confidence, method, None, None, n, 0, STATUS_OK, excluded, tally)
+
+
+def tally_of(support: tuple[float, ...], *rows: ArrayLike) -> Tally:
+    """The counts behind a closed-form interval, one row per sample."""
+    return Tally(tuple(float(v) for v in support), tuple(tuple(float(c) for c in np.ravel(r)) for r in rows))
 
 
 def _unless_point(iv: Interval, outcomes: Mapping[str, ArrayLike], metric: Metric) -> Interval:
@@ -216,7 +224,7 @@ def paired_difference(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[s
         p_value, test = max(p_exact, p_value), f"{EXACT_MCNEMAR} (or the interval's own score test at 0, if larger)"
     significant = proper(low, high) and (low > 0 or high < 0)
     return PairedDifference(float(d.mean()), low, high, p_value, bool(significant), confidence, PAIRED_SCORE_METHOD,
-                            None, None, n, 0, STATUS_OK, excluded, note, test)
+                            None, None, n, 0, STATUS_OK, excluded, note, test, tally_of(support, counts))
 
 
 def paired_differences_many(outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], reference: str,
@@ -252,7 +260,8 @@ def unpaired_difference(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RES
     significant = proper(low, high) and (low > 0 or high < 0)
     return UnpairedDifference(float(xs.mean() - ys.mean()), low, high, max(p_exact, p_score), bool(significant),
                               confidence, UNPAIRED_SCORE_METHOD, None, None, n1, n2, 0, note,
-                              f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)")
+                              f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)", STATUS_OK,
+                              tally_of(BINARY, (n1 - k1, k1), (n2 - k2, k2)))
 
 
 def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: float = DEFAULT_CONFIDENCE) -> PairedDifference:
@@ -287,4 +296,4 @@ def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: fl
         p_value, test = max(p_exact, p_value), f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)"
     significant = proper(low, high) and (low > 0 or high < 0)
     return PairedDifference((s1 - s2) / m, low, high, p_value, bool(significant), confidence, CORRECTED_METHOD,
-                            None, None, n, 0, STATUS_OK, n - m, note, test)
+                            None, None, n, 0, STATUS_OK, n - m, note, test, tally_of(BINARY, (m - s1, s1), (m - s2, s2)))

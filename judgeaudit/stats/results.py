@@ -44,6 +44,15 @@ def proper(low: float, high: float) -> bool:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """What a closed-form interval was computed from: items at each point of `support`, one row per
+    sample (one row for a rate or a paired difference, two for a two-sample difference)."""
+
+    support: tuple[float, ...]
+    counts: tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
 class Interval:
     """A point estimate with its interval and everything needed to reproduce it."""
 
@@ -58,6 +67,7 @@ class Interval:
     undefined: int = 0  # bootstrap replicates on which the statistic was undefined (left out)
     status: str = STATUS_OK
     excluded: int = 0  # items left out of the statistic (it is computed over n - excluded)
+    tally: Tally | None = None  # the counts behind a closed-form interval (`stats.projection`)
 
     @property
     def degenerate(self) -> bool:
@@ -101,6 +111,7 @@ class PairedDifference:
     excluded: int = 0
     note: str | None = None  # why significance is not claimed, when it is not
     test: str | None = None
+    tally: Tally | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -127,6 +138,7 @@ class UnpairedDifference:
     note: str | None = None
     test: str | None = None
     status: str = STATUS_OK
+    tally: Tally | None = None
 
     @property
     def n(self) -> int:

@@ -91,6 +91,11 @@ def check_agrees_with_itself(md: str, card: dict[str, Any], seconds: float) -> N
     assert f"## Verdict: **{word.upper()}**" in md
     cost = card["cost"]
     assert cost["usd"] is None and "- USD: unknown" in md
+    more = {g["name"]: g["more_items"] for g in card["gates"] if g["more_items"]}
+    assert set(more) == {name for name, row in rows.items() if row["outcome"].startswith("inconclusive")}
+    for name, m in more.items():  # one row each in "What more data would buy", priced as unknown
+        row = next(line for line in md.split("## What more data would buy")[1].splitlines() if line.startswith(f"| {name} |"))
+        assert m["usd"] is None and (m["items"] is None or f"| {m['items']} |" in row and "cost unknown" in row)
     assert 0 < cost["battery_seconds"] <= seconds
     assert f"battery wall time: {cost['battery_seconds']:.1f} s" in md
     assert cost["logs_seconds"] is None or cost["logs_seconds"] <= cost["battery_seconds"] + 1.0
@@ -122,6 +127,11 @@ def test_a_clean_judge_on_four_items_is_inconclusive_not_fit(tmp_path: Path) -> 
     assert rows["accuracy"]["outcome"] == "inconclusive (n = 4; interval [0.398, 1.000])"
     assert rows["above_chance"]["outcome"] == "WARN"
     assert rows["noise_floor"]["outcome"].startswith("inconclusive (n = 4;")
+    # at the observed rates: 4 of 4 right passes accuracy from 8 items (0.025^(1/n) >= 0.6), no noise flip
+    # passes the noise floor from 36 (1 - 0.025^(1/n) <= 0.1)
+    more = {g["name"]: g["more_items"] for g in card["gates"]}
+    assert (more["accuracy"]["items"], more["accuracy"]["outcome"]) == (8, "pass")
+    assert (more["noise_floor"]["items"], more["noise_floor"]["outcome"]) == (36, "pass")
     assert card["verdict"] == "use with care"
     assert "Chance is 0.5; the interval does not exclude it." in md
     assert card["headline"]["above_chance"] is False
