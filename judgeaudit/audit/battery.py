@@ -55,7 +55,7 @@ from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.report.frame import log_cause
 from judgeaudit.resources import datasets_root
 from judgeaudit.stats import excludes_from_above, interval
-from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
 CARD_SCHEMA = "judgeaudit.audit/1"
@@ -106,6 +106,7 @@ class AuditSpec:
     judge: str = DEFAULT_JUDGE
     judge_options: dict[str, Any] = field(default_factory=dict)
     generated: tuple[str, ...] = ()
+    confidence: float = DEFAULT_CONFIDENCE  # of every interval; below 95% only at a look of `audit.sequential`
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
@@ -115,6 +116,7 @@ class AuditSpec:
             "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
             "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
             "resamples": self.resamples, "gates_file": self.gates_file, "generated": list(self.generated),
+            "confidence": self.confidence,
         }
 
 
@@ -427,12 +429,14 @@ def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
     metrics = metrics_for(kind)
     figures = {
         "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
-                           interval(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
+                           interval(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed,
+                                    cfg.confidence)),
         "invalid_rate": Figure("invalid_rate", "invalid rate",
-                               interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
+                               interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed, cfg.confidence)),
     }
     if kind == "pairwise":
-        figures["tie_rate"] = Figure("tie_rate", "tie rate", interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
+        figures["tie_rate"] = Figure("tie_rate", "tie rate",
+                                     interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed, cfg.confidence))
     return Reading(HEADLINE, "ok", len(base), figures)
 
 
@@ -468,6 +472,7 @@ class AuditResult:
     surface_ratio: dict[str, Any] = field(default_factory=dict)
     failures: CallFailures | None = None  # failed model calls; any makes the verdict `could not judge`
     members: dict[str, Any] | None = None  # a panel's members, each audited from the panel's logs (audit.panel)
+    looks: dict[str, Any] | None = None  # a sequential audit's looks (audit.sequential), on its last look's card
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON-ready data."""
@@ -486,6 +491,7 @@ class AuditResult:
             "skipped_samples": self.skipped_samples,
             "log_dir": self.log_dir,
             **({"members": {name: m.to_dict() for name, m in self.members.items()}} if self.members else {}),
+            **({"looks": self.looks} if self.looks else {}),
         }
 
 
@@ -546,7 +552,7 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed);
     `seconds` is the battery's real wall time; `generated` are the merged `--generated` sets the
     self-preference task judged. Failed model calls refuse a verdict (`could not judge`)."""
-    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
+    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed, confidence=spec.confidence)
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
     limits = inapplicable_probes(spec.judge, spec.judge_options)

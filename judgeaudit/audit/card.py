@@ -21,6 +21,7 @@ from judgeaudit.audit.gates import HEADLINE, MARKS, POINTWISE_FIGURES, GateResul
 from judgeaudit.audit.panel import members_section
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.files import atomic_open, atomic_write_text
+from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE
 
 MARK = MARKS
 CORRECTED_STATEMENT = ("Noise-floor-corrected flip rates are the flip rate minus the repeat runs' flip rate on the same "
@@ -85,7 +86,10 @@ def reproduce_command(result: AuditResult) -> str:
         if not (isinstance(v, str) and v.startswith("<")):
             parts.append(f"-M {k}={v}")
     parts += [f"--prompt {spec.prompt}", f"--dataset {spec.dataset}", f"--kind {spec.kind}"]
-    if spec.limit:
+    looks = result.looks
+    if looks:
+        parts += [f"--limit {looks['first']}", "--until-decided", f"--max-items {looks['max_items']}"]
+    elif spec.limit:
         parts.append(f"--limit {spec.limit}")
     if tuple(spec.probes) != PROBES_BY_KIND[spec.kind]:
         parts.append(f"--probes {','.join(spec.probes)}")
@@ -95,7 +99,7 @@ def reproduce_command(result: AuditResult) -> str:
         parts.append(f"--resamples {spec.resamples}")
     if spec.gates_file:
         parts.append(f"--gates {spec.gates_file}")
-    parts.append(f"--out {Path(result.log_dir).parent}")
+    parts.append(f"--out {looks['out'] if looks else Path(result.log_dir).parent}")
     return " ".join(parts)
 
 
@@ -140,12 +144,15 @@ def render_markdown(result: AuditResult) -> str:
     lines.append("")
 
     head = result.headline
-    lines += ["## Accuracy", "", "| figure | estimate [95% CI] |", "|---|---|"]
+    level = confidence_label(spec.confidence)
+    lines += ["## Accuracy", "", f"| figure | estimate [{level} CI] |", "|---|---|"]
     for fig in head.figures.values():
         lines.append(f"| {fig.label} | {_ci(fig)} |")
-    lines += ["", f"Chance is {CHANCE}; {_chance_statement(result)} {intervals_statement(spec.resamples, spec.seed)}", ""]
+    lines += ["", f"Chance is {CHANCE}; {_chance_statement(result)} "
+              f"{intervals_statement(spec.resamples, spec.seed, spec.confidence)}", ""]
 
-    lines += ["## Probes", "", "| probe | figure | estimate [95% CI] | noise-floor corrected | n items |", "|---|---|---|---|---|"]
+    lines += ["## Probes", "", f"| probe | figure | estimate [{level} CI] | noise-floor corrected | n items |",
+              "|---|---|---|---|---|"]
     for probe, reading in result.readings.items():
         if reading.status != "ok" and not reading.figures:
             status = "does not apply" if reading.status == "not_applicable" else "not run"
@@ -164,7 +171,7 @@ def render_markdown(result: AuditResult) -> str:
                   "(measured in a fixed order) mostly show that order preference, not a response to the "
                   "perturbation; a zero shift here is not evidence of robustness.", ""]
 
-    lines += ["## Gates", "", "| gate | outcome | judged value [95% CI] | thresholds | what it measures |",
+    lines += ["## Gates", "", f"| gate | outcome | judged value [{level} CI] | thresholds | what it measures |",
               "|---|---|---|---|---|"]
     for r in result.gates:
         note = f" ({r.note})" if r.note else ""
@@ -176,6 +183,7 @@ def render_markdown(result: AuditResult) -> str:
               "call -> could not judge; else any FAIL -> unfit; else any WARN, inconclusive gate or gate not run -> "
               "use with care; else fit. Thresholds are the defaults in `judgeaudit/audit/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
+    lines += looks_section(result)
     lines += more_items_section(result)
     lines += members_section(result)
     lines += cost_section(result.cost)
@@ -188,9 +196,14 @@ def render_markdown(result: AuditResult) -> str:
     return "\n".join(lines)
 
 
-def intervals_statement(resamples: int, seed: int) -> str:
+def confidence_label(confidence: float) -> str:
+    """A confidence as the card prints it: 95%, 98.75%."""
+    return f"{confidence * 100:.4g}%"
+
+
+def intervals_statement(resamples: int, seed: int, confidence: float = DEFAULT_CONFIDENCE) -> str:
     """How the card's intervals were computed (each figure's method is in card.json)."""
-    return ("Intervals (95%): Clopper-Pearson for shares of 0/1 outcomes; continuity-corrected score intervals for "
+    return (f"Intervals ({confidence_label(confidence)}): Clopper-Pearson for shares of 0/1 outcomes; continuity-corrected score intervals for "
             "per-item means on a few values (soft accuracy, the mean of two arms, the first-position rate, flips pooled "
             "over edits) and for paired differences (Tango's for 0/1 outcomes, with the exact McNemar p-value); Mee's "
             "score interval for the self-preference gap and for noise-corrected flip rates (see below); the percentile "
@@ -208,6 +221,27 @@ def _chance_statement(result: AuditResult) -> str:
     if value.low == value.high:
         return "the interval is a single point (every resample agreed), which shows nothing."
     return "the interval lies below it." if value.high < CHANCE else "the interval does not exclude it."
+
+
+def looks_section(result: AuditResult) -> list[str]:
+    """A sequential audit's looks: items, gates decided, cost at each, and why it stopped."""
+    looks = result.looks
+    if not looks:
+        return []
+    lines = ["## Looks", "", f"Planned looks at {', '.join(str(n) for n in looks['planned'])} items (at most "
+             f"`--max-items {looks['max_items']}`); stopped after {len(looks['looks'])}: {looks['stopped']}. Every "
+             f"interval on this card is a {confidence_label(looks['confidence'])} interval: {looks['spending']} "
+             f"spending of the {confidence_label(1 - looks['family_confidence'])} error over the "
+             f"{len(looks['planned'])} planned looks, so a gate fails a judge whose true figure is outside its fail "
+             "region at most that often across all looks (judgeaudit/audit/sequential.py).", "",
+             "| look | items | gates decided | gates open | verdict | judge calls (cache hits included) | USD |",
+             "|---|---|---|---|---|---|---|"]
+    for k, look in enumerate(looks["looks"], 1):
+        usd = f"{look['usd']:.4f}" if look["usd"] is not None else "unknown"
+        lines.append(f"| {k} | {look['items']} | {len(look['decided'])}: {_cell(', '.join(look['decided']) or '-')} | "
+                     f"{_cell(', '.join(look['undecided']) or '-')} | {look['verdict']} | {look['judge_calls']} | {usd} |")
+    return lines + ["", "Each look is an audit of its own under `looks/` (logs and card); a later look's calls on "
+                    "the earlier looks' items are served from Inspect's cache.", ""]
 
 
 def more_items_section(result: AuditResult) -> list[str]:
@@ -320,7 +354,8 @@ def plot_gates(result: AuditResult, path: Path) -> None:
     reach = max([1.05, *(abs(x) * 1.05 for p in points for x in p[1:4] if math.isfinite(x))])
     ax.set_xlim(-reach, reach)
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("estimate with 95% interval (dotted: pass threshold, dashed: fail threshold)")
+    ax.set_xlabel(f"estimate with {confidence_label(result.spec.confidence)} interval "
+                  "(dotted: pass threshold, dashed: fail threshold)")
     ax.set_title(f"{judge_label(result.spec)}: {result.verdict}")
     fig.tight_layout()
     with atomic_open(path, "wb") as fh:

@@ -39,6 +39,11 @@ def register(subparsers: Any) -> None:
                    "backbone, e.g. datasets/iclr2026/human_generated); repeatable, the sets are merged")
     p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
     p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
+    p.add_argument("--until-decided", action="store_true",
+                   help="audit a growing set of items (--limit, default 10, then doubling up to --max-items) and stop "
+                   "once every gate has decided; intervals are Bonferroni-adjusted over the planned looks")
+    p.add_argument("--max-items", type=int, default=None,
+                   help="with --until-decided: the most items to audit (the last look); required with it")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
     p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)")
     p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")

@@ -15,6 +15,7 @@ from judgeaudit.audit.battery import (
 )
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
+from judgeaudit.audit.sequential import run_until_decided
 from judgeaudit.cli_args import (
     UsageError,
     at_least,
@@ -62,6 +63,11 @@ def check_args(args: argparse.Namespace) -> None:
     check_bootstrap_args(args)
     at_least("--max-connections", args.max_connections, 1)
     output_dir("--out", args.out)
+    if args.until_decided and args.max_items is None:
+        raise UsageError("--until-decided needs --max-items N (the most items to audit)")
+    if args.max_items is not None and not args.until_decided:
+        raise UsageError("--max-items goes with --until-decided")
+    at_least("--max-items", args.max_items, 1)
     if args.display not in DISPLAYS:
         raise UsageError(f"--display must be one of {', '.join(DISPLAYS)}, got {args.display!r}")
 
@@ -95,14 +101,21 @@ def handle(args: argparse.Namespace) -> int:
             gates_file=args.gates, model_args=_model_args(args.model_args),
             judge=args.judge, judge_options=_task_options(args.task_options), generated=tuple(args.generated),
         )
-        result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
-                                  max_connections=args.max_connections)
+        if args.until_decided:
+            result, paths = run_until_decided(spec, Path(args.out), args.max_items, gates, args.display,
+                                              args.max_connections)
+        else:
+            result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
+                                      max_connections=args.max_connections)
     except CouldNotJudge as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return EXIT_COULD_NOT_JUDGE
     except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1
+    if result.looks:
+        print(f"looks: {', '.join(str(look['items']) for look in result.looks['looks'])} items; "
+              f"stopped: {result.looks['stopped']}")
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
         print(f"  {r.outcome}: {r.describe()}")

@@ -69,7 +69,7 @@ def member_audits(result: AuditResult, frame: pd.DataFrame, items: Sequence[Item
     if spec.judge != PANEL or frame.empty:
         return {}
     panel = next(p for p in frame["panel"] if is_panel(p))
-    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed)
+    cfg = ReadingConfig(resamples=spec.resamples, seed=spec.seed, confidence=spec.confidence)
     limits = inapplicable_probes(spec.judge, spec.judge_options)
     probes = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits]
     generators = generators_of([*items, *generated])

@@ -63,7 +63,7 @@ from judgeaudit.stats import (
     share_metric,
     unpaired_difference,
 )
-from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import FLIP_RATE, Metric, metrics_for, outcomes_for
 
 # not_run: the probe could apply but was not measured; not_applicable: it cannot apply to this judge.
@@ -123,10 +123,12 @@ class ReadingError(UserError, ValueError):
 
 @dataclass(frozen=True)
 class ReadingConfig:
-    """Bootstrap settings shared by every reading (recorded beside each bootstrapped interval)."""
+    """Interval settings shared by every reading: bootstrap resamples and seed (recorded beside each
+    bootstrapped interval) and the confidence of every interval."""
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
+    confidence: float = DEFAULT_CONFIDENCE  # of every interval (lower at each look of a sequential audit)
 
 
 def _check_frame(frame: pd.DataFrame) -> None:
@@ -193,10 +195,10 @@ class Reader:
 
     # --- stats helpers -------------------------------------------------------------
     def _interval(self, outcomes: Mapping[str, Any], metric: Metric) -> Interval:
-        return interval(outcomes, metric, self.cfg.resamples, self.cfg.seed)
+        return interval(outcomes, metric, self.cfg.resamples, self.cfg.seed, self.cfg.confidence)
 
     def _paired(self, x: Mapping[str, Any], y: Mapping[str, Any], metric: Metric) -> PairedDifference:
-        return paired_difference(x, y, metric, self.cfg.resamples, self.cfg.seed)
+        return paired_difference(x, y, metric, self.cfg.resamples, self.cfg.seed, self.cfg.confidence)
 
     def _share(self, name: str, values: np.ndarray, support: tuple[float, ...] = BINARY) -> Interval:
         """The interval of the mean of per-item values on `support` (NaN items left out)."""
@@ -227,7 +229,7 @@ class Reader:
                 raise ReadingError(f"{name}: the repeat runs cover different items than this probe ({missing})")
             pos = {i: k for k, i in enumerate(noise_ids)}
             aligned = noise[[pos[i] for i in ids]]
-            corrected = noise_corrected_flip_rate(flags, aligned)
+            corrected = noise_corrected_flip_rate(flags, aligned, self.cfg.confidence)
         return Figure(name, label, value, corrected)
 
     def with_invalid_rate(self, reading: Reading) -> Reading:
@@ -390,7 +392,8 @@ class Reader:
         if len(hits) == 2:
             figures["self_preference_gap"] = Figure(
                 "self_preference_gap", "generated-idea win rate, own backbone minus other backbones (unpaired)",
-                unpaired_difference(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed))
+                unpaired_difference(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed,
+                                    self.cfg.confidence))
         own = ", ".join(sorted(own_keys))
         note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own}) in this dataset"
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
