@@ -36,13 +36,13 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import scipy
+from doc_block import write_block
 from scipy import stats
 from scipy.special import gammaln, xlogy
 
@@ -659,12 +659,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        doc = args.write.read_text(encoding="utf-8")
-        if BEGIN not in doc or END not in doc:
-            raise SystemExit(f"{args.write}: no coverage markers ({BEGIN} ... {END})")
-        args.write.write_text(re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: text, doc, flags=re.S),
-                              encoding="utf-8")
-        print(f"wrote {args.write}")
+        write_block(args.write, BEGIN, END, text)
 
 
 if __name__ == "__main__":

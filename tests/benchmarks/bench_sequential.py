@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from doc_block import write_block
 
 from judgeaudit.audit.battery import headline
 from judgeaudit.audit.gates import DEFAULT_GATES, HEADLINE, decide, evaluate
@@ -246,12 +246,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        doc = args.write.read_text(encoding="utf-8")
-        if BEGIN not in doc or END not in doc:
-            raise SystemExit(f"{args.write}: no sequential markers ({BEGIN} ... {END})")
-        args.write.write_text(re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: text, doc, flags=re.S),
-                              encoding="utf-8")
-        print(f"wrote {args.write}")
+        write_block(args.write, BEGIN, END, text)
 
 
 if __name__ == "__main__":
