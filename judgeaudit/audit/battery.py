@@ -506,8 +506,13 @@ class AuditResult:
         if result.more is None:
             return None
         per_item = self.usd_per_item()
-        usd = per_item * result.more.items if per_item is not None and result.more.items is not None else None
-        return {**result.more.to_dict(), "usd": usd, "usd_per_item": per_item}
+        items = result.more.items
+        usd = per_item * items if per_item is not None and items is not None else None
+        # the logs' span: the battery's time even when this run only resumed it (else this run's wall time)
+        seconds, count = self.cost.get("logs_seconds") or self.cost.get("battery_seconds"), self.items.get("count")
+        per_second = float(seconds) / int(count) if seconds is not None and count else None
+        return {**result.more.to_dict(), "usd": usd, "usd_per_item": per_item,
+                "seconds": per_second * items if per_second is not None and items is not None else None}
 
     def above_chance(self) -> bool:
         """Whether the headline interval excludes chance from above (`stats.results.excludes_from_above`)."""

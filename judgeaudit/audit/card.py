@@ -251,8 +251,8 @@ def more_items_section(result: AuditResult) -> list[str]:
         return []
     per_item = result.usd_per_item()
     lines = ["## What more data would buy", "",
-             "| gate | now (n; interval) | items to decide | would decide | cost at this run's cost per item |",
-             "|---|---|---|---|---|"]
+             "| gate | now (n; interval) | items to decide | would decide | cost at this run's cost per item | "
+             "battery time at this run's time per item |", "|---|---|---|---|---|---|"]
     for r, more in rows:
         assert more is not None
         now = f"n = {r.n}; [{_num(r.interval[0] if r.interval else None)}, {_num(r.interval[1] if r.interval else None)}]"
@@ -260,12 +260,15 @@ def more_items_section(result: AuditResult) -> list[str]:
         outcome = MARK[more["outcome"]] if more["outcome"] else "n/a"
         usd = (f"USD {more['usd']:.4f}" if more["usd"] is not None else
                "n/a" if more["items"] is None else "cost unknown (the provider reports no price)")
-        lines.append(f"| {r.gate.name} | {_cell(now)} | {_cell(items)} | {outcome} | {usd} |")
+        seconds = _seconds(more["seconds"]) if more["items"] is not None else "n/a"
+        lines.append(f"| {r.gate.name} | {_cell(now)} | {_cell(items)} | {outcome} | {usd} | {seconds} |")
     per = f"USD {per_item:.6f} per item" if per_item is not None else "unknown (the provider reports no price)"
     return lines + ["", "Items to decide: the smallest number of items at which an interval of the same method, with "
                     "every observed rate kept, lies in one region of the gate (`judgeaudit.stats.projection`); the "
                     "true rates may differ, so this is a plan, not a promise. Cost per item: "
-                    f"{per}, the whole battery's cost over the audited items.", ""]
+                    f"{per}, the whole battery's cost over the audited items; the time is the battery's logs' span "
+                    "(first task start to last task end) per item (calls served from the cache are fast, a busy "
+                    "machine is slow).", ""]
 
 
 def _seconds(x: float | None) -> str:

@@ -77,8 +77,9 @@ def test_the_card_prices_the_items_at_this_runs_cost_per_item(usd: float | None,
     result = replace(result, more=more_items(gate, _rate(0, 6)))
     head = Reading("headline", "ok", 6, {"accuracy": _rate(6, 6)})
     audit = AuditResult(AuditSpec(model="x"), "use with care", [result], head, {}, [result],
-                        {"usd": usd}, [], {"count": 6}, "logs")
+                        {"usd": usd, "battery_seconds": 3.0}, [], {"count": 6}, "logs")
     priced = audit.more_items(result)
     assert priced is not None and priced["items"] == 36
     assert priced["usd"] == (pytest.approx(expected) if expected is not None else None)
+    assert priced["seconds"] == pytest.approx(3.0 / 6 * 36)
     assert audit.to_dict()["gates"][0]["more_items"] == priced
