@@ -7,7 +7,8 @@ items hold the previous look's and keep the set's gold balance. Each look is an 
 `<out>/looks/n<items>/` (logs, items, card); the calls an earlier look made are served from Inspect's
 cache, so a look pays only for its new items, and running the command again makes no new call.
 
-Stopping. After each look the audit stops when its verdict is settled (`settled`): every gate has
+Stopping. After each look the audit stops when model calls failed (the look's verdict is `could not
+judge`, as any audit's), or when its verdict is settled (`settled`): every gate has
 decided (`pass`, `warn` or `fail`; `not_run` and `not_applicable` do not block), or a gate has failed
 (the verdict is then unfit whatever the open gates would show: a judge that always picks the idea
 shown first has an accuracy of exactly chance on balanced items, on the accuracy gate's fail
@@ -33,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.audit.battery import AuditError, AuditResult, AuditSpec
+from judgeaudit.audit.battery import COULD_NOT_JUDGE, AuditError, AuditResult, AuditSpec
 from judgeaudit.audit.card import write_card
 from judgeaudit.audit.gates import DEFAULT_GATES, Gate, GateResult
 from judgeaudit.audit.run import run_audit
@@ -80,7 +81,7 @@ def settled(results: Sequence[GateResult]) -> str | None:
 
 
 def look_record(result: AuditResult) -> dict[str, Any]:
-    """One look as the card lists it: items, gates decided and open, outcome counts, cost."""
+    """One look as the card lists it: items, gates decided and open, each gate's outcome, verdict, calls, cost."""
     open_gates = [r.gate.name for r in result.gates if r.outcome not in DECIDED and r.outcome not in NOT_BLOCKING]
     return {"items": result.items["count"], "verdict": result.verdict,
             "decided": [r.gate.name for r in result.gates if r.outcome in DECIDED], "undecided": open_gates,
@@ -102,7 +103,7 @@ def run_until_decided(spec: AuditSpec, out: Path, max_items: int, gates: tuple[G
             look_spec = replace(spec, limit=size, confidence=confidence)
             result, _ = run_audit(look_spec, locked / LOOKS_DIR / f"n{size}", gates, display, max_connections)
             looks.append(look_record(result))
-            why = settled(result.gates)
+            why = "model calls failed: could not judge" if result.verdict == COULD_NOT_JUDGE else settled(result.gates)
             if why is not None:
                 stopped = why
                 break
