@@ -27,7 +27,8 @@ The percentile bootstrap rows of the exact sections use the ideal bootstrap (its
 resamples grow: quantiles of the resampling distribution, computed exactly); the simulated sections
 use B = `--resamples` resamples (one seeded multiplicity matrix per n).
 
-Run: python tests/benchmarks/bench_coverage.py [--quick] [--write judgeaudit/stats/INTERVALS.md]
+Run: python tests/benchmarks/bench_coverage.py [--quick] [--only noise-corrected] [--write judgeaudit/stats/INTERVALS.md]
+(--only noise-corrected: just the block of the noise-corrected flip rate and the items each gate needs.)
 (--quick: coarser grids and 500 replications, a smoke run; the committed tables use the defaults.)
 """
 
@@ -72,6 +73,7 @@ TOL = 1e-10  # a true value this close to an end counts as inside
 Bounds = tuple[np.ndarray, np.ndarray]
 Table = dict[str, dict[int, tuple[float, float]]]  # method -> n -> (min, mean)
 BEGIN, END = "<!-- coverage:begin -->", "<!-- coverage:end -->"
+BEGIN_CORRECTED, END_CORRECTED = "<!-- coverage-corrected:begin -->", "<!-- coverage-corrected:end -->"
 
 
 def _wilson(k: np.ndarray, n: np.ndarray | int, cc: float = 0.0) -> Bounds:
@@ -382,7 +384,6 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
     rates = np.linspace(0, 1, 6 if quick else 11)
     k = 4
     pooled_support = np.arange(k + 1) / k
-    corrected_support = np.arange(-k, k + 1) / k
     soft_support = np.array([-1, -0.5, 0, 0.5, 1.0])
     dists = _soft_distributions(np.random.default_rng(seed + 1), 10 if quick else 40)
     sections: dict[str, Table] = {}
@@ -399,17 +400,6 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
                 pooled["boot"].append(_cover(_bootstrap_on(v, resamples, seed), p))
         record("pooled", "score, correction 1/2 (in use)", n, pooled["score"])
         record("pooled", "percentile bootstrap", n, pooled["boot"])
-        corrected: dict[str, list[float]] = {"two": [], "score": [], "boot": []}
-        for rho in (0.0, 1.0):
-            for q in (0.0, 0.1, 0.3):
-                for p in rates:
-                    x, y = _pooled_flips(rng, reps, n, p, rho), (rng.random((reps, n)) < q).astype(float)
-                    corrected["two"].append(_cover(_two_sample_on(x, y), p - q))
-                    corrected["score"].append(_cover(_score_on(x - y, corrected_support), p - q))
-                    corrected["boot"].append(_cover(_bootstrap_on(x - y, resamples, seed), p - q))
-        record("corrected", "two-sample score, Mee, correction 1/(2n) (in use)", n, corrected["two"])
-        record("corrected", "paired score, correction 1", n, corrected["score"])
-        record("corrected", "paired percentile bootstrap", n, corrected["boot"])
         soft: dict[str, list[float]] = {"score": [], "boot": []}
         for joint in dists:
             cells = rng.choice(9, size=(reps, n), p=joint)
@@ -424,6 +414,27 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
         record("macro_f1", "percentile bootstrap alone", n, alone)
         print(f"[simulated, n = {n}: done]", flush=True)
     return sections
+
+
+def pooled_corrected_coverage(reps: int, resamples: int, seed: int, quick: bool) -> Table:
+    """method -> n -> (min, mean) for flips pooled over 4 edits minus an independent noise flip (simulated)."""
+    rng = np.random.default_rng(seed + 2)
+    rates = np.linspace(0, 1, 6 if quick else 11)
+    support = np.arange(-4, 5) / 4
+    table: Table = {}
+    for n in NS:
+        covs: dict[str, list[float]] = {"two-sample score, Mee, correction 1/(2n) (in use)": [],
+                                        "paired score, correction 1": [], "paired percentile bootstrap": []}
+        for rho in (0.0, 1.0):
+            for q in (0.0, 0.1, 0.3):
+                for p in rates:
+                    x, y = _pooled_flips(rng, reps, n, p, rho), (rng.random((reps, n)) < q).astype(float)
+                    for method, bounds in zip(covs, (_two_sample_on(x, y), _score_on(x - y, support),
+                                                     _bootstrap_on(x - y, resamples, seed)), strict=True):
+                        covs[method].append(_cover(bounds, p - q))
+        for method, c in covs.items():
+            table.setdefault(method, {})[n] = (min(c), float(np.mean(c)))
+    return table
 
 
 def _soft_distributions(rng: np.random.Generator, count: int) -> list[np.ndarray]:
@@ -601,7 +612,9 @@ def main() -> None:
     ap.add_argument("--replications", type=int, default=2000, help="simulated data sets per grid cell")
     ap.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples in the simulated sections")
     ap.add_argument("--seed", type=int, default=20260)
-    ap.add_argument("--write", type=Path, help="replace the block between the coverage markers of this file")
+    ap.add_argument("--write", type=Path, help="replace the blocks between the coverage markers of this file")
+    ap.add_argument("--only", choices=("noise-corrected",),
+                    help="compute and write only the noise-corrected flip rate's block (and the items each gate needs)")
     args = ap.parse_args()
     reps = 500 if args.quick else args.replications
     step_rate, step_pair, step_unpaired = (0.02, 0.05, 0.05) if args.quick else (0.005, 0.02, 0.02)
@@ -613,6 +626,36 @@ def main() -> None:
                 table.setdefault(method, {})[n] = v
         return table
 
+    run = (f"`python tests/benchmarks/bench_coverage.py{' --quick' if args.quick else ''}"
+           f"{' --only ' + args.only if args.only else ''}` (replications {reps}, bootstrap resamples {args.resamples}, "
+           f"seed {args.seed}; numpy {np.__version__}, scipy {scipy.__version__}, Python {platform.python_version()})")
+    mc = math.sqrt(0.95 * 0.05 / reps)
+    step_corrected = 0.1 if args.quick else 0.05
+    corrected = _timed("noise-corrected", lambda: by_n(lambda n: corrected_coverage(n, step_corrected if n < 150 else 0.1)))
+    pooled_corrected = _timed("noise-corrected, pooled", lambda: pooled_corrected_coverage(
+        reps, args.resamples, args.seed, args.quick))
+    lines = [BEGIN_CORRECTED, "", f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over "
+             "the grid.", ""]
+    lines += markdown(
+        f"Noise-corrected flip rate: flip rate minus noise floor on the same items, as two samples (exact; P(flip), "
+        f"P(noise flip) in steps of {step_corrected}, 0.1 at n = 150; by the within-item dependence of the two flips)",
+        corrected, "The first three rows are the assumption the gates state (non-negative within-item correlation); "
+        "the negative rows are its failure, shown for what it costs.")
+    lines += markdown("Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated, "
+                      f"{reps} data sets per cell; noise 0, 0.1, 0.3, independent of the flips; correlation of the "
+                      "edits 0, 1)", pooled_corrected, f"Monte Carlo standard error of a simulated coverage near 0.95: "
+                      f"{mc:.3f}.")
+    lines += ["**Items a gate needs when every item is alike** (the default thresholds; the interval alone decides)", "",
+              "| gate | data | smallest n |", "|---|---|---|"]
+    lines += [f"| {g} | {what} | {n if n is not None else '> 400'} |" for g, what, n in deciding_items()]
+    lines += ["", END_CORRECTED]
+    corrected_text = "\n".join(lines)
+    print(corrected_text)
+    if args.write:
+        write_block(args.write, BEGIN_CORRECTED, END_CORRECTED, corrected_text)
+    if args.only:
+        return
+
     rates = _timed("rates", lambda: by_n(lambda n: rate_coverage(n, step_rate)))
     paired = _timed("paired", lambda: by_n(lambda n: trinomial_coverage(n, step_pair if n < 150 else 0.05)))
     paired_newcombe = _timed("newcombe", lambda: {"Newcombe hybrid score (four cells)": {
@@ -622,14 +665,7 @@ def main() -> None:
     unequal = _timed("unpaired n, 2n", lambda: by_n(lambda n: {
         f"{k}, groups n and 2n": v for k, v in unpaired_coverage(n, 2 * n, step_unpaired, n <= 20).items()}))
     unpaired.update(unequal)
-    step_corrected = 0.1 if args.quick else 0.05
-    corrected = _timed("noise-corrected", lambda: by_n(lambda n: corrected_coverage(n, step_corrected if n < 150 else 0.1)))
     simulated = simulated_coverage(reps, args.resamples, args.seed, args.quick)
-
-    run = (f"`python tests/benchmarks/bench_coverage.py{' --quick' if args.quick else ''}` "
-           f"(replications {reps}, bootstrap resamples {args.resamples}, seed {args.seed}; numpy {np.__version__}, "
-           f"scipy {scipy.__version__}, Python {platform.python_version()})")
-    mc = math.sqrt(0.95 * 0.05 / reps)
     lines = [BEGIN, "", f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over the grid.", ""]
     lines += markdown(f"Rates of 0/1 outcomes (exact; true rate 0 to 1 in steps of {step_rate})", rates)
     lines += markdown(
@@ -638,24 +674,14 @@ def main() -> None:
         "Newcombe: four cells, concordant share split 0, 1/2, 1; (P(+1), P(-1)) in steps of 0.05 (0.1 at n = 150).")
     lines += markdown(f"Unpaired difference, groups of n and n, or n and 2n (exact; p1, p2 in steps of {step_unpaired})",
                       unpaired, "The ideal bootstrap rows stop where enumerating it for every table gets too slow (–).")
-    lines += markdown(
-        f"Noise-corrected flip rate: flip rate minus noise floor on the same items, as two samples (exact; P(flip), "
-        f"P(noise flip) in steps of {step_corrected}, 0.1 at n = 150; by the within-item dependence of the two flips)",
-        corrected, "The first three rows are the assumption the gates state (non-negative within-item correlation); "
-        "the negative rows are its failure, shown for what it costs.")
     lines += markdown(f"Flips pooled over 4 edits, per item j/4 (simulated, {reps} data sets per cell; within-item "
                       "correlation 0, 0.5, 1; flip rate 0 to 1)", simulated["pooled"])
-    lines += markdown("Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated; noise 0, 0.1, 0.3, "
-                      "independent of the flips; correlation of the edits 0, 1)", simulated["corrected"])
     lines += markdown("Paired differences of soft accuracy, per item on -1, -1/2, ..., 1 (simulated; 46 joint "
                       "distributions)", simulated["soft"])
     lines += markdown("Macro-F1 of a pointwise judge (simulated; per-class accuracy 0.6 to 0.95, invalid 0 or 10%; a "
                       "point interval covers only its own value)", simulated["macro_f1"],
                       f"Monte Carlo standard error of a simulated coverage near 0.95: {mc:.3f}.")
-    lines += ["**Items a gate needs when every item is alike** (the default thresholds; the interval alone decides)", "",
-              "| gate | data | smallest n |", "|---|---|---|"]
-    lines += [f"| {g} | {what} | {n if n is not None else '> 400'} |" for g, what, n in deciding_items()]
-    lines += ["", END]
+    lines += ["The noise-corrected flip rate's tables and the items each gate needs are in the next block.", "", END]
     text = "\n".join(lines)
     print(text)
     if args.write:
