@@ -8,8 +8,8 @@ probe's flip rate minus the repeat runs' flip rate with the interval of a differ
 (`stats.noise_corrected_flip_rate`, Mee's score interval with the Hauck-Anderson correction).
 Assumption: an item that flips more between identical runs is not *less* likely to flip under the
 probe (non-negative within-item correlation of noise and probe flips, as for a judge whose noise
-does not depend on the presentation). Under it the interval keeps 95% coverage at every n from 5
-to 150 (0.951 or more for 0/1 flips, exact; 0.940 for flips pooled over edits, simulated:
+does not depend on the presentation). Under it the interval keeps its nominal 95% coverage from 5
+to 150 items (0.951 or more for 0/1 flips, exact; 0.940 for flips pooled over edits, simulated:
 INTERVALS.md); a judge whose probe flips and noise flips never fall on the same item breaks it
 (coverage down to 0.798), and for that worst case the paired interval would be needed, which
 cannot fail six items that all flip with no noise flip (6 of 6 against 0 of 6: two-sample
