@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,12 @@ from judgeaudit.data.convert.novelty_judge_bench import (
 )
 from judgeaudit.data.hf import write_jsonl_set
 from judgeaudit.data.jsonl import check_file
+from judgeaudit.data.labelled import (
+    LABELLED_PREFIX,
+    check_labelled_file,
+    is_labelled_file,
+    labelled_problems,
+)
 from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest, write_manifest
 from judgeaudit.data.sets import variant_problems
 from judgeaudit.data.validate import Problem
@@ -25,10 +32,13 @@ VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (judgeaudit/data/contract.py).
 
 Each PATH is a JSONL file or a directory. Directories are searched recursively for
-pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped).
-A *_plan.jsonl file must agree with its abstract file (same item id: setup and area;
-same idea id: label). A set directory (one holding manifest.json) must also match its
-manifest's content hashes and carry a README.md card whose YAML configs name its files.
+pairwise*.jsonl and pointwise*.jsonl files, and for a mined set's labelled.jsonl (every
+labelled idea before pairing); other JSONL files are listed as skipped. A *_plan.jsonl file
+must agree with its abstract file (same item id: setup and area; same idea id: label), and
+the pair and point files must agree with labelled.jsonl beside them (every idea a row with
+the same label and area; each row's `pairs` the times pairwise.jsonl holds it). A set
+directory (one holding manifest.json) must also match its manifest's content hashes and
+carry a README.md card whose YAML configs name its files.
 
 Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
 summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds
@@ -70,7 +80,7 @@ def register(subparsers: Any) -> None:
     c.set_defaults(func=convert_command)
 
 
-CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise")
+CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise", LABELLED_PREFIX)
 
 
 def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
@@ -96,21 +106,26 @@ def validate_command(args: argparse.Namespace) -> int:
             continue
         files, others = _jsonl_files(path)
         for other in others:
-            print(f"skipped (not named pairwise*/pointwise*): {other}")
+            print(f"skipped (not named pairwise*/pointwise*/labelled*): {other}")
         n_skipped += len(others)
         if not files:
             print(f"error: {raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
             missing = True
             continue
         for file in files:
-            items, file_problems = check_file(file, args.kind)
+            checked: Sequence[object]
+            if is_labelled_file(file):
+                checked, file_problems = check_labelled_file(file)
+            else:
+                checked, file_problems = check_file(file, args.kind)
             n_files += 1
-            n_items += len(items)
+            n_items += len(checked)
             problems.extend(file_problems)
             if file_problems:
                 bad_files.add(str(file))
         for parent in sorted({f.parent for f in files}):
-            found = variant_problems(parent)  # a _plan file must agree with its abstract file
+            # a _plan file must agree with its abstract file, the pair and point files with the labelled pool
+            found = variant_problems(parent) + labelled_problems(parent)
             problems.extend(found)
             bad_files.update(p.file for p in found)
         if path.is_dir() and not args.no_manifest:

@@ -55,8 +55,8 @@ def _model_options(p: Any, *, temperature: float) -> None:
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
 
 
-def register_actions(mine_parser: Any) -> None:
-    """Add the `generate` and `plan` actions under `judgeaudit mine`."""
+def register_actions(mine_parser: Any) -> Any:
+    """Add the `generate` and `plan` actions under `judgeaudit mine`; returns the actions' subparsers (for more)."""
     actions = mine_parser.add_subparsers(dest="mine_action", metavar="ACTION", required=False,
                                          title="actions (optional; without one, `mine` mines Human-Only labels)")
     g = actions.add_parser("generate", help="build a Human+Generated set with an LLM ideator",
@@ -76,6 +76,7 @@ def register_actions(mine_parser: Any) -> None:
                          "(a grammar for local/ models); use it for models that ignore the text format")
     _model_options(pl, temperature=0.3)
     pl.set_defaults(func=handle_plan)
+    return actions
 
 
 def _check_model_options(args: Any) -> None:

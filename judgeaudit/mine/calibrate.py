@@ -20,7 +20,8 @@ from typing import Any
 from judgeaudit.files import sha256_file
 from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Corpus
-from judgeaudit.mine.select import Decision, review_means
+from judgeaudit.mine.pipeline import review_signals
+from judgeaudit.mine.select import Decision, Thresholds, review_means
 from judgeaudit.mine.sentences import quotes_overlap
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
 
@@ -48,8 +49,11 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: SignalExtractor) -> dict[str, Any]:
-    """Precision/recall of the extractor's quotes against the reference passages, per polarity."""
+def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: SignalExtractor,
+                    th: Thresholds | None = None) -> dict[str, Any]:
+    """Precision/recall of the extractor's quotes against the reference passages, per polarity (reviews the rule
+    does not read, those with an empty signal field by default, give no quote)."""
+    th = th or Thresholds()
     counts = {AFFIRM: [0, 0, 0, 0], DISPUTE: [0, 0, 0, 0]}  # tp_pred, n_pred, tp_ref, n_ref
     review_level = Counter[str]()
     ideas = 0
@@ -59,7 +63,7 @@ def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: Signal
         if not reviews:
             continue
         ideas += 1
-        sigs = [extractor.extract(r) for r in reviews]
+        sigs = [review_signals(r, extractor, th) for r in reviews]
         for polarity, key in ((AFFIRM, "positive_signals"), (DISPUTE, "negative_signals")):
             refs = [p for p in row[key] if isinstance(p, str)]
             quotes = [q for s in sigs for q in s.quotes(polarity)]
@@ -127,7 +131,8 @@ def signals_for(corpus: Corpus, forums: list[str], extractor: SignalExtractor) -
 
 
 def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, candidates: Mapping[str, str],
-            kept: Mapping[str, Decision], *, fingerprint: str | None, command: str) -> dict[str, Any]:
+            kept: Mapping[str, Decision], *, fingerprint: str | None, command: str,
+            thresholds: Thresholds | None = None) -> dict[str, Any]:
     """The calibration record stored beside a set: passage quality and label agreement on the dev file."""
     dev = load_dev(dev_path)
     return {
@@ -138,7 +143,7 @@ def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, ca
         "dev_rows": dev_matches(dev, corpus),
         "dev_score_means": score_matches(dev, corpus),
         "matching_rule": "normalised containment either way, or >= 80% of the shorter quote's words shared",
-        "passages": passage_quality(dev, corpus, extractor),
+        "passages": passage_quality(dev, corpus, extractor, thresholds),
         "labels": label_agreement(dev, candidates, kept),
         "kept": {lab: sum(1 for d in kept.values() if d.label == lab) for lab in ("novel", "not_novel")},
         "reference_estimate": reference_estimate(dev, kept),
@@ -146,21 +151,27 @@ def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, ca
     }
 
 
-def reference_estimate(dev: list[dict[str, Any]], kept: Mapping[str, Decision], dev_share: float = 1 / 3) -> dict[str, Any]:
-    """Rough size of the reference's full label set (dev = `dev_share` of it) and of our overlap with it.
+REFERENCE_SIZES = {"novel": 154, "not_novel": 145}
+"""The reference study's published class sizes: 154 `novel` ideas and 145 distinct `not_novel` ones (in its pairs)."""
 
-    Overlap is extrapolated from the dev recall; precision against the reference is that overlap
-    divided by what we keep. Estimates, not measurements: the held-out two thirds are not read.
-    """
-    out: dict[str, Any] = {"dev_share": round(dev_share, 4)}
+
+def reference_estimate(dev: list[dict[str, Any]], kept: Mapping[str, Decision],
+                       sizes: Mapping[str, int] = REFERENCE_SIZES) -> dict[str, Any]:
+    """Our overlap with the reference's full class (its size known, `sizes`), extrapolated from the dev recall.
+
+    The dev split is a random part of the reference's set, so recall on it estimates recall on the whole (the
+    overlap is capped at what we label); precision against the reference is that overlap divided by what we label. Estimates, not measurements:
+    the held-out part is not read."""
+    out: dict[str, Any] = {}
     for label in ("novel", "not_novel"):
         rows = [r for r in dev if r.get("label") == label]
         with_forum = [r for r in rows if r.get("forum")]
         same = sum(1 for r in with_forum if r["forum"] in kept and kept[r["forum"]].label == label)
-        total = len(rows) / dev_share
+        total = sizes[label]
         recall = same / len(with_forum) if with_forum else 0.0
         ours = sum(1 for d in kept.values() if d.label == label)
-        overlap = recall * total
-        out[label] = {"reference_total_estimate": round(total), "ours": ours, "overlap_estimate": round(overlap),
+        overlap = min(recall * total, ours)  # the overlap cannot exceed what we label
+        out[label] = {"reference_total": total, "dev_share": _r(len(rows) / total), "ours": ours,
+                      "overlap_estimate": round(overlap),
                       "precision_vs_reference_estimate": _r(overlap / ours) if ours else None}
     return out

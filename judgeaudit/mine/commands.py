@@ -1,8 +1,14 @@
-"""`judgeaudit mine`: OpenReview reviews -> validated novel/not_novel ideas -> Human-Only pair and point sets."""
+"""`judgeaudit mine`: OpenReview reviews -> labelled novel/not_novel ideas -> Human-Only pair and point sets.
+
+Also the two actions of an LLM pass: `judgeaudit mine [options] units --write FILE` (the work units of
+the current candidates) and `judgeaudit mine answers --units FILE --answers FILE` (their answers into
+the extractor's cache), see `judgeaudit.mine.units`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -11,16 +17,31 @@ from typing import Any
 
 from judgeaudit.mine.actions import register_actions
 from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
-from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
+from judgeaudit.mine.export import POINT_SETS, SET_NAME, export_set, read_calibration
+from judgeaudit.mine.llm import NOT_CACHED
 from judgeaudit.mine.llm_signals import LLMExtractor
 from judgeaudit.mine.openreview import fetch
 from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
 from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
-from judgeaudit.mine.pairing import make_pairs
-from judgeaudit.mine.parse import as_of_ms, as_of_text
-from judgeaudit.mine.pipeline import mine
+from judgeaudit.mine.pairing import POSITIONS, make_pairs
+from judgeaudit.mine.parse import TEXT_FIELDS, as_of_ms, as_of_text
+from judgeaudit.mine.pipeline import (
+    MineResult,
+    compare_extractors,
+    load_corpus,
+    mine,
+    select_labels,
+)
 from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
-from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.select import (
+    DECISION_RULES,
+    EMPTY_FIELD_RULES,
+    OTHER_TOPICS,
+    WEAK_AFFIRMATION_RULES,
+    WEAK_DISPUTE_RULES,
+    Thresholds,
+    normalise_title,
+)
 from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
 from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.stance import (
@@ -31,6 +52,8 @@ from judgeaudit.mine.stance import (
     model_fingerprint,
     packaged_models,
 )
+from judgeaudit.mine.summary import RunSummary
+from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
 
 DEFAULT_VENUE = "ICLR.cc/2026/Conference"
 DEFAULT_OUT = "datasets/iclr2026"
@@ -38,22 +61,26 @@ DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
 DEFAULT_EXTRACTOR = "offline"
 
 DESCRIPTION = """\
-Mine Human-Only gold labels from a venue's OpenReview reviews. The labelling rule is documented
-in the set's dataset card (datasets/iclr2026/human_only/README.md, "Labels") and in the README
-("Mining gold labels from OpenReview").
+Mine Human-Only gold labels from a venue's OpenReview reviews with the reference study's selection
+(the set's dataset card, datasets/iclr2026/human_only/README.md, states every rule and the counts
+after every step).
+Every step is an option below whose default is the study's value.
 
 Stages: read submissions and official reviews (from the live API into a raw cache, or from an
-existing cache/snapshot) -> per-area rating deciles and contribution thresholds pick candidates
--> novelty signals per review (explicit statements affirming or disputing originality) -> keep
-a candidate when most reviewers agree and none opposes -> strip evaluation sentences from
-abstracts -> write <out>/human_only/{pairwise,pointwise}.jsonl, manifest.json and README.md.
+existing cache/snapshot) -> per-area rating deciles, rating floor/ceiling, contribution cuts and the
+decision filter (when the source carries decisions) pick candidates -> novelty signals in each
+review's strengths and weaknesses (explicit statements that the contribution is new, or is not) ->
+label a candidate when no review opposes and more than half of all its reviews agree -> strip
+evaluation sentences from abstracts -> <out>/human_only/labelled.jsonl (every labelled idea) ->
+seeded same-area pairs -> pairwise.jsonl, pointwise.jsonl (the ideas of the pairs), manifest.json,
+README.md.
 """
 
 EPILOG = """\
 examples:
   # offline, from the shared snapshot (what the bundled data was built with)
   judgeaudit mine --source snapshot:../shared/data/openreview/ICLR.cc-2026-Conference \\
-      --dev ../shared/data/reference-study/human_only_dev.jsonl
+      --reviews-as-of 2025-11-13T08:00Z --dev ../shared/data/reference-study/human_only_dev.jsonl
 
   # live API into a resumable raw cache, then mine
   judgeaudit mine --venue ICLR.cc/2026/Conference --cache .cache/openreview/iclr2026
@@ -61,13 +88,20 @@ examples:
   # an LLM signal extractor through litellm (responses cached; re-runs are free)
   judgeaudit mine --source snapshot:PATH --extractor litellm/openai/gpt-4o-mini --out /tmp/iclr-llm
 
-  # ... or through any Inspect model, e.g. the local Gemma 3 270M (slow: seconds per review)
-  judgeaudit mine --source snapshot:PATH --extractor local/gemma-3-270m --out /tmp/iclr-gemma
+  # an LLM pass done elsewhere: export its work units, import the answers, replay them offline
+  judgeaudit mine --source snapshot:PATH --extractor litellm/MODEL units --write units.jsonl
+  judgeaudit mine answers --units units.jsonl --answers answers.jsonl --llm-cache CACHE
+  judgeaudit mine --source snapshot:PATH --extractor litellm/MODEL --llm-cache CACHE --llm-replay
 """
 
 
+def _rating(value: str) -> float | None:
+    """A rating bound, or None for 'none' (no bound)."""
+    return None if value.strip().lower() == "none" else float(value)
+
+
 def register(subparsers: Any) -> None:
-    """Add the `mine` subcommand."""
+    """Add the `mine` subcommand (and its `units` / `answers` actions)."""
     p = subparsers.add_parser("mine", help="mine Human-Only novel/not_novel ideas and pairs from OpenReview reviews",
                               description=DESCRIPTION, epilog=EPILOG,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,36 +115,69 @@ def register(subparsers: Any) -> None:
     src.add_argument("--baseurl", default=None, help="OpenReview API base URL (default: the live API v2)")
     out = p.add_argument_group("output")
     out.add_argument("--out", default=DEFAULT_OUT, help=f"set root; files go to <out>/human_only/ (default: {DEFAULT_OUT})")
-    out.add_argument("--seed", type=int, default=0, help="seed of the pairing shuffle and a/b positions (default: 0)")
+    out.add_argument("--seed", type=int, default=0, help="seed of every pairing draw (partners and a/b positions) (default: 0)")
+    out.add_argument("--point-set", default="pairs", metavar="{pairs,labelled}",
+                     help="pointwise.jsonl holds the ideas of the pairs, each once ('pairs', the reference's), or every "
+                          "labelled idea ('labelled': a larger set for pointwise statistics) (default: pairs)")
+    out.add_argument("--positions", default="random", metavar="{random,balanced}",
+                     help="the novel idea's position in a pair: drawn at random per pair ('random', the reference's) or "
+                          "exactly half at a ('balanced', the earlier rule) (default: random)")
     ex = p.add_argument_group("signals and sanitising")
     ex.add_argument("--extractor", default=DEFAULT_EXTRACTOR,
-                    help="'offline' (default: the rule-based cue extractor, which the grouped cross-validation "
-                         f"favours), '{DEFAULT_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
+                    help="'offline' (default: the rule-based cue extractor), "
+                         f"'{DEFAULT_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
                          "model file PATH.json, 'litellm/<model>' (e.g. litellm/openai/gpt-4o-mini), or any "
                          "Inspect model name (e.g. local/gemma-3-270m); an LLM reply that does not follow the "
-                         "format, or a failed call, is counted and its paper not kept")
+                         "format, or a failed call, is counted and its paper not labelled")
+    ex.add_argument("--signal-fields", default="strengths,weaknesses", metavar="FIELDS",
+                    help="comma-separated review fields signals are read from (default: strengths,weaknesses; "
+                         f"known: {','.join(TEXT_FIELDS)})")
+    ex.add_argument("--empty-fields", default="no-signal", metavar="{no-signal,read}",
+                    help="'no-signal': a review with any signal field empty gives no signal (still counted among all "
+                         "reviews); 'read': read what it holds (default: no-signal)")
+    ex.add_argument("--weak-affirmations", default="ignore", metavar="{ignore,oppose,support,count}",
+                    help="hedged or merely descriptive affirmations ('relatively novel', 'proposes a new framework'): "
+                         "'ignore' (no signal, the reference's definition), 'oppose' (they block a not_novel label, "
+                         "the earlier rule), 'support' (they count towards a novel majority only) or 'count' (as "
+                         "explicit affirmations, both ways) (default: ignore)")
+    ex.add_argument("--weak-disputes", default="ignore", metavar="{ignore,count}",
+                    help="hedged uncertainty about originality ('unclear what is new'): 'ignore' (no signal, the "
+                         "reference's definition) or 'count' (as a dispute, the earlier rule) (default: ignore)")
     ex.add_argument("--no-prefilter", action="store_true",
-                    help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
+                    help="with an LLM extractor, send every readable review (default: only reviews with originality "
+                         "or prior-work vocabulary, the offline cue pre-filter)")
     ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
     ex.add_argument("--llm-cache", default=DEFAULT_LLM_CACHE, help=f"cache of LLM answers (default: {DEFAULT_LLM_CACHE})")
+    ex.add_argument("--llm-replay", action="store_true",
+                    help="with an LLM extractor, make no model call: read every answer from --llm-cache (a review "
+                         "without one is an error, nothing written); rebuilds a set from an LLM pass offline")
     ex.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server for litellm models")
     ex.add_argument("--workers", type=int, default=2, help="processes for the offline extractor (default: 2)")
-    th = p.add_argument_group("selection thresholds (defaults: the reference study's rule)")
-    th.add_argument("--min-reviews", type=int, default=3, help="minimum official reviews per paper (default: 3)")
+    th = p.add_argument_group("selection (defaults: the reference study's rule)")
+    th.add_argument("--min-reviews", type=int, default=1, help="minimum official reviews per candidate (default: 1)")
     th.add_argument("--top-quantile", type=float, default=0.9, help="top-decile cut as a quantile of the area's mean ratings (default: 0.9)")
     th.add_argument("--bottom-quantile", type=float, default=0.1, help="bottom-decile cut (default: 0.1)")
+    th.add_argument("--novel-min-rating", type=_rating, default=6.0, metavar="RATING",
+                    help="novel candidates need mean rating >= this as well as the top decile ('none': no floor) (default: 6)")
+    th.add_argument("--not-novel-max-rating", type=_rating, default=3.5, metavar="RATING",
+                    help="not_novel candidates need mean rating <= this as well as the bottom decile ('none') (default: 3.5)")
     th.add_argument("--novel-min-contribution", type=float, default=3.0, help="novel candidates need mean contribution >= this (default: 3)")
     th.add_argument("--not-novel-max-contribution", type=float, default=2.0, help="not_novel candidates need mean contribution <= this (default: 2)")
-    th.add_argument("--majority", type=float, default=0.5, help="keep when MORE than this share of reviews agree (default: 0.5)")
-    th.add_argument("--max-opposing", type=int, default=None,
-                    help="largest number of opposing reviews a kept idea may have (default: the stance model's "
-                         "cross-validated choice; 0 for the other extractors)")
-    th.add_argument("--majority-rule", metavar="{strict,inclusive}", default=None,
+    th.add_argument("--majority", type=float, default=0.5, help="label when MORE than this share of ALL reviews agree (default: 0.5)")
+    th.add_argument("--majority-rule", default="strict", metavar="{strict,inclusive}",
                     help="'strict': more than --majority of the reviews must agree; 'inclusive': at least that share "
-                         "(and one review) (default: the stance model's choice; strict for the others)")
-    th.add_argument("--weak-affirmations", metavar="{oppose,ignore}", default=None,
-                    help="whether hedged or merely descriptive affirmations block a not_novel label "
-                         "(default: the stance model's choice; oppose for the others)")
+                         "(and one review), the earlier option (default: strict)")
+    th.add_argument("--max-opposing", type=int, default=0, help="largest number of opposing reviews a labelled idea may have (default: 0)")
+    th.add_argument("--exclude-area", action="append", default=None, metavar="AREA",
+                    help=f"leave an ICLR primary area out (repeatable; default: {OTHER_TOPICS!r})")
+    th.add_argument("--keep-all-areas", action="store_true", help="exclude no area")
+    th.add_argument("--blocklist", metavar="FILE", default=None,
+                    help="a file of titles to leave out, one per line ('#' comments; matched ignoring case and "
+                         "punctuation) (default: none)")
+    th.add_argument("--decisions", default="auto", metavar="{auto,ignore}",
+                    help="'auto': novel needs an accepted paper and not_novel a rejected or withdrawn one when the source "
+                         "carries decisions (venue fields or Decision notes; the card says whether it did); 'ignore': "
+                         "never filter on decisions (default: auto)")
     th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
     th.add_argument("--reviews-as-of", metavar="TIME", default=None,
                     help="read every official review as it stood at TIME (ISO 8601 with zone, e.g. 2025-11-13T08:00Z): "
@@ -121,44 +188,81 @@ def register(subparsers: Any) -> None:
                       help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
     misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.set_defaults(func=handle_mine)
-    register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
+    actions = register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
+    u = actions.add_parser("units", help="write the work units of an LLM pass over the current candidates",
+                           description="Write, for every candidate review whose answer can matter to a label, the exact "
+                                       "prompt of the LLM extractor (--extractor, before the action) and the id its "
+                                       "answer is cached under (judgeaudit.mine.units). Options before `units` are "
+                                       "the mining options: the same source, rule and extractor as the run to replay.")
+    u.add_argument("--write", required=True, metavar="FILE", help="units JSONL to write (one object per line)")
+    u.set_defaults(func=handle_units)
+    a = actions.add_parser("answers", help="import an LLM pass's answers into the extractor's answer cache",
+                           description="Read a JSONL of answers (id, answer: the raw answer text, model, date) to the "
+                                       "units of a units file and write them into the answer cache with their "
+                                       "provenance (judgeaudit.mine.units).")
+    a.add_argument("--units", required=True, metavar="FILE", help="the units file the answers belong to")
+    a.add_argument("--answers", required=True, metavar="FILE", help="answers JSONL")
+    a.add_argument("--to", dest="answers_cache", default=None, metavar="DIR",
+                   help=f"answer cache to write into (default: --llm-cache's signals cache, {DEFAULT_LLM_CACHE}/signals)")
+    a.set_defaults(func=handle_answers)
 
 
-def _resolve_selection(args: argparse.Namespace, selection: dict[str, Any]) -> None:
-    """Fill the selection choices left unset from a stance model's cross-validated ones (or the reference rule)."""
-    if args.max_opposing is None:
-        args.max_opposing = int(selection.get("max_opposing", 0))
-    if args.majority_rule is None:
-        args.majority_rule = "strict" if selection.get("strict_majority", True) else "inclusive"
-    if args.weak_affirmations is None:
-        args.weak_affirmations = "oppose" if selection.get("weak_opposes", True) else "ignore"
+def read_blocklist(path: str) -> tuple[str, ...]:
+    """The normalised titles of a blocklist file (sorted, unique); OSError/UnicodeDecodeError if unreadable."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return tuple(sorted({normalise_title(t) for t in lines if t.strip() and not t.lstrip().startswith("#")}))
 
 
 def _thresholds(args: argparse.Namespace) -> Thresholds:
+    excluded = () if args.keep_all_areas else tuple(args.exclude_area or (OTHER_TOPICS,))
     return Thresholds(min_reviews=args.min_reviews, top_quantile=args.top_quantile, bottom_quantile=args.bottom_quantile,
+                      novel_min_rating=args.novel_min_rating, not_novel_max_rating=args.not_novel_max_rating,
                       novel_min_contribution=args.novel_min_contribution,
                       not_novel_max_contribution=args.not_novel_max_contribution, majority=args.majority,
                       max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn,
-                      strict_majority=args.majority_rule == "strict", weak_opposes=args.weak_affirmations == "oppose")
+                      strict_majority=args.majority_rule == "strict", weak_affirmations=args.weak_affirmations,
+                      weak_disputes=args.weak_disputes, signal_fields=_fields(args.signal_fields),
+                      empty_fields=args.empty_fields, excluded_areas=excluded,
+                      blocklist=read_blocklist(args.blocklist) if args.blocklist else (), decisions=args.decisions)
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    return tuple(f.strip() for f in value.split(",") if f.strip())
+
+
+# Options written into the canonical command when they differ from their default (option, attribute, default).
+_OPTIONAL: tuple[tuple[str, str, Any], ...] = (
+    ("--point-set", "point_set", "pairs"), ("--positions", "positions", "random"),
+    ("--signal-fields", "signal_fields", "strengths,weaknesses"), ("--empty-fields", "empty_fields", "no-signal"),
+    ("--weak-affirmations", "weak_affirmations", "ignore"), ("--weak-disputes", "weak_disputes", "ignore"),
+    ("--min-reviews", "min_reviews", 1), ("--top-quantile", "top_quantile", 0.9),
+    ("--bottom-quantile", "bottom_quantile", 0.1), ("--novel-min-rating", "novel_min_rating", 6.0),
+    ("--not-novel-max-rating", "not_novel_max_rating", 3.5), ("--novel-min-contribution", "novel_min_contribution", 3.0),
+    ("--not-novel-max-contribution", "not_novel_max_contribution", 2.0), ("--majority", "majority", 0.5),
+    ("--majority-rule", "majority_rule", "strict"), ("--max-opposing", "max_opposing", 0),
+    ("--decisions", "decisions", "auto"), ("--blocklist", "blocklist", None),
+)
+_FLAGS: tuple[tuple[str, str], ...] = (("--exclude-withdrawn", "exclude_withdrawn"), ("--keep-all-areas", "keep_all_areas"),
+                                       ("--no-prefilter", "no_prefilter"), ("--llm-replay", "llm_replay"))
 
 
 def _command(args: argparse.Namespace, source_arg: str) -> str:
-    """A canonical, reproducible command line (no timestamps, no secrets)."""
+    """A canonical, reproducible command line (no timestamps, no secrets): every option that differs from its default."""
     parts = ["judgeaudit", "mine", *source_arg.split(" "), "--out", args.out, "--extractor", args.extractor,
              "--sanitiser", args.sanitiser, "--seed", str(args.seed)]
-    defaults = {"min_reviews": 3, "top_quantile": 0.9, "bottom_quantile": 0.1, "novel_min_contribution": 3.0,
-                "not_novel_max_contribution": 2.0, "majority": 0.5}
-    for key, default in defaults.items():
-        if getattr(args, key) != default:
-            parts += ["--" + key.replace("_", "-"), str(getattr(args, key))]
-    parts += ["--max-opposing", str(args.max_opposing), "--majority-rule", args.majority_rule,
-              "--weak-affirmations", args.weak_affirmations]
-    if args.exclude_withdrawn:
-        parts.append("--exclude-withdrawn")
+    for option, attr, default in _OPTIONAL:
+        value = getattr(args, attr)
+        if value != default:
+            parts += [option, "none" if value is None else str(value)]
+    for area in (args.exclude_area or []):
+        parts += ["--exclude-area", area]
+    for option, attr in _FLAGS:
+        if getattr(args, attr):
+            parts.append(option)
+    if args.llm_replay:
+        parts += ["--llm-cache", args.llm_cache]
     if args.reviews_as_of:
         parts += ["--reviews-as-of", as_of_text(as_of_ms(args.reviews_as_of))]
-    if args.no_prefilter:
-        parts.append("--no-prefilter")
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -171,7 +275,11 @@ def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"api_base": args.api_base} if args.api_base else {}
 
 
-CHOICES: dict[str, tuple[str, ...]] = {"majority_rule": ("strict", "inclusive"), "weak_affirmations": ("oppose", "ignore")}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "majority_rule": ("strict", "inclusive"), "weak_affirmations": WEAK_AFFIRMATION_RULES,
+    "weak_disputes": WEAK_DISPUTE_RULES, "empty_fields": EMPTY_FIELD_RULES, "decisions": DECISION_RULES,
+    "point_set": POINT_SETS, "positions": POSITIONS,
+}
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
 
@@ -217,6 +325,11 @@ def _check_paths(args: argparse.Namespace) -> str | None:
             return f"--source {args.source}: directory does not exist"
         if not path.is_dir():
             return f"--source {args.source}: is a file, not a raw cache directory"
+    if args.blocklist:
+        try:
+            read_blocklist(args.blocklist)
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"--blocklist {args.blocklist}: {getattr(exc, 'strerror', None) or exc}"
     return _check_dev(args.dev) if args.dev else None
 
 
@@ -229,8 +342,12 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--majority must be in [0, 1) (got {args.majority})"
     for key, allowed in CHOICES.items():
         value = getattr(args, key)
-        if value is not None and value not in allowed:
+        if value not in allowed:
             return f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
+    fields = _fields(args.signal_fields)
+    unknown = [f for f in fields if f not in TEXT_FIELDS]
+    if not fields or unknown:
+        return f"--signal-fields must name review fields among {', '.join(TEXT_FIELDS)} (got {args.signal_fields!r})"
     if args.workers < 1:
         return f"--workers must be >= 1 (got {args.workers})"
     for option, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
@@ -243,7 +360,9 @@ def _check(args: argparse.Namespace) -> str | None:
     if args.extractor not in known and not _is_llm(args.extractor) and not args.extractor.endswith(".json"):
         return (f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
                 f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})")
-    if args.max_opposing is not None and args.max_opposing < 0:
+    if args.llm_replay and not _is_llm(args.extractor):
+        return f"--llm-replay replays an LLM extractor's answers; --extractor {args.extractor} is not one"
+    if args.max_opposing < 0:
         return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
         return f"--source must look like snapshot:PATH (got {args.source!r})"
@@ -272,19 +391,41 @@ def handle_mine(args: argparse.Namespace) -> int:
     return _run_mine(args)
 
 
+def _cache_dir(args: argparse.Namespace, progress: bool) -> tuple[Path, str, str] | int:
+    """(raw cache directory, the source part of the command, source kind), fetching first for a live venue; or an exit code."""
+    if args.source:
+        return Path(args.source.split(":", 1)[1]), f"--source {args.source}", "snapshot"
+    cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
+    code = _fetch(args, cache_dir, progress)
+    return code or (cache_dir, f"--venue {args.venue} --cache {cache_dir}", "fetch")
+
+
+def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str | None] | str:
+    """(extractor, workers, fingerprint) of --extractor, or the one-line problem with it."""
+    if args.extractor == "offline":
+        return OfflineExtractor(fields=th.signal_fields), max(1, args.workers), offline_fingerprint()
+    if _is_llm(args.extractor):
+        extractor = LLMExtractor.from_spec(
+            args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter, fields=th.signal_fields,
+            replay=args.llm_replay, completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
+        try:
+            extractor.connect()
+        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
+            return f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}"
+        return extractor, 1, None
+    try:
+        model = load_model(args.extractor)
+    except ModelError as exc:
+        return str(exc)
+    return LearnedExtractor(model, fields=th.signal_fields), max(1, args.workers), model_fingerprint(args.extractor)
+
+
 def _run_mine(args: argparse.Namespace) -> int:
     progress = not args.no_progress
-    if args.source:
-        cache_dir = Path(args.source.split(":", 1)[1])
-        source_arg = f"--source {args.source}"
-        kind = "snapshot"
-    else:
-        cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
-        source_arg = f"--venue {args.venue} --cache {cache_dir}"
-        kind = "fetch"
-        code = _fetch(args, cache_dir, progress)
-        if code:
-            return code
+    located = _cache_dir(args, progress)
+    if isinstance(located, int):
+        return located
+    cache_dir, source_arg, kind = located
     try:
         state = cached_summary(cache_dir)
         if state is not None and not state.complete:
@@ -294,30 +435,13 @@ def _run_mine(args: argparse.Namespace) -> int:
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
         return _error(str(exc))
-    llm_cache = Path(args.llm_cache)
-    extractor: Any
-    selection: dict[str, Any] = {}
-    if args.extractor == "offline":
-        extractor, workers, fingerprint = OfflineExtractor(), max(1, args.workers), offline_fingerprint()
-    elif _is_llm(args.extractor):
-        extractor = LLMExtractor.from_spec(args.extractor, llm_cache / "signals", prefilter=not args.no_prefilter,
-                                           completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
-        try:
-            extractor.connect()
-        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
-            return _error(f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}")
-        workers, fingerprint = 1, None
-    else:
-        try:
-            model = load_model(args.extractor)
-        except ModelError as exc:
-            return _error(str(exc))
-        extractor, workers = LearnedExtractor(model), max(1, args.workers)
-        fingerprint, selection = model_fingerprint(args.extractor), model.selection
-    _resolve_selection(args, selection)
     thresholds = _thresholds(args)
+    built = _extractor(args, thresholds)
+    if isinstance(built, str):
+        return _error(built)
+    extractor, workers, fingerprint = built
     sanitiser: Any = RuleSanitiser() if args.sanitiser == "rules" else LLMSanitiser(
-        args.sanitiser.split("/", 1)[1], llm_cache / "sanitise", completion_kwargs=_llm_kwargs(args))
+        args.sanitiser.split("/", 1)[1], Path(args.llm_cache) / "sanitise", completion_kwargs=_llm_kwargs(args))
     command = _command(args, source_arg)
 
     def log(msg: str) -> None:
@@ -329,45 +453,115 @@ def _run_mine(args: argparse.Namespace) -> int:
         result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
                       workers=workers, progress=progress, log=log,
                       reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+        record = None
         if isinstance(extractor, LLMExtractor):
             log(_llm_cost_line(extractor))
+            missing = extractor.failures_by_reason.get(NOT_CACHED, 0)
+            if missing:
+                return _error(f"--llm-replay: {missing} review(s) have no cached answer in {args.llm_cache}/signals "
+                              "(export them with `judgeaudit mine ... units`, import the answers with `judgeaudit mine "
+                              "answers`); nothing written", 1)
+            record = _llm_record(extractor, result, thresholds, args.venue)
         if args.dev:
             problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
             if problem:
                 return _error(problem)
-        if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
-            for name, n in result.stages:
-                print(f"  {name}: {n}", file=sys.stderr)
-            print("error: the selection kept no novel or no not_novel idea, so there is no set to write "
-                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-            return 1
-        if not make_pairs(result.ideas, args.seed)[0]:
-            print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
-                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-            return 1
+        code = _nothing_to_write(args, result, set_dir)
+        if code:
+            return code
         calibration = None
         if args.dev:
             log(f"measuring the extractor against {args.dev}")
             calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
+                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}",
+                                  thresholds=thresholds)
         else:
             calibration = read_calibration(set_dir, extractor.name, fingerprint)
         source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
         set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
                                      extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
-                                     store_calibration=bool(args.dev))
+                                     store_calibration=bool(args.dev), point_set=args.point_set, positions=args.positions,
+                                     extractor_record=record)
         _print_summary(result, report, set_dir, calibration)
         return 0
 
 
+def _nothing_to_write(args: argparse.Namespace, result: MineResult, set_dir: Path) -> int:
+    """1 (after saying why) when the run labelled no idea of a class or made no pair, else 0."""
+    if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
+        for name, n in result.stages:
+            print(f"  {name}: {n}", file=sys.stderr)
+        print("error: the selection labelled no novel or no not_novel idea, so there is no set to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
+    if not make_pairs(result.ideas, args.seed)[0]:
+        print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _llm_record(extractor: LLMExtractor, result: MineResult, th: Thresholds, venue: str) -> dict[str, Any]:
+    """What the card says about an LLM extractor: its answers' provenance and its agreement with the offline extractor."""
+    offline, offline_signals = select_labels(result.corpus, OfflineExtractor(fields=th.signal_fields), th, venue_id=venue)
+    return {"provenance": extractor.provenance(), "cost": extractor.cost(),
+            "agreement_with_offline": compare_extractors(result.selection, result.signals, offline, offline_signals, th)}
+
+
 def _llm_cost_line(extractor: LLMExtractor) -> str:
-    """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not kept)."""
+    """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not labelled)."""
     c = extractor.cost()
     kinds = ", ".join(f"{n} {kind}" for kind, n in c["failures_by_reason"].items()) or "none"
     return (f"LLM extractor {extractor.name}: {c['reviews_sent']} reviews sent ({c['reviews_skipped_by_prefilter']} "
             f"skipped by the cue pre-filter), {c['calls']} calls, {c['cache_hits']} cache hits, {c['input_tokens']} input / "
             f"{c['output_tokens']} output tokens; failed reviews: {c['failed_reviews']} ({kinds}); "
             f"quotes dropped as not verbatim: {c['quotes_dropped_not_verbatim']}")
+
+
+def handle_units(args: argparse.Namespace) -> int:
+    """`judgeaudit mine [options] units --write FILE`: the work units of an LLM pass; returns the exit code."""
+    problem = _check(args)
+    if problem is None and not _is_llm(args.extractor):
+        problem = f"units: --extractor must be an LLM extractor (litellm/<model> or an Inspect model name), got {args.extractor!r}"
+    if problem is None:
+        problem = _dir_option("--write", str(Path(args.write).parent)) if Path(args.write).parent != Path() else None
+    if problem:
+        return _error(problem)
+    located = _cache_dir(args, not args.no_progress)
+    if isinstance(located, int):
+        return located
+    thresholds = _thresholds(args)
+    extractor = LLMExtractor.from_spec(args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter,
+                                       fields=thresholds.signal_fields, replay=True)
+    try:
+        corpus = load_corpus(located[0], RunSummary(), progress=not args.no_progress,
+                             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+    except CacheError as exc:
+        return _error(str(exc))
+    units, counts = work_units(corpus, thresholds, extractor, venue_id=args.venue)
+    write_units(Path(args.write), units)
+    print(json.dumps(counts, indent=2))
+    print(f"wrote {len(units)} work units to {args.write}")
+    return 0
+
+
+def handle_answers(args: argparse.Namespace) -> int:
+    """`judgeaudit mine answers --units FILE --answers FILE`: answers into the extractor's cache; returns the exit code."""
+    cache = Path(args.answers_cache or Path(args.llm_cache) / "signals")
+    for option, value in (("--units", args.units), ("--answers", args.answers)):
+        if not Path(value).is_file():
+            return _error(f"{option} {value}: file does not exist")
+    problem = _dir_option("--to", str(cache))
+    if problem:
+        return _error(problem)
+    try:
+        counts = import_answers(Path(args.answers), Path(args.units), cache)
+    except UnitsError as exc:
+        return _error(str(exc))
+    for what, n in counts.items():
+        print(f"  {what}: {n}")
+    print(f"answers written to {cache}")
+    return 0
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
@@ -385,7 +579,7 @@ def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
 
 
 def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[str, Any] | None) -> None:
-    print("\ncounts after each stage")
+    print("\ncounts after each step")
     width = max(len(name) for name, _ in result.stages)
     for name, n in result.stages:
         print(f"  {name:<{width}}  {n:>7}")
@@ -407,5 +601,5 @@ def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[st
         print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
               f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
         for lab, q in calibration["labels"].items():
-            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} kept with the same label, {q['swapped']} swapped")
-    print(f"\nwrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
+            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} labelled with the same label, {q['swapped']} swapped")
+    print(f"\nwrote {set_dir}/labelled.jsonl, pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")

@@ -1,21 +1,24 @@
-"""Grouped cross-validation of signal extractors and selection rules on the reference dev split.
+"""Grouped cross-validation of signal extractors on the reference dev split, under the reference's rule.
 
 Folds: the dev ideas are dealt into `FOLDS` folds per label (stratified), in the order of
 SHA-256(seed:forum-or-title), so every paper's reviews sit on one side of a fold. Every extractor
 compared sees the same folds.
 
-Per outer fold, whatever an extractor learns (the stance model's weights, its regularisation,
-its thresholds, and the selection choices: strict majority, how many opposing reviews, whether
-weak affirmations oppose `not_novel`) is chosen on the training folds only; the test fold is
-then labelled with those choices. The objective is the mean over both classes of the estimated
-kept-set Jaccard with the reference (`judgeaudit.stats.label_agreement`), where the miner's
-class size counts candidates of the whole snapshot (no labels needed for that).
+The selection rule is the reference study's (`select.Thresholds()`): nothing about it is tuned. What
+an extractor learns (the n-gram stance model's weights, its regularisation and its two thresholds) is
+fitted on the training folds only, and the test fold is labelled with it. The cue extractor (`offline`)
+learns nothing, so its rows need no fold (its cue lists were written while reading this split, so they
+are in-sample). Thresholds are picked by `objective`: the mean over the two aims of the reference
+comparison, the `novel` class's estimated kept-set Jaccard with the reference and the share of the
+reference's `not_novel` ideas labelled `not_novel` (`judgeaudit.stats.label_agreement`), where the
+miner's class size counts candidates of the whole snapshot (no labels needed for that).
 
-Review scores: a sentence's affirm score is P(affirm) when P(affirm) >= P(dispute), else 0, and
-its dispute score P(dispute) when P(dispute) > P(affirm), else 0 (the cue extractor: 1 for an
-explicit cue, 0.5 for a weak affirmation). A review affirms (counts towards a novel majority)
-when its best affirm score reaches `affirm`, affirms at all when it reaches `weak`, and
-disputes when its best dispute score reaches `dispute`; `select.decide` applies the same rule.
+Review scores: a sentence's affirm score is P(affirm) when P(affirm) >= P(dispute), else 0, and its
+dispute score P(dispute) when P(dispute) > P(affirm), else 0 (the cue extractor: 1 for an explicit cue,
+0.5 for a weak one, in each stance). A review affirms when its best affirm score reaches `affirm`,
+affirms weakly when it reaches `weak`, disputes when its best dispute score reaches `dispute`, and
+disputes weakly when it reaches `weak_dispute`; `decide` applies `select.decide`'s rule to that (and is
+tested to equal it).
 """
 
 from __future__ import annotations
@@ -29,44 +32,43 @@ from typing import Any, Protocol
 import numpy as np
 from sklearn.metrics import average_precision_score
 
-from judgeaudit.mine.parse import SIGNAL_FIELDS, Corpus
+from judgeaudit.mine.calibrate import REFERENCE_SIZES
+from judgeaudit.mine.parse import Corpus, Review
+from judgeaudit.mine.pipeline import candidate_pool
 from judgeaudit.mine.select import Thresholds as SelectThresholds
-from judgeaudit.mine.select import find_candidates, paper_scores
+from judgeaudit.mine.select import readable
 from judgeaudit.mine.sentences import quotes_overlap
 from judgeaudit.mine.signals import classify
 from judgeaudit.mine.stance import Thresholds
-from judgeaudit.mine.stance_embed import Encoder, fit_embed_model, prefilter
 from judgeaudit.mine.stance_fit import (
     LabelledSentence,
     fit_model,
     label_sentences,
     review_sentences,
 )
-from judgeaudit.mine.stance_hybrid import fit_hybrid
 from judgeaudit.stats.label_agreement import estimated_jaccard, jaccard_metric, kept_rate
 
 FOLDS = 5
 INNER_FOLDS = 4
 SEED = 20260
-REFERENCE_SHARE = 1 / 3
 C_GRID = (4.0, 16.0)
-EMBED_C_GRID = (0.5, 2.0, 8.0)
 AFFIRM_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
-WEAK_GRID = (0.02, 0.05, 0.1, 0.15, 0.2)
 DISPUTE_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 CLASSES = ("novel", "not_novel")
 
 
 @dataclass(frozen=True)
 class Rule:
-    """Review thresholds and selection choices: everything the cross-validation picks."""
+    """Review thresholds and the selection choices of `select.Thresholds` the matrices can express."""
 
     affirm: float
     weak: float
     dispute: float
+    weak_dispute: float
+    weak_affirmations: str = "ignore"
+    weak_disputes: str = "ignore"
     strict_majority: bool = True
     max_opposing: int = 0
-    weak_opposes: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -98,48 +100,41 @@ def assign_folds(rows: Sequence[Mapping[str, Any]], k: int = FOLDS, seed: int = 
     return folds
 
 
-def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus,
-                 fields: Sequence[str] = SIGNAL_FIELDS) -> tuple[list[Paper], list[Paper]]:
-    """(dev papers, non-dev candidate papers) with the sentences of their reviews' `fields`."""
-    scores = paper_scores(corpus)
-    _, candidates, _ = find_candidates(scores, SelectThresholds())
+def read_sentences(review: Review, th: SelectThresholds) -> list[str]:
+    """The sentences the rule reads of a review: none when it is not read (an empty signal field)."""
+    return review_sentences(review, th.signal_fields) if readable(review, th) else []
+
+
+def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus, th: SelectThresholds | None = None,
+                 ) -> tuple[list[Paper], list[Paper]]:
+    """(dev papers, non-dev candidate papers) with the sentences the rule `th` reads of their reviews.
+
+    A dev paper that is not a candidate under `th` has no side, so no rule labels it."""
+    th = th or SelectThresholds()
+    candidates = candidate_pool(corpus, th).candidates
     folds = assign_folds(dev)
     dev_papers: list[Paper] = []
     dev_forums = set()
     for row, fold in zip(dev, folds, strict=True):
         forum = row.get("forum") if row.get("forum") in corpus.submissions else None
-        reviews = [review_sentences(r, fields) for r in corpus.reviews.get(forum or "", [])]
+        reviews = [read_sentences(r, th) for r in corpus.reviews.get(forum or "", [])]
         dev_papers.append(Paper(key=forum or f"missing:{row.get('title')}", forum=forum,
                                 side=candidates.get(forum or ""), label=row["label"], fold=fold, reviews=reviews,
                                 positive=[p for p in row["positive_signals"] if isinstance(p, str)],
                                 negative=[p for p in row["negative_signals"] if isinstance(p, str)]))
         if forum:
             dev_forums.add(forum)
-    others = [Paper(key=f, forum=f, side=side, reviews=[review_sentences(r, fields) for r in corpus.reviews[f]])
+    others = [Paper(key=f, forum=f, side=side, reviews=[read_sentences(r, th) for r in corpus.reviews[f]])
               for f, side in sorted(candidates.items()) if f not in dev_forums]
     return dev_papers, others
 
 
-def sample_outside(outside: Sequence[Paper], fraction: float, seed: int = SEED) -> tuple[list[Paper], np.ndarray]:
-    """A stratified sample (per candidate side, SHA-256(seed:key) order) of the non-dev candidates, and the
-    number of candidates each sampled paper stands for (side size / sample size)."""
-    papers: list[Paper] = []
-    weights: list[float] = []
-    for side in CLASSES:
-        pool = sorted((p for p in outside if p.side == side),
-                      key=lambda p: hashlib.sha256(f"{seed}:{p.key}".encode()).hexdigest())
-        n = min(len(pool), max(1, round(fraction * len(pool)))) if pool else 0
-        papers.extend(pool[:n])
-        weights.extend([len(pool) / n] * n)
-    return papers, np.asarray(weights, dtype=float)
-
-
-def training_rows(papers: Sequence[Paper], corpus: Corpus) -> list[LabelledSentence]:
-    """Labelled sentences of the given dev papers."""
+def training_rows(papers: Sequence[Paper], corpus: Corpus, fields: Sequence[str]) -> list[LabelledSentence]:
+    """Labelled sentences of the given dev papers (their reviews' `fields`)."""
     rows: list[LabelledSentence] = []
     for p in papers:
         if p.forum:
-            rows.extend(label_sentences(p.forum, corpus.reviews.get(p.forum, []), p.positive, p.negative))
+            rows.extend(label_sentences(p.forum, corpus.reviews.get(p.forum, []), p.positive, p.negative, fields))
     return rows
 
 
@@ -174,7 +169,7 @@ def model_scores(model: Scorer, papers: Sequence[Paper]) -> SentenceScores:
 
 
 def cue_scores(papers: Sequence[Paper]) -> SentenceScores:
-    """Sentence scores of the cue extractor: affirm 1 (explicit) or 0.5 (weak), dispute 1."""
+    """Sentence scores of the cue extractor: 1 for an explicit statement, 0.5 for a weak one, per stance."""
     out: SentenceScores = []
     for p in papers:
         per_paper = []
@@ -190,7 +185,8 @@ def cue_scores(papers: Sequence[Paper]) -> SentenceScores:
     return out
 
 
-CUE_RULE = Rule(affirm=1.0, weak=0.5, dispute=1.0)
+CUE_RULE = Rule(affirm=1.0, weak=0.5, dispute=1.0, weak_dispute=0.5)
+"""The reference's rule on the cue extractor's scores (weak statements are no signal)."""
 
 
 # --- review matrices and the vectorised rule ----------------------------------------------------
@@ -203,16 +199,11 @@ class Matrix:
     affirm: np.ndarray
     dispute: np.ndarray
     n: np.ndarray
-    weight: np.ndarray | None = None  # per paper, how many candidates it stands for (a sample); None: 1 each
     failed: np.ndarray | None = None  # per paper, reviews whose extraction failed (such a paper is never kept)
 
-    def weights(self) -> np.ndarray:
-        """Each row's weight (1 unless the rows are a sample of the candidates)."""
-        return np.ones(len(self.side)) if self.weight is None else self.weight
 
-
-def review_matrix(papers: Sequence[Paper], scores: SentenceScores, weight: np.ndarray | None = None) -> Matrix:
-    """The padded review-score matrices of `papers` (`weight`: candidates each stands for, if a sample)."""
+def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
+    """The padded review-score matrices of `papers`."""
     width = max([len(s) for s in scores] + [1])
     a = -np.ones((len(papers), width))
     d = -np.ones((len(papers), width))
@@ -225,36 +216,25 @@ def review_matrix(papers: Sequence[Paper], scores: SentenceScores, weight: np.nd
                 a[i, j] = d[i, j] = 0.0
     side = np.asarray([1 if p.side == "novel" else -1 if p.side == "not_novel" else 0 for p in papers])
     n = np.asarray([len(s) for s in scores], dtype=float)
-    return Matrix(side, a, d, n, weight)
-
-
-def stack(*ms: Matrix) -> Matrix:
-    """Rows of several matrices as one (padding to the widest)."""
-    width = max(m.affirm.shape[1] for m in ms)
-
-    def pad(x: np.ndarray) -> np.ndarray:
-        return np.pad(x, ((0, 0), (0, width - x.shape[1])), constant_values=-1)
-
-    weight = None if all(m.weight is None for m in ms) else np.concatenate([m.weights() for m in ms])
-    failed = None if all(m.failed is None for m in ms) else np.concatenate(
-        [np.zeros(len(m.side)) if m.failed is None else m.failed for m in ms])
-    return Matrix(np.concatenate([m.side for m in ms]), np.concatenate([pad(m.affirm) for m in ms]),
-                  np.concatenate([pad(m.dispute) for m in ms]), np.concatenate([m.n for m in ms]), weight, failed)
+    return Matrix(side, a, d, n)
 
 
 def decide(m: Matrix, rule: Rule) -> np.ndarray:
-    """+1 kept novel, -1 kept not_novel, 0 not kept, per paper (the rule of `select.decide`)."""
-    strong = (m.affirm >= rule.affirm).sum(1)
-    any_aff = (m.affirm >= (rule.weak if rule.weak_opposes else rule.affirm)).sum(1)
-    disp = (m.dispute >= rule.dispute).sum(1)
+    """+1 labelled novel, -1 labelled not_novel, 0 not labelled, per paper (the rule of `select.decide`)."""
+    explicit_aff = m.affirm >= rule.affirm
+    any_aff = m.affirm >= rule.weak
+    for_novel = any_aff if rule.weak_affirmations in ("count", "support") else explicit_aff
+    against_not_novel = any_aff if rule.weak_affirmations in ("count", "oppose") else explicit_aff
+    disputes = m.dispute >= (rule.weak_dispute if rule.weak_disputes == "count" else rule.dispute)
     half = 0.5 * m.n
 
     def majority(agree: np.ndarray) -> np.ndarray:
         return (agree > half) if rule.strict_majority else (agree >= half) & (agree > 0)
 
     ok = np.ones(len(m.side), dtype=bool) if m.failed is None else m.failed == 0
-    novel = ok & (m.side == 1) & (disp <= rule.max_opposing) & majority(strong)
-    plain = ok & (m.side == -1) & (any_aff <= rule.max_opposing) & majority(disp)
+    novel = ok & (m.side == 1) & (disputes.sum(1) <= rule.max_opposing) & majority((for_novel & ~disputes).sum(1))
+    plain = ok & (m.side == -1) & (against_not_novel.sum(1) <= rule.max_opposing) & majority(
+        (disputes & ~against_not_novel).sum(1))
     return np.where(novel, 1, np.where(plain, -1, 0))
 
 
@@ -263,6 +243,11 @@ def decide(m: Matrix, rule: Rule) -> np.ndarray:
 def class_sizes(dev: Sequence[Paper]) -> dict[str, int]:
     """Dev ideas per class (those missing from the snapshot included)."""
     return {c: sum(1 for p in dev if p.label == c) for c in CLASSES}
+
+
+def reference_share(c: str, dev_sizes: Mapping[str, int]) -> float:
+    """The dev split's share of the reference's class (its published size, `calibrate.REFERENCE_SIZES`)."""
+    return min(1.0, dev_sizes[c] / REFERENCE_SIZES[c]) if dev_sizes[c] else 1.0
 
 
 CLASS_CODES: tuple[tuple[str, int], ...] = (("novel", 1), ("not_novel", -1))  # label -> decision code
@@ -278,33 +263,24 @@ def class_outcomes(papers: Sequence[Paper], decided: Sequence[int | None] | np.n
 
 
 def objective(sample: Sequence[Paper], sample_out: np.ndarray, outside_out: np.ndarray,
-              dev_sizes: Mapping[str, int], outside_weight: np.ndarray | None = None) -> tuple[float, dict[str, float]]:
-    """Mean estimated Jaccard over classes when `sample` (dev ideas) got `sample_out` and the rest `outside_out`."""
-    w = np.ones(len(outside_out)) if outside_weight is None else outside_weight
+              dev_sizes: Mapping[str, int]) -> tuple[float, dict[str, float]]:
+    """Mean of the `novel` estimated Jaccard and the `not_novel` recall (minus ideas swapped into it, per idea)
+    when `sample` (dev ideas) got `sample_out` and the other candidates `outside_out`."""
     per: dict[str, float] = {}
-    for c, code in CLASS_CODES:
-        flags, swaps = class_outcomes(sample, sample_out, c, code)
-        kept_outside = float(w[outside_out == code].sum() + swaps)
-        reference = dev_sizes[c] / REFERENCE_SHARE
-        share = len(flags) / reference if len(flags) else 1.0
-        per[c] = float(jaccard_metric(kept_outside, share)({"kept": flags})) if len(flags) else 0.0
+    flags, swaps = class_outcomes(sample, sample_out, "novel", 1)
+    kept_outside = float((outside_out == 1).sum() + swaps)
+    per["novel"] = (float(jaccard_metric(kept_outside, reference_share("novel", dev_sizes))({"kept": flags}))
+                    if len(flags) else 0.0)
+    flags, swaps = class_outcomes(sample, sample_out, "not_novel", -1)
+    per["not_novel"] = float((flags.sum() - swaps) / len(flags)) if len(flags) else 0.0
     return float(np.mean(list(per.values()))), per
 
 
 def rule_grid(cue: bool) -> list[Rule]:
-    """Every candidate rule: thresholds (learned extractor only) x the selection choices."""
-    choices = list(itertools.product((True, False), (0, 1), (True, False)))
+    """Every candidate rule: the reference's, with thresholds for a learned extractor (weak ones are no signal)."""
     if cue:
-        return [replace(CUE_RULE, strict_majority=s, max_opposing=o, weak_opposes=w) for s, o, w in choices]
-    rules = []
-    for a, wk, d in itertools.product(AFFIRM_GRID, WEAK_GRID, DISPUTE_GRID):
-        if wk > a:
-            continue
-        for s, o, w in choices:
-            if not w and wk != WEAK_GRID[0]:
-                continue  # weak threshold is irrelevant when weak affirmations do not oppose
-            rules.append(Rule(a, wk, d, s, o, w))
-    return rules
+        return [CUE_RULE]
+    return [Rule(a, a, d, d) for a, d in itertools.product(AFFIRM_GRID, DISPUTE_GRID)]
 
 
 def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, m_outside: Matrix,
@@ -312,7 +288,7 @@ def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, 
     """The rule with the highest objective (first in grid order on ties)."""
     best, best_value = rules[0], -1.0
     for rule in rules:
-        value, _ = objective(sample, decide(m_sample, rule), decide(m_outside, rule), dev_sizes, m_outside.weight)
+        value, _ = objective(sample, decide(m_sample, rule), decide(m_outside, rule), dev_sizes)
         if value > best_value + 1e-12:
             best, best_value = rule, value
     return best, best_value
@@ -321,11 +297,10 @@ def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, 
 # --- the learned extractor's training procedure (used per outer fold and for the shipped model) ---
 
 class Scorer(Protocol):
-    """A fitted sentence model: P(affirm), P(dispute) per sentence, and the thresholds/selection it ships with."""
+    """A fitted sentence model: P(affirm), P(dispute) per sentence, and the thresholds it ships with."""
 
     name: str
     thresholds: Thresholds
-    selection: dict[str, Any]
     training: dict[str, Any]
 
     def probabilities(self, sentences: Sequence[str]) -> np.ndarray:
@@ -349,25 +324,6 @@ class Learner:
 def ngram_learner(name: str = "ngram") -> Learner:
     """The word n-gram TF-IDF stance model (`judgeaudit.mine.stance`)."""
     return Learner(name, lambda rows, c: fit_model(rows, name=name, c=c), C_GRID)
-
-
-def hybrid_learner(name: str = "hybrid") -> Learner:
-    """The cue candidates re-scored over n-grams + cue-hit indicators (`judgeaudit.mine.stance_hybrid`)."""
-    return Learner(name, lambda rows, c: fit_hybrid(rows, name=name, c=c), C_GRID)
-
-
-def embed_learner(encoder: Encoder, name: str = "embed") -> Learner:
-    """The MiniLM-embedding stance model (`judgeaudit.mine.stance_embed`) over prefiltered sentences."""
-
-    def fit(rows: Sequence[LabelledSentence], c: float) -> Scorer:
-        kept = [r for r in rows if prefilter(r.text)]
-        x = encoder.encode([r.text for r in kept])
-        model = fit_embed_model(x, np.asarray([r.affirm for r in kept]), np.asarray([r.dispute for r in kept]),
-                                name=name, c=c, seed=SEED)
-        model.encoder = encoder
-        return model
-
-    return Learner(name, fit, EMBED_C_GRID)
 
 
 @dataclass
@@ -408,13 +364,11 @@ def _sentence_ap(train: Sequence[Paper], rows: Sequence[LabelledSentence], score
 
 
 def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, dev_sizes: Mapping[str, int],
-                  *, learner: Learner, log: Callable[[str], None] = lambda _m: None,
-                  outside_weight: np.ndarray | None = None) -> tuple[Fitted, Matrix]:
-    """Pick C by inner grouped CV (sentence average precision), the rule by the inner objective; fit on all `train`.
-
-    Returns the fitted model and the review matrix of `outside` under it.
-    """
-    rows = training_rows(train, corpus)
+                  *, learner: Learner, fields: Sequence[str], log: Callable[[str], None] = lambda _m: None,
+                  ) -> tuple[Fitted, Matrix]:
+    """Pick C by inner grouped CV (sentence average precision), the thresholds by the inner objective; fit on all
+    `train`. Returns the fitted model and the review matrix of `outside` under it."""
+    rows = training_rows(train, corpus, fields)
     best: tuple[float, float, SentenceScores] | None = None
     for c in learner.c_grid:
         scores = _inner_probs(train, rows, c, learner)
@@ -425,12 +379,10 @@ def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corp
     assert best is not None
     _, c, inner_scores = best
     model = learner.fit(rows, c)
-    m_outside = review_matrix(outside, model_scores(model, outside), outside_weight)
+    m_outside = review_matrix(outside, model_scores(model, outside))
     m_train = review_matrix(train, inner_scores)
     rule, value = best_rule(rule_grid(cue=False), train, m_train, m_outside, dev_sizes)
-    model.thresholds = Thresholds(rule.affirm, rule.weak if rule.weak_opposes else rule.affirm, rule.dispute)
-    model.selection = {"strict_majority": rule.strict_majority, "max_opposing": rule.max_opposing,
-                       "weak_opposes": rule.weak_opposes}
+    model.thresholds = Thresholds(rule.affirm, rule.affirm, rule.dispute)
     return Fitted(model, rule, c, value), m_outside
 
 
@@ -447,15 +399,17 @@ class FoldResult:
 
 
 def count_passages(papers: Sequence[Paper], scores: SentenceScores, rule: Rule, into: dict[str, list[int]]) -> None:
-    """Add quote/reference matches of `papers` to `into` (per stance: matching quotes, quotes, found refs, refs)."""
-    weak = rule.weak if rule.weak_opposes else rule.affirm
+    """Add quote/reference matches of `papers` to `into` (per stance: matching quotes, quotes, found refs, refs);
+    the quotes are the sentences the rule counts (weak ones only when the rule counts them)."""
+    affirm = rule.weak if rule.weak_affirmations in ("count", "support") else rule.affirm
+    dispute = rule.weak_dispute if rule.weak_disputes == "count" else rule.dispute
     for p, per_paper in zip(papers, scores, strict=True):
-        quotes = {"affirm": [], "dispute": []}  # type: dict[str, list[str]]
+        quotes: dict[str, list[str]] = {"affirm": [], "dispute": []}
         for sentences, arr in zip(p.reviews, per_paper, strict=True):
             for s, row in zip(sentences, arr, strict=True):
-                if row[0] >= min(weak, rule.affirm) and row[0] > 0:
+                if row[0] >= affirm and row[0] > 0:
                     quotes["affirm"].append(s)
-                elif row[1] >= rule.dispute and row[1] > 0:
+                elif row[1] >= dispute and row[1] > 0:
                     quotes["dispute"].append(s)
         for stance, refs in (("affirm", p.positive), ("dispute", p.negative)):
             add_matches(into[stance], quotes[stance], refs)
@@ -484,7 +438,7 @@ def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed:
         flags, swaps = class_outcomes(dev, [result.outcome.get(p.key) for p in dev], c, code)
         outside = float(np.mean([k[c] for k in result.kept_outside])) + swaps
         rate = kept_rate(flags, resamples=resamples, seed=seed)
-        jac = estimated_jaccard(flags, kept_outside=outside, reference_share=REFERENCE_SHARE,
+        jac = estimated_jaccard(flags, kept_outside=outside, reference_share=reference_share(c, sizes),
                                 resamples=resamples, seed=seed)
         row[c] = {"dev_ideas": sizes[c], "kept_same": int(flags.sum()), "swapped_in": swaps,
                   "kept_rate": rate.to_dict(), "jaccard": jac.to_dict(),
@@ -492,67 +446,47 @@ def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed:
     return row
 
 
-def _kept_counts(out: np.ndarray, weight: np.ndarray | None = None) -> dict[str, float]:
-    w = np.ones(len(out)) if weight is None else weight
-    return {"novel": float(w[out == 1].sum()), "not_novel": float(w[out == -1].sum())}
+def _kept_counts(out: np.ndarray) -> dict[str, float]:
+    return {"novel": float((out == 1).sum()), "not_novel": float((out == -1).sum())}
 
 
-def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *,
-                  learners: Sequence[Learner] | None = None, outside_weight: np.ndarray | None = None,
+def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *, fields: Sequence[str],
+                  learners: Sequence[Learner] | None = None, variants: Mapping[str, Rule] | None = None,
                   log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
-    """Outer grouped CV of the cue extractor and each learned extractor, with the selection ablation.
-
-    `learners`: the learned extractors (default: the n-gram model; empty: the cue extractor alone).
-    `outside_weight`: when `outside` is a sample of the other candidates, how many each stands for.
-    """
+    """The cue extractor under the reference's rule (and each earlier-rule `variants` of it: `ablations`), and each
+    learned extractor (default: the n-gram model) by outer grouped CV, on the same folds."""
     learners = [ngram_learner()] if learners is None else list(learners)
+    variants = ablations() if variants is None else variants
     sizes = class_sizes(dev)
     log("cue extractor: scoring every candidate review")
     cue_dev = cue_scores(dev)
     m_cue_dev = review_matrix(dev, cue_dev)
-    m_cue_out = review_matrix(outside, cue_scores(outside), outside_weight)
+    m_cue_out = review_matrix(outside, cue_scores(outside))
     results: dict[str, FoldResult] = {"offline": FoldResult(), **{lr.name: FoldResult() for lr in learners}}
-    ablation: dict[str, dict[str, FoldResult]] = {name: {} for name in results}
-    in_sample = FoldResult()  # the cue extractor with the reference study's rule, no tuning
+    ablation: dict[str, FoldResult] = {name: FoldResult() for name in variants}
     for k in range(FOLDS):
         train = [p for p in dev if p.fold != k]
         test = [p for p in dev if p.fold == k]
-        train_idx = [i for i, p in enumerate(dev) if p.fold != k]
         test_idx = [i for i, p in enumerate(dev) if p.fold == k]
         log(f"fold {k + 1}/{FOLDS}: {len(train)} training ideas, {len(test)} test ideas")
-        # cue extractor: only the selection choices are chosen
-        m_tr = take_rows(m_cue_dev, train_idx)
         m_te = take_rows(m_cue_dev, test_idx)
-        m_out_cue = stack(m_cue_out, m_te)
-        rule, _ = best_rule(rule_grid(cue=True), train, m_tr, m_out_cue, sizes)
-        _record(results["offline"], test, m_te, m_cue_out, rule, [cue_dev[i] for i in test_idx])
-        _record(in_sample, test, m_te, m_cue_out, CUE_RULE, [cue_dev[i] for i in test_idx])
-        for name, variant in ablations(rule, cue=True).items():
-            _record(ablation["offline"].setdefault(name, FoldResult()), test, m_te, m_cue_out, variant, None)
-        # learned extractors: everything is fitted on the training folds
-        weight = None if outside_weight is None else np.concatenate([outside_weight, np.ones(len(test))])
-        for learner in learners:
+        _record(results["offline"], test, m_te, m_cue_out, CUE_RULE, [cue_dev[i] for i in test_idx])
+        for name, variant in variants.items():
+            _record(ablation[name], test, m_te, m_cue_out, variant, [cue_dev[i] for i in test_idx])
+        for learner in learners:  # everything is fitted on the training folds
             log(f"  {learner.name}")
-            fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, learner=learner, log=log,
-                                          outside_weight=weight)
+            fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, learner=learner, fields=fields, log=log)
             test_scores = model_scores(fitted.model, test)
-            m_te_l = review_matrix(test, test_scores)
-            m_outside_only = take_rows(m_out, list(range(len(outside))))
             log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
-            _record(results[learner.name], test, m_te_l, m_outside_only, fitted.rule, test_scores)
-            for name, variant in ablations(fitted.rule, cue=False).items():
-                _record(ablation[learner.name].setdefault(name, FoldResult()), test, m_te_l, m_outside_only, variant, None)
-    cue_rule, _ = best_rule(rule_grid(cue=True), dev, m_cue_dev, m_cue_out, sizes)
-    log(f"cue extractor, rule chosen on the whole dev split: {cue_rule}")
-    return {"folds": FOLDS, "seed": SEED, "results": results, "in_sample_cue": in_sample, "ablation": ablation,
-            "cue_rule": cue_rule}
+            _record(results[learner.name], test, review_matrix(test, test_scores),
+                    take_rows(m_out, list(range(len(outside)))), fitted.rule, test_scores)
+    return {"folds": FOLDS, "seed": SEED, "results": results, "ablation": ablation}
 
 
 def take_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
     """The rows `idx` of `m`."""
     i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.weight is None else m.weight[i],
-                  None if m.failed is None else m.failed[i])
+    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.failed is None else m.failed[i])
 
 
 def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,
@@ -560,21 +494,19 @@ def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: M
     out = decide(m_test, rule)
     for p, o in zip(test, out, strict=True):
         res.outcome[p.key] = int(o)
-    res.kept_outside.append(_kept_counts(decide(m_outside, rule), m_outside.weight))
+    res.kept_outside.append(_kept_counts(decide(m_outside, rule)))
     res.rules.append(rule)
     if scores is not None:
         count_passages(test, scores, rule, res.passages)
 
 
-def ablations(rule: Rule, *, cue: bool) -> dict[str, Rule]:
-    """The chosen rule and each selection choice changed alone."""
-    out = {
-        "chosen": rule,
-        "majority: strict <-> at least half": replace(rule, strict_majority=not rule.strict_majority),
-        "opposing reviews allowed: 0 <-> 1": replace(rule, max_opposing=1 - min(rule.max_opposing, 1)),
-        "weak affirmations oppose not_novel: on <-> off": replace(rule, weak_opposes=not rule.weak_opposes),
+def ablations(rule: Rule = CUE_RULE) -> dict[str, Rule]:
+    """The reference's rule with one earlier choice put back at a time."""
+    return {
+        "hedged or descriptive affirmations block not_novel (earlier rule)": replace(rule, weak_affirmations="oppose"),
+        "hedged or descriptive affirmations support novel only": replace(rule, weak_affirmations="support"),
+        "hedged or descriptive affirmations count as affirmations": replace(rule, weak_affirmations="count"),
+        "hedged uncertainty counts as a dispute (earlier rule)": replace(rule, weak_disputes="count"),
+        "majority: at least half (earlier option)": replace(rule, strict_majority=False),
+        "one opposing review allowed": replace(rule, max_opposing=1),
     }
-    if not cue:
-        out["affirm threshold 0.5"] = replace(rule, affirm=0.5, weak=min(rule.weak, 0.5))
-        out["dispute threshold 0.5"] = replace(rule, dispute=0.5)
-    return out

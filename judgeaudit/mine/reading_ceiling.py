@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from judgeaudit.mine.pipeline import review_signals
 from judgeaudit.mine.select import Side, Thresholds, decide
 from judgeaudit.mine.sentences import normalise
 from judgeaudit.mine.signals import SignalExtractor
@@ -48,7 +49,11 @@ class Population:
 
     reference_ideas: Mapping[str, int]
     candidates_outside: Mapping[str, int]
-    reference_share: float = 1 / 3
+    reference_share: float | Mapping[str, float] = 1 / 3  # the dev split's share of the reference's class (or per class)
+
+    def share(self, side: str) -> float:
+        """The dev split's share of the reference's `side` class."""
+        return self.reference_share if isinstance(self.reference_share, float) else self.reference_share[side]
 
 
 def annotator_labeller(th: Thresholds | None = None, *, weak_affirms_count: bool = False) -> Labeller:
@@ -70,7 +75,7 @@ def extractor_labeller(extractor: SignalExtractor, th: Thresholds | None = None)
     rule = th or Thresholds()
 
     def label(paper: CasePaper) -> Side | None:
-        signals = [extractor.extract(r) for r in paper.reviews]
+        signals = [review_signals(r, extractor, rule) for r in paper.reviews]
         return decide(paper.forum, paper.side, len(paper.reviews), signals, rule).label
 
     return label
@@ -123,13 +128,13 @@ def measure(dev: Sequence[CasePaper], sample: Sequence[CasePaper], labellers: Ma
             ideas = population.reference_ideas[side]
             sums = {c: int(cols[c].sum()) for c in SAMPLED_COLUMNS}
             size = sampled_class_size_metric(outside, ideas, census_kept)
-            jaccard = sampled_jaccard_metric(outside, ideas, population.reference_share, census_kept)
+            jaccard = sampled_jaccard_metric(outside, ideas, population.share(side), census_kept)
             per_class[side] = {
                 **sums,
                 "census": len(in_census), "census_kept": census_kept,
                 "recall": sums["dev_kept"] / sums["dev"] if sums["dev"] else None,
                 "sample_rate": sums["sample_kept"] / sums["sample"] if sums["sample"] else None,
-                "reference_size": ideas / population.reference_share,
+                "reference_size": ideas / population.share(side),
                 "class_size": bootstrap_metric(cols, size, resamples=resamples, seed=seed).to_dict(),
                 "jaccard": bootstrap_metric(cols, jaccard, resamples=resamples, seed=seed).to_dict(),
             }

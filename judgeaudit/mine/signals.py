@@ -1,8 +1,15 @@
-"""Novelty signals per review: explicit statements that affirm or dispute the work's originality.
+"""Novelty signals per review: statements that affirm or dispute the work's originality.
 
-One interface (`SignalExtractor.extract(review) -> ReviewSignals`), two extractors: the offline
-cue extractor here (default, no model) and the LLM extractor in `judgeaudit.mine.llm_signals`.
-Every signal carries a verbatim quote (a sentence of the review).
+The definition (the reference study's, in our words; DESIGN.md "Gold labels"): an *affirmation* says
+in so many words that the contribution is new relative to prior work (does the sentence say this
+did not exist before?); a *dispute* is a statement whose main claim judges the contribution itself
+as not novel (incremental, derivative, already known, done before). Not signals, either way:
+generic praise, descriptions of what the method does ("extends", "applies", "proposes a new
+framework for ..."), missing citations, criticism of the experiments or of small gains, hedged
+uncertainty ("unclear whether this is new"). Meaning decides, not the field; quotes are verbatim.
+
+One interface (`SignalExtractor.extract(review) -> ReviewSignals`); the offline cue extractor here
+(default, no model), the learned n-gram extractor (`stance`) and the LLM extractor (`llm_signals`).
 """
 
 from __future__ import annotations
@@ -25,11 +32,17 @@ Polarity = Literal["affirm", "dispute"]
 AFFIRM: Polarity = "affirm"
 DISPUTE: Polarity = "dispute"
 WEAK_AFFIRM = "weak_affirm"  # internal: a hedged or merely descriptive affirmation
+WEAK_DISPUTE = "weak_dispute"  # internal: hedged uncertainty about originality ("unclear what is new")
 
 
 @dataclass(frozen=True)
 class Signal:
-    """One explicit statement about originality, quoted verbatim from a review field."""
+    """One statement about originality, quoted verbatim from a review field.
+
+    `weak` marks what the reference's definition does not count as a signal: a hedged or merely
+    descriptive affirmation ("relatively novel", "proposes a new framework for X"), or hedged
+    uncertainty about originality ("it is unclear what is new"). The selection ignores weak
+    statements unless an earlier rule is asked for (`--weak-affirmations`, `--weak-disputes`)."""
 
     polarity: Polarity
     quote: str
@@ -45,6 +58,7 @@ class ReviewSignals:
     signals: tuple[Signal, ...] = ()
     dropped_quotes: int = 0
     failed: str | None = None
+    unread: str | None = None  # why the review was not read (it gives no signal), e.g. an empty signal field
 
     @property
     def affirms(self) -> bool:
@@ -58,12 +72,17 @@ class ReviewSignals:
 
     @property
     def disputes(self) -> bool:
-        """The review contains at least one dispute."""
+        """The review contains at least one explicit dispute (hedged uncertainty is not one)."""
+        return any(s.polarity == DISPUTE and not s.weak for s in self.signals)
+
+    @property
+    def disputes_at_all(self) -> bool:
+        """The review contains any dispute, hedged uncertainty included ("it is unclear what is new")."""
         return any(s.polarity == DISPUTE for s in self.signals)
 
-    def quotes(self, polarity: Polarity) -> list[str]:
-        """Quotes of one polarity, in review order."""
-        return [s.quote for s in self.signals if s.polarity == polarity]
+    def quotes(self, polarity: Polarity, *, weak: bool = False) -> list[str]:
+        """Quotes of one polarity, in review order (explicit ones; with `weak`, weak ones too)."""
+        return [s.quote for s in self.signals if s.polarity == polarity and (weak or not s.weak)]
 
 
 class SignalExtractor(Protocol):
@@ -83,27 +102,30 @@ class SignalExtractor(Protocol):
 _NOV = r"(?:novelty|originality|innovation|innovativeness|newness)"
 _NEG = r"(?:not|\w*n't|no|hardly|barely|never|neither|nor|without|lacks?|lacking|lack of|fails? to|failed to|rather than|instead of|little|few)"
 _HEDGE = r"(?:somewhat|relatively|moderately|fairly|slightly|partially|partly|arguably|reasonably|mildly|marginally|seemingly|potentially|possibly|perhaps)"
-_LOW = (r"(?:limited|minimal|marginal|modest|low|weak|unclear|not (?:very |entirely |fully |sufficiently |particularly )?clear|"
+_LOW = (r"(?:limited|minimal|marginal|modest|low|weak|"
         r"questionable|incremental|thin|lacking|insufficient|overstated|overclaimed|restricted|minor|small|"
-        r"doubtful|debatable|unconvincing|not significant|not sufficient|not well[- ]\w+|not substantial|"
-        r"not (?:very |particularly |that |so )?(?:strong|high|significant|evident|obvious|apparent)|constrained|"
+        r"doubtful|debatable|unconvincing|not significant|not sufficient|not substantial|"
+        r"not (?:very |particularly |that |so )?(?:strong|high|significant)|constrained|"
         r"somewhat limited|rather limited|quite limited|very limited|a concern|my (?:main |major |primary )?concern|"
-        r"not convincing|unjustified|ambiguous|vague|integrative|not demonstrated|not established|in question|under question|"
-        r"not (?:well )?(?:articulated|delineated|justified|highlighted|motivated)|lower|diminished|reduced|undermined)")
+        r"not convincing|unjustified|integrative|in question|under question|lower|diminished|reduced|undermined)")
+# Words of uncertainty about originality: "the novelty is unclear", "not well articulated" (hedged, not a dispute).
+_UNSURE = (r"(?:unclear|not (?:very |entirely |fully |sufficiently |particularly )?clear|ambiguous|vague|"
+           r"not well[- ]\w+|not (?:well )?(?:articulated|delineated|justified|highlighted|motivated|demonstrated|established)|"
+           r"not (?:very |particularly |that |so )?(?:evident|obvious|apparent)|hard to (?:assess|judge|tell|evaluate)|uncertain)")
 
 _DISPUTE_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     # "limited novelty", "lack of originality", "no real innovation", "incremental novelty"
     rf"\b(?:limited|lacks?|lacking|lack of|little|minimal|marginal|modest|insufficient|questionable|low|weak|no|"
-    rf"incremental|thin|minor|unclear|restricted|moderate|not much|not enough|doubtful|debatable|slight|"
+    rf"incremental|thin|minor|restricted|moderate|not much|not enough|doubtful|debatable|slight|"
     rf"concerns? (?:about|regarding|on|with|over)|(?:main |major |primary |key |biggest )?(?:concern|weakness|issue|limitation)s? (?:is|are|regarding|about|of)(?: the)?)"
     rf"(?:\s+\w+){{0,3}}?\s+{_NOV}\b",
     # "the novelty is limited", "originality of the work seems unclear"
     rf"\b{_NOV}(?:\s+(?:of|in|for|with|over|compared|and)\b[^.;:]{{0,60}}?)?\s+(?:is|are|seems?|appears?|remains?|feels?|looks?|was|be|might be|may be|could be|can be)\b(?:\s+\w+){{0,2}}?\s+{_LOW}",
     rf"\b{_NOV}\s*(?:concerns?|issues?|is a concern|is questionable|limitation)\b",
-    rf"^\W*(?:limited|lack of|weak|incremental|questionable|unclear|minor|moderate)\b[^.:]{{0,30}}\b{_NOV}\b",
+    rf"^\W*(?:limited|lack of|weak|incremental|questionable|minor|moderate)\b[^.:]{{0,30}}\b{_NOV}\b",
     # contribution wording
     r"\b(?:technical|methodological|algorithmic|conceptual|theoretical|scientific|core|main|key|overall)?\s*contributions?(?:\s+(?:of|in)\s+[^.;,]{0,40}?)?\s+(?:is|are|seems?|appears?|remains?|feels?|looks?)\s+(?:\w+\s+){0,2}?(?:incremental|marginal|limited|minor|thin|modest|minimal)\b",
-    r"\b(?:incremental|marginal|limited|minor|thin|modest|minimal)\s+(?:technical |methodological |algorithmic |conceptual |theoretical |scientific )?(?:contributions?|advances?|improvements? over|extensions?|novelty|innovations?)\b",
+    r"\b(?:incremental|marginal|limited|minor|thin|modest|minimal)\s+(?:technical |methodological |algorithmic |conceptual |theoretical |scientific )?(?:contributions?|advances?|extensions?|novelty|innovations?)\b",
     # negated novelty adjectives: "not novel", "not particularly new", "not the first", "no new idea"
     r"(?:\bnot|n't|\bhardly|\bbarely|\bnever|\bneither|\bnor)\s+(?:\w+\s+){0,3}?(?:novel|new|innovative|the first|first to|unique|groundbreaking|original(?=\s*(?:[.,;:)]|$|\s+(?:and|or|enough|ideas?|contributions?|approach|work))))\b(?!\s+(?:to|for)\s+(?:me|us|the reviewer))",
     r"\b(?:no|without|lacks?|lacking|lack of|fails? to (?:introduce|provide|propose|offer|present|bring)|does not (?:introduce|provide|propose|offer|present|bring)|do not (?:introduce|provide|propose|offer|present|bring))\s+(?:\w+\s+){0,3}?(?:novel|new|original|innovative|significant(?:ly)? new)\s+(?:\w+\s+){0,2}?(?:ideas?|insights?|methods?|methodolog\w*|techniques?|concepts?|contributions?|elements?|components?|architectures?|principles?|theor\w*|algorithms?|approach\w*|mechanisms?|perspectives?|objectives?|findings?|frameworks?|models?|modules?|designs?)\b",
@@ -127,9 +149,6 @@ _DISPUTE_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     # a wrong "first" claim
     r"\b(?:claims?|claimed|claiming|assertion|statement)\b[^.]{0,80}\b(?:first|novel|new|original)\b[^.]{0,160}\b(?:not upheld|unsupported|not justified|incorrect|inaccurate|not accurate|not correct|not true|untrue|overstated|overclaim\w*|misleading|questionable|wrong|false|exaggerat\w+|not entirely|not fully|debatable|unfounded|not supported|problematic|too strong|strong claim)",
     r"\b(?:incorrect|inaccurate|overstated|misleading|questionable|exaggerated|unfounded)\b[^.]{0,40}\b(?:claims?|claimed)\b[^.]{0,40}\b(?:first|novel|new|original|novelty)\b",
-    # asking what is new: "unclear what is novel", "should clarify what is fundamentally new"
-    r"\b(?:unclear|not clear|hard to (?:see|tell|identify|understand)|difficult to (?:see|tell|identify|distinguish|understand)|clarify|articulate|state|explain|elaborate on|highlight|delineate|distinguish|justify|emphasi[sz]e)\b[^.]{0,40}\bwhat (?:is|are|makes)\b[^.]{0,30}\b(?:new|novel|original|different|unique)\b",
-    r"\bwhat (?:is|are) (?:the )?(?:\w+\s+){0,2}?(?:new|novel|novelty|original|originality|new contributions?)\b[^.]{0,60}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|besides|apart|other than)",
     r"\b(?:is|are|be|being|seems?|appears?|remains?|looks?)\s+(?:all\s+|quite\s+|very\s+|rather\s+|fairly\s+|pretty\s+|largely\s+|mostly\s+|essentially\s+|simply\s+|just\s+|a\s+|an\s+|the\s+)*(?:standard|common|well[- ]known|well[- ]established|established|old|classic(?:al)?|conventional|routine)\s+(?:[\w-]+\s+){0,2}?(?:techniques?|methods?|tools?|approach(?:es)?|practices?|concepts?|ideas?|architectures?|mechanisms?|blocks?|modules?|components?|designs?|tricks?|strateg\w+|formulations?|objectives?|recipes?|algorithms?|ones?)\b",
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:standard|common|well[- ]known) in (?:the )?(?:literature|field|prior work)\b",
     r"\b(?:adapts?|adapting|uses?|using|reuses?|follows?|following|leverag\w+|employs?|rel(?:y|ies|ying) on|build(?:s|ing)? on|borrows?)\s+(?:\w+\s+)?(?:known|existing|established|standard|well[- ]known|off[- ]the[- ]shelf|common|prior)\s+(?:\w+\s+)?(?:techniques?|methods?|ideas?|approach(?:es)?|practices?|components?|modules?|tools?|frameworks?|architectures?|pipelines?)\b",
@@ -144,16 +163,22 @@ _DISPUTE_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     r"\b(?:have|has) been well[- ](?:understood|known|studied|established)\b",
     r"\bconceptually (?:close|similar|equivalent|identical)\b",
     r"\b(?:an?|the|mainly|mostly|primarily|largely|more (?:of )?an?|like an?|solid|pure(?:ly)?)\s+(?:[\w-]+\s+){0,2}?engineering[\s-]+(?:project|effort|report|stacking|combination|integration|refinement|exercise|work|trick|choice|solution)\b|\bengineering[- ]oriented\b",
-    r"(?:insufficiently|not (?:clearly |well |sufficiently )?|poorly )(?:distinguished|differentiated|delineated|positioned) (?:from|against|relative to) (?:prior|previous|existing|related|the)",
     rf"\bquestion\w*\s+(?:the\s+)?(?:\w+\s+)?{_NOV}",
     r"\bfollows? (?:\w+\s+)?(?:established|standard|existing|known|common|well[- ]known)\b",
     rf"\b(?:reduc\w+|limit\w*|weaken\w*|diminish\w*|undermin\w*|lower\w*|hurt\w*|detract\w*|compromis\w+)\s+(?:[\w’'-]+\s+){{0,4}}?(?:{_NOV})\b",
-    rf"\b(?:clarify|state|articulate|explain|elaborate on|highlight|delineate|justify|emphasi[sz]e|better position|position)\b[^.]{{0,40}}\b(?:the )?(?:{_NOV}|novel (?:contributions?|aspects?|components?|parts?|elements?))\b[^.]{{0,40}}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|in light|distinct|differen)",
 ))
 
-_QUESTION_DISPUTES: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
+# Hedged uncertainty about originality (not a dispute under the reference's definition, a *weak* one here):
+# "it is unclear what is new compared to X", "the novelty is not clear", "please clarify the novelty over Y".
+_UNSURE_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
+    r"\b(?:unclear|not clear|hard to (?:see|tell|identify|understand)|difficult to (?:see|tell|identify|distinguish|understand)|clarify|articulate|state|explain|elaborate on|highlight|delineate|distinguish|justify|emphasi[sz]e)\b[^.]{0,40}\bwhat (?:is|are|makes)\b[^.]{0,30}\b(?:new|novel|original|different|unique)\b",
     r"\bwhat (?:is|are) (?:the )?(?:\w+\s+){0,2}?(?:new|novel|novelty|original|originality|new contributions?)\b[^.]{0,60}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|besides|apart|other than)",
     r"\bhow (?:is|does|are|do) (?:this|it|the|they|these|your)\b[^.?]{0,60}\b(?:differ\w*|distinguish\w*|distinct)\b[^.?]{0,15}\b(?:from|than|to)\s+(?:the\s+)?(?:existing|prior|previous|earlier|related|standard|other|well[- ]known|classic\w*|similar)\b",
+    r"(?:insufficiently|not (?:clearly |well |sufficiently )?|poorly )(?:distinguished|differentiated|delineated|positioned) (?:from|against|relative to) (?:prior|previous|existing|related|the)",
+    rf"\b(?:clarify|state|articulate|explain|elaborate on|highlight|delineate|justify|emphasi[sz]e|better position|position)\b[^.]{{0,40}}\b(?:the )?(?:{_NOV}|novel (?:contributions?|aspects?|components?|parts?|elements?))\b[^.]{{0,40}}\b(?:compared|beyond|relative|over|versus|vs\.?|with respect|against|in light|distinct|differen)",
+    rf"\b{_NOV}(?:\s+(?:of|in|for|with|over|compared|and)\b[^.;:]{{0,60}}?)?\s+(?:is|are|seems?|appears?|remains?|feels?|looks?|was|be|might be|may be|could be|can be)\b(?:\s+\w+){{0,2}}?\s+{_UNSURE}",
+    rf"\b(?:unclear|uncertain|ambiguous|vague)(?:\s+\w+){{0,3}}?\s+{_NOV}\b",
+    rf"\b(?:unclear|not clear|uncertain|unsure|not sure|hard to (?:tell|judge|assess|say)|difficult to (?:tell|judge|assess|say)|cannot (?:judge|assess|tell))\b[^.]{{0,40}}\b(?:whether|if|how)\b[^.]{{0,60}}\b(?:novel|new|original|{_NOV})\b",
 ))
 
 _AFFIRM_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
@@ -171,29 +196,33 @@ _AFFIRM_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
     r"\b(?:is|are|as|be|being|represents?|provides?|offers?|presents?|proposes?|introduces?|constitutes?|makes?)\s+(?:the\s+|a\s+)?(?:very\s+)?first\s+(?:to|work|paper|study|attempt|approach|method|framework|benchmark|dataset|system|systematic|comprehensive|theoretical|rigorous|formal|principled|general|unified|known|one|of its kind|large-scale|result|analysis|effort|exploration|investigation|demonstration|model|algorithm|step toward|time)\b",
     r"\bfor the first time\b",
     r"\b(?:the|a)\s+(?:very\s+)?first\s+(?:[\w-]+\s+){0,3}?(?:guarantees?|bounds?|theorems?|characteri[sz]ations?|proofs?|algorithms?|benchmarks?|datasets?|frameworks?|analys[ie]s|results?|studies|study|works?|papers?|attempts?|methods?|models?|systems?|demonstrations?|evaluations?)\b(?!\s+(?:of|in) (?:the|this) (?:paper|section|table|figure))",
-    r"(?:^\W*|\b(?:establish\w*|sets?|marks?|enables?|yields?|gives?|derives?|creates?|proposes?)\s+)(?:an?\s+|the\s+)?new\s+(?:[\w-]+[\s,]+){0,3}?(?:ideas?|concepts?|approach(?:es)?|methods?|strateg\w+|setups?|settings?|problems?|formulations?|results?|bounds?|metrics?|pipelines?|frameworks?|dualit\w+|perspectives?|paradigms?|mechanisms?|techniques?|algorithms?|insights?|theor\w+|tasks?|architectures?|designs?|objectives?|lens|angle|directions?)\b",
     r"\b(?:is|are|seems?|appears?)\s+(?:both\s+|truly\s+|genuinely\s+|entirely\s+|completely\s+)?(?:new|unique)\b(?!\s+to\b)",
     r"\b(?:fills?|filling|addresses?|addressing|closes?|closing|identif\w+|bridg\w+|tackl\w+|targets?)\s+(?:[\w-]+\s+){0,3}?gaps?\b",
     r"\b(?:unprecedented|breakthrough|conceptual leap|paradigm shift|previously infeasible|previously impossible|not previously possible)\b",
     r"\b(?:clear|significant|notable|major|substantial|important|meaningful)\s+advance(?:ment)?s?\s+(?:over|beyond)\b|\bnotable advance\b",
-    r"\b(?:largely\s+|often\s+|severely\s+)?underrepresented\b|\b(?:rarely|seldom) (?:been )?(?:studied|explored|addressed|considered|investigated)\b|\bremains? rare\b",
     r"\b(?:has|have|had)(?:\s+not|n't)\s+(?:yet\s+)?been\s+(?:\w+\s+)?(?:explored|studied|addressed|considered|investigated|examined|proposed|done|tackled)\b",
     r"\b(?:fresh|new|unique|novel|original|refreshing|unconventional|orthogonal|principled|distinct)\s+(?:[\w-]+\s+)?(?:perspective|viewpoint|angle|lens)\b",
-    r"\b(?:address\w*|tackl\w*|stud\w+|explor\w+|investigat\w+|target\w*|identif\w+|focus\w* on|highlight\w*|fill\w*|an?|the|into|on)\s+(?:[\w-]+\s+){0,3}?(?:unexplored|underexplored|under-explored|overlooked|neglected|untouched|understudied|under-studied|largely ignored)\b",
+    r"\b(?:address\w*|tackl\w*|stud\w+|explor\w+|investigat\w+|target\w*|identif\w+|focus\w* on|highlight\w*|fill\w*|an?|the|into|on)\s+(?:[\w-]+\s+){0,3}?(?:unexplored|overlooked|neglected|untouched|largely ignored)\b",
     r"\b(?:has|have|had)\s+(?:not|never|rarely|seldom)\s+been\s+(?:\w+\s+)?(?:explored|studied|addressed|considered|investigated|articulated|examined|proposed|done|tackled|discussed|noticed|identified|recognized|formalized|shown|reported|attempted)\b",
     r"\b(?:prior|previous|existing|earlier|most)\s+(?:\w+\s+){0,2}?(?:works?|studies|methods|approaches|literature|research)\s+(?:\w+\s+){0,2}?(?:(?:have|has|had|do|does|did)\s+)?(?:(?:not|never)\s+(?:been\s+)?(?:address|consider|explor|stud|tackl|model|handl|captur|investigat|examin|articulat|identif|recogni[sz]|formali[sz]|notic)\w*|overlooked|ignored|failed to|neglected|missed|lacked)\b",
     r"\b(?:fundamentally|substantially|significantly|clearly|conceptually|markedly|meaningfully|notably|radically|qualitatively)\s+(?:different|distinct|departs?|differs?)\s+from\b",
     r"\b(?:departs?|departure|distinct|differ\w*|diverg\w*) from (?:traditional |conventional |standard |most )?(?:prior|previous|existing|standard|conventional|traditional|most|the (?:prior|previous|existing|standard|conventional))\b",
     r"(?:\bnot|n't) (?:just|merely|simply|only|a mere|another|an?) (?:a |an )?(?:\w+\s+)?(?:incremental|minor tweak|tweak|small tweak|straightforward|simple (?:extension|combination|application))\b",
     r"\b(?:beyond|more than) (?:an? )?(?:merely |simply |just )?incremental\b",
-    r"\b(?:propos\w*|introduc\w*|present\w*|provid\w*|offer\w*|develop\w*|design\w*|establish\w*|deriv\w*|creat\w*|uncover\w*|reveal\w*|open\w*|is|are|represents?|constitutes?|brings?|contributes?)\s+(?:a |an |the |several |two |three |some |genuinely |truly |entirely |completely |fundamentally )?(?:[\w-]+,?\s+){0,1}?new(?:,)?\s+(?:[\w-]+,?\s+){0,2}?(?:ideas?|concepts?|approach(?:es)?|methods?|methodolog\w+|frameworks?|mechanisms?|techniques?|algorithms?|formulations?|tasks?|problems?|settings?|architectures?|objectives?|paradigms?|metrics?|families|family|kernels?|strateg\w+|principles?|perspectives?|solutions?|analys[ie]s|insights?|findings?|tools?|directions?|losses|loss|theor\w+|bounds?|characteri[sz]ations?|notions?|guarantees?|class|lens|angle|view|understanding|connections?)\b",
+    r"\b(?:genuinely|truly|entirely|completely|fundamentally|wholly|really|substantially)\s+new\b",
 ))
 
-# Descriptive "new X"/"first" statements: not explicit enough to count towards a novel majority,
-# but a reviewer who says them is not disputing originality (they block a not_novel label).
+# Descriptive "new X" statements: no signal under the reference's definition (a *weak* affirmation here,
+# which the earlier rule, `--weak-affirmations oppose`, let block a not_novel label).
 _WEAK_AFFIRM_PATTERNS: tuple[GuardedPattern, ...] = tuple(guarded(p) for p in (
+    # what the work does, described as new ("proposes a new framework for X", "a new loss"): a description of
+    # the method, not a statement that it did not exist before
+    r"(?:^\W*|\b(?:establish\w*|sets?|marks?|enables?|yields?|gives?|derives?|creates?|proposes?)\s+)(?:an?\s+|the\s+)?new\s+(?:[\w-]+[\s,]+){0,3}?(?:ideas?|concepts?|approach(?:es)?|methods?|strateg\w+|setups?|settings?|problems?|formulations?|results?|bounds?|metrics?|pipelines?|frameworks?|dualit\w+|perspectives?|paradigms?|mechanisms?|techniques?|algorithms?|insights?|theor\w+|tasks?|architectures?|designs?|objectives?|lens|angle|directions?)\b",
+    r"\b(?:propos\w*|introduc\w*|present\w*|provid\w*|offer\w*|develop\w*|design\w*|establish\w*|deriv\w*|creat\w*|uncover\w*|reveal\w*|open\w*|is|are|represents?|constitutes?|brings?|contributes?)\s+(?:a |an |the |several |two |three |some |genuinely |truly |entirely |completely |fundamentally )?(?:[\w-]+,?\s+){0,1}?new(?:,)?\s+(?:[\w-]+,?\s+){0,2}?(?:ideas?|concepts?|approach(?:es)?|methods?|methodolog\w+|frameworks?|mechanisms?|techniques?|algorithms?|formulations?|tasks?|problems?|settings?|architectures?|objectives?|paradigms?|metrics?|families|family|kernels?|strateg\w+|principles?|perspectives?|solutions?|analys[ie]s|insights?|findings?|tools?|directions?|losses|loss|theor\w+|bounds?|characteri[sz]ations?|notions?|guarantees?|class|lens|angle|view|understanding|connections?)\b",
     r"\b(?:introduc|propos|present|provid|contribut|curat|construct|build|built|releas|creat|collect|develop|offer|design|establish)\w*\s+(?:a|an|the|two|three|several|some)\s+(?:[\w-]+[\s,]+){0,1}?new\s+(?:[\w-]+[\s,]+){0,2}?(?:benchmarks?|datasets?|phenomen\w+|problems?|tasks?|settings?|resources?|corpus|corpora|environments?|testbeds?|suites?|applications?|use cases?|domains?|evaluation|protocols?|challenges?|formats?|modalit\w+|model|pipeline)\b",
     r"\b(?:their|its)\s+innovations?\b",
+    # a topic little studied so far ("an underexplored problem", "rarely studied"): some prior work exists
+    r"\b(?:underexplored|under-explored|understudied|under-studied|underrepresented)\b|\b(?:rarely|seldom) (?:been )?(?:studied|explored|addressed|considered|investigated)\b|\bremains? rare\b",
 ))
 
 # "novel" used for other things: novel views, generalising to novel classes/objects/tasks, ...
@@ -204,8 +233,9 @@ _NOVEL_SCOPE = guarded(
     r"|\b(?:to|on|across|with)\s+(?:[\w-]+\s+){0,4}(?:or|and)\s+novel\b|\b(?:unseen|out-of-distribution|ood|held-out)\s+(?:[\w-]+\s+){0,3}(?:or|and|/)\s*novel\b")
 _AFFIRM_NEGATION = guarded(
     rf"(?:\b{_NEG}\s+(?:[\w-]+[\s,]+){{0,5}}?$|(?:\bnot|n't)\s+(?:[\w-]+[\s,]+){{0,8}}?(?:any|significant|much|major|a|an)\s+(?:[\w-]+\s+){{0,2}}?$"
-    rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,6}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$"
-    rf"|\b(?:whether|if)\s+(?:[\w-]+\s+){{0,6}}?$)")
+    rf"|\b(?:more|less)\s+(?:of\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,6}}?than\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?$|\bcannot be (?:considered|seen as|called|regarded as)\s+(?:[\w-]+\s+){{0,2}}?$)")
+# "it is unclear whether this is novel": uncertainty about originality, not a denial of it
+_AFFIRM_DOUBTED = guarded(r"\b(?:whether|if)\s+(?:[\w-]+\s+){0,6}?$")
 _REQUEST = guarded(r"\b(?:how|difficult to|hard to|impossible to|should|please|explain|if you|if the authors|clarify|state|justify|elaborate|articulate|convince|would be|could|need to|needs to|encourage|recommend|suggest|would benefit|expect|it is important to|must|wonder|unclear|not clear|question|doubt|unsure|not sure|not convinced|whether)\b")
 _TEMPLATE = guarded(r"\b(?:reviewers?|substantive assessment|each of the following dimensions)\b")
 _QUOTED = re.compile(r"[\"“”]")
@@ -229,7 +259,7 @@ _NOVELTY_PRAISED = guarded(
 
 
 def _affirm_in(clause: str) -> bool | str:
-    """'negated', True (explicit), 'weak', or False; claims/requests only count before the cue."""
+    """'negated', 'doubted', True (explicit), 'weak', or False; claims/requests only count before the cue."""
     hedged = False
     for pattern in _AFFIRM_FAMILY.candidates(clause):
         for m in pattern.finditer(clause):
@@ -244,6 +274,8 @@ def _affirm_in(clause: str) -> bool | str:
                 continue  # inside a quotation of the paper's own wording
             if _AFFIRM_NEGATION.search(before) and not _KEEPS.search(before):
                 return "negated"
+            if _AFFIRM_DOUBTED.search(before):
+                return "doubted"
             if m.group(0) in ("novelty", "originality") and not _NOVELTY_PRAISED.search(clause):
                 continue
             if _CLAIM.search(clause[:m.start()]) or _REQUEST.search(clause[:m.start()]):
@@ -260,6 +292,10 @@ def _affirm_in(clause: str) -> bool | str:
 
 def _dispute_in(clause: str) -> bool:
     return any(p.search(clause) for p in _DISPUTE_FAMILY.candidates(clause))
+
+
+def _unsure_in(clause: str) -> bool:
+    return any(p.search(clause) for p in _UNSURE_PATTERNS)
 
 
 _NEGATED_NEGATIVE = guarded(
@@ -284,19 +320,21 @@ def _clause_polarity(clause: str, *, question: bool) -> str | None:
         return None if question else AFFIRM
     if _TEMPLATE.search(clause):
         return None
-    if question:
-        if any(p.search(clause) for p in _QUESTION_DISPUTES) or (_dispute_in(clause) and _QUESTION_NOVELTY.search(clause)):
-            return DISPUTE
+    if question:  # a question asks; at most it doubts ("what is new compared to X?")
+        if _unsure_in(clause) or (_dispute_in(clause) and _QUESTION_NOVELTY.search(clause)):
+            return WEAK_DISPUTE
         return None
     if _dispute_in(clause) or (_INCREMENTAL.search(clause) and not _PERFORMANCE_INCREMENTAL.search(clause)):
         return DISPUTE
     found = _affirm_in(clause)
     if found == "negated":
         return DISPUTE
-    if found:
-        if _TEMPLATE.search(clause):
-            return None
-        return WEAK_AFFIRM if found == "weak" else AFFIRM
+    if found is True:
+        return AFFIRM
+    if found == "doubted" or _unsure_in(clause):
+        return WEAK_DISPUTE
+    if found == "weak":
+        return WEAK_AFFIRM
     return None
 
 
@@ -324,20 +362,20 @@ _HEADING = re.compile(r"^\W*([\w’'-]+(?:[ \t]+[\w’'-]+){0,4})\W*:\s*(.*)$")
 
 
 def classify_sentence(sentence: str) -> Polarity | None:
-    """Polarity of one sentence: AFFIRM, DISPUTE or None (weak affirmations count as AFFIRM here)."""
+    """Polarity of one sentence: AFFIRM, DISPUTE or None (weak statements count with their polarity here)."""
     found = classify(sentence)
     return None if found is None else found[0]
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def classify(sentence: str) -> tuple[Polarity, bool] | None:
-    """(polarity, weak) of one sentence, or None; weak marks hedged or merely descriptive affirmations (memoised)."""
+    """(polarity, weak) of one sentence, or None (memoised); weak marks what is no signal under the reference's
+    definition: a hedged or merely descriptive affirmation, or hedged uncertainty about originality."""
     found = _classify(sentence)
     if found is None:
         return None
-    if found == WEAK_AFFIRM:
-        return AFFIRM, True
-    return (AFFIRM if found == AFFIRM else DISPUTE), False
+    return {AFFIRM: (AFFIRM, False), WEAK_AFFIRM: (AFFIRM, True), DISPUTE: (DISPUTE, False),
+            WEAK_DISPUTE: (DISPUTE, True)}[found]
 
 
 _REFERENCE_LINE = guarded(r"^\W*\[\d+\]|arxiv(?: preprint)?|proceedings of|\bconference on\b|\bjournal of\b|\bvol\.\s*\d|\bpp\.\s*\d|\bdoi:|et al\.?,? \(?(?:19|20)\d\d\)?[.,]", re.IGNORECASE)
@@ -355,6 +393,8 @@ def _classify(sentence: str) -> str | None:
         # "Limited novelty: ..." carries a polarity; "Novelty: ..." / "Originality:" is only a topic label.
         if _dispute_in(heading.group(1).lower()) or _INCREMENTAL.search(heading.group(1).lower()):
             return DISPUTE
+        if _unsure_in(heading.group(1).lower()):
+            return WEAK_DISPUTE  # "Unclear novelty: ..."
         rest = heading.group(2).strip()
         if not rest:
             return None
@@ -379,7 +419,10 @@ def _classify(sentence: str) -> str | None:
         return found.pop()
     if pols[main] is not None:
         return pols[main]
-    return DISPUTE if DISPUTE in found else AFFIRM
+    explicit = found & {AFFIRM, DISPUTE}
+    if explicit:
+        return DISPUTE if DISPUTE in explicit else AFFIRM
+    return WEAK_DISPUTE if WEAK_DISPUTE in found else WEAK_AFFIRM
 
 
 _QUICK = guarded(

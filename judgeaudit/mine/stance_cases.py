@@ -34,7 +34,8 @@ from judgeaudit.errors import UserError
 from judgeaudit.mine.crossval import add_matches
 from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Review
-from judgeaudit.mine.select import Side, Thresholds, decide
+from judgeaudit.mine.pipeline import review_signals
+from judgeaudit.mine.select import UNREAD_EMPTY, Side, Thresholds, decide, readable
 from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
 from judgeaudit.stats.agreement import cohen_kappa
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
@@ -225,15 +226,20 @@ def integrity_problems(papers: Sequence[CasePaper]) -> list[str]:
     return problems
 
 
-def gold_signals(review: Review, label: CaseLabel) -> ReviewSignals:
-    """The annotators' stance of a review as signals (weak quotes are weak affirmations)."""
+def gold_signals(review: Review, label: CaseLabel, th: Thresholds | None = None) -> ReviewSignals:
+    """The annotators' stance of a review as signals (weak quotes are weak affirmations), read as the rule reads a
+    review: only quotes found in its signal fields, and none at all when it has an empty signal field."""
+    th = th or Thresholds()
+    if not readable(review, th):
+        return ReviewSignals(review.review_id, unread=UNREAD_EMPTY)
+
     def where(q: str) -> str:
         return next((f for f, t in review.texts if q in t), "")
 
     signals = [Signal(AFFIRM, q, where(q)) for q in label.affirm_quotes]
     signals += [Signal(AFFIRM, q, where(q), weak=True) for q in label.weak_quotes]
     signals += [Signal(DISPUTE, q, where(q)) for q in label.dispute_quotes]
-    return ReviewSignals(review.review_id, tuple(signals))
+    return ReviewSignals(review.review_id, tuple(s for s in signals if s.field in th.signal_fields))
 
 
 OUTCOMES: tuple[str, ...] = ("kept", "blocked by weak affirmations only", "blocked by an explicit stance against it",
@@ -252,13 +258,13 @@ def annotator_outcome(paper: CasePaper, th: Thresholds | None = None) -> str:
     missing = [r.review_id for r in paper.reviews if r.review_id not in paper.labels]
     if missing:
         raise CasesError(f"{paper.forum}/{missing[0]}: no label line for this review")
-    gold = [gold_signals(r, paper.labels[r.review_id]) for r in paper.reviews]
+    gold = [gold_signals(r, paper.labels[r.review_id], th) for r in paper.reviews]
     n = len(paper.reviews)
     decision = decide(paper.forum, paper.side, n, gold, th)
     if decision.label is not None:
         return OUTCOMES[0]
-    if paper.side == "not_novel" and th.weak_opposes:
-        if decide(paper.forum, paper.side, n, gold, replace(th, weak_opposes=False)).label is not None:
+    if paper.side == "not_novel" and th.weak_affirmations == "oppose":
+        if decide(paper.forum, paper.side, n, gold, replace(th, weak_affirmations="ignore")).label is not None:
             return OUTCOMES[1]
     opposing = decision.affirming_reviews if paper.side == "not_novel" else decision.disputing_reviews
     return OUTCOMES[2] if opposing > th.max_opposing else OUTCOMES[3]
@@ -287,19 +293,20 @@ def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
         gold: list[ReviewSignals] = []
         passages = {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]}
         for r in p.reviews:
-            got = extractor.extract(r)
+            got = review_signals(r, extractor, th)
             label = p.labels.get(r.review_id)
             if label is None:
                 raise CasesError(f"{p.forum}/{r.review_id}: no label line for this review")
+            annotated = gold_signals(r, label, th)  # the annotators' stance as the rule reads it
             ours.append(got)
-            gold.append(gold_signals(r, label))
+            gold.append(annotated)
             for flag in FLAGS:
-                pred, true = bool(getattr(got, flag)), bool(getattr(label, flag))
+                pred, true = bool(getattr(got, flag)), bool(getattr(annotated, flag))
                 row[f"{flag}_tp"] = row.get(f"{flag}_tp", 0.0) + (pred and true)
                 row[f"{flag}_pred"] = row.get(f"{flag}_pred", 0.0) + pred
                 row[f"{flag}_gold"] = row.get(f"{flag}_gold", 0.0) + true
-            add_matches(passages["affirm"], got.quotes(AFFIRM), [*label.affirm_quotes, *label.weak_quotes])
-            add_matches(passages["dispute"], got.quotes(DISPUTE), list(label.dispute_quotes))
+            add_matches(passages["affirm"], got.quotes(AFFIRM, weak=True), annotated.quotes(AFFIRM, weak=True))
+            add_matches(passages["dispute"], got.quotes(DISPUTE), annotated.quotes(DISPUTE))
         for stance, (tp, n_pred, found, n_ref) in passages.items():
             row.update({f"{stance}_quote_tp": tp, f"{stance}_quotes": n_pred,
                         f"{stance}_ref_found": found, f"{stance}_refs": n_ref})

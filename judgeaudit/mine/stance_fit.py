@@ -51,11 +51,11 @@ def review_sentences(review: Review, fields: Sequence[str] = SIGNAL_FIELDS) -> l
 
 
 def label_sentences(forum: str, reviews: Sequence[Review], positive: Sequence[str],
-                    negative: Sequence[str]) -> list[LabelledSentence]:
-    """Every sentence of a dev paper's reviews with its reference stance."""
+                    negative: Sequence[str], fields: Sequence[str] = SIGNAL_FIELDS) -> list[LabelledSentence]:
+    """Every sentence of a dev paper's reviews (their `fields`) with its reference stance."""
     out = []
     for review in reviews:
-        for sentence in review_sentences(review):
+        for sentence in review_sentences(review, fields):
             out.append(LabelledSentence(
                 forum, review.review_id, sentence,
                 affirm=any(quotes_overlap(sentence, p) for p in positive),

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH, VectorCache, prefilter
 
 from judgeaudit.files import atomic_write_text
 from judgeaudit.mine import crossval as cv
@@ -57,7 +58,6 @@ from judgeaudit.mine.llm_signals import LLMExtractor
 from judgeaudit.mine.parse import SIGNAL_FIELDS, as_of_ms, as_of_text
 from judgeaudit.mine.pipeline import load_corpus
 from judgeaudit.mine.stance import model_path
-from judgeaudit.mine.stance_embed import MAX_SEQ_LENGTH, VectorCache, prefilter
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.retrieval.embed import MiniLMEmbedder
 

@@ -61,8 +61,11 @@ def test_label_agreement_and_swaps() -> None:
     out = label_agreement(dev, {"A": "novel", "B": "novel", "C": "novel"}, kept)
     assert out["novel"] == {"dev_ideas": 3, "with_forum": 2, "candidates": 2, "kept_same_label": 1, "swapped": 0, "recall": 0.5}
     assert out["not_novel"]["swapped"] == 1 and out["not_novel"]["kept_same_label"] == 0
-    est = reference_estimate(dev, kept)
-    assert est["novel"]["reference_total_estimate"] == 9 and est["novel"]["ours"] == 2
+    est = reference_estimate(dev, kept, {"novel": 9, "not_novel": 6})
+    # recall 1/2 of a class of 9 would be 4.5 ideas, more than the 2 we label: the overlap is capped at 2
+    assert est["novel"] == {"reference_total": 9, "dev_share": 0.3333, "ours": 2, "overlap_estimate": 2,
+                            "precision_vs_reference_estimate": 1.0}
+    assert est["not_novel"]["overlap_estimate"] == 0 and est["not_novel"]["precision_vs_reference_estimate"] is None
 
 
 def test_load_dev_names_the_bad_line(tmp_path: Path) -> None:
@@ -105,7 +108,8 @@ def test_mine_reports_partial_dev_matches(tmp_path: Path, capsys: pytest.Capture
     dev = _dev_file(tmp_path / "dev.jsonl", ["wTZt07hzZf", "notAForum01", None])
     out = tmp_path / "out"
     loose = ["--majority", "0.2", "--max-opposing", "3", "--majority-rule", "inclusive", "--weak-affirmations", "ignore",
-             "--top-quantile", "0.55", "--bottom-quantile", "0.45"]  # the 40-paper fixture keeps both labels only so
+             "--top-quantile", "0.55", "--bottom-quantile", "0.45", "--novel-min-rating", "none",
+             "--not-novel-max-rating", "none"]  # the 40-paper fixture keeps both labels only so
     code = main(["mine", "--source", f"snapshot:{FIXTURE}", "--dev", str(dev), "--out", str(out), "--no-progress", *loose])
     assert code == 0, capsys.readouterr().err
     assert "dev rows matched to a paper of the source: 1 of 3 (2 unmatched, 1 without a forum id)" in capsys.readouterr().out

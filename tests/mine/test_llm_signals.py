@@ -12,18 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from inspect_ai.model import ModelOutput, ModelUsage
 
-from judgeaudit.mine.crossval import Paper, Rule, decide
-from judgeaudit.mine.crossval_llm import signal_matrix
-from judgeaudit.mine.llm import MODEL_ERROR, UNPARSABLE
+from judgeaudit.mine.llm import MODEL_ERROR, NOT_CACHED, UNPARSABLE, prompt_sha256
 from judgeaudit.mine.llm_signals import SIGNALS_SCHEMA, LLMExtractor, parse_spec
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.select import decide as select_decide
-from judgeaudit.mine.signals import AFFIRM, DISPUTE
+from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals
 
 STRENGTHS = "The idea of steering optimisers by their own loss curves is novel."
 WEAKNESSES = "The novelty over prior work is limited."
@@ -59,17 +56,15 @@ def test_specs_name_the_api() -> None:
 
 
 def test_an_inspect_model_answer_gives_verified_signals_and_is_cached(tmp_path: Path) -> None:
-    answer = json.dumps({"signals": [
-        {"polarity": "affirm", "weak": False, "quote": STRENGTHS},
-        {"polarity": "dispute", "weak": False, "quote": WEAKNESSES},
-        {"polarity": "dispute", "weak": False, "quote": "<exact text from the review>"},  # not in the review
-    ]})
+    answer = json.dumps({"affirmations": [STRENGTHS],
+                         "disputes": [WEAKNESSES, "<exact text>"]})  # the last one is not in the review
     prompts: list[str] = []
     ex = _extractor(tmp_path, lambda _p: answer, prompts)
     sig = ex.extract(_review())
     assert [(s.polarity, s.field) for s in sig.signals] == [(AFFIRM, "strengths"), (DISPUTE, "weaknesses")]
     assert sig.failed is None and sig.dropped_quotes == 1
     assert len(prompts) == 1 and WEAKNESSES in prompts[0]
+    assert "The authors propose a novel optimiser." not in prompts[0]  # the summary is not read
     cost = ex.cost()
     assert (cost["calls"], cost["input_tokens"], cost["output_tokens"], cost["quotes_dropped_not_verbatim"]) == (1, 100, 7, 1)
     assert ex.name == "mockllm/model"
@@ -78,20 +73,22 @@ def test_an_inspect_model_answer_gives_verified_signals_and_is_cached(tmp_path: 
     assert again.extract(_review()) == sig and len(prompts) == 1 and again.llm.cache_hits == 1
 
 
-def test_a_dispute_without_weak_is_read_and_an_affirmation_keeps_its_weak(tmp_path: Path) -> None:
-    answer = json.dumps({"signals": [{"polarity": "affirm", "weak": True, "quote": STRENGTHS},
-                                     {"polarity": "dispute", "quote": WEAKNESSES}]})
+def test_the_answer_has_no_weak_statements_and_every_quote_is_read(tmp_path: Path) -> None:
+    answer = json.dumps({"affirmations": [STRENGTHS, STRENGTHS[:20]], "disputes": [WEAKNESSES]})
     sig = _extractor(tmp_path, lambda _p: answer, []).extract(_review())
-    assert sig.failed is None and [(s.polarity, s.weak) for s in sig.signals] == [(AFFIRM, True), (DISPUTE, False)]
+    assert sig.failed is None and [(s.polarity, s.weak) for s in sig.signals] == [
+        (AFFIRM, False), (AFFIRM, False), (DISPUTE, False)]
+    assert sig.affirms and sig.disputes
 
 
 @pytest.mark.parametrize("reply", [
     "Default output from mockllm/model",  # not JSON
     "",  # empty
-    '{"signals": [{"polarity": "affirm", "weak": false, "quote": "The idea',  # cut at the token budget
-    '{"signals": "none"}',
-    '{"signals": [{"polarity": "neither", "weak": false, "quote": "x"}]}',
-    '{"signals": [{"polarity": "affirm", "quote": "The idea is novel."}]}',  # explicit or weak? not said
+    '{"affirmations": ["The idea',  # cut at the token budget
+    '{"affirmations": "none", "disputes": []}',
+    '{"affirmations": [], "disputes": [{"quote": "x"}]}',
+    '{"affirmations": ["The idea is novel."]}',  # no disputes list: an answer cut short is not "no dispute"
+    '{"affirmations": [""], "disputes": []}',
 ])
 def test_an_unparsable_reply_is_a_counted_failure_never_a_stance(tmp_path: Path, reply: str) -> None:
     ex = _extractor(tmp_path, lambda _p: reply, [])
@@ -120,21 +117,17 @@ def test_a_failed_call_is_a_counted_model_error(tmp_path: Path, reply: Callable[
     assert not list((tmp_path / "cache").rglob("*.json"))  # a failed call is not an answer: nothing cached
 
 
-def test_a_failed_review_keeps_its_paper_out_in_the_miner_and_the_crossvalidation(tmp_path: Path) -> None:
-    ok = json.dumps({"signals": [{"polarity": "affirm", "weak": False, "quote": STRENGTHS}]})
+def test_a_failed_review_keeps_its_paper_out(tmp_path: Path) -> None:
+    ok = json.dumps({"affirmations": [STRENGTHS], "disputes": []})
     ex = _extractor(tmp_path, lambda p: "garbage" if "R3-marker" in p else ok, [])
     reviews = [_review("R1"), _review("R2"),
-               Review("R3", "F1", 6.0, 3.0, (("strengths", STRENGTHS + " R3-marker"),), 0)]
+               Review("R3", "F1", 6.0, 3.0, (("strengths", STRENGTHS + " R3-marker"), ("weaknesses", "None.")), 0)]
     signals = [ex.extract(r) for r in reviews]
     assert [s.failed is not None for s in signals] == [False, False, True]
     decision = select_decide("F1", "novel", 3, signals, Thresholds())
     assert decision.label is None and "failed" in decision.reason
-    m = signal_matrix([Paper("F1", "F1", "novel", "novel")], [signals])
-    assert m.failed is not None and m.failed.tolist() == [1.0]
-    rule = Rule(affirm=1.0, weak=0.5, dispute=1.0)
-    assert decide(m, rule).tolist() == [0]
-    m.failed = np.zeros(1)  # the same two affirming reviews of three without the failure: kept
-    assert decide(m, rule).tolist() == [1]
+    # the same two affirming reviews of three without the failure: labelled
+    assert select_decide("F1", "novel", 3, [*signals[:2], ReviewSignals("R3")], Thresholds()).label == "novel"
 
 
 def test_an_unknown_inspect_provider_fails_at_connect(tmp_path: Path) -> None:
@@ -149,7 +142,7 @@ def test_an_unknown_inspect_provider_fails_at_connect(tmp_path: Path) -> None:
 def test_the_real_local_gemma_model_runs_the_extractor(tmp_path: Path) -> None:
     """A tiny review through local/gemma-3-270m: whatever it answers is verified signals or a counted failure."""
     review = Review("R1", "F1", 6.0, 3.0, (("strengths", "The idea is novel."), ("weaknesses", "Limited novelty.")), 0)
-    ex = LLMExtractor.from_spec("local/gemma-3-270m", tmp_path / "cache", max_tokens=48, model_args={"n_ctx": 1024})
+    ex = LLMExtractor.from_spec("local/gemma-3-270m", tmp_path / "cache", max_tokens=48, model_args={"n_ctx": 1536})
     sig = ex.extract(review)
     cost = ex.cost()
     assert cost["calls"] == 1 and cost["input_tokens"] > 100 and 0 < cost["output_tokens"] <= 48
@@ -158,5 +151,25 @@ def test_the_real_local_gemma_model_runs_the_extractor(tmp_path: Path) -> None:
     assert (sig.failed is None) != (sum(ex.failures_by_reason.values()) == 1)
     stored = list((tmp_path / "cache").rglob("*.json"))
     assert len(stored) == 1 and json.loads(stored[0].read_text())["model"] == "local/gemma-3-270m"
-    again = LLMExtractor.from_spec("local/gemma-3-270m", tmp_path / "cache", max_tokens=48, model_args={"n_ctx": 1024})
+    again = LLMExtractor.from_spec("local/gemma-3-270m", tmp_path / "cache", max_tokens=48, model_args={"n_ctx": 1536})
     assert again.extract(review) == sig and again.llm.calls == 0 and again.llm.cache_hits == 1
+
+
+def test_a_replay_makes_no_call_and_a_missing_answer_is_a_counted_failure(tmp_path: Path) -> None:
+    answer = json.dumps({"affirmations": [STRENGTHS], "disputes": []})
+    prompts: list[str] = []
+    live = _extractor(tmp_path, lambda _p: answer, prompts)
+    first = live.extract(_review("R1"))
+    replay = LLMExtractor.from_spec("mockllm/model", tmp_path / "cache", replay=True,
+                                    model_args={"custom_outputs": _scripted(lambda _p: "must not be asked", prompts)})
+    replay.connect()  # builds no model
+    assert replay.extract(_review("R1")) == first and len(prompts) == 1
+    other = Review("R2", "F1", 6.0, 3.0, (("strengths", "Another review, novel idea."), ("weaknesses", "None.")), 0)
+    missing = replay.extract(other)
+    assert missing.failed is not None and missing.failed.startswith(NOT_CACHED) and len(prompts) == 1
+    assert replay.failures_by_reason == {NOT_CACHED: 1}
+    prov = replay.provenance()
+    assert prov["answers"] == 1 and prov["models"] == ["mockllm/model"] and len(prov["prompt_sha256"]) == 64
+    stored = next((tmp_path / "cache").rglob("*.json"))
+    record = json.loads(stored.read_text())
+    assert record["prompt_sha256"] == prompt_sha256(live.prompt(_review("R1"))) and record["date"][:2] == "20"

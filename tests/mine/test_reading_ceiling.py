@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine import export
 from judgeaudit.mine import reading_ceiling as rc
 from judgeaudit.mine import stance_cases as sc
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals import OfflineExtractor
+from judgeaudit.mine.study_records import measured_with, read_study
 
 READING_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "reading_cases"
+BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only"
 KEPT = [(False, False, True)] * 3 + [(False, False, False)]  # a not_novel paper the annotators' reading keeps
 BLOCKED = [(True, False, True)] * 4  # one it does not (an explicit affirmation)
 NOVEL_KEPT = [(True, False, False)] * 3
@@ -28,7 +29,7 @@ def _case(forum: str, side: str, stances: list[tuple[bool, bool, bool]]) -> sc.C
         rid = f"{forum}-r{i}"
         said = ((aff, f"The work is genuinely novel {i}."), (weak, f"Sentence W{i}."), (disp, f"The novelty is limited {i}."))
         text = " ".join([f"Neutral remark {i}."] + [sentence for on, sentence in said if on])
-        review = Review(rid, forum, 0.0, None, (("strengths", text),), 0)
+        review = Review(rid, forum, 0.0, None, (("strengths", text), ("weaknesses", "None.")), 0)
         paper.reviews.append(review)
         paper.versions[rid] = [review]
         paper.labels[rid] = sc.CaseLabel(rid, (f"The work is genuinely novel {i}.",) if aff else (),
@@ -87,8 +88,9 @@ def test_weak_affirmations_can_count_as_explicit_ones() -> None:
     assert rc.annotator_labeller(weak_affirms_count=True)(paper) == "novel"
     # and then a weak affirmation of a not_novel paper is an explicit one (it opposes whatever the rule says of weak ones)
     plain = _case("p", "not_novel", [(False, True, True)] * 3)
-    assert rc.annotator_labeller(Thresholds(weak_opposes=False))(plain) == "not_novel"
-    assert rc.annotator_labeller(Thresholds(weak_opposes=False), weak_affirms_count=True)(plain) is None
+    assert rc.annotator_labeller()(plain) == "not_novel"  # the reference's rule: a weak affirmation is no signal
+    assert rc.annotator_labeller(Thresholds(weak_affirmations="oppose"))(plain) is None  # the earlier rule
+    assert rc.annotator_labeller(weak_affirms_count=True)(plain) is None
 
 
 def test_an_extractor_is_measured_on_the_same_papers() -> None:
@@ -121,5 +123,6 @@ def test_the_cards_fixture_counts_are_what_the_fixture_gives() -> None:
     papers = sc.load_cases(READING_CASES)
     got = {side: {o: sum(1 for p in papers if p.side == side and sc.annotator_outcome(p) == o) for o in sc.OUTCOMES}
            for side in sc.CLASSES}
-    assert got == export.READING_CASES_OUTCOMES
+    record = read_study(BUNDLED, "reading_ceiling")
+    assert record is not None and record["outcomes"] == got and record["measured_with"] == measured_with()
     assert sum(len(p.reviews) for p in papers) == 587

@@ -126,22 +126,19 @@ def llm_extractor(tmp_path: Path, answer: str, **kw: object) -> LLMExtractor:
 
 
 def test_llm_quotes_are_checked_and_dropped_when_not_verbatim(tmp_path: Path) -> None:
-    answer = json.dumps({"signals": [
-        {"polarity": "affirm", "weak": False, "quote": "The idea is novel."},
-        {"polarity": "affirm", "weak": True, "quote": "Clear writing"},
-        {"polarity": "dispute", "quote": "The novelty over  [3] is limited"},
-        {"polarity": "dispute", "quote": "The method was done before by Smith."},  # not in the review
-    ]})
+    answer = json.dumps({"affirmations": ["The idea is novel.", "Clear writing"],
+                         "disputes": ["The novelty over  [3] is limited",
+                                      "The method was done before by Smith."]})  # the last is not in the review
     ex = llm_extractor(tmp_path, answer)
     sig = ex.extract(make_review("The idea is novel. Clear writing.", "The novelty over [3] is limited."))
     assert [(s.polarity, s.field, s.weak) for s in sig.signals] == [
-        (AFFIRM, "strengths", False), (AFFIRM, "strengths", True), (DISPUTE, "weaknesses", False)]
+        (AFFIRM, "strengths", False), (AFFIRM, "strengths", False), (DISPUTE, "weaknesses", False)]
     assert sig.dropped_quotes == 1 and ex.dropped_total == 1
     assert ex.name == "litellm/openai/gpt-4o-mini"
 
 
 def test_llm_answers_are_cached_so_a_rerun_makes_no_call(tmp_path: Path) -> None:
-    answer = json.dumps({"signals": [{"polarity": "affirm", "quote": "The idea is novel."}]})
+    answer = json.dumps({"affirmations": ["The idea is novel."], "disputes": []})
     review = make_review("The idea is novel.")
     first = llm_extractor(tmp_path, answer)
     a = first.extract(review)
@@ -153,13 +150,13 @@ def test_llm_answers_are_cached_so_a_rerun_makes_no_call(tmp_path: Path) -> None
 
 
 def test_llm_prefilter_skips_reviews_without_cues(tmp_path: Path) -> None:
-    ex = llm_extractor(tmp_path, '{"signals": []}')
+    ex = llm_extractor(tmp_path, '{"affirmations": [], "disputes": []}')
     sig = ex.extract(make_review("Clear writing. Good figures.", "Typos in Sec. 3."))
     assert sig.signals == () and ex.llm.calls == 0
 
 
-@pytest.mark.parametrize("answer", ["not json at all", '{"signals": "none"}', '{"signals": [{"polarity": "maybe", "quote": "x"}]}',
-                                    '{"signals": [{"polarity": "affirm", "quote": "x", "weak": "yes"}]}'])
+@pytest.mark.parametrize("answer", ["not json at all", '{"affirmations": "none", "disputes": []}',
+                                    '{"affirmations": [{"quote": "x"}], "disputes": []}', '{"disputes": ["x"]}'])
 def test_llm_bad_answers_mark_the_review_failed(tmp_path: Path, answer: str) -> None:
     sig = llm_extractor(tmp_path, answer).extract(make_review("The idea is novel."))
     assert sig.failed and sig.signals == ()
