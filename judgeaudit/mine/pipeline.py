@@ -210,8 +210,11 @@ def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str
 
 def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sanitiser: Sanitiser,
          thresholds: Thresholds, workers: int = 1, progress: bool = False,
-         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None) -> MineResult:
-    """Run every mining stage over a raw cache and return the labelled, sanitised ideas (before pairing)."""
+         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None,
+         corpus: Corpus | None = None) -> MineResult:
+    """Run every mining stage over a raw cache and return the labelled, sanitised ideas (before pairing).
+
+    `corpus`: the cache already parsed (as of `reviews_as_of`), for a caller that mines one corpus several times."""
     from tqdm import tqdm
 
     say = log or (lambda _msg: None)
@@ -224,8 +227,9 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         seconds[step] = round(now - clock[0], 2)
         clock[0] = now
 
-    say(f"reading raw cache {cache_dir}")
-    corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
+    if corpus is None:
+        say(f"reading raw cache {cache_dir}")
+        corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")

@@ -73,17 +73,18 @@ def test_the_cue_rule_is_the_reference_rule_and_the_ablations_change_one_choice(
         assert len(changed) == 1
 
 
-def test_objective_is_the_novel_jaccard_and_the_not_novel_recall_by_hand() -> None:
+def test_objective_is_the_mean_estimated_jaccard_by_hand() -> None:
     sample = [Paper("a", "a", "novel", "novel"), Paper("b", "b", "novel", "novel"), Paper("c", "c", "not_novel", "not_novel")]
     # novel: 1 of 2 sampled kept; the reference's 154 novel ideas, 2 of them dev -> overlap 77; ours 4 outside + 1 = 5
     # -> min(77, 5) / (5 + 154 - 5) = 5 / 154.
     value, per = objective(sample, np.asarray([1, 0, -1]), np.asarray([1, 1, 1, 1]), {"novel": 2, "not_novel": 1})
     assert per["novel"] == pytest.approx(5 / 154)
-    assert per["not_novel"] == pytest.approx(1.0)  # the one not_novel dev idea is labelled not_novel
-    assert value == pytest.approx((5 / 154 + 1.0) / 2)
-    # a novel dev idea swapped into not_novel counts against it
+    # not_novel: 1 of 1 kept, the reference's 145 -> overlap min(145, 1) = 1 -> 1 / (1 + 145 - 1)
+    assert per["not_novel"] == pytest.approx(1 / 145)
+    assert value == pytest.approx((5 / 154 + 1 / 145) / 2)
+    # a novel dev idea swapped into not_novel counts as labelled outside the sample: ours 2, overlap min(145, 2) = 2
     _, per = objective(sample, np.asarray([-1, 0, -1]), np.asarray([1]), {"novel": 2, "not_novel": 1})
-    assert per["not_novel"] == pytest.approx(0.0)
+    assert per["not_novel"] == pytest.approx(2 / (2 + 145 - 2))
 
 
 def test_papers_read_only_the_signal_fields_asked_for() -> None:
