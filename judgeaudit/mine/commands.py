@@ -15,11 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine.actions import register_actions
-from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.export import POINT_SETS, SET_NAME, export_set, read_calibration
+from judgeaudit.mine.generate.actions import register_actions
 from judgeaudit.mine.llm import NOT_CACHED
-from judgeaudit.mine.llm_signals import LLMExtractor
 from judgeaudit.mine.openreview import fetch
 from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
 from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
@@ -32,7 +30,7 @@ from judgeaudit.mine.pipeline import (
     mine,
     select_labels,
 )
-from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
+from judgeaudit.mine.sanitise.sanitisers import LLMSanitiser, RuleSanitiser
 from judgeaudit.mine.select import (
     DECISION_RULES,
     EMPTY_FIELD_RULES,
@@ -42,9 +40,9 @@ from judgeaudit.mine.select import (
     Thresholds,
     normalise_title,
 )
-from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
-from judgeaudit.mine.staging import set_lock
-from judgeaudit.mine.stance import (
+from judgeaudit.mine.signals.cues import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.signals.llm_extractor import LLMExtractor
+from judgeaudit.mine.signals.stance import (
     DEFAULT_MODEL,
     LearnedExtractor,
     ModelError,
@@ -52,6 +50,8 @@ from judgeaudit.mine.stance import (
     model_fingerprint,
     packaged_models,
 )
+from judgeaudit.mine.staging import set_lock
+from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
-from judgeaudit.mine.claims import evaluation_claims
 from judgeaudit.mine.openreview.shards import iter_notes
 from judgeaudit.mine.parse import Corpus, Review, as_of_text, parse_notes
-from judgeaudit.mine.sanitise import RuleSanitiser, Sanitiser
+from judgeaudit.mine.sanitise.claims import evaluation_claims
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser, Sanitiser
 from judgeaudit.mine.select import (
     SIDES,
     UNREACHABLE,
@@ -36,7 +36,7 @@ from judgeaudit.mine.select import (
     review_affirms,
     review_disputes,
 )
-from judgeaudit.mine.signals import ReviewSignals, SignalExtractor
+from judgeaudit.mine.signals.base import ReviewSignals, SignalExtractor
 from judgeaudit.mine.summary import RunSummary
 
 

@@ -43,7 +43,7 @@ from judgeaudit.mine.parse import (
     decision_of,
     status_of,
 )
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals
 
 Side = Literal["novel", "not_novel"]
 SIDES: tuple[Side, ...] = ("novel", "not_novel")

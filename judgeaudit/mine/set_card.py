@@ -19,7 +19,7 @@ from judgeaudit.mine.parse import LATER_REVIEW_VERSION
 from judgeaudit.mine.parse import STAGE as PARSE_STAGE
 from judgeaudit.mine.pipeline import MineResult
 from judgeaudit.mine.select import SIDE_STEPS, SIDES
-from judgeaudit.mine.signals import offline_fingerprint
+from judgeaudit.mine.signals.cues import offline_fingerprint
 
 PRETTY_NAME = "ICLR 2026 Human-Only novelty pairs"
 REFERENCE_SIZE = {"novel": 154, "not_novel_distinct": 145, "pairs": 154, "areas": 20}
@@ -296,7 +296,7 @@ def sanitising_text(result: MineResult) -> str:
     """What the abstract sanitiser removed, and what the claim detector still finds."""
     reasons = "\n".join(f"| {k} | {v} |" for k, v in result.sanitise_reasons.items())
     return f"""\
-The evaluation-claim detector (`judgeaudit.mine.claims`, tested on its own labelled cases) finds
+The evaluation-claim detector (`judgeaudit.mine.sanitise.claims`, tested on its own labelled cases) finds
 results, benchmark numbers, comparisons with baselines or the state of the art, claims of
 state-of-the-art, "experiments show" and evaluation-setup sentences, and release notes. Labelled
 abstracts with at least one such sentence: **{result.claims_before}** before sanitising,

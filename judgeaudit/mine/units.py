@@ -30,10 +30,10 @@ from judgeaudit.errors import UserError
 from judgeaudit.files import atomic_open
 from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.llm import AnswerCache, LLMResponseError, parse_json_object, prompt_sha256
-from judgeaudit.mine.llm_signals import LLMExtractor, parse_answer
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.pipeline import candidate_pool, reachable_forums
 from judgeaudit.mine.select import SIDES, Thresholds, readable
+from judgeaudit.mine.signals.llm_extractor import LLMExtractor, parse_answer
 
 CHARS_PER_TOKEN = 4
 """The rough prompt-size estimate: characters / 4 tokens."""

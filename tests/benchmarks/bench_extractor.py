@@ -4,7 +4,7 @@
         [--reviews-as-of TIME|latest] [--write-model] [--write SET_DIR]
 
 1. Grouped 5-fold cross-validation on the dev ideas (folds by paper, stratified by label, fixed seed;
-   `judgeaudit.mine.crossval`): the cue extractor (`offline`: nothing learned, so its rows need no fold;
+   `judgeaudit.mine.study.crossval`): the cue extractor (`offline`: nothing learned, so its rows need no fold;
    its cue lists were written while reading this split, so they are in-sample) and the n-gram stance
    model (`ngram`: weights, C and its two thresholds fitted on the training folds only), both under the
    reference's rule; the cue extractor also under each earlier choice put back alone, and with the choice
@@ -21,7 +21,7 @@
 
 Prints Markdown tables and, with `--write SET_DIR`, stores them as SET_DIR/crossval.json (the dataset card
 renders it). `--write-model` refits the n-gram model on the whole dev split with the same procedure and
-writes judgeaudit/mine/models/ngram.json. Reads /work/shared (never at run time).
+writes judgeaudit/mine/signals/models/ngram.json. Reads /work/shared (never at run time).
 """
 
 from __future__ import annotations
@@ -38,16 +38,16 @@ from typing import Any
 import numpy as np
 
 from judgeaudit.files import atomic_write_text
-from judgeaudit.mine import crossval as cv
-from judgeaudit.mine.calibrate import REFERENCE_SIZES, load_dev
 from judgeaudit.mine.pairing import make_pairs, pair_ideas
 from judgeaudit.mine.parse import as_of_ms, as_of_text
 from judgeaudit.mine.pipeline import load_corpus, mine
-from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser
 from judgeaudit.mine.select import Thresholds, candidate_side
-from judgeaudit.mine.signals import OfflineExtractor
-from judgeaudit.mine.stance import model_path
-from judgeaudit.mine.study_records import measured_with
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.signals.stance import model_path
+from judgeaudit.mine.study import crossval as cv
+from judgeaudit.mine.study.calibrate import REFERENCE_SIZES, load_dev
+from judgeaudit.mine.study.records import measured_with
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.stats.label_agreement import estimated_jaccard, kept_rate
 
@@ -307,7 +307,7 @@ def main() -> int:
         fitted, _ = cv.fit_procedure(dev_papers, outside, corpus, cv.class_sizes(dev_papers), learner=cv.ngram_learner(),
                                      fields=th.signal_fields, log=log)
         fitted.model.training.update({"C_chosen_by_inner_cv": fitted.c, "inner_objective": round(fitted.inner_objective, 4),
-                                      "procedure": "judgeaudit.mine.crossval.fit_procedure on the whole dev split"})
+                                      "procedure": "judgeaudit.mine.study.crossval.fit_procedure on the whole dev split"})
         atomic_write_text(model_path("ngram"), json.dumps(fitted.model.to_json(), ensure_ascii=False) + "\n")
         record["ngram_model_rule"] = fitted.rule.to_dict()
         log(f"wrote {model_path('ngram')} (rule {fitted.rule})")

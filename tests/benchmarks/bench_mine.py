@@ -26,14 +26,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine.calibrate import measure
 from judgeaudit.mine.export import export_set
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import mine
-from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
-from judgeaudit.mine.stance import LearnedExtractor, load_model, model_fingerprint
+from judgeaudit.mine.signals.cues import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.signals.stance import LearnedExtractor, load_model, model_fingerprint
+from judgeaudit.mine.study.calibrate import measure
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")

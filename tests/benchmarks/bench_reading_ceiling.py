@@ -1,4 +1,4 @@
-"""How close a careful reading of the reviews comes to the reference's labels (`judgeaudit.mine.reading_ceiling`).
+"""How close a careful reading of the reviews comes to the reference's labels (`judgeaudit.mine.study.reading_ceiling`).
 
     python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl
         [--cases tests/fixtures/reading_cases] [--sample-cases tests/fixtures/stance_cases ...]
@@ -35,15 +35,15 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from judgeaudit.mine import reading_ceiling as rc
-from judgeaudit.mine import stance_cases as sc
-from judgeaudit.mine.calibrate import REFERENCE_SIZES, load_dev
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import candidate_pool, load_corpus
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor
-from judgeaudit.mine.stance import LearnedExtractor, load_model
-from judgeaudit.mine.study_records import measured_with, write_study
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.signals.stance import LearnedExtractor, load_model
+from judgeaudit.mine.study import reading_ceiling as rc
+from judgeaudit.mine.study import stance_cases as sc
+from judgeaudit.mine.study.calibrate import REFERENCE_SIZES, load_dev
+from judgeaudit.mine.study.records import measured_with, write_study
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 

@@ -5,7 +5,7 @@
 
 Runs the cue extractor (`offline`) and the packaged n-gram stance model (`ngram`) on every
 labelled review and prints, per half (`tune`: for tuning the cue lists; `heldout`: the honest
-figures), the review-level, passage-level and paper-level tables of `judgeaudit.mine.stance_cases`
+figures), the review-level, passage-level and paper-level tables of `judgeaudit.mine.study.stance_cases`
 (bootstrap over papers, seed and resamples printed), and what the selection rule does with each
 paper read with the annotators' stances (`stance_cases.annotator_outcome`). With `--dev`, those
 outcomes are split by whether the reference's dev split holds the paper with its candidate side
@@ -19,7 +19,7 @@ same way: quotes outside the signal fields are left out, weak affirmations are n
 
 `--write SET_DIR` stores the table as a study record in SET_DIR/studies.json (key `stance_cases` for the
 default cases, the held-out half; `kept_not_novel_cases` for that fixture, the outcome counts), which the
-dataset card renders (`judgeaudit.mine.study_records`).
+dataset card renders (`judgeaudit.mine.study.records`).
 """
 
 from __future__ import annotations
@@ -33,11 +33,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine import stance_cases as sc
-from judgeaudit.mine.calibrate import load_dev
-from judgeaudit.mine.signals import OfflineExtractor, SignalExtractor
-from judgeaudit.mine.stance import LearnedExtractor, load_model
-from judgeaudit.mine.study_records import measured_with, write_study
+from judgeaudit.mine.signals.base import SignalExtractor
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.signals.stance import LearnedExtractor, load_model
+from judgeaudit.mine.study import stance_cases as sc
+from judgeaudit.mine.study.calibrate import load_dev
+from judgeaudit.mine.study.records import measured_with, write_study
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 CASES = Path(__file__).resolve().parents[1] / "fixtures" / "stance_cases"

@@ -221,7 +221,7 @@ def labels_of(rows: list[LabelledIdea], *, paired: bool | None = None) -> Counte
 
 
 def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:
-    from judgeaudit.mine.signals import offline_fingerprint
+    from judgeaudit.mine.signals.cues import offline_fingerprint
 
     assert verify_manifest(BUNDLED) == []
     points = read_points(BUNDLED / "pointwise.jsonl")

@@ -21,7 +21,7 @@ from mine_options import LOOSE
 
 from judgeaudit.cli import main
 from judgeaudit.data.jsonl import read_points
-from judgeaudit.mine.sentences import split_sentences
+from judgeaudit.mine.signals.sentences import split_sentences
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 FABRICATED = "This sentence was never written by the reviewer."

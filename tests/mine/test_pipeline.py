@@ -25,9 +25,9 @@ from child_processes import default_sigint
 from mine_options import LOOSE
 
 from judgeaudit.mine.pipeline import mine
-from judgeaudit.mine.sanitise import RuleSanitiser, Sanitised
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser, Sanitised
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor
+from judgeaudit.mine.signals.cues import OfflineExtractor
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "openreview_small"
@@ -39,7 +39,7 @@ import sys, time
 from pathlib import Path
 from judgeaudit.cli import main
 from judgeaudit.mine import pipeline
-from judgeaudit.mine.signals import OfflineExtractor
+from judgeaudit.mine.signals.cues import OfflineExtractor
 
 calls, counts = Path(sys.argv[1]), Path(sys.argv[2])
 real_extract, real_signals = OfflineExtractor.extract, pipeline.extract_signals

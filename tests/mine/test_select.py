@@ -21,7 +21,8 @@ from judgeaudit.mine.select import (
     normalise_title,
     paper_scores,
 )
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, OfflineExtractor, ReviewSignals, Signal
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, Signal
+from judgeaudit.mine.signals.cues import OfflineExtractor
 
 TH = Thresholds()
 

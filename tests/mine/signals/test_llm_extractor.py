@@ -16,11 +16,11 @@ import pytest
 from inspect_ai.model import ModelOutput, ModelUsage
 
 from judgeaudit.mine.llm import MODEL_ERROR, NOT_CACHED, UNPARSABLE, prompt_sha256
-from judgeaudit.mine.llm_signals import SIGNALS_SCHEMA, LLMExtractor, parse_spec
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.select import decide as select_decide
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals
+from judgeaudit.mine.signals.llm_extractor import SIGNALS_SCHEMA, LLMExtractor, parse_spec
 
 STRENGTHS = "The idea of steering optimisers by their own loss curves is novel."
 WEAKNESSES = "The novelty over prior work is limited."

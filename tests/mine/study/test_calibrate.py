@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from judgeaudit.cli import main
-from judgeaudit.mine.calibrate import (
+from judgeaudit.mine.parse import Corpus, Review
+from judgeaudit.mine.pipeline import load_corpus
+from judgeaudit.mine.select import Decision
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.study.calibrate import (
     dev_matches,
     label_agreement,
     load_dev,
@@ -17,13 +21,9 @@ from judgeaudit.mine.calibrate import (
     reference_estimate,
     score_matches,
 )
-from judgeaudit.mine.parse import Corpus, Review
-from judgeaudit.mine.pipeline import load_corpus
-from judgeaudit.mine.select import Decision
-from judgeaudit.mine.signals import OfflineExtractor
 from judgeaudit.mine.summary import RunSummary
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "openreview_small"
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.pipeline import review_signals
 from judgeaudit.mine.select import Decision, Thresholds, review_means
-from judgeaudit.mine.sentences import quotes_overlap
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
+from judgeaudit.mine.signals.sentences import quotes_overlap
 
 
 def load_dev(path: str | Path) -> list[dict[str, Any]]:

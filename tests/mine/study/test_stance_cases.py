@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine import stance_cases as sc
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Thresholds, decide
-from judgeaudit.mine.signals import OfflineExtractor
-from judgeaudit.mine.stance import LearnedExtractor, load_model
-from judgeaudit.mine.study_records import measured_with, read_study
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.signals.stance import LearnedExtractor, load_model
+from judgeaudit.mine.study import stance_cases as sc
+from judgeaudit.mine.study.records import measured_with, read_study
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-CASES = Path(__file__).resolve().parents[1] / "fixtures" / "stance_cases"
-BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only"
+CASES = Path(__file__).resolve().parents[2] / "fixtures" / "stance_cases"
+BUNDLED = Path(__file__).resolve().parents[3] / "datasets" / "iclr2026" / "human_only"
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +138,7 @@ def test_two_annotators_agree_on_explicit_stances(papers: list[sc.CasePaper], tm
 
 # --- kept not_novel cases (tests/fixtures/kept_not_novel_cases/): our kept ideas read by annotators ----------
 
-KEPT_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "kept_not_novel_cases"
+KEPT_CASES = Path(__file__).resolve().parents[2] / "fixtures" / "kept_not_novel_cases"
 
 
 def _case(side: str, stances: list[tuple[bool, bool, bool]]) -> sc.CasePaper:

@@ -2,7 +2,7 @@
 
 The model sees one review's signal fields (by default strengths and weaknesses, each under its
 name) and answers with one JSON object: `{"affirmations": [quotes], "disputes": [quotes]}`, under the
-signal definition of `judgeaudit.mine.signals` (written in our words in the prompt). It is reached
+signal definition of `judgeaudit.mine.signals.cues` (written in our words in the prompt). It is reached
 through the one cached client (`judgeaudit.mine.llm.CachedLLM`): a `litellm/<model>` spec through
 litellm, any other Inspect model name (`local/gemma-3-270m`, `openai/...`, `mockllm/model`) through
 Inspect's model API, with `SIGNALS_SCHEMA` as the response schema (the local llama.cpp provider turns
@@ -32,15 +32,9 @@ from typing import Any
 
 from judgeaudit.mine.llm import UNPARSABLE, CachedLLM, LLMResponseError
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
-from judgeaudit.mine.sentences import normalise
-from judgeaudit.mine.signals import (
-    AFFIRM,
-    DISPUTE,
-    OfflineExtractor,
-    Polarity,
-    ReviewSignals,
-    Signal,
-)
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, Polarity, ReviewSignals, Signal
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.signals.sentences import normalise
 from judgeaudit.resources import read_prompt
 
 PROMPT = "mining/novelty_signals.txt"

@@ -22,8 +22,8 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
-from judgeaudit.mine.sentences import quotes_overlap, split_sentences
-from judgeaudit.mine.stance import (
+from judgeaudit.mine.signals.sentences import quotes_overlap, split_sentences
+from judgeaudit.mine.signals.stance import (
     StanceModel,
     Thresholds,
     document_frequencies,

@@ -1,4 +1,4 @@
-"""The reading ceiling (judgeaudit.mine.reading_ceiling) on hand-made papers, hand-computed figures,
+"""The reading ceiling (judgeaudit.mine.study.reading_ceiling) on hand-made papers, hand-computed figures,
 and the committed reading cases (tests/fixtures/reading_cases/)."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine import reading_ceiling as rc
-from judgeaudit.mine import stance_cases as sc
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor
-from judgeaudit.mine.study_records import measured_with, read_study
+from judgeaudit.mine.signals.cues import OfflineExtractor
+from judgeaudit.mine.study import reading_ceiling as rc
+from judgeaudit.mine.study import stance_cases as sc
+from judgeaudit.mine.study.records import measured_with, read_study
 
-READING_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "reading_cases"
-BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only"
+READING_CASES = Path(__file__).resolve().parents[2] / "fixtures" / "reading_cases"
+BUNDLED = Path(__file__).resolve().parents[3] / "datasets" / "iclr2026" / "human_only"
 KEPT = [(False, False, True)] * 3 + [(False, False, False)]  # a not_novel paper the annotators' reading keeps
 BLOCKED = [(True, False, True)] * 4  # one it does not (an explicit affirmation)
 NOVEL_KEPT = [(True, False, False)] * 3

@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from judgeaudit.errors import UserError
-from judgeaudit.mine.crossval import add_matches
 from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Review
 from judgeaudit.mine.pipeline import review_signals
 from judgeaudit.mine.select import UNREAD_EMPTY, Side, Thresholds, decide, readable
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, Signal, SignalExtractor
+from judgeaudit.mine.study.crossval import add_matches
 from judgeaudit.stats.agreement import cohen_kappa
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
 from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums, ratio

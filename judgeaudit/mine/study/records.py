@@ -16,7 +16,7 @@ from typing import Any
 from judgeaudit.files import atomic_write_text
 from judgeaudit.mine.export import STUDIES_NAME, read_record
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import offline_fingerprint
+from judgeaudit.mine.signals.cues import offline_fingerprint
 
 
 def measured_with(th: Thresholds | None = None) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """The learned stance extractor: a review sentence's probability of affirming / disputing originality.
 
-The model is plain data shipped in the package (`judgeaudit/mine/models/<name>.json`): a word
+The model is plain data shipped in the package (`judgeaudit/mine/signals/models/<name>.json`): a word
 1-3-gram vocabulary, its inverse document frequencies and one logistic-regression weight vector
 per stance, plus the thresholds and selection choices picked by grouped cross-validation on the
-reference study's development split (`judgeaudit.mine.stance_fit`, `tests/benchmarks/bench_extractor.py`).
+reference study's development split (`judgeaudit.mine.study.stance_fit`, `tests/benchmarks/bench_extractor.py`).
 No pickle is ever loaded and nothing is fetched: `load_model` reads JSON only.
 
 Features (the same function at training and run time, `analyse`): lower-cased word tokens
@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from judgeaudit.mine import sentences as sentences_module
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
-from judgeaudit.mine.sentences import split_sentences
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, Polarity, ReviewSignals, Signal
+from judgeaudit.mine.signals import sentences as sentences_module
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, Polarity, ReviewSignals, Signal
+from judgeaudit.mine.signals.sentences import split_sentences
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 FORMAT = "judgeaudit-stance-ngram"

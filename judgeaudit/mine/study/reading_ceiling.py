@@ -29,9 +29,9 @@ import numpy as np
 
 from judgeaudit.mine.pipeline import review_signals
 from judgeaudit.mine.select import Side, Thresholds, decide
-from judgeaudit.mine.sentences import normalise
-from judgeaudit.mine.signals import SignalExtractor
-from judgeaudit.mine.stance_cases import CLASSES, OUTCOMES, CasePaper, annotator_outcome
+from judgeaudit.mine.signals.base import SignalExtractor
+from judgeaudit.mine.signals.sentences import normalise
+from judgeaudit.mine.study.stance_cases import CLASSES, OUTCOMES, CasePaper, annotator_outcome
 from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_metric
 from judgeaudit.stats.label_agreement import (
     SAMPLED_COLUMNS,

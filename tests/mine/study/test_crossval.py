@@ -7,7 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from judgeaudit.mine.crossval import (
+from judgeaudit.mine.parse import Corpus, Review, Submission
+from judgeaudit.mine.select import Thresholds
+from judgeaudit.mine.select import decide as select_decide
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, Signal
+from judgeaudit.mine.study.crossval import (
     CUE_RULE,
     Matrix,
     Paper,
@@ -18,10 +22,6 @@ from judgeaudit.mine.crossval import (
     decide,
     objective,
 )
-from judgeaudit.mine.parse import Corpus, Review, Submission
-from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.select import decide as select_decide
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, ReviewSignals, Signal
 
 
 def test_folds_are_stratified_deterministic_and_keep_a_paper_in_one_fold() -> None:

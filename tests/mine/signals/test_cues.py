@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine.llm_signals import LLMExtractor
 from judgeaudit.mine.parse import Review
-from judgeaudit.mine.sentences import occurs_verbatim, quotes_overlap, split_sentences
-from judgeaudit.mine.signals import AFFIRM, DISPUTE, OfflineExtractor, classify, classify_sentence
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE
+from judgeaudit.mine.signals.cues import OfflineExtractor, classify, classify_sentence
+from judgeaudit.mine.signals.llm_extractor import LLMExtractor
+from judgeaudit.mine.signals.sentences import occurs_verbatim, quotes_overlap, split_sentences
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 CASES = [
     # plain statements

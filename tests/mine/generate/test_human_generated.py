@@ -20,15 +20,15 @@ from inspect_ai.model import ModelOutput, ModelUsage
 from judgeaudit.cli import build_parser, main
 from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import read_manifest
-from judgeaudit.mine.actions import handle_generate, handle_plan
-from judgeaudit.mine.generate import (
+from judgeaudit.mine.generate.actions import handle_generate, handle_plan
+from judgeaudit.mine.generate.human_generated import (
     build_generated,
     generate_command,
     load_source_pairs,
     write_generated,
 )
+from judgeaudit.mine.generate.plans import parse_plan, plan_command, rewrite_set
 from judgeaudit.mine.llm import CachedModel
-from judgeaudit.mine.plans import parse_plan, plan_command, rewrite_set
 
 MODEL = "mockllm/model"
 DATASET = "iclr2026/human_only"
@@ -130,7 +130,7 @@ def test_bad_generations_retried_counted_and_reported(tmp_path: Path) -> None:
         return good_idea(prompt, seed)
 
     source_path, all_pairs = load_source_pairs(DATASET)
-    from judgeaudit.mine.generate import novel_side, select_pairs
+    from judgeaudit.mine.generate.human_generated import novel_side, select_pairs
 
     chosen = select_pairs(all_pairs, 4, 0)
     doomed = str(novel_side(chosen[0]).title)
@@ -211,7 +211,7 @@ def test_parse_plan_forms() -> None:
 
 
 def test_clean_idea_restores_the_lead_in() -> None:
-    from judgeaudit.mine.generate import clean_idea
+    from judgeaudit.mine.generate.human_generated import clean_idea
 
     assert clean_idea(" propose X.\n\nKeywords: y") == "We propose X."
     assert clean_idea("Abstract: We propose X.") == "We propose X."
@@ -220,7 +220,7 @@ def test_clean_idea_restores_the_lead_in() -> None:
 
 
 def test_degenerate_loops_are_bad() -> None:
-    from judgeaudit.mine.generate import bad_reason
+    from judgeaudit.mine.generate.human_generated import bad_reason
 
     ok = ("We propose a graph method that combines spectral filters with attention so that long range structure "
           "is captured, and we analyse when it helps and why it fails in sparse regimes.")
@@ -243,7 +243,7 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
     plan = parser.parse_args(["mine", "plan", "--model", MODEL, "--dataset", "d"])
     assert plan.func is handle_plan
     # the CLI path end to end; only the model's answers are scripted (custom_outputs cannot pass through -M)
-    import judgeaudit.mine.actions as generate_module
+    import judgeaudit.mine.generate.actions as generate_module
 
     original = generate_module._cached_model
     scripts = {"generate": Script(good_idea), "plan": Script(plan_answer)}
@@ -269,7 +269,7 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
 
 
 def test_structured_plans_ask_for_the_schema(tmp_path: Path) -> None:
-    from judgeaudit.mine.plans import PLAN_SCHEMA
+    from judgeaudit.mine.generate.plans import PLAN_SCHEMA
 
     set_dir, _ = _build(tmp_path, Script(good_idea), limit=1)
     seen: list[Any] = []
@@ -294,7 +294,7 @@ def test_structured_plans_ask_for_the_schema(tmp_path: Path) -> None:
 def test_a_model_error_leaves_its_pair_out_with_the_cause(tmp_path: Path) -> None:
     """`mine generate` records a failed model call against its one idea (the run goes on), like `mine plan`."""
     _, all_pairs = load_source_pairs(DATASET)
-    from judgeaudit.mine.generate import novel_side, select_pairs
+    from judgeaudit.mine.generate.human_generated import novel_side, select_pairs
 
     chosen = select_pairs(all_pairs, 3, 0)
     doomed = str(novel_side(chosen[1]).title)
@@ -310,7 +310,7 @@ def test_a_model_error_leaves_its_pair_out_with_the_cause(tmp_path: Path) -> Non
     assert gs.counts["failed"] == 1
 
 
-DATASETS = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026"
+DATASETS = Path(__file__).resolve().parents[3] / "datasets" / "iclr2026"
 
 
 def test_bundled_human_generated_example_is_built_from_the_bundled_human_only_set() -> None:

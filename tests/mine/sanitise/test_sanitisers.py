@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine.claims import evaluation_claims
 from judgeaudit.mine.pipeline import load_corpus
-from judgeaudit.mine.sanitise import (
+from judgeaudit.mine.sanitise.claims import evaluation_claims
+from judgeaudit.mine.sanitise.sanitisers import (
     LLMSanitiser,
     RuleSanitiser,
     evaluation_reason,
@@ -18,7 +18,7 @@ from judgeaudit.mine.sanitise import (
 )
 from judgeaudit.mine.summary import RunSummary
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "openreview_small"
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.validate import ContractError
-from judgeaudit.mine import generate
-from judgeaudit.mine.generate import (
+from judgeaudit.mine.generate import human_generated as generate
+from judgeaudit.mine.generate.human_generated import (
     SETUP,
     backbone_name,
     build_generated,
@@ -19,8 +19,8 @@ from judgeaudit.mine.generate import (
     load_source_pairs,
     write_generated,
 )
+from judgeaudit.mine.generate.plans import PLAN_SCHEMA, failure_summary, plan_command, rewrite_set
 from judgeaudit.mine.llm import CachedModel
-from judgeaudit.mine.plans import PLAN_SCHEMA, failure_summary, plan_command, rewrite_set
 from judgeaudit.mine.staging import set_lock
 
 PLAN_DESCRIPTION = """\

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.mine import signals
-from judgeaudit.mine.guarded_regex import GuardedFamily, GuardedPattern, guarded, required_literals
 from judgeaudit.mine.parse import SIGNAL_FIELDS, content_value
-from judgeaudit.mine.sentences import split_sentences
+from judgeaudit.mine.signals import cues as signals
+from judgeaudit.mine.signals.guarded_regex import (
+    GuardedFamily,
+    GuardedPattern,
+    guarded,
+    required_literals,
+)
+from judgeaudit.mine.signals.sentences import split_sentences
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def _lits(pattern: str, flags: int = 0) -> list[set[str]]:

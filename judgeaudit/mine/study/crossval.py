@@ -33,15 +33,15 @@ from typing import Any, Protocol
 import numpy as np
 from sklearn.metrics import average_precision_score
 
-from judgeaudit.mine.calibrate import REFERENCE_SIZES
 from judgeaudit.mine.parse import Corpus, Review
 from judgeaudit.mine.pipeline import candidate_pool
 from judgeaudit.mine.select import Thresholds as SelectThresholds
 from judgeaudit.mine.select import readable
-from judgeaudit.mine.sentences import quotes_overlap
-from judgeaudit.mine.signals import classify
-from judgeaudit.mine.stance import Thresholds
-from judgeaudit.mine.stance_fit import (
+from judgeaudit.mine.signals.cues import classify
+from judgeaudit.mine.signals.sentences import quotes_overlap
+from judgeaudit.mine.signals.stance import Thresholds
+from judgeaudit.mine.study.calibrate import REFERENCE_SIZES
+from judgeaudit.mine.study.stance_fit import (
     LabelledSentence,
     fit_model,
     label_sentences,
@@ -322,7 +322,7 @@ class Learner:
 
 
 def ngram_learner(name: str = "ngram") -> Learner:
-    """The word n-gram TF-IDF stance model (`judgeaudit.mine.stance`)."""
+    """The word n-gram TF-IDF stance model (`judgeaudit.mine.signals.stance`)."""
     return Learner(name, lambda rows, c: fit_model(rows, name=name, c=c), C_GRID)
 
 

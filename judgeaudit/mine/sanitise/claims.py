@@ -10,7 +10,7 @@ and the contents of a proposed benchmark. `evaluation_reason` names the first ru
 trips; `sota_mention` finds a descriptive "state-of-the-art" (an adjective for other work,
 which the sanitiser rewrites); `evaluation_claims` checks a whole abstract and is what the
 bundled sets are tested with. It is measured on independently labelled cases
-(tests/fixtures/claim_cases/, tests/mine/test_claims.py).
+(tests/fixtures/claim_cases/, tests/mine/sanitise/test_claims.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-from judgeaudit.mine.abstracts import split_abstract
+from judgeaudit.mine.sanitise.abstracts import split_abstract
 
 # Each rule is a list of alternatives (regular expressions, case-insensitive), tried in this order.
 _RULE_TEXT: dict[str, list[str]] = {

@@ -1,15 +1,10 @@
-"""Novelty signals per review: statements that affirm or dispute the work's originality.
+"""The offline cue extractor (`offline`, the default): the signal definition as cue lists, no model.
 
-The definition (the reference study's, in our words; DESIGN.md "Gold labels"): an *affirmation* says
-in so many words that the contribution is new relative to prior work (does the sentence say this
-did not exist before?); a *dispute* is a statement whose main claim judges the contribution itself
-as not novel (incremental, derivative, already known, done before). Not signals, either way:
-generic praise, descriptions of what the method does ("extends", "applies", "proposes a new
-framework for ..."), missing citations, criticism of the experiments or of small gains, hedged
-uncertainty ("unclear whether this is new"). Meaning decides, not the field; quotes are verbatim.
-
-One interface (`SignalExtractor.extract(review) -> ReviewSignals`); the offline cue extractor here
-(default, no model), the learned n-gram extractor (`stance`) and the LLM extractor (`llm_signals`).
+Sentence by sentence, cue patterns for explicit affirmations and disputes, with negation, hedge,
+scope, quotation and contrast handling. Statements the definition does not count are kept apart as
+*weak* (`Signal.weak`): hedged or merely descriptive affirmations ("relatively novel", "proposes a new
+framework for X") and hedged uncertainty ("it is unclear what is new"); the selection reads them as no
+signal unless an earlier rule is asked for. The definition itself is in `judgeaudit.mine.signals.base`.
 """
 
 from __future__ import annotations
@@ -17,82 +12,25 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
 
-from judgeaudit.mine import guarded_regex
-from judgeaudit.mine import sentences as sentences_module
-from judgeaudit.mine.guarded_regex import GuardedFamily, GuardedPattern, guarded
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
-from judgeaudit.mine.sentences import split_sentences
+from judgeaudit.mine.signals import guarded_regex
+from judgeaudit.mine.signals import sentences as sentences_module
+from judgeaudit.mine.signals.base import (
+    AFFIRM,
+    DISPUTE,
+    Polarity,
+    ReviewSignals,
+    Signal,
+)
+from judgeaudit.mine.signals.guarded_regex import GuardedFamily, GuardedPattern, guarded
+from judgeaudit.mine.signals.sentences import split_sentences
 
-Polarity = Literal["affirm", "dispute"]
-AFFIRM: Polarity = "affirm"
-DISPUTE: Polarity = "dispute"
 WEAK_AFFIRM = "weak_affirm"  # internal: a hedged or merely descriptive affirmation
 WEAK_DISPUTE = "weak_dispute"  # internal: hedged uncertainty about originality ("unclear what is new")
-
-
-@dataclass(frozen=True)
-class Signal:
-    """One statement about originality, quoted verbatim from a review field.
-
-    `weak` marks what the reference's definition does not count as a signal: a hedged or merely
-    descriptive affirmation ("relatively novel", "proposes a new framework for X"), or hedged
-    uncertainty about originality ("it is unclear what is new"). The selection ignores weak
-    statements unless an earlier rule is asked for (`--weak-affirmations`, `--weak-disputes`)."""
-
-    polarity: Polarity
-    quote: str
-    field: str
-    weak: bool = False
-
-
-@dataclass(frozen=True)
-class ReviewSignals:
-    """The signals of one review, how many proposed quotes were dropped as not verbatim, and any failure."""
-
-    review_id: str
-    signals: tuple[Signal, ...] = ()
-    dropped_quotes: int = 0
-    failed: str | None = None
-    unread: str | None = None  # why the review was not read (it gives no signal), e.g. an empty signal field
-
-    @property
-    def affirms(self) -> bool:
-        """The review contains at least one explicit (not hedged, not merely descriptive) affirmation."""
-        return any(s.polarity == AFFIRM and not s.weak for s in self.signals)
-
-    @property
-    def affirms_at_all(self) -> bool:
-        """The review contains any affirmation, weak ones included ("relatively novel", "a new benchmark")."""
-        return any(s.polarity == AFFIRM for s in self.signals)
-
-    @property
-    def disputes(self) -> bool:
-        """The review contains at least one explicit dispute (hedged uncertainty is not one)."""
-        return any(s.polarity == DISPUTE and not s.weak for s in self.signals)
-
-    @property
-    def disputes_at_all(self) -> bool:
-        """The review contains any dispute, hedged uncertainty included ("it is unclear what is new")."""
-        return any(s.polarity == DISPUTE for s in self.signals)
-
-    def quotes(self, polarity: Polarity, *, weak: bool = False) -> list[str]:
-        """Quotes of one polarity, in review order (explicit ones; with `weak`, weak ones too)."""
-        return [s.quote for s in self.signals if s.polarity == polarity and (weak or not s.weak)]
-
-
-class SignalExtractor(Protocol):
-    """Anything that turns a review into novelty signals."""
-
-    name: str
-
-    def extract(self, review: Review) -> ReviewSignals:
-        """Signals of one review."""
-        ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -460,11 +398,6 @@ class OfflineExtractor:
                 if _QUICK.search(sentence.lower()):
                     out.append((fname, sentence))
         return out
-
-
-def extract_all(extractor: SignalExtractor, reviews: Iterable[Review]) -> dict[str, ReviewSignals]:
-    """Signals for many reviews, keyed by review id."""
-    return {r.review_id: extractor.extract(r) for r in reviews}
 
 
 def offline_fingerprint() -> str:

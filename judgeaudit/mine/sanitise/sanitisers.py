@@ -4,7 +4,7 @@ Two sanitisers, one interface (`sanitise(text) -> Sanitised`): an offline rule p
 and an LLM pass (prompt `prompts/mining/sanitise_abstract.txt`) that only chooses sentence
 numbers to remove. The original stays beside the result (`Idea.original_text`).
 
-The rule pass, per sentence, with the detector of `judgeaudit.mine.claims`:
+The rule pass, per sentence, with the detector of `judgeaudit.mine.sanitise.claims`:
 1. a sentence with an evaluation claim is cut before its claim clause when what precedes the
    clause is a claim-free statement of at least six words (the longest such head: "We propose X,
    which outperforms Y by 5%." -> "We propose X."), otherwise removed;
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from judgeaudit.mine.abstracts import normalise_layout, split_abstract, split_paragraphs
-from judgeaudit.mine.claims import describe_without_sota, evaluation_reason, sota_mention
 from judgeaudit.mine.llm import CachedLLM, LLMResponseError
+from judgeaudit.mine.sanitise.abstracts import normalise_layout, split_abstract, split_paragraphs
+from judgeaudit.mine.sanitise.claims import describe_without_sota, evaluation_reason, sota_mention
 from judgeaudit.resources import read_prompt
 
 __all__ = ["LLMSanitiser", "RuleSanitiser", "Sanitised", "Sanitiser", "evaluation_reason", "normalise_layout",

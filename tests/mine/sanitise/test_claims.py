@@ -18,11 +18,15 @@ import numpy as np
 import pytest
 
 from judgeaudit.data.jsonl import read_points
-from judgeaudit.mine.claims import describe_without_sota, evaluation_claims, evaluation_reason
-from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.sanitise.claims import (
+    describe_without_sota,
+    evaluation_claims,
+    evaluation_reason,
+)
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser
 from judgeaudit.stats.metrics import precision, recall
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CASES = ROOT / "tests" / "fixtures" / "claim_cases"
 BUNDLED = ROOT / "datasets" / "iclr2026" / "human_only" / "pointwise.jsonl"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from judgeaudit.mine.parse import Review
-from judgeaudit.mine.stance import (
+from judgeaudit.mine.signals.stance import (
     LearnedExtractor,
     ModelError,
     Thresholds,
@@ -20,7 +20,7 @@ from judgeaudit.mine.stance import (
     smooth_idf,
     stance_of,
 )
-from judgeaudit.mine.stance_fit import LabelledSentence, fit_model
+from judgeaudit.mine.study.stance_fit import LabelledSentence, fit_model
 
 ROWS = [LabelledSentence("p1", "r1", "The idea is novel and original.", True, False),
         LabelledSentence("p1", "r1", "A novel and original take on retrieval.", True, False),

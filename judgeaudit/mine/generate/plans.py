@@ -25,7 +25,7 @@ from judgeaudit.data.jsonl import read_items, write_items
 from judgeaudit.data.manifest import read_manifest, write_manifest
 from judgeaudit.data.validate import Kind
 from judgeaudit.files import atomic_write_text
-from judgeaudit.mine.generate import bad_reason
+from judgeaudit.mine.generate.human_generated import bad_reason
 from judgeaudit.mine.llm import (
     MODEL_ERROR,
     CachedModel,
