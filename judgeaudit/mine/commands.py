@@ -90,7 +90,7 @@ examples:
 
   # an LLM pass done elsewhere: export its work units, import the answers, replay them offline
   judgeaudit mine --source snapshot:PATH --extractor litellm/MODEL units --write units.jsonl
-  judgeaudit mine answers --units units.jsonl --answers answers.jsonl --llm-cache CACHE
+  judgeaudit mine answers --units units.jsonl --answers answers.jsonl --to CACHE/signals
   judgeaudit mine --source snapshot:PATH --extractor litellm/MODEL --llm-cache CACHE --llm-replay
 """
 
@@ -169,7 +169,7 @@ def register(subparsers: Any) -> None:
                          "(and one review), the earlier option (default: strict)")
     th.add_argument("--max-opposing", type=int, default=0, help="largest number of opposing reviews a labelled idea may have (default: 0)")
     th.add_argument("--exclude-area", action="append", default=None, metavar="AREA",
-                    help=f"leave an ICLR primary area out (repeatable; default: {OTHER_TOPICS!r})")
+                    help=f"leave an ICLR primary area out (repeatable; given, it replaces the default: {OTHER_TOPICS!r})")
     th.add_argument("--keep-all-areas", action="store_true", help="exclude no area")
     th.add_argument("--blocklist", metavar="FILE", default=None,
                     help="a file of titles to leave out, one per line ('#' comments; matched ignoring case and "

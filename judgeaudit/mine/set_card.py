@@ -156,6 +156,11 @@ def area_text(result: MineResult, report: PairingReport, excluded: tuple[str, ..
             "| distinct not_novel in pairs | note |\n|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
+def _per_area(counts: Mapping[str, int]) -> str:
+    """'area (n), ...' or 'none'."""
+    return ", ".join(f"{area} ({n})" for area, n in counts.items()) or "none"
+
+
 def pairing_text(mining: Mapping[str, Any], report: PairingReport) -> str:
     """How the pairs and the point set were drawn from the labelled pool."""
     point_set = ("the ideas of the pairs, each once (the reference's): a labelled `not_novel` idea no pair drew is "
@@ -169,7 +174,7 @@ def pairing_text(mining: Mapping[str, Any], report: PairingReport) -> str:
 Per area, from the labelled ideas: an area lacking either class is dropped whole (here: {dropped});
 every `novel` idea is in exactly one pair; its `not_novel` partner is drawn at random without replacement
 from the area's `not_novel` ideas, which are drawn again (reused) only once the area has run out
-(reuse per area: {report.reused_not_novel_by_area or 'none'}). The novel idea's position (a/b) is
+(draws that reuse an idea: {_per_area(report.reused_not_novel_by_area)}). The novel idea's position (a/b) is
 {positions}: {report.novel_at_a} at a, {report.novel_at_b} at b. One seeded generator makes every draw:
 seed **{mining['seed']}** (the reference did not seed its draw). The point set (`pointwise.jsonl`) is
 {point_set}.
@@ -280,12 +285,16 @@ Recompute: `{crossval.get('command')}`.
 """
 
 
+STUDY_ORDER = ("previous_set", "reading_ceiling", "stance_cases", "kept_not_novel_cases")
+"""The order the card shows the known study records in (others follow, by key)."""
+
+
 def studies_text(studies: Mapping[str, Any] | None, mining: Mapping[str, Any]) -> str:
-    """Every study record kept beside the set (independent annotators, the previous set), in key order."""
+    """Every study record kept beside the set (the previous set, independent annotators), in `STUDY_ORDER`."""
     if not studies:
         return "None stored beside this set.\n"
     parts = []
-    for key in sorted(studies):
+    for key in sorted(studies, key=lambda k: (STUDY_ORDER.index(k) if k in STUDY_ORDER else len(STUDY_ORDER), k)):
         record = studies[key]
         parts.append(f"### {record.get('title', key)}\n\n{record.get('text', '')}{_stale(record, mining)}\n\n"
                      f"{record.get('table_markdown', '')}\n\nRecompute: `{record.get('command')}`.\n")

@@ -218,8 +218,12 @@ def pipeline_tables(record: dict[str, Any]) -> str:
                    f"{_iv(pool['jaccard'])} | {point['kept']}/{x['dev_ideas']} = {_iv(point['recall'])} | {point['size']} | "
                    f"{_iv(point['jaccard'])} | {REFERENCE_SIZES[c]} | {x['swapped_in']} |")
     p = record["pools"]
-    out += ["", f"Pairs: {p['pairs']} over {p['areas with pairs']} areas (the reference: 154 over 20); labelled "
-            f"{p['labelled']}; point set {p['point set']}."]
+
+    def counts(d: dict[str, int]) -> str:
+        return ", ".join(f"{d.get(c, 0)} {c}" for c in cv.CLASSES)
+
+    out += ["", f"Pairs: {p['pairs']} over {p['areas with pairs']} areas (the reference: 154 over 20); labelled: "
+            f"{counts(p['labelled'])}; point set: {counts(p['point set'])} (the reference's: 154 novel, 145 not_novel)."]
     return "\n".join(out)
 
 

@@ -130,6 +130,7 @@ def test_end_to_end_on_the_fixture_writes_a_valid_set(tmp_path: Path, capsys: py
     assert card.startswith("---\n") and "## Labels" in card and "## Funnel" in card and "## Counts by area" in card
     labelled = mining["labelled"]
     assert mining["labelled_file"]["rows"] == labelled["novel"] + labelled["not_novel"] == len(rows)
+    assert_funnel_adds_up(mining, rows, pairs)
     assert manifest["files"]["labelled.jsonl"]["by_label"] == {k: v for k, v in sorted(labelled.items()) if v}
     assert "seed **0**" in card and "Decision filter: not applied" in card
     assert main(["validate", str(set_dir)]) == 0
@@ -237,6 +238,32 @@ def test_bundled_set_is_valid_and_built_by_the_current_extractor() -> None:
     assert calibration["labels"]["novel"]["swapped"] == calibration["labels"]["not_novel"]["swapped"] == 0
     manifest = json.loads((BUNDLED / "manifest.json").read_text())
     assert manifest["mining"]["calibration"] == calibration
+    assert_funnel_adds_up(manifest["mining"], rows, pairs)
+
+
+def assert_funnel_adds_up(mining: dict[str, Any], rows: list[LabelledIdea], pairs: list[Any]) -> None:
+    """The card's funnel: every count is the one before minus the papers that stopped there, and the last ones are
+    the files' (labelled pool, pairs, point set); per area they add up to the totals."""
+    population = list(mining["funnel"]["population"].values())
+    assert population == sorted(population, reverse=True)
+    sides = mining["funnel"]["sides"]
+    assert list(sides["novel"].values())[0] + list(sides["not_novel"].values())[0] == population[-1]
+    stopped = Counter(mining["not_candidates"])
+    for side in ("novel", "not_novel"):
+        counts = list(sides[side].values())
+        assert counts == sorted(counts, reverse=True)
+        assert counts[-1] - mining["sanitise_skipped"][side] == mining["labelled"][side] == labels_of(rows)[side]
+        candidates = counts[len(counts) - 4]  # the decision step: the candidates
+        assert candidates == sum(a[f"candidates_{side}"] for a in mining["by_area"].values())
+        assert candidates == sum(mining["candidate_outcomes"][side].values())
+        assert counts[0] - candidates == sum(n for k, n in stopped.items() if k.startswith(f"{side}: "))
+        assert sum(a[side] for a in mining["by_area"].values()) == mining["labelled"][side]
+    assert population[0] - population[-1] == sum(n for k, n in stopped.items() if ":" not in k)
+    pairing = mining["pairing"]
+    assert sum(pairing["pairs_by_area"].values()) == len(pairs) == labels_of(rows, paired=True)["novel"]
+    assert sum(pairing["distinct_not_novel_by_area"].values()) == labels_of(rows, paired=True)["not_novel"]
+    dropped = {side: sum(c[side] for c in pairing["dropped_areas"].values()) for side in ("novel", "not_novel")}
+    assert labels_of(rows)["novel"] - dropped["novel"] == len(pairs)
 
 
 def test_validate_refuses_a_card_left_from_another_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

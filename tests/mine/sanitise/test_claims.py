@@ -129,11 +129,37 @@ def test_the_bundled_human_only_abstracts_as_stored_hold_no_evaluation_claim() -
     assert {k: v for k, v in found.items() if v} == {}
 
 
+RED_TEAMING_ABSTRACT = (  # ICLR 2026 submission 10gpXxro8z, verbatim (OpenReview, CC BY 4.0)
+    "Safety evaluation of large language models (LLMs) has emerged as a critical re-\n"
+    "search frontier. To ensure comprehensive evaluation, current practices often in-\n"
+    "volve curating task-specific benchmark datasets tailored to distinct application\n"
+    "scenarios. However, such dataset-centric approaches suffer from two fundamental\n"
+    "limitations: poor transferability across domains and temporal obsolescence due\n"
+    "to the evolving nature of LLMs. To overcome these limitations, an intuitive idea\n"
+    "is to leverage off-the-shelf LLMs as red teams. Yet, a pivotal question remains\n"
+    "under-explored: Can off-the-shelf LLMs conduct autonomous and effective secu-\n"
+    "rity evaluations without specialized red team training? Motivated by this question,\n"
+    "we further raise the bar by focusing on multi-round jailbreaking attacks, which de-\n"
+    "mand deeper strategic reasoning and intent concealment compared to single-round\n"
+    "adversarial prompts. Unlike traditional red team evaluation methods for LLMs,\n"
+    "which focus on assessing the robustness and security of these models, Our method\n"
+    "aims to leverage the inherent capabilities of off-the-shelf LLMs to evaluate their\n"
+    "potential for cross-scenario transfer and iterative evolution over time during red\n"
+    "team testing. Specifically, we evaluate the red-teaming capabilities of six off-the-\n"
+    "shelf LLMs across five major and ten secondary harmful categories. Experimental\n"
+    "results indicate that these models exhibit non-trivial proficiency in performing ef-\n"
+    "fective multi-turn attacks, often employing known jailbreaking techniques such\n"
+    "as role-playing, indirect prompting, and semantic decomposition. Nevertheless,\n"
+    "significant limitations persist. Based on our findings, we discuss actionable direc-\n"
+    "tions for enhancing the effectiveness of red-team LLMs, as well as implications\n"
+    "for strengthening the robustness of victim models."
+)
+
+
 def test_context_about_evaluation_practice_is_kept_and_nothing_dangles() -> None:
-    # Bundled idea 10gpXxro8z: the sentence about current evaluation practice is the antecedent of
-    # "such dataset-centric approaches"; the results and what qualifies them go.
-    idea = next(p.idea for p in read_points(BUNDLED) if p.idea.idea_id == "10gpXxro8z")
-    out = RuleSanitiser().sanitise(idea.original_text).text
+    # Submission 10gpXxro8z (a bundled idea of an earlier set): the sentence about current evaluation practice is
+    # the antecedent of "such dataset-centric approaches"; the results and what qualifies them go.
+    out = RuleSanitiser().sanitise(RED_TEAMING_ABSTRACT).text
     assert "To ensure comprehensive evaluation, current practices often involve curating" in out
     assert "However, such dataset-centric approaches suffer" in out
     assert "Experimental results indicate" not in out and "limitations persist" not in out
