@@ -277,7 +277,8 @@ def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
     return v.estimate, v.low, v.high
 
 
-def _region(gate: Gate, x: float) -> Outcome:
+def region(gate: Gate, x: float) -> Outcome:
+    """The region of the gate a value lies in: `pass`, `warn` (between the thresholds) or `fail`."""
     if gate.direction == "max":
         return "pass" if x <= gate.pass_at else "fail" if x > gate.fail_at else "warn"
     return "pass" if x >= gate.pass_at else "fail" if x < gate.fail_at else "warn"
@@ -297,7 +298,7 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
         if n < MIN_ITEMS_FOR_SIGNIFICANCE:
             return GateResult(gate, "inconclusive", float(value), f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items",
                               **extra)  # type: ignore[arg-type]
-        outcome = _region(gate, value)
+        outcome = region(gate, value)
         if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and not excludes_from_above(v, gate.pass_at):
             outcome = "warn"  # passing needs an interval that excludes pass_at (chance) from above
         return GateResult(gate, outcome, float(value), note, **extra)  # type: ignore[arg-type]
@@ -306,7 +307,7 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
                           f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items", **extra)  # type: ignore[arg-type]
     if math.isnan(low) or math.isnan(high):  # an infinite end (a surface ratio over flat scores) lies in a region
         return GateResult(gate, "inconclusive", float(value), "interval undefined", **extra)  # type: ignore[arg-type]
-    first, last = _region(gate, low), _region(gate, high)
+    first, last = region(gate, low), region(gate, high)
     if first != last:
         straddles = "interval straddles a threshold" + (f"; {note}" if note else "")
         return GateResult(gate, "inconclusive", float(value), straddles, **extra)  # type: ignore[arg-type]

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from judgeaudit.data.contract import backbone
 from judgeaudit.errors import UserError
 from judgeaudit.stats import (
     Interval,
@@ -374,13 +375,6 @@ class Reader:
         note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own_key}) in this dataset"
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
         return Reading("self_preference", status, len(rows), figures, note)
-
-
-def backbone(model: str | None) -> str:
-    """Comparable backbone name of a model id: provider prefixes dropped, lower-cased."""
-    if not model:
-        return ""
-    return model.strip().lower().split("/")[-1]
 
 
 def read_all(frame: pd.DataFrame, probes: Sequence[str], config: ReadingConfig | None = None,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from judgeaudit.audit.readings import ReadingConfig, ReadingError, backbone, read_all
+from judgeaudit.audit.readings import ReadingConfig, ReadingError, read_all
+from judgeaudit.data.contract import backbone
 
 CFG = ReadingConfig(resamples=2000, seed=1)
 GOLD = ["a", "b", "a", "b"]

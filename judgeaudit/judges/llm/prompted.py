@@ -27,8 +27,8 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError, collect
 
+from judgeaudit.fence import fenced_texts
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
