@@ -103,7 +103,7 @@ STEP_LABELS = {
 }
 
 
-def funnel_text(mining: Mapping[str, Any], report: PairingReport, result: MineResult) -> str:
+def funnel_text(mining: Mapping[str, Any], report: PairingReport) -> str:
     """The papers left after every step, per side, with the pairing's counts at the end."""
     stages = mining["stages"]
     funnel = mining["funnel"]
@@ -353,7 +353,7 @@ def write_set_card(set_dir: Path, result: MineResult, report: PairingReport, *, 
                "abstracts with evaluation information removed. See *Labels* and *Funnel* below.")
     sections = {
         "Labels": labels_text(mining, result),
-        "Funnel": funnel_text(mining, report, result),
+        "Funnel": funnel_text(mining, report),
         "Counts by area": area_text(result, report, mining["thresholds"]["excluded_areas"]),
         "Pairing and the point set": pairing_text(mining, report),
         "The labelled pool": LABELLED_TEXT,
