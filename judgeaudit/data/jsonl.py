@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.validate import ContractError, Kind, Problem, guess_kind, parse_item
 from judgeaudit.files import atomic_open
+
+T = TypeVar("T")
 
 
 def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], list[Problem]]:
@@ -123,11 +125,16 @@ def dumps_item(item: Item) -> str:
     return json.dumps(item.to_dict(), ensure_ascii=False, sort_keys=True)
 
 
-def write_items(path: str | Path, items: Iterable[Item]) -> int:
-    """Write items as JSONL atomically; return the count written."""
+def write_rows(path: str | Path, rows: Iterable[T], dumps: Callable[[T], str]) -> int:
+    """Write one line per row (`dumps(row)`) atomically; return the count written."""
     n = 0
     with atomic_open(path, "w") as fh:
-        for item in items:
-            fh.write(dumps_item(item) + "\n")
+        for row in rows:
+            fh.write(dumps(row) + "\n")
             n += 1
     return n
+
+
+def write_items(path: str | Path, items: Iterable[Item]) -> int:
+    """Write items as JSONL atomically; return the count written."""
+    return write_rows(path, items, dumps_item)

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import LabelledIdea, PairItem, PointItem
-from judgeaudit.data.jsonl import check_file
+from judgeaudit.data.jsonl import check_file, write_rows
 from judgeaudit.data.validate import Problem, parse_labelled
-from judgeaudit.files import atomic_open
 
 LABELLED_NAME = "labelled.jsonl"
 LABELLED_PREFIX = "labelled"
@@ -74,12 +73,7 @@ def dumps_labelled(row: LabelledIdea) -> str:
 
 def write_labelled(path: str | Path, rows: Iterable[LabelledIdea]) -> int:
     """Write the labelled pool atomically; return the count written."""
-    n = 0
-    with atomic_open(path, "w") as fh:
-        for row in rows:
-            fh.write(dumps_labelled(row) + "\n")
-            n += 1
-    return n
+    return write_rows(path, rows, dumps_labelled)
 
 
 def labelled_stats(rows: Sequence[LabelledIdea]) -> dict[str, Any]:

@@ -21,10 +21,9 @@ from judgeaudit.mine.select import (
     SIDES,
     UNREACHABLE,
     UNREAD_EMPTY,
+    CandidatePool,
     Decision,
-    PaperScores,
     SelectionResult,
-    Side,
     Thresholds,
     carries_decisions,
     decide,
@@ -148,17 +147,6 @@ def reachable_forums(corpus: Corpus, forums: list[str], th: Thresholds) -> tuple
     return out, unread
 
 
-@dataclass
-class CandidatePool:
-    """Scores, area cuts, candidates (and why the others are not), whether the decision filter was applied."""
-
-    scores: dict[str, PaperScores]
-    cutoffs: dict[str, tuple[float, float]]
-    candidates: dict[str, Side]
-    dropped: dict[str, int]
-    decisions_applied: bool
-
-
 def candidate_pool(corpus: Corpus, th: Thresholds, venue_id: str = "") -> CandidatePool:
     """Scores and candidates of a corpus; the decision filter is applied when the source carries decisions."""
     scores = paper_scores(corpus, venue_id)
@@ -172,8 +160,7 @@ def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *,
     """Scores, candidates (the decision filter applied when the source carries decisions), and the signal rule
     applied to every candidate whose readable reviews could make a majority (the others are decided unread)."""
     pool = candidate_pool(corpus, th, venue_id)
-    scores, cutoffs, candidates, dropped, applied = (pool.scores, pool.cutoffs, pool.candidates, pool.dropped,
-                                                     pool.decisions_applied)
+    scores, candidates = pool.scores, pool.candidates
     forums = sorted(candidates)
     reachable, unread = reachable_forums(corpus, forums, th)
     signals = extract_signals(corpus, reachable, extractor, th, workers=workers, progress=progress)
@@ -183,8 +170,8 @@ def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *,
             decisions[f] = decide(f, candidates[f], scores[f].review_count, signals[f], th)
         else:
             decisions[f] = Decision(f, candidates[f], None, UNREACHABLE, 0, 0, (), ())
-    funnel = funnel_counts(scores, dropped, candidates, decisions)
-    result = SelectionResult(scores, cutoffs, candidates, decisions, dropped, funnel=funnel, decisions_applied=applied,
+    result = SelectionResult(scores, pool.cutoffs, candidates, pool.dropped, pool.decisions_applied, decisions,
+                             funnel=funnel_counts(scores, pool.dropped, candidates, decisions),
                              unread_reviews=unread, skipped_unreachable=len(forums) - len(reachable))
     return result, signals
 

@@ -269,16 +269,22 @@ class Funnel:
 
 
 @dataclass
-class SelectionResult:
-    """Scores, cuts, candidate pools, decisions and the funnel, for reporting."""
+class CandidatePool:
+    """Scores, area cuts, candidates (and the step each other paper stopped at), whether decisions were applied."""
 
     scores: dict[str, PaperScores]
     cutoffs: dict[str, tuple[float, float]]
     candidates: dict[str, Side]
-    decisions: dict[str, Decision]
     dropped: dict[str, int]
+    decisions_applied: bool
+
+
+@dataclass
+class SelectionResult(CandidatePool):
+    """The candidate pool with every candidate's decision and the funnel, for reporting."""
+
+    decisions: dict[str, Decision]
     funnel: Funnel = field(default_factory=Funnel)
-    decisions_applied: bool = False
     unread_reviews: int = 0  # candidate reviews with an empty signal field (no signal)
     skipped_unreachable: int = 0  # candidates decided without reading (too few readable reviews)
 
