@@ -2,7 +2,7 @@
 
 The model is plain data shipped in the package (`judgeaudit/mine/signals/models/<name>.json`): a word
 1-3-gram vocabulary, its inverse document frequencies and one logistic-regression weight vector
-per stance, plus the thresholds and selection choices picked by grouped cross-validation on the
+per stance, plus its two thresholds, picked by grouped cross-validation on the
 reference study's development split (`judgeaudit.mine.study.stance_fit`, `tests/benchmarks/bench_extractor.py`).
 No pickle is ever loaded and nothing is fetched: `load_model` reads JSON only.
 
@@ -107,7 +107,6 @@ class StanceModel:
     weights: np.ndarray  # (terms, 2): columns affirm, dispute
     intercepts: np.ndarray  # (2,)
     thresholds: Thresholds
-    selection: dict[str, Any] = field(default_factory=dict)
     training: dict[str, Any] = field(default_factory=dict)
 
     def probabilities(self, sentences: Sequence[str]) -> np.ndarray:
@@ -128,7 +127,6 @@ class StanceModel:
                         "dispute": [round(float(x), 6) for x in self.weights[:, 1]]},
             "intercepts": {"affirm": round(float(self.intercepts[0]), 6), "dispute": round(float(self.intercepts[1]), 6)},
             "thresholds": {"affirm": self.thresholds.affirm, "weak": self.thresholds.weak, "dispute": self.thresholds.dispute},
-            "selection": self.selection,
             "training": self.training,
         }
 
@@ -149,7 +147,7 @@ class StanceModel:
             raise ModelError(f"{where}: non-finite numbers in the model")
         return cls(name=str(data.get("name", "")), max_n=max_n, vocabulary={t: i for i, t in enumerate(terms)},
                    idf=idf, weights=weights, intercepts=intercepts, thresholds=thresholds,
-                   selection=dict(data.get("selection") or {}), training=dict(data.get("training") or {}))
+                   training=dict(data.get("training") or {}))
 
 
 def check_format(data: Any, where: str, fmt: str, version: int) -> None:

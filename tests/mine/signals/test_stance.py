@@ -66,7 +66,8 @@ def test_the_packaged_model_loads_offline_from_json() -> None:
     assert "ngram" in packaged_models()
     model = load_model("ngram")
     assert model.name == "ngram" and len(model.vocabulary) > 1000
-    assert model.selection.keys() == {"strict_majority", "max_opposing", "weak_opposes"}
+    assert 0 < model.thresholds.affirm <= 1 and 0 < model.thresholds.dispute <= 1
+    assert model.training["procedure"].endswith("fit_procedure on the whole dev split")
 
 
 @pytest.mark.parametrize("text, message", [
