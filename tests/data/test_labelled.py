@@ -10,7 +10,12 @@ import pytest
 from judgeaudit.cli import main
 from judgeaudit.data.contract import Evidence, Idea, LabelledIdea, PairItem, PointItem
 from judgeaudit.data.jsonl import write_items
-from judgeaudit.data.labelled import check_labelled_file, labelled_problems, labelled_stats, write_labelled
+from judgeaudit.data.labelled import (
+    check_labelled_file,
+    labelled_problems,
+    labelled_stats,
+    write_labelled,
+)
 
 
 def row(idea_id: str, label: str = "novel", area: str = "A", pairs: int = 1) -> LabelledIdea:
