@@ -47,6 +47,10 @@ REVIEW_FIELDS: tuple[str, ...] = ("summary", "strengths", "weaknesses", "questio
 FLAGS: tuple[str, ...] = ("affirms", "affirms_at_all", "disputes")
 CLASSES: tuple[Side, ...] = ("novel", "not_novel")
 LABEL_KEYS: tuple[str, ...] = ("affirm_quotes", "weak_quotes", "dispute_quotes")
+# The reference-rule brief (tests/fixtures/reading_cases_reference_rule/BRIEF.md) names the weak quotes "soft
+# affirmations" and asks for no flags: its label lines hold these keys instead.
+SOFT_LABEL_KEYS: tuple[str, ...] = ("affirm_quotes", "soft_affirm_quotes", "dispute_quotes")
+FLAG_KEYS: tuple[str, ...] = ("affirms", "weak_affirms", "disputes")
 
 
 class CasesError(UserError):
@@ -61,7 +65,7 @@ class CaseLabel:
     affirm_quotes: tuple[str, ...]
     weak_quotes: tuple[str, ...]
     dispute_quotes: tuple[str, ...]
-    flags: tuple[bool, bool, bool]  # affirms, weak_affirms, disputes as written in the file
+    flags: tuple[bool, bool, bool] | None  # affirms, weak_affirms, disputes as written in the file (None: none written)
 
     @property
     def affirms(self) -> bool:
@@ -128,14 +132,19 @@ def _review(forum: str, raw: Any, where: str) -> Review:
 
 
 def _label(row: dict[str, Any], where: str) -> CaseLabel:
+    """A label line of either brief: weak quotes as `weak_quotes` with flags, or as `soft_affirm_quotes` without."""
+    keys = SOFT_LABEL_KEYS if "soft_affirm_quotes" in row and "weak_quotes" not in row else LABEL_KEYS
     quotes: list[tuple[str, ...]] = []
-    for key in LABEL_KEYS:
+    for key in keys:
         value = row.get(key)
         if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
             raise CasesError(f"{where}: {key} must be a list of strings")
         quotes.append(tuple(value))
-    flags = tuple(bool(row.get(k)) for k in ("affirms", "weak_affirms", "disputes"))
-    return CaseLabel(str(row.get("review_id")), quotes[0], quotes[1], quotes[2], (flags[0], flags[1], flags[2]))
+    flags = None
+    if any(k in row for k in FLAG_KEYS):
+        a, w, d = (bool(row.get(k)) for k in FLAG_KEYS)
+        flags = (a, w, d)
+    return CaseLabel(str(row.get("review_id")), quotes[0], quotes[1], quotes[2], flags)
 
 
 def load_cases(directory: Path) -> list[CasePaper]:
@@ -217,7 +226,7 @@ def integrity_problems(papers: Sequence[CasePaper]) -> list[str]:
         for rid, label in p.labels.items():
             if rid not in ids:
                 continue
-            if label.flags != (label.affirms, bool(label.weak_quotes), label.disputes):
+            if label.flags is not None and label.flags != (label.affirms, bool(label.weak_quotes), label.disputes):
                 problems.append(f"{p.forum}/{rid}: a flag disagrees with its quotes")
             for q in (*label.affirm_quotes, *label.weak_quotes, *label.dispute_quotes):
                 for version in p.versions[rid]:

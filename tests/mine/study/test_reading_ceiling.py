@@ -16,6 +16,7 @@ from judgeaudit.mine.study import stance_cases as sc
 from judgeaudit.mine.study.records import measured_with, read_study
 
 READING_CASES = Path(__file__).resolve().parents[2] / "fixtures" / "reading_cases"
+REFERENCE_RULE_CASES = READING_CASES.parent / "reading_cases_reference_rule"
 BUNDLED = Path(__file__).resolve().parents[3] / "datasets" / "iclr2026" / "human_only"
 KEPT = [(False, False, True)] * 3 + [(False, False, False)]  # a not_novel paper the annotators' reading keeps
 BLOCKED = [(True, False, True)] * 4  # one it does not (an explicit affirmation)
@@ -121,8 +122,36 @@ def test_reading_cases_fixture_is_sound() -> None:
 def test_the_cards_fixture_counts_are_what_the_fixture_gives() -> None:
     # the card's outcome counts need no dev file: the bundled rule on every reading case's annotated stances
     papers = sc.load_cases(READING_CASES)
-    got = {side: {o: sum(1 for p in papers if p.side == side and sc.annotator_outcome(p) == o) for o in sc.OUTCOMES}
-           for side in sc.CLASSES}
     record = read_study(BUNDLED, "reading_ceiling")
-    assert record is not None and record["outcomes"] == got and record["measured_with"] == measured_with()
+    assert record is not None and record["outcomes"] == _outcomes(papers) and record["measured_with"] == measured_with()
     assert sum(len(p.reviews) for p in papers) == 587
+
+
+def _outcomes(papers: list[sc.CasePaper]) -> dict[str, dict[str, int]]:
+    return {side: {o: sum(1 for p in papers if p.side == side and sc.annotator_outcome(p) == o) for o in sc.OUTCOMES}
+            for side in sc.CLASSES}
+
+
+def test_reference_rule_cases_are_read_as_written_and_sound() -> None:
+    """The annotators' label lines (soft affirmations, no flags) load as they are: soft quotes as weak ones."""
+    papers = sc.load_cases(REFERENCE_RULE_CASES)
+    assert sc.integrity_problems(papers) == []
+    assert len(papers) == 153 and sum(len(p.reviews) for p in papers) == 582
+    assert sum(len(p.labels) for p in papers) == 582
+    rows = [json.loads(line) for name in sorted(REFERENCE_RULE_CASES.glob("labels_*.jsonl"))
+            for line in name.read_text("utf-8").splitlines()]
+    soft = {r["review_id"]: tuple(r["soft_affirm_quotes"]) for r in rows}
+    labels = {rid: label for p in papers for rid, label in p.labels.items()}
+    assert all(labels[rid].weak_quotes == quotes and labels[rid].flags is None for rid, quotes in soft.items())
+    assert sum(1 for q in soft.values() if q) == 13  # the README's count
+    # every batch review has only the two fields the annotators saw
+    assert {f for p in papers for r in p.reviews for f, _ in r.texts} <= {"strengths", "weaknesses"}
+
+
+def test_the_cards_reference_rule_record_counts_are_what_the_fixture_gives() -> None:
+    papers = sc.load_cases(REFERENCE_RULE_CASES)
+    record = read_study(BUNDLED, "reading_ceiling_reference_rule")
+    assert record is not None and record["outcomes"] == _outcomes(papers) and record["measured_with"] == measured_with()
+    assert "--reference-rule" in record["command"]
+    card = (BUNDLED / "README.md").read_text("utf-8")
+    assert record["table_markdown"] in card
