@@ -285,7 +285,7 @@ Recompute: `{crossval.get('command')}`.
 """
 
 
-STUDY_ORDER = ("previous_set", "reading_ceiling", "stance_cases", "kept_not_novel_cases")
+STUDY_ORDER = ("previous_set", "reading_ceiling_reference_rule", "reading_ceiling", "stance_cases", "kept_not_novel_cases")
 """The order the card shows the known study records in (others follow, by key)."""
 
 

@@ -4,6 +4,13 @@
         [--cases tests/fixtures/reading_cases] [--sample-cases tests/fixtures/stance_cases ...]
         [--census-cases tests/fixtures/kept_not_novel_cases ...] [--snapshot DIR] [--resamples N] [--json FILE]
         [--write SET_DIR]
+    python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl \
+        --reference-rule [--write SET_DIR]
+
+`--reference-rule` reads the reading under the reference's signal definition instead
+(tests/fixtures/reading_cases_reference_rule: the dev papers and 30 random candidates of this rule per
+side, annotated under the definition of issue 27, soft affirmations recorded apart; no further sample or
+census) and stores its record as `reading_ceiling_reference_rule`.
 
 Reads the annotated papers of `--cases` (the dev split's papers and random candidates outside it)
 and of each `--sample-cases` directory (random candidates outside the dev split only), the papers
@@ -33,6 +40,7 @@ import os
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from judgeaudit.mine.parse import as_of_ms
@@ -81,15 +89,24 @@ def main(argv: list[str] | None = None) -> int:
     """Print the reading-ceiling tables."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dev", type=Path, required=True, help="the reference's dev labels (human_only_dev.jsonl)")
-    ap.add_argument("--cases", type=Path, default=FIXTURES / "reading_cases")
-    ap.add_argument("--sample-cases", type=Path, nargs="*", default=[FIXTURES / "stance_cases"])
-    ap.add_argument("--census-cases", type=Path, nargs="*", default=[FIXTURES / "kept_not_novel_cases"])
+    ap.add_argument("--cases", type=Path, default=None, help="(default: tests/fixtures/reading_cases, or with "
+                    "--reference-rule tests/fixtures/reading_cases_reference_rule)")
+    ap.add_argument("--sample-cases", type=Path, nargs="*", default=None,
+                    help="(default: tests/fixtures/stance_cases; none with --reference-rule)")
+    ap.add_argument("--census-cases", type=Path, nargs="*", default=None,
+                    help="(default: tests/fixtures/kept_not_novel_cases; none with --reference-rule)")
+    ap.add_argument("--reference-rule", action="store_true",
+                    help="the reading under the reference's signal definition (its fixture, record and text)")
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT)
     ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, help=f"(default: {REVIEWS_AS_OF}, the bundled set's)")
     ap.add_argument("--write", type=Path, default=None, metavar="SET_DIR", help="store the table in SET_DIR/studies.json")
     ap.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON here")
     args = ap.parse_args(argv)
+    study = REFERENCE_RULE if args.reference_rule else EARLIER_BRIEF
+    args.cases = args.cases or study.cases
+    args.sample_cases = study.sample_cases if args.sample_cases is None else args.sample_cases
+    args.census_cases = study.census_cases if args.census_cases is None else args.census_cases
     try:
         dev_rows = load_dev(args.dev)
         dev_labels = {r["forum"]: str(r["label"]) for r in dev_rows if isinstance(r.get("forum"), str)}
@@ -141,14 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         fixture = {side: {o: sum(1 for p in load(args.cases) if p.side == side and sc.annotator_outcome(p) == o)
                           for o in sc.OUTCOMES} for side in sc.CLASSES}
-        text = TEXT.format(dev=len(dev), sample=len(sample), census=len(census), drawn=drawn[0],
-                           resamples=result["resamples"], seed=result["seed"],
-                           outcomes=sc.counts_table("class", sc.OUTCOMES, outcomes))
-        write_study(args.write, "reading_ceiling", {
-            "title": "How close a careful reading comes to the reference (annotators, reading cases)", "text": text,
-            "table_markdown": rc.table(result), "outcomes": fixture, "measured_with": measured_with(),
-            "command": "python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl"})
-        print(f"wrote the reading_ceiling record to {args.write}/studies.json")
+        text = study.text.format(dev=len(dev), sample=len(sample), census=len(census), drawn=drawn[0],
+                                 resamples=result["resamples"], seed=result["seed"],
+                                 outcomes=sc.counts_table("class", sc.OUTCOMES, outcomes))
+        write_study(args.write, study.key, {
+            "title": study.title, "text": text, "table_markdown": rc.table(result), "outcomes": fixture,
+            "measured_with": measured_with(), "command": study.command})
+        print(f"wrote the {study.key} record to {args.write}/studies.json")
     return 0
 
 
@@ -168,6 +184,50 @@ seed {seed}). The cue and n-gram rows are in-sample on the dev papers (both were
 Dev papers, by what the rule does with the annotators' stances:
 
 {outcomes}"""
+
+REFERENCE_RULE_TEXT = """\
+Every paper of the reference's dev split found in the snapshot and 30 random candidates of this rule per
+side outside it, with every review's strengths and weaknesses (as of 2025-11-13T08:00:00Z) read by seven
+independent annotator agents briefed only with the reference's signal definition (issue 27: an
+affirmation says in so many words that the contribution is new; a dispute judges the contribution itself
+not novel; descriptions, missing citations, criticism of experiments and hedged uncertainty are no signal),
+with "soft" affirmations ("somewhat novel") recorded apart, and not told which papers were the
+reference's (`tests/fixtures/reading_cases_reference_rule/`). Per paper, this rule on their stances: no
+review opposing, and more than half of all its reviews carrying the label's stance only ({dev} dev papers,
+{sample} sampled papers of {drawn}). Row *annotators*: soft affirmations are no signal (the reference's
+definition); *weak affirmations count as explicit*: soft affirmations count as affirmations both ways. The
+reading's recall of the reference's dev ideas and its kept share of the random candidates give its class
+size and its kept-set Jaccard with the reference's published class
+(`stats.label_agreement.sampled_jaccard_metric`; 95% percentile bootstrap over papers, {resamples}
+resamples, seed {seed}). The cue and n-gram rows are in-sample on the dev papers (both were written or
+fitted on them).
+
+Dev papers, by what the rule does with the annotators' stances (soft affirmations no signal):
+
+{outcomes}"""
+
+
+@dataclass(frozen=True)
+class Study:
+    """One reading study: its cases, its sample and census directories, the record it writes and its text."""
+
+    key: str
+    title: str
+    cases: Path
+    sample_cases: list[Path]
+    census_cases: list[Path]
+    text: str
+    command: str
+
+
+_COMMAND = "python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl"
+EARLIER_BRIEF = Study("reading_ceiling", "How close a careful reading comes to the reference (annotators, reading cases)",
+                      FIXTURES / "reading_cases", [FIXTURES / "stance_cases"], [FIXTURES / "kept_not_novel_cases"],
+                      TEXT, _COMMAND)
+REFERENCE_RULE = Study("reading_ceiling_reference_rule",
+                       "Annotators' reading under the reference's signal definition (reading cases, reference rule)",
+                       FIXTURES / "reading_cases_reference_rule", [], [], REFERENCE_RULE_TEXT,
+                       _COMMAND + " --reference-rule")
 
 
 if __name__ == "__main__":
