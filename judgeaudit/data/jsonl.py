@@ -14,17 +14,23 @@ from judgeaudit.files import atomic_open
 T = TypeVar("T")
 
 
+def read_jsonl_bytes(path: Path) -> bytes | Problem:
+    """A JSONL file's bytes, or the one problem that stops it being read (unreadable, or empty)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return Problem(str(path), 0, "", f"cannot read file: {exc.strerror or exc}")
+    return data if data.strip() else Problem(str(path), 0, "", "file is empty")
+
+
 def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], list[Problem]]:
     """Parse a contract JSONL file; return the good items and every problem found."""
     p = Path(path)
     name = str(p)
     problems: list[Problem] = []
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        return [], [Problem(name, 0, "", f"cannot read file: {exc.strerror or exc}")]
-    if not data.strip():
-        return [], [Problem(name, 0, "", "file is empty")]
+    data = read_jsonl_bytes(p)
+    if isinstance(data, Problem):
+        return [], [data]
     lines = data.split(b"\n")
     ends_with_newline = data.endswith(b"\n")
     if ends_with_newline:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import LabelledIdea, PairItem, PointItem
-from judgeaudit.data.jsonl import check_file, write_rows
+from judgeaudit.data.jsonl import check_file, read_jsonl_bytes, write_rows
 from judgeaudit.data.validate import Problem, parse_labelled
 
 LABELLED_NAME = "labelled.jsonl"
@@ -33,12 +33,9 @@ def check_labelled_file(path: str | Path) -> tuple[list[LabelledIdea], list[Prob
     """Parse a labelled-pool file; return the good rows and every problem (with file, line and field)."""
     p = Path(path)
     name = str(p)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        return [], [Problem(name, 0, "", f"cannot read file: {exc.strerror or exc}")]
-    if not data.strip():
-        return [], [Problem(name, 0, "", "file is empty")]
+    data = read_jsonl_bytes(p)
+    if isinstance(data, Problem):
+        return [], [data]
     rows: list[LabelledIdea] = []
     problems: list[Problem] = []
     first: dict[str, int] = {}
