@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import shutil
 from collections import Counter
 from collections.abc import Callable
+from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,11 +100,38 @@ def run_mine(out: Path, *extra: str) -> int:
     return main(["mine", "--source", f"snapshot:{FIXTURE}", "--out", str(out), "--no-progress", "--workers", "1", *LOOSE, *extra])
 
 
-def test_end_to_end_on_the_fixture_writes_a_valid_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_mine(tmp_path / "out") == 0
-    printed = capsys.readouterr().out
+@dataclass(frozen=True)
+class Mined:
+    """One run of the default (loose) command over the fixture, shared by the module's tests: read it, or copy it."""
+
+    out: Path
+    printed: str
+
+    @property
+    def set_dir(self) -> Path:
+        """Its Human-Only set directory."""
+        return self.out / "human_only"
+
+    def copy(self, dest: Path) -> Path:
+        """A copy of the whole output root at `dest` (for a test that changes the set); returns `dest`."""
+        shutil.copytree(self.out, dest)
+        return dest
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> Mined:
+    """The fixture mined once with the default options (each test that needs another cut mines its own)."""
+    out = tmp_path_factory.mktemp("mined") / "out"
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        assert run_mine(out) == 0
+    return Mined(out, printed.getvalue())
+
+
+def test_end_to_end_on_the_fixture_writes_a_valid_set(mined: Mined) -> None:
+    printed = mined.printed
     assert "counts after each step" in printed and "by area" in printed
-    set_dir = tmp_path / "out" / "human_only"
+    set_dir = mined.set_dir
     pairs = read_pairs(set_dir / "pairwise.jsonl")
     points = read_points(set_dir / "pointwise.jsonl")
     assert pairs and points
@@ -153,8 +184,9 @@ def test_same_inputs_and_seed_give_byte_identical_files(tmp_path: Path) -> None:
     assert labels(other) == labels(set_dir)  # the seed draws the pairs, not the labels
 
 
-def test_a_crash_while_writing_leaves_the_previous_set_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_mine(tmp_path / "out") == 0
+def test_a_crash_while_writing_leaves_the_previous_set_intact(mined: Mined, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    mined.copy(tmp_path / "out")
     set_dir = tmp_path / "out" / "human_only"
     before = (set_dir / "pairwise.jsonl").read_bytes()
 
@@ -189,7 +221,7 @@ def test_bad_source_and_thresholds_are_clear_errors(tmp_path: Path, capsys: pyte
     assert not (tmp_path / "none" / "human_only" / "pairwise.jsonl").exists()
 
 
-def test_live_path_fetches_then_mines_the_same_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_live_path_fetches_then_mines_the_same_set(mined: Mined, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """Without --source the miner fetches with the real openreview-py client.
 
@@ -200,7 +232,6 @@ def test_live_path_fetches_then_mines_the_same_set(tmp_path: Path, monkeypatch: 
 
     monkeypatch.delenv("OPENREVIEW_USERNAME", raising=False)
     monkeypatch.delenv("OPENREVIEW_PASSWORD", raising=False)
-    assert run_mine(tmp_path / "snap") == 0
     with OpenReviewTestServer.from_cache(FIXTURE) as srv:
         code = main(["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", str(tmp_path / "cache"),
                      "--baseurl", srv.baseurl, "--out", str(tmp_path / "live"), "--no-progress", "--workers", "1", *LOOSE])
@@ -209,7 +240,7 @@ def test_live_path_fetches_then_mines_the_same_set(tmp_path: Path, monkeypatch: 
                      "--baseurl", srv.baseurl, "--out", str(tmp_path / "x"), "--no-progress"]) == 2
     assert "Nope.cc/2099/Conference" in capsys.readouterr().err
     for name in ("pairwise.jsonl", "pointwise.jsonl"):
-        assert (tmp_path / "live" / "human_only" / name).read_bytes() == (tmp_path / "snap" / "human_only" / name).read_bytes()
+        assert (tmp_path / "live" / "human_only" / name).read_bytes() == (mined.set_dir / name).read_bytes()
     manifest = json.loads((tmp_path / "live" / "human_only" / "manifest.json").read_text())
     assert manifest["source"]["kind"] == "fetch"
 
@@ -266,8 +297,9 @@ def assert_funnel_adds_up(mining: dict[str, Any], rows: list[LabelledIdea], pair
     assert labels_of(rows)["novel"] - dropped["novel"] == len(pairs)
 
 
-def test_validate_refuses_a_card_left_from_another_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_mine(tmp_path / "a") == 0
+def test_validate_refuses_a_card_left_from_another_build(mined: Mined, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    mined.copy(tmp_path / "a")
     assert run_mine(tmp_path / "b", "--min-reviews", "4") == 0
     a, b = tmp_path / "a" / "human_only", tmp_path / "b" / "human_only"
     (a / "README.md").write_bytes((b / "README.md").read_bytes())  # a new card beside the old manifest
@@ -285,9 +317,8 @@ def test_the_learned_extractor_mines_the_fixture_and_is_recorded(tmp_path: Path)
     assert main(["validate", str(tmp_path / "out" / "human_only")]) == 0
 
 
-def test_files_alternate_classes_for_small_limit_runs(tmp_path: Path) -> None:
-    assert run_mine(tmp_path / "out") == 0
-    set_dir = tmp_path / "out" / "human_only"
+def test_files_alternate_classes_for_small_limit_runs(mined: Mined) -> None:
+    set_dir = mined.set_dir
     golds = [p.gold for p in read_points(set_dir / "pointwise.jsonl")]
     n = min(golds.count("novel"), golds.count("not_novel"))
     assert golds[: 2 * n] == ["novel", "not_novel"] * n
@@ -296,21 +327,19 @@ def test_files_alternate_classes_for_small_limit_runs(tmp_path: Path) -> None:
     assert pair_golds[: 2 * k] == ["a", "b"] * k
 
 
-def test_the_larger_point_set_holds_every_labelled_idea(tmp_path: Path) -> None:
-    assert run_mine(tmp_path / "pairs") == 0
+def test_the_larger_point_set_holds_every_labelled_idea(mined: Mined, tmp_path: Path) -> None:
     assert run_mine(tmp_path / "all", "--point-set", "labelled") == 0
     rows, _ = check_labelled_file(tmp_path / "all" / "human_only" / "labelled.jsonl")
     points = read_points(tmp_path / "all" / "human_only" / "pointwise.jsonl")
     assert {p.item_id for p in points} == {r.idea_id for r in rows}
-    assert len(points) > len(read_points(tmp_path / "pairs" / "human_only" / "pointwise.jsonl"))
+    assert len(points) > len(read_points(mined.set_dir / "pointwise.jsonl"))
     manifest = json.loads((tmp_path / "all" / "human_only" / "manifest.json").read_text())
     assert manifest["mining"]["point_set"] == "labelled" and "--point-set labelled" in manifest["build_command"]
 
 
-def test_validate_finds_a_pair_set_that_disagrees_with_the_labelled_pool(tmp_path: Path,
+def test_validate_finds_a_pair_set_that_disagrees_with_the_labelled_pool(mined: Mined, tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_mine(tmp_path / "out") == 0
-    set_dir = tmp_path / "out" / "human_only"
+    set_dir = mined.copy(tmp_path / "out") / "human_only"
     lines = (set_dir / "labelled.jsonl").read_text().splitlines()
     row = json.loads(lines[0])
     row["pairs"] += 1
@@ -338,9 +367,8 @@ def _rewrite_fixture(dest: Path, venueid: Callable[[dict[str, Any]], str]) -> No
             fh.write("\n".join(out) + "\n")
 
 
-def test_the_decision_filter_applies_when_the_source_carries_decisions(tmp_path: Path) -> None:
-    assert run_mine(tmp_path / "before") == 0  # the fixture predates decisions: no filter
-    before, _ = check_labelled_file(tmp_path / "before" / "human_only" / "labelled.jsonl")
+def test_the_decision_filter_applies_when_the_source_carries_decisions(mined: Mined, tmp_path: Path) -> None:
+    before, _ = check_labelled_file(mined.set_dir / "labelled.jsonl")  # the fixture predates decisions: no filter
     novel = sorted(r.idea_id for r in before if r.label == "novel")
     accepted = set(novel[1:])  # one novel idea's paper is rejected after all, every other paper too
     venue = "ICLR.cc/2026/Conference"
@@ -362,9 +390,8 @@ def test_the_decision_filter_applies_when_the_source_carries_decisions(tmp_path:
     assert {r.idea_id for r in unfiltered} == {r.idea_id for r in before}
 
 
-def test_a_blocklisted_title_is_left_out_and_counted(tmp_path: Path) -> None:
-    assert run_mine(tmp_path / "a") == 0
-    rows, _ = check_labelled_file(tmp_path / "a" / "human_only" / "labelled.jsonl")
+def test_a_blocklisted_title_is_left_out_and_counted(mined: Mined, tmp_path: Path) -> None:
+    rows, _ = check_labelled_file(mined.set_dir / "labelled.jsonl")
     victim = next(r for r in rows if r.title)
     blocklist = tmp_path / "blocked.txt"
     blocklist.write_text(f"# titles providers refuse\n\n  {victim.title.upper()}  \n")

@@ -114,9 +114,14 @@ def test_ctrl_c_with_two_workers_exits_130_with_one_line(tmp_path: Path) -> None
     assert "Traceback" not in err, err
     assert err.strip().splitlines()[-1] == "judgeaudit mine: interrupted"
     assert not (out / "human_only").exists()
-    time.sleep(0.5)
-    with pytest.raises(ProcessLookupError):  # no worker outlives the run
-        os.killpg(proc.pid, 0)
+    deadline = time.monotonic() + 0.5
+    while True:  # no worker outlives the run by more than half a second
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a worker outlived the run"
+        time.sleep(0.02)
 
 
 def test_two_workers_decide_exactly_as_one_and_every_step_is_timed(tmp_path: Path) -> None:
