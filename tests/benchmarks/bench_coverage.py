@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy
-from doc_block import write_block
+from doc_block import publish
 from scipy import stats
 from scipy.special import gammaln, xlogy
 
@@ -649,10 +649,7 @@ def main() -> None:
               "| gate | data | smallest n |", "|---|---|---|"]
     lines += [f"| {g} | {what} | {n if n is not None else '> 400'} |" for g, what, n in deciding_items()]
     lines += ["", END_CORRECTED]
-    corrected_text = "\n".join(lines)
-    print(corrected_text)
-    if args.write:
-        write_block(args.write, BEGIN_CORRECTED, END_CORRECTED, corrected_text)
+    publish("\n".join(lines), args.write, BEGIN_CORRECTED, END_CORRECTED)
     if args.only:
         return
 
@@ -682,10 +679,7 @@ def main() -> None:
                       "point interval covers only its own value)", simulated["macro_f1"],
                       f"Monte Carlo standard error of a simulated coverage near 0.95: {mc:.3f}.")
     lines += ["The noise-corrected flip rate's tables and the items each gate needs are in the next block.", "", END]
-    text = "\n".join(lines)
-    print(text)
-    if args.write:
-        write_block(args.write, BEGIN, END, text)
+    publish("\n".join(lines), args.write, BEGIN, END)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from doc_block import write_block
+from doc_block import publish
 
 from judgeaudit.audit.battery import headline
 from judgeaudit.audit.gates import DEFAULT_GATES, HEADLINE, decide, evaluate
@@ -243,10 +243,7 @@ def main() -> None:
         lines.append(f"| {sc.gate} | {sc.truth:.3f} ({sc.where}) | {knobs(sc.behaviour)} | {bon:.3f} | {raw:.3f} | "
                      f"{one:.3f} | {stop:.1f} |")
     lines += ["", END]
-    text = "\n".join(lines)
-    print(text)
-    if args.write:
-        write_block(args.write, BEGIN, END, text)
+    publish("\n".join(lines), args.write, BEGIN, END)
 
 
 if __name__ == "__main__":

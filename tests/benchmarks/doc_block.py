@@ -6,6 +6,13 @@ import re
 from pathlib import Path
 
 
+def publish(text: str, path: Path | None, begin: str, end: str) -> None:
+    """Print a generated block and, with a `path` (the benchmark's --write), put it into that document."""
+    print(text)
+    if path is not None:
+        write_block(path, begin, end, text)
+
+
 def write_block(path: Path, begin: str, end: str, text: str) -> None:
     """Replace the block from `begin` to `end` in `path` by `text` (which holds both markers); exits naming
     the file when a marker is missing."""
