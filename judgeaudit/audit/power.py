@@ -130,8 +130,10 @@ def _item_distribution(behaviour: Behaviour, kind: str, arms: Sequence[tuple[str
             yield w_edit * w_events, tuple(verdicts), tuple(a.target for a in shown)
 
 
-def item_patterns(behaviour: Behaviour, kind: str, probes: Sequence[str], design: Design = Design()) -> Patterns:
-    """The exact distribution of one item's verdicts over the battery's arms for these probes."""
+def item_patterns(behaviour: Behaviour, kind: str, probes: Sequence[str], design: Design | None = None) -> Patterns:
+    """The exact distribution of one item's verdicts over the battery's arms for these probes (the
+    items' mix `design`, default `Design()`)."""
+    design = design or Design()
     arms = _arms(kind, probes)
     gold_first = design.gold_first if kind == "pairwise" else design.novel_share
     first, second = options(kind)

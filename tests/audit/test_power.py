@@ -11,8 +11,20 @@ import numpy as np
 import pytest
 
 from judgeaudit.audit.gates import DEFAULT_GATES
-from judgeaudit.audit.planted import Design, battery_arms, expected_figures, simulate_frame, true_statistic
-from judgeaudit.audit.power import Simulator, frame_of_counts, gate_results, item_patterns, outcome_counts
+from judgeaudit.audit.planted import (
+    Design,
+    battery_arms,
+    expected_figures,
+    simulate_frame,
+    true_statistic,
+)
+from judgeaudit.audit.power import (
+    Simulator,
+    frame_of_counts,
+    gate_results,
+    item_patterns,
+    outcome_counts,
+)
 from judgeaudit.providers.planted.behaviour import Behaviour
 
 GATES = {g.name: g for g in DEFAULT_GATES}
@@ -38,7 +50,7 @@ def test_item_patterns_match_the_providers_own_draws(behaviour: Behaviour, probe
     frame = simulate_frame(behaviour, "pairwise", n, probes, judge="power").frame
     arms = battery_arms("pairwise", probes)
     seen: Counter[tuple[str, tuple[str, ...]]] = Counter()
-    for item_id, rows in frame.groupby("item_id"):
+    for _, rows in frame.groupby("item_id"):
         by_arm = {(r.probe if isinstance(r.probe, str) else None, r.probe_variant if isinstance(r.probe_variant, str)
                    else None): r.verdict for r in rows.itertuples()}
         seen[(rows["gold"].iloc[0], tuple(by_arm[a] for a in arms))] += 1
