@@ -19,15 +19,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mine_options import LOOSE as MINE_LOOSE
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 BUNDLED_SET = ROOT / "datasets" / "iclr2026" / "human_only"
 SMALL_SNAPSHOT = FIXTURES / "openreview_small"
 BENCH_SOURCE = FIXTURES / "novelty_judge_bench" / "good"
-# The 40-forum snapshot is too small for the default deciles: mining it needs looser thresholds
-# (the same ones tests/mine uses).
-LOOSE = ("--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
-         "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1")
+# The 40-forum snapshot is too small for the default rule: mining it needs looser thresholds
+# (the same ones tests/mine uses, tests/mine_options.py).
+LOOSE = tuple(MINE_LOOSE)
 
 # Libraries that cost from a tenth of a second (numpy) to seconds (inspect_ai, torch) to import.
 HEAVY: tuple[str, ...] = ("inspect_ai", "pandas", "matplotlib", "torch", "litellm", "sentence_transformers",

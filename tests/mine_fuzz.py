@@ -38,12 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mine_options import LOOSE as _LOOSE
+
 from judgeaudit.cli import main
 
+LOOSE = _LOOSE + ["--majority-rule", "strict", "--weak-affirmations", "oppose"]
+
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small" / "notes-00.jsonl.gz"
-LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
-         "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1",
-         "--majority-rule", "strict", "--weak-affirmations", "oppose"]
 
 Line = bytes
 

@@ -165,3 +165,27 @@ def test_own_modules_are_imported_at_module_top() -> None:
             if not top and targets and not {(module, t) for t in targets} <= LOCAL_IMPORTS_ALLOWED:
                 local.append(f"{module}:{node.lineno}")
     assert not local, f"function-local imports of our own modules: {local}"
+
+
+STUDY = "judgeaudit.mine.study"
+CLI_OF_THE_MINER = "judgeaudit.mine.commands"  # `judgeaudit mine --dev` measures with the study's calibration
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_the_miner_pipeline_and_its_export_never_import_the_extractor_study() -> None:
+    graph = _graph()
+    assert any(t.startswith(STUDY) for t in graph[CLI_OF_THE_MINER])  # the check below sees study imports
+    offenders = sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
+                       if m.startswith("judgeaudit.") and not m.startswith(STUDY) and m != CLI_OF_THE_MINER
+                       and t.startswith(STUDY))
+    assert not offenders, f"pipeline modules importing the study: {offenders}"
+    assert not {t for t in _reachable(graph, "judgeaudit.mine.export") if t.startswith(STUDY)}

@@ -75,7 +75,7 @@ def _files_table(set_dir: Path) -> str:
         return ""
     rows = ["| file | items | gold | setup | areas |", "|---|---|---|---|---|"]
     for name, stats in manifest.get("files", {}).items():
-        gold = ", ".join(f"{k}: {v}" for k, v in stats.get("by_gold", {}).items())
+        gold = ", ".join(f"{k}: {v}" for k, v in (stats.get("by_gold") or stats.get("by_label") or {}).items())
         setup = ", ".join(f"{k}: {v}" for k, v in stats.get("by_setup", {}).items())
         rows.append(f"| `{name}` | {stats.get('items', 0)} | {gold} | {setup} | {len(stats.get('by_area', {}))} |")
     return "\n".join(rows) + f"\n\nCounts, content hashes, source snapshot and build command: `{MANIFEST_NAME}`.\n"

@@ -12,10 +12,13 @@ VALIDATE_HELP = """\
 Check contract JSONL files against the data contract (judgeaudit/data/contract.py).
 
 Each PATH is a JSONL file or a directory. Directories are searched recursively for
-pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped).
-A *_plan.jsonl file must agree with its abstract file (same item id: setup and area;
-same idea id: label). A set directory (one holding manifest.json) must also match its
-manifest's content hashes and carry a README.md card whose YAML configs name its files.
+pairwise*.jsonl and pointwise*.jsonl files, and for a mined set's labelled.jsonl (every
+labelled idea before pairing); other JSONL files are listed as skipped. A *_plan.jsonl file
+must agree with its abstract file (same item id: setup and area; same idea id: label), and
+the pair and point files must agree with labelled.jsonl beside them (every idea a row with
+the same label and area; each row's `pairs` the times pairwise.jsonl holds it). A set
+directory (one holding manifest.json) must also match its manifest's content hashes and
+carry a README.md card whose YAML configs name its files.
 
 Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
 summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds

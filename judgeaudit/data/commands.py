@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +17,18 @@ from judgeaudit.data.convert.novelty_judge_bench import (
 )
 from judgeaudit.data.hf import write_jsonl_set
 from judgeaudit.data.jsonl import check_file
+from judgeaudit.data.labelled import (
+    LABELLED_PREFIX,
+    check_labelled_file,
+    is_labelled_file,
+    labelled_problems,
+)
 from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest, write_manifest
 from judgeaudit.data.sets import variant_problems
 from judgeaudit.data.validate import Problem
 from judgeaudit.files import sha256_file
 
-CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise")
+CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise", LABELLED_PREFIX)
 
 
 def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
@@ -47,21 +54,26 @@ def validate_command(args: argparse.Namespace) -> int:
             continue
         files, others = _jsonl_files(path)
         for other in others:
-            print(f"skipped (not named pairwise*/pointwise*): {other}")
+            print(f"skipped (not named pairwise*/pointwise*/labelled*): {other}")
         n_skipped += len(others)
         if not files:
             print(f"error: {raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
             missing = True
             continue
         for file in files:
-            items, file_problems = check_file(file, args.kind)
+            checked: Sequence[object]
+            if is_labelled_file(file):
+                checked, file_problems = check_labelled_file(file)
+            else:
+                checked, file_problems = check_file(file, args.kind)
             n_files += 1
-            n_items += len(items)
+            n_items += len(checked)
             problems.extend(file_problems)
             if file_problems:
                 bad_files.add(str(file))
         for parent in sorted({f.parent for f in files}):
-            found = variant_problems(parent)  # a _plan file must agree with its abstract file
+            # a _plan file must agree with its abstract file, the pair and point files with the labelled pool
+            found = variant_problems(parent) + labelled_problems(parent)
             problems.extend(found)
             bad_files.update(p.file for p in found)
         if path.is_dir() and not args.no_manifest:

@@ -1,4 +1,4 @@
-"""The data contract: Idea, PairItem, PointItem and their field rules (see DESIGN.md)."""
+"""The data contract: Idea, PairItem, PointItem, LabelledIdea and their field rules (see DESIGN.md)."""
 
 from __future__ import annotations
 
@@ -129,6 +129,24 @@ class PointItem:
 
 
 Item = PairItem | PointItem
+
+
+@dataclass(frozen=True)
+class LabelledIdea:
+    """One labelled idea before pairing (a row of `labelled.jsonl`): whether and how often a pair drew it."""
+
+    idea_id: str
+    title: str | None
+    area: str
+    label: Label
+    evidence: Evidence
+    paired: bool
+    pairs: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict; same keys and order as the dataclass fields."""
+        return {"idea_id": self.idea_id, "title": self.title, "area": self.area, "label": self.label,
+                "evidence": self.evidence.to_dict(), "paired": self.paired, "pairs": self.pairs}
 
 
 

@@ -134,9 +134,9 @@ def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence
     splits: Mapping[str, Sequence[Item]]
     if isinstance(source, str | Path):
         set_dir = Path(source)
-        paths = sorted(set_dir.glob("*.jsonl"))
+        paths = sorted(p for p in set_dir.glob("*.jsonl") if p.name.startswith(("pairwise", "pointwise")))
         if not paths:
-            raise FileNotFoundError(f"no *.jsonl files in {set_dir}")
+            raise FileNotFoundError(f"no pairwise*/pointwise* JSONL files in {set_dir}")
         splits = {p.stem: read_items(p, split_kind(p.stem)) for p in paths}
     elif isinstance(source, Mapping):
         splits = source

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from judgeaudit.data.contract import Idea, Item, PairItem, PointItem
 from judgeaudit.data.validate import ContractError, Kind, Problem, guess_kind, parse_item
 from judgeaudit.files import atomic_open
+
+T = TypeVar("T")
+
+
+def read_jsonl_bytes(path: Path) -> bytes | Problem:
+    """A JSONL file's bytes, or the one problem that stops it being read (unreadable, or empty)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return Problem(str(path), 0, "", f"cannot read file: {exc.strerror or exc}")
+    return data if data.strip() else Problem(str(path), 0, "", "file is empty")
 
 
 def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], list[Problem]]:
@@ -17,12 +28,9 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
     p = Path(path)
     name = str(p)
     problems: list[Problem] = []
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        return [], [Problem(name, 0, "", f"cannot read file: {exc.strerror or exc}")]
-    if not data.strip():
-        return [], [Problem(name, 0, "", "file is empty")]
+    data = read_jsonl_bytes(p)
+    if isinstance(data, Problem):
+        return [], [data]
     lines = data.split(b"\n")
     ends_with_newline = data.endswith(b"\n")
     if ends_with_newline:
@@ -123,11 +131,16 @@ def dumps_item(item: Item) -> str:
     return json.dumps(item.to_dict(), ensure_ascii=False, sort_keys=True)
 
 
-def write_items(path: str | Path, items: Iterable[Item]) -> int:
-    """Write items as JSONL atomically; return the count written."""
+def write_rows(path: str | Path, rows: Iterable[T], dumps: Callable[[T], str]) -> int:
+    """Write one line per row (`dumps(row)`) atomically; return the count written."""
     n = 0
     with atomic_open(path, "w") as fh:
-        for item in items:
-            fh.write(dumps_item(item) + "\n")
+        for row in rows:
+            fh.write(dumps(row) + "\n")
             n += 1
     return n
+
+
+def write_items(path: str | Path, items: Iterable[Item]) -> int:
+    """Write items as JSONL atomically; return the count written."""
+    return write_rows(path, items, dumps_item)

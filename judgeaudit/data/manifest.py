@@ -10,6 +10,7 @@ from typing import Any
 from judgeaudit import __version__
 from judgeaudit.data.contract import Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import check_file
+from judgeaudit.data.labelled import check_labelled_file, is_labelled_file, labelled_stats
 from judgeaudit.data.validate import ContractError, Problem
 from judgeaudit.files import atomic_write_text, sha256_file
 
@@ -54,9 +55,14 @@ def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
     files: dict[str, Any] = {}
     problems: list[Problem] = []
     for path in paths:
-        items, file_problems = check_file(path)
+        stats: dict[str, Any]
+        if is_labelled_file(path):
+            rows, file_problems = check_labelled_file(path)
+            stats = labelled_stats(rows)
+        else:
+            items, file_problems = check_file(path)
+            stats = file_stats(items)
         problems.extend(file_problems)
-        stats = file_stats(items)
         stats["sha256"] = sha256_file(path)
         stats["bytes"] = path.stat().st_size
         files[path.name] = stats

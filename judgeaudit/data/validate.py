@@ -15,6 +15,7 @@ from judgeaudit.data.contract import (
     Evidence,
     Idea,
     Item,
+    LabelledIdea,
     PairItem,
     PointItem,
     Provenance,
@@ -126,9 +127,20 @@ class _Collector:
         return value
 
 
-def _idea(c: _Collector, raw: dict[str, Any], path: str) -> Idea:
+def _evidence(c: _Collector, raw: dict[str, Any], path: str) -> Evidence:
     ev = c.obj(raw, "evidence", path, required=False)
     ep = f"{path}evidence."
+    return Evidence(
+        rating_mean=c.opt_num(ev, "rating_mean", ep),
+        contribution_mean=c.opt_num(ev, "contribution_mean", ep),
+        review_count=c.opt_int(ev, "review_count", ep),
+        positive_signals=c.str_list(ev, "positive_signals", ep),
+        negative_signals=c.str_list(ev, "negative_signals", ep),
+        similar_papers=c.str_list(ev, "similar_papers", ep),
+    )
+
+
+def _idea(c: _Collector, raw: dict[str, Any], path: str) -> Idea:
     pv = c.obj(raw, "provenance", path, required=False)
     pp = f"{path}provenance."
     return Idea(
@@ -140,14 +152,7 @@ def _idea(c: _Collector, raw: dict[str, Any], path: str) -> Idea:
         label=c.enum(raw, "label", path, LABELS),  # type: ignore[arg-type]
         generator=c.opt_str(raw, "generator", path),
         title=c.opt_str(raw, "title", path),
-        evidence=Evidence(
-            rating_mean=c.opt_num(ev, "rating_mean", ep),
-            contribution_mean=c.opt_num(ev, "contribution_mean", ep),
-            review_count=c.opt_int(ev, "review_count", ep),
-            positive_signals=c.str_list(ev, "positive_signals", ep),
-            negative_signals=c.str_list(ev, "negative_signals", ep),
-            similar_papers=c.str_list(ev, "similar_papers", ep),
-        ),
+        evidence=_evidence(c, raw, path),
         original_text=c.opt_str(raw, "original_text", path),
         provenance=Provenance(
             dataset=c.opt_str(pv, "dataset", pp) or "",
@@ -200,6 +205,33 @@ def parse_item(raw: Any, kind: Kind, file: str = "<memory>", line: int = 0) -> t
         if i_raw and item.gold in LABELS and item.idea.label in LABELS and item.gold != item.idea.label:
             c.add("gold", f"gold {item.gold!r} differs from idea.label {item.idea.label!r}")
     return (None if c.problems else item), c.problems
+
+
+def parse_labelled(raw: Any, file: str = "<memory>", line: int = 0) -> tuple[LabelledIdea | None, list[Problem]]:
+    """One row of `labelled.jsonl` from a decoded JSON value; return it and its problems."""
+    c = _Collector(file, line)
+    if not isinstance(raw, dict):
+        c.add("", f"expected a JSON object, got {type(raw).__name__}")
+        return None, c.problems
+    paired = raw.get("paired")
+    if not isinstance(paired, bool):
+        c.add("paired", f"expected true or false, got {paired!r}")
+    pairs = raw.get("pairs")
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 0:
+        c.add("pairs", f"expected a non-negative integer, got {pairs!r}")
+        pairs = 0
+    elif isinstance(paired, bool) and paired != (pairs > 0):
+        c.add("paired", f"paired is {str(paired).lower()} but pairs is {pairs}")
+    row = LabelledIdea(
+        idea_id=c.req_str(raw, "idea_id", ""),
+        title=c.opt_str(raw, "title", ""),
+        area=c.req_str(raw, "area", ""),
+        label=c.enum(raw, "label", "", LABELS),  # type: ignore[arg-type]
+        evidence=_evidence(c, raw, ""),
+        paired=bool(paired),
+        pairs=pairs,
+    )
+    return (None if c.problems else row), c.problems
 
 
 def guess_kind(path_name: str, first: Any) -> Kind | None:

@@ -1,73 +1,115 @@
-"""`judgeaudit mine`: OpenReview reviews -> validated novel/not_novel ideas -> Human-Only pair and point sets.
+"""`judgeaudit mine`: OpenReview reviews -> labelled novel/not_novel ideas -> Human-Only pair and point sets.
 
-The handler; the arguments and help are `mine.cli`."""
+Also the two actions of an LLM pass: `judgeaudit mine [options] units --write FILE` (the work units of
+the current candidates) and `judgeaudit mine answers --units FILE --answers FILE` (their answers into
+the extractor's cache), see `judgeaudit.mine.units`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
-from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
-from judgeaudit.mine.llm_signals import LLMExtractor
+from judgeaudit.mine.export import POINT_SETS, SET_NAME, export_set, read_calibration
+from judgeaudit.mine.llm import NOT_CACHED
 from judgeaudit.mine.openreview import fetch
 from judgeaudit.mine.openreview.fetch import FetchError, cached_summary
 from judgeaudit.mine.openreview.shards import CacheError, cache_files, cache_hash
-from judgeaudit.mine.pairing import make_pairs
-from judgeaudit.mine.parse import as_of_ms, as_of_text
-from judgeaudit.mine.pipeline import mine
-from judgeaudit.mine.sanitise import LLMSanitiser, RuleSanitiser
-from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
-from judgeaudit.mine.staging import set_lock
-from judgeaudit.mine.stance import (
+from judgeaudit.mine.pairing import POSITIONS, make_pairs
+from judgeaudit.mine.parse import TEXT_FIELDS, as_of_ms, as_of_text
+from judgeaudit.mine.pipeline import (
+    MineResult,
+    compare_extractors,
+    load_corpus,
+    mine,
+    select_labels,
+)
+from judgeaudit.mine.sanitise.sanitisers import LLMSanitiser, RuleSanitiser
+from judgeaudit.mine.select import (
+    DECISION_RULES,
+    EMPTY_FIELD_RULES,
+    OTHER_TOPICS,
+    WEAK_AFFIRMATION_RULES,
+    WEAK_DISPUTE_RULES,
+    Thresholds,
+    normalise_title,
+)
+from judgeaudit.mine.signals.cues import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.signals.llm_extractor import LLMExtractor
+from judgeaudit.mine.signals.stance import (
     LearnedExtractor,
     ModelError,
     load_model,
     model_fingerprint,
     packaged_models,
 )
+from judgeaudit.mine.staging import set_lock
+from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
+from judgeaudit.mine.summary import RunSummary
+from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
 
 
-def _resolve_selection(args: argparse.Namespace, selection: dict[str, Any]) -> None:
-    """Fill the selection choices left unset from a stance model's cross-validated ones (or the reference rule)."""
-    if args.max_opposing is None:
-        args.max_opposing = int(selection.get("max_opposing", 0))
-    if args.majority_rule is None:
-        args.majority_rule = "strict" if selection.get("strict_majority", True) else "inclusive"
-    if args.weak_affirmations is None:
-        args.weak_affirmations = "oppose" if selection.get("weak_opposes", True) else "ignore"
+def read_blocklist(path: str) -> tuple[str, ...]:
+    """The normalised titles of a blocklist file (sorted, unique); OSError/UnicodeDecodeError if unreadable."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return tuple(sorted({normalise_title(t) for t in lines if t.strip() and not t.lstrip().startswith("#")}))
 
 
 def _thresholds(args: argparse.Namespace) -> Thresholds:
+    excluded = () if args.keep_all_areas else tuple(args.exclude_area or (OTHER_TOPICS,))
     return Thresholds(min_reviews=args.min_reviews, top_quantile=args.top_quantile, bottom_quantile=args.bottom_quantile,
+                      novel_min_rating=args.novel_min_rating, not_novel_max_rating=args.not_novel_max_rating,
                       novel_min_contribution=args.novel_min_contribution,
                       not_novel_max_contribution=args.not_novel_max_contribution, majority=args.majority,
                       max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn,
-                      strict_majority=args.majority_rule == "strict", weak_opposes=args.weak_affirmations == "oppose")
+                      strict_majority=args.majority_rule == "strict", weak_affirmations=args.weak_affirmations,
+                      weak_disputes=args.weak_disputes, signal_fields=_fields(args.signal_fields),
+                      empty_fields=args.empty_fields, excluded_areas=excluded,
+                      blocklist=read_blocklist(args.blocklist) if args.blocklist else (), decisions=args.decisions)
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    return tuple(f.strip() for f in value.split(",") if f.strip())
+
+
+# Options written into the canonical command when they differ from their default (option, attribute, default).
+_OPTIONAL: tuple[tuple[str, str, Any], ...] = (
+    ("--point-set", "point_set", "pairs"), ("--positions", "positions", "random"),
+    ("--signal-fields", "signal_fields", "strengths,weaknesses"), ("--empty-fields", "empty_fields", "no-signal"),
+    ("--weak-affirmations", "weak_affirmations", "ignore"), ("--weak-disputes", "weak_disputes", "ignore"),
+    ("--min-reviews", "min_reviews", 1), ("--top-quantile", "top_quantile", 0.9),
+    ("--bottom-quantile", "bottom_quantile", 0.1), ("--novel-min-rating", "novel_min_rating", 6.0),
+    ("--not-novel-max-rating", "not_novel_max_rating", 3.5), ("--novel-min-contribution", "novel_min_contribution", 3.0),
+    ("--not-novel-max-contribution", "not_novel_max_contribution", 2.0), ("--majority", "majority", 0.5),
+    ("--majority-rule", "majority_rule", "strict"), ("--max-opposing", "max_opposing", 0),
+    ("--decisions", "decisions", "auto"), ("--blocklist", "blocklist", None),
+)
+_FLAGS: tuple[tuple[str, str], ...] = (("--exclude-withdrawn", "exclude_withdrawn"), ("--keep-all-areas", "keep_all_areas"),
+                                       ("--no-prefilter", "no_prefilter"), ("--llm-replay", "llm_replay"))
 
 
 def _command(args: argparse.Namespace, source_arg: str) -> str:
-    """A canonical, reproducible command line (no timestamps, no secrets)."""
+    """A canonical, reproducible command line (no timestamps, no secrets): every option that differs from its default."""
     parts = ["judgeaudit", "mine", *source_arg.split(" "), "--out", args.out, "--extractor", args.extractor,
              "--sanitiser", args.sanitiser, "--seed", str(args.seed)]
-    defaults = {"min_reviews": 3, "top_quantile": 0.9, "bottom_quantile": 0.1, "novel_min_contribution": 3.0,
-                "not_novel_max_contribution": 2.0, "majority": 0.5}
-    for key, default in defaults.items():
-        if getattr(args, key) != default:
-            parts += ["--" + key.replace("_", "-"), str(getattr(args, key))]
-    parts += ["--max-opposing", str(args.max_opposing), "--majority-rule", args.majority_rule,
-              "--weak-affirmations", args.weak_affirmations]
-    if args.exclude_withdrawn:
-        parts.append("--exclude-withdrawn")
+    for option, attr, default in _OPTIONAL:
+        value = getattr(args, attr)
+        if value != default:
+            parts += [option, "none" if value is None else str(value)]
+    for area in (args.exclude_area or []):
+        parts += ["--exclude-area", area]
+    for option, attr in _FLAGS:
+        if getattr(args, attr):
+            parts.append(option)
+    if args.llm_replay:
+        parts += ["--llm-cache", args.llm_cache]
     if args.reviews_as_of:
         parts += ["--reviews-as-of", as_of_text(as_of_ms(args.reviews_as_of))]
-    if args.no_prefilter:
-        parts.append("--no-prefilter")
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -80,7 +122,11 @@ def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"api_base": args.api_base} if args.api_base else {}
 
 
-CHOICES: dict[str, tuple[str, ...]] = {"majority_rule": ("strict", "inclusive"), "weak_affirmations": ("oppose", "ignore")}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "majority_rule": ("strict", "inclusive"), "weak_affirmations": WEAK_AFFIRMATION_RULES,
+    "weak_disputes": WEAK_DISPUTE_RULES, "empty_fields": EMPTY_FIELD_RULES, "decisions": DECISION_RULES,
+    "point_set": POINT_SETS, "positions": POSITIONS,
+}
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
 
@@ -126,6 +172,11 @@ def _check_paths(args: argparse.Namespace) -> str | None:
             return f"--source {args.source}: directory does not exist"
         if not path.is_dir():
             return f"--source {args.source}: is a file, not a raw cache directory"
+    if args.blocklist:
+        try:
+            read_blocklist(args.blocklist)
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"--blocklist {args.blocklist}: {getattr(exc, 'strerror', None) or exc}"
     return _check_dev(args.dev) if args.dev else None
 
 
@@ -138,8 +189,12 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--majority must be in [0, 1) (got {args.majority})"
     for key, allowed in CHOICES.items():
         value = getattr(args, key)
-        if value is not None and value not in allowed:
+        if value not in allowed:
             return f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
+    fields = _fields(args.signal_fields)
+    unknown = [f for f in fields if f not in TEXT_FIELDS]
+    if not fields or unknown:
+        return f"--signal-fields must name review fields among {', '.join(TEXT_FIELDS)} (got {args.signal_fields!r})"
     if args.workers < 1:
         return f"--workers must be >= 1 (got {args.workers})"
     for option, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
@@ -152,7 +207,9 @@ def _check(args: argparse.Namespace) -> str | None:
     if args.extractor not in known and not _is_llm(args.extractor) and not args.extractor.endswith(".json"):
         return (f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
                 f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})")
-    if args.max_opposing is not None and args.max_opposing < 0:
+    if args.llm_replay and not _is_llm(args.extractor):
+        return f"--llm-replay replays an LLM extractor's answers; --extractor {args.extractor} is not one"
+    if args.max_opposing < 0:
         return f"--max-opposing must be >= 0 (got {args.max_opposing})"
     if args.source and not args.source.startswith("snapshot:"):
         return f"--source must look like snapshot:PATH (got {args.source!r})"
@@ -181,19 +238,41 @@ def handle_mine(args: argparse.Namespace) -> int:
     return _run_mine(args)
 
 
+def _cache_dir(args: argparse.Namespace, progress: bool) -> tuple[Path, str, str] | int:
+    """(raw cache directory, the source part of the command, source kind), fetching first for a live venue; or an exit code."""
+    if args.source:
+        return Path(args.source.split(":", 1)[1]), f"--source {args.source}", "snapshot"
+    cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
+    code = _fetch(args, cache_dir, progress)
+    return code or (cache_dir, f"--venue {args.venue} --cache {cache_dir}", "fetch")
+
+
+def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str | None] | str:
+    """(extractor, workers, fingerprint) of --extractor, or the one-line problem with it."""
+    if args.extractor == "offline":
+        return OfflineExtractor(fields=th.signal_fields), max(1, args.workers), offline_fingerprint()
+    if _is_llm(args.extractor):
+        extractor = LLMExtractor.from_spec(
+            args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter, fields=th.signal_fields,
+            replay=args.llm_replay, completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
+        try:
+            extractor.connect()
+        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
+            return f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}"
+        return extractor, 1, None
+    try:
+        model = load_model(args.extractor)
+    except ModelError as exc:
+        return str(exc)
+    return LearnedExtractor(model, fields=th.signal_fields), max(1, args.workers), model_fingerprint(args.extractor)
+
+
 def _run_mine(args: argparse.Namespace) -> int:
     progress = not args.no_progress
-    if args.source:
-        cache_dir = Path(args.source.split(":", 1)[1])
-        source_arg = f"--source {args.source}"
-        kind = "snapshot"
-    else:
-        cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
-        source_arg = f"--venue {args.venue} --cache {cache_dir}"
-        kind = "fetch"
-        code = _fetch(args, cache_dir, progress)
-        if code:
-            return code
+    located = _cache_dir(args, progress)
+    if isinstance(located, int):
+        return located
+    cache_dir, source_arg, kind = located
     try:
         state = cached_summary(cache_dir)
         if state is not None and not state.complete:
@@ -203,30 +282,13 @@ def _run_mine(args: argparse.Namespace) -> int:
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
         return _error(str(exc))
-    llm_cache = Path(args.llm_cache)
-    extractor: Any
-    selection: dict[str, Any] = {}
-    if args.extractor == "offline":
-        extractor, workers, fingerprint = OfflineExtractor(), max(1, args.workers), offline_fingerprint()
-    elif _is_llm(args.extractor):
-        extractor = LLMExtractor.from_spec(args.extractor, llm_cache / "signals", prefilter=not args.no_prefilter,
-                                           completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
-        try:
-            extractor.connect()
-        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
-            return _error(f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}")
-        workers, fingerprint = 1, None
-    else:
-        try:
-            model = load_model(args.extractor)
-        except ModelError as exc:
-            return _error(str(exc))
-        extractor, workers = LearnedExtractor(model), max(1, args.workers)
-        fingerprint, selection = model_fingerprint(args.extractor), model.selection
-    _resolve_selection(args, selection)
     thresholds = _thresholds(args)
+    built = _extractor(args, thresholds)
+    if isinstance(built, str):
+        return _error(built)
+    extractor, workers, fingerprint = built
     sanitiser: Any = RuleSanitiser() if args.sanitiser == "rules" else LLMSanitiser(
-        args.sanitiser.split("/", 1)[1], llm_cache / "sanitise", completion_kwargs=_llm_kwargs(args))
+        args.sanitiser.split("/", 1)[1], Path(args.llm_cache) / "sanitise", completion_kwargs=_llm_kwargs(args))
     command = _command(args, source_arg)
 
     def log(msg: str) -> None:
@@ -238,45 +300,115 @@ def _run_mine(args: argparse.Namespace) -> int:
         result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
                       workers=workers, progress=progress, log=log,
                       reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+        record = None
         if isinstance(extractor, LLMExtractor):
             log(_llm_cost_line(extractor))
+            missing = extractor.failures_by_reason.get(NOT_CACHED, 0)
+            if missing:
+                return _error(f"--llm-replay: {missing} review(s) have no cached answer in {args.llm_cache}/signals "
+                              "(export them with `judgeaudit mine ... units`, import the answers with `judgeaudit mine "
+                              "answers`); nothing written", 1)
+            record = _llm_record(extractor, result, thresholds, args.venue)
         if args.dev:
             problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
             if problem:
                 return _error(problem)
-        if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
-            for name, n in result.stages:
-                print(f"  {name}: {n}", file=sys.stderr)
-            print("error: the selection kept no novel or no not_novel idea, so there is no set to write "
-                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-            return 1
-        if not make_pairs(result.ideas, args.seed)[0]:
-            print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
-                  f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
-            return 1
+        code = _nothing_to_write(args, result, set_dir)
+        if code:
+            return code
         calibration = None
         if args.dev:
             log(f"measuring the extractor against {args.dev}")
             calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}")
+                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}",
+                                  thresholds=thresholds)
         else:
             calibration = read_calibration(set_dir, extractor.name, fingerprint)
         source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
         set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
                                      extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
-                                     store_calibration=bool(args.dev))
+                                     store_calibration=bool(args.dev), point_set=args.point_set, positions=args.positions,
+                                     extractor_record=record)
         _print_summary(result, report, set_dir, calibration)
         return 0
 
 
+def _nothing_to_write(args: argparse.Namespace, result: MineResult, set_dir: Path) -> int:
+    """1 (after saying why) when the run labelled no idea of a class or made no pair, else 0."""
+    if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
+        for name, n in result.stages:
+            print(f"  {name}: {n}", file=sys.stderr)
+        print("error: the selection labelled no novel or no not_novel idea, so there is no set to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
+    if not make_pairs(result.ideas, args.seed)[0]:
+        print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
+              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _llm_record(extractor: LLMExtractor, result: MineResult, th: Thresholds, venue: str) -> dict[str, Any]:
+    """What the card says about an LLM extractor: its answers' provenance and its agreement with the offline extractor."""
+    offline, offline_signals = select_labels(result.corpus, OfflineExtractor(fields=th.signal_fields), th, venue_id=venue)
+    return {"provenance": extractor.provenance(), "cost": extractor.cost(),
+            "agreement_with_offline": compare_extractors(result.selection, result.signals, offline, offline_signals, th)}
+
+
 def _llm_cost_line(extractor: LLMExtractor) -> str:
-    """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not kept)."""
+    """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not labelled)."""
     c = extractor.cost()
     kinds = ", ".join(f"{n} {kind}" for kind, n in c["failures_by_reason"].items()) or "none"
     return (f"LLM extractor {extractor.name}: {c['reviews_sent']} reviews sent ({c['reviews_skipped_by_prefilter']} "
             f"skipped by the cue pre-filter), {c['calls']} calls, {c['cache_hits']} cache hits, {c['input_tokens']} input / "
             f"{c['output_tokens']} output tokens; failed reviews: {c['failed_reviews']} ({kinds}); "
             f"quotes dropped as not verbatim: {c['quotes_dropped_not_verbatim']}")
+
+
+def handle_units(args: argparse.Namespace) -> int:
+    """`judgeaudit mine [options] units --write FILE`: the work units of an LLM pass; returns the exit code."""
+    problem = _check(args)
+    if problem is None and not _is_llm(args.extractor):
+        problem = f"units: --extractor must be an LLM extractor (litellm/<model> or an Inspect model name), got {args.extractor!r}"
+    if problem is None:
+        problem = _dir_option("--write", str(Path(args.write).parent)) if Path(args.write).parent != Path() else None
+    if problem:
+        return _error(problem)
+    located = _cache_dir(args, not args.no_progress)
+    if isinstance(located, int):
+        return located
+    thresholds = _thresholds(args)
+    extractor = LLMExtractor.from_spec(args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter,
+                                       fields=thresholds.signal_fields, replay=True)
+    try:
+        corpus = load_corpus(located[0], RunSummary(), progress=not args.no_progress,
+                             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+    except CacheError as exc:
+        return _error(str(exc))
+    units, counts = work_units(corpus, thresholds, extractor, venue_id=args.venue)
+    write_units(Path(args.write), units)
+    print(json.dumps(counts, indent=2))
+    print(f"wrote {len(units)} work units to {args.write}")
+    return 0
+
+
+def handle_answers(args: argparse.Namespace) -> int:
+    """`judgeaudit mine answers --units FILE --answers FILE`: answers into the extractor's cache; returns the exit code."""
+    cache = Path(args.answers_cache or Path(args.llm_cache) / "signals")
+    for option, value in (("--units", args.units), ("--answers", args.answers)):
+        if not Path(value).is_file():
+            return _error(f"{option} {value}: file does not exist")
+    problem = _dir_option("--to", str(cache))
+    if problem:
+        return _error(problem)
+    try:
+        counts = import_answers(Path(args.answers), Path(args.units), cache)
+    except UnitsError as exc:
+        return _error(str(exc))
+    for what, n in counts.items():
+        print(f"  {what}: {n}")
+    print(f"answers written to {cache}")
+    return 0
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
@@ -294,7 +426,7 @@ def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
 
 
 def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[str, Any] | None) -> None:
-    print("\ncounts after each stage")
+    print("\ncounts after each step")
     width = max(len(name) for name, _ in result.stages)
     for name, n in result.stages:
         print(f"  {name:<{width}}  {n:>7}")
@@ -316,5 +448,5 @@ def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[st
         print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
               f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
         for lab, q in calibration["labels"].items():
-            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} kept with the same label, {q['swapped']} swapped")
-    print(f"\nwrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
+            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} labelled with the same label, {q['swapped']} swapped")
+    print(f"\nwrote {set_dir}/labelled.jsonl, pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")

@@ -16,7 +16,10 @@ interrupted run resumes where it stopped. Two ways in, one cache:
   Inspect retries what its provider calls transient; an optional JSON schema constrains the
   answer where the provider supports it). An unusable answer is an `LLMResponseError` the caller
   counts, of kind `UNPARSABLE` (the reply does not follow the format) or `MODEL_ERROR` (the call
-  failed). Token counts of answered calls are kept (`input_tokens`, `output_tokens`).
+  failed). Token counts of answered calls are kept (`input_tokens`, `output_tokens`). Every stored
+  answer carries its provenance (`model`, `prompt_sha256`, `date`); with `replay`, no call is ever
+  made and a request without a stored answer fails with kind `NOT_CACHED`, so a set built from a
+  cache is rebuilt byte for byte without a model (`answer_record` is the record `mine answers` writes).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +47,9 @@ MODEL_ERROR = "model error"
 
 UNPARSABLE = "unparsable"
 """Failure reason of an answer that does not follow the format the prompt asks for."""
+
+NOT_CACHED = "no cached answer"
+"""Failure reason of a request a replay (no model calls) found no answer for in the cache."""
 
 LLM_APIS = ("litellm", "inspect")
 """The two ways `CachedLLM` reaches a model."""
@@ -218,6 +225,16 @@ def _transient(exc: BaseException) -> bool:
                     "ServiceUnavailableError", "APIError"}
 
 
+def prompt_sha256(prompt: str) -> str:
+    """SHA-256 of a rendered prompt (UTF-8), the prompt hash an answer's provenance names."""
+    return hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+
+
+def answer_record(model: str, response: str, prompt: str, date: str) -> dict[str, Any]:
+    """The cache record of one `CachedLLM` answer, with its provenance (model, prompt hash, date)."""
+    return {"model": model, "response": response, "prompt_sha256": prompt_sha256(prompt), "date": date}
+
+
 @dataclass
 class CachedLLM:
     """A model called with temperature 0 for one JSON object, behind the answer cache (litellm or Inspect)."""
@@ -229,10 +246,12 @@ class CachedLLM:
     model_args: dict[str, Any] = field(default_factory=dict)
     max_tokens: int | None = None
     response_schema: dict[str, Any] | None = None
+    replay: bool = False
     calls: int = 0
     cache_hits: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    served: Counter[tuple[str, str]] = field(default_factory=Counter)  # (answering model, date) of answers used
     _inspect_model: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -241,7 +260,7 @@ class CachedLLM:
 
     def key(self, prompt: str) -> str:
         """Content hash of one request (model, prompt, options that change the answer)."""
-        opts = {k: v for k, v in sorted(self.completion_kwargs.items()) if k not in {"api_key", "timeout"}}
+        opts = {k: v for k, v in sorted(self.completion_kwargs.items()) if k not in {"api_key", "api_base", "timeout"}}
         if self.api == "litellm":
             return AnswerCache.key({"model": self.model, "prompt": prompt, "options": opts})
         plain = {k: v for k, v in sorted(self.model_args.items())  # a callable (mockllm's script) cannot be keyed
@@ -252,7 +271,7 @@ class CachedLLM:
 
     def connect(self) -> None:
         """Build the Inspect model now (an unknown provider or model fails here, not on the first call)."""
-        if self.api == "inspect" and self._inspect_model is None:
+        if self.api == "inspect" and self._inspect_model is None and not self.replay:
             from inspect_ai.model import get_model
 
             self._inspect_model = get_model(self.model, memoize=False, **self.model_args)
@@ -265,10 +284,15 @@ class CachedLLM:
         if stored is not None:
             self.cache_hits += 1
             text = str(stored["response"])
+            self.served[(str(stored.get("model", self.model)), str(stored.get("date", "unknown"))[:10])] += 1
+        elif self.replay:
+            raise LLMResponseError(f"{NOT_CACHED} for this prompt (key {key[:12]}) in {self.cache_dir}", kind=NOT_CACHED)
         else:
             text = self._call(prompt) if self.api == "litellm" else self._call_inspect(prompt)
             self.calls += 1
-            cache.put(key, {"model": self.model, "response": text})
+            date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            cache.put(key, answer_record(self.model, text, prompt, date))
+            self.served[(self.model, date[:10])] += 1
         return parse_json_object(text)
 
     @retry(retry=retry_if_exception(_transient), stop=stop_after_attempt(5),

@@ -1,12 +1,16 @@
-"""Pairs of same-area ideas (one `novel`, one `not_novel`) and the pointwise set.
+"""Pairs of same-area ideas (one `novel`, one `not_novel`), the point set, and their file order.
 
-Per area (in sorted order), a seeded RNG shuffles the area's novel and not_novel ideas (each
-list first sorted by idea_id, so the result depends only on the ideas and the seed). Every novel
-idea is used exactly once. Not-novel ideas are used at most once while the area has enough of
-them; only where an area has fewer not_novel than novel ideas are they reused, round-robin.
-Novel ideas in an area without any not_novel idea cannot be paired and are counted.
-The novel idea's position is balanced over the whole set: exactly half of the pairs (rounded)
-put it at `a`, assigned by the same seeded RNG.
+Pairing (the reference study's, with our seeded draw): per area (in sorted order), an area lacking
+either class is dropped whole; every `novel` idea is in exactly one pair, the area's novel ideas
+taking their turn in a seeded random order; each one's `not_novel` partner is drawn at random
+without replacement from the area's `not_novel` ideas, and ideas are drawn again (reused) only once
+the area has run out (the pool is then refilled and drawn without replacement again). The novel
+idea's position (a or b) is drawn at random per pair (`positions="random"`), or balanced over the
+whole set (`"balanced"`: exactly half at a, the earlier rule). One `random.Random(seed)` makes every
+draw, and the inputs are sorted by idea id first, so the pairs depend only on the ideas and the seed.
+
+The point set is the ideas of the pairs, each once (`pair_ideas`); every labelled idea is the larger
+point set a user may ask for.
 
 File order (so that a run over the first N items sees both classes in turn): pairs alternate gold
 `a`, `b`, `a`, ... and points alternate `novel`, `not_novel`, ... as far as the counts allow (the
@@ -38,20 +42,28 @@ def alternate(items: Iterable[T], cls: Callable[[T], str], order: Sequence[str])
     return out
 
 
+POSITIONS: tuple[str, ...] = ("random", "balanced")
+
+
 @dataclass
 class PairingReport:
-    """What pairing did: pairs per area, reuse of not_novel ideas, unpaired novel ideas."""
+    """What pairing did: pairs per area, distinct and reused not_novel ideas, areas dropped, draws per idea."""
 
     pairs_by_area: dict[str, int] = field(default_factory=dict)
+    distinct_not_novel_by_area: dict[str, int] = field(default_factory=dict)
     reused_not_novel_by_area: dict[str, int] = field(default_factory=dict)
-    unpaired_novel_by_area: dict[str, int] = field(default_factory=dict)
     unused_not_novel_by_area: dict[str, int] = field(default_factory=dict)
+    dropped_areas: dict[str, dict[str, int]] = field(default_factory=dict)  # area lacking a class -> its counts
+    draws: dict[str, int] = field(default_factory=dict)  # idea id -> pairs it is in (0: not drawn)
     novel_at_a: int = 0
     novel_at_b: int = 0
 
 
-def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "") -> tuple[list[PairItem], PairingReport]:
-    """Same-area novel/not_novel pairs with the novel idea's position balanced (see module doc)."""
+def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "",
+               positions: str = "random") -> tuple[list[PairItem], PairingReport]:
+    """Same-area novel/not_novel pairs drawn as in the module doc (`positions`: 'random' or 'balanced')."""
+    if positions not in POSITIONS:
+        raise ValueError(f"positions must be one of {', '.join(POSITIONS)} (got {positions!r})")
     rng = random.Random(seed)
     by_area: dict[str, dict[str, list[Idea]]] = defaultdict(lambda: {"novel": [], "not_novel": []})
     for idea in ideas:
@@ -61,23 +73,33 @@ def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "") -> tu
     for area in sorted(by_area):
         novel = sorted(by_area[area]["novel"], key=lambda i: i.idea_id)
         plain = sorted(by_area[area]["not_novel"], key=lambda i: i.idea_id)
+        for idea in novel + plain:
+            report.draws[idea.idea_id] = 0
+        if not novel or not plain:
+            report.dropped_areas[area] = {"novel": len(novel), "not_novel": len(plain)}
+            continue
         rng.shuffle(novel)
-        rng.shuffle(plain)
-        if not novel:
-            report.unused_not_novel_by_area[area] = len(plain)
-            continue
-        if not plain:
-            report.unpaired_novel_by_area[area] = len(novel)
-            continue
-        for k, idea in enumerate(novel):
-            raw.append((area, idea, plain[k % len(plain)]))
+        pool: list[Idea] = []
+        for idea in novel:
+            if not pool:  # the area has run out (or starts): draw from all its not_novel ideas again
+                pool = list(plain)
+                rng.shuffle(pool)
+            partner = pool.pop()
+            report.draws[idea.idea_id] += 1
+            report.draws[partner.idea_id] += 1
+            raw.append((area, idea, partner))
+        distinct = sum(1 for i in plain if report.draws[i.idea_id])
         report.pairs_by_area[area] = len(novel)
-        if len(novel) > len(plain):
-            report.reused_not_novel_by_area[area] = len(novel) - len(plain)
-        elif len(plain) > len(novel):
-            report.unused_not_novel_by_area[area] = len(plain) - len(novel)
-    golds = ["a" if k % 2 == 0 else "b" for k in range(len(raw))]
-    rng.shuffle(golds)
+        report.distinct_not_novel_by_area[area] = distinct
+        if len(novel) > distinct:
+            report.reused_not_novel_by_area[area] = len(novel) - distinct
+        if len(plain) > distinct:
+            report.unused_not_novel_by_area[area] = len(plain) - distinct
+    if positions == "balanced":
+        golds = ["a" if k % 2 == 0 else "b" for k in range(len(raw))]
+        rng.shuffle(golds)
+    else:
+        golds = [rng.choice("ab") for _ in raw]
     pairs: list[PairItem] = []
     for (area, novel_idea, plain_idea), gold in zip(raw, golds, strict=True):
         a, b = (novel_idea, plain_idea) if gold == "a" else (plain_idea, novel_idea)
@@ -86,6 +108,15 @@ def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "") -> tu
     report.novel_at_a = golds.count("a")
     report.novel_at_b = golds.count("b")
     return alternate(pairs, lambda p: p.gold, ("a", "b")), report
+
+
+def pair_ideas(pairs: Iterable[PairItem]) -> list[Idea]:
+    """The ideas of the pairs, each once (the point set of the reference's selection)."""
+    seen: dict[str, Idea] = {}
+    for pair in pairs:
+        for idea in (pair.idea_a, pair.idea_b):
+            seen.setdefault(idea.idea_id, idea)
+    return list(seen.values())
 
 
 def make_points(ideas: Iterable[Idea]) -> list[PointItem]:

@@ -20,18 +20,24 @@ from judgeaudit.mine.summary import RunSummary
 
 STAGE = "parse"
 
-# Review fields that hold the reviewer's own judgement (signals are read from these).
-# `summary` restates the authors' claims and is left out (see calibration in the dataset card).
-SIGNAL_FIELDS: tuple[str, ...] = (
-    "strengths", "weaknesses", "questions",
-    # older ICLR/NeurIPS review forms
+# The review fields signals are read from by default: the reference study reads only a review's
+# strengths and weaknesses (the ICLR 2026 form's names), and a review with either empty gives no signal.
+SIGNAL_FIELDS: tuple[str, ...] = ("strengths", "weaknesses")
+# Every text field a Review keeps (`--signal-fields` may name any of them): the ICLR 2026 form's, and
+# those of older ICLR/NeurIPS review forms.
+TEXT_FIELDS: tuple[str, ...] = (
+    "summary", "summary_of_the_paper", "strengths", "weaknesses", "questions",
     "strengths_and_weaknesses", "main_review", "review", "summary_of_the_review",
 )
-TEXT_FIELDS: tuple[str, ...] = ("summary", "summary_of_the_paper", *SIGNAL_FIELDS)
 
 STATUS_ACTIVE = "active"
 STATUS_WITHDRAWN = "withdrawn"
 STATUS_DESK_REJECTED = "desk_rejected"
+
+# A submission's decision, once the venue has published them (None while under review).
+DECISION_ACCEPTED = "accepted"
+DECISION_REJECTED = "rejected"
+DECISIONS: tuple[str, ...] = (DECISION_ACCEPTED, DECISION_REJECTED, STATUS_WITHDRAWN, STATUS_DESK_REJECTED)
 
 _LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:[:.)\-]|$|\s)")
 
@@ -106,6 +112,7 @@ class Submission:
     status: str
     venueid: str
     mdate: int
+    venue: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,11 @@ class Review:
         wanted = set(fields)
         return tuple((f, t) for f, t in self.texts if f in wanted)
 
+    def has_fields(self, fields: Iterable[str] = SIGNAL_FIELDS) -> bool:
+        """True when every one of `fields` holds text (a review with one empty gives no signal by default)."""
+        present = {f for f, _ in self.texts}
+        return all(f in present for f in fields)
+
 
 @dataclass
 class Corpus:
@@ -133,6 +145,7 @@ class Corpus:
     reviews: dict[str, list[Review]] = field(default_factory=dict)
     withdrawn_forums: set[str] = field(default_factory=set)
     desk_rejected_forums: set[str] = field(default_factory=set)
+    decision_replies: dict[str, str] = field(default_factory=dict)  # forum -> "accepted" | "rejected" (Decision notes)
 
 
 def note_kind(note: dict[str, Any]) -> str:
@@ -142,7 +155,7 @@ def note_kind(note: dict[str, Any]) -> str:
         inv = note.get("invitation")
         invitations = [inv] if isinstance(inv, str) else []
     kinds = [i.rsplit("/-/", 1)[-1] for i in invitations if isinstance(i, str) and "/-/" in i]
-    for preferred in ("Submission", "Official_Review"):
+    for preferred in ("Submission", "Official_Review", "Decision"):
         if preferred in kinds:
             return preferred
     kinds = [k for k in kinds if k != "Edit"]
@@ -192,7 +205,7 @@ def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | No
     number = note.get("number")
     return Submission(forum=forum, number=number if isinstance(number, int) and not isinstance(number, bool) else None,
                       title=title, abstract=abstract, area=area, status=_status(venueid), venueid=venueid,
-                      mdate=timestamp(note.get("mdate")) or 0), ""
+                      mdate=timestamp(note.get("mdate")) or 0, venue=_text(content_value(content, "venue"))), ""
 
 
 def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreScale()) -> tuple[Review | None, str]:
@@ -266,6 +279,7 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
     submissions: dict[str, Submission] = {}  # by note id
     reviews: dict[str, tuple[Located, Review]] = {}
     status_replies: dict[str, tuple[str, str]] = {}  # note id -> (kind, forum)
+    decisions: dict[str, tuple[str, str]] = {}  # note id -> (decision, forum)
     ignored: dict[str, str] = {}  # note id -> kind
     skipped: dict[str, tuple[str, str]] = {}  # note id -> (reason, where), emitted once the latest version is known
     for loc in notes:
@@ -280,6 +294,7 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
             submissions.pop(note_id, None)
             reviews.pop(note_id, None)
             status_replies.pop(note_id, None)
+            decisions.pop(note_id, None)
             ignored.pop(note_id, None)
             skipped.pop(note_id, None)
         kind = note_kind(loc.note)
@@ -298,6 +313,13 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
                 status_replies[note_id] = (kind, forum)
             else:
                 reason = f"{kind} reply without a forum"
+        elif kind == "Decision":
+            forum = loc.note.get("forum")
+            verdict = decision_of_text(_text(content_value(loc.note["content"], "decision")))
+            if isinstance(forum, str) and verdict is not None:
+                decisions[note_id] = (verdict, forum)
+            else:
+                reason = "Decision reply without a forum or a recognisable decision"
         elif kind:
             ignored[note_id] = kind
         else:
@@ -313,6 +335,9 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
         (corpus.withdrawn_forums if kind == "Withdrawal" else corpus.desk_rejected_forums).add(forum)
         summary.note(f"replies ignored: {kind} (used for status)")
     summary.keep("status reply", len(status_replies))
+    for verdict, forum in decisions.values():
+        corpus.decision_replies[forum] = verdict
+    summary.keep("decision reply", len(decisions))
     for kind in ignored.values():
         summary.note(f"replies ignored: {kind}")
     summary.keep("ignored reply", len(ignored))
@@ -330,6 +355,38 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
     for forum_reviews in corpus.reviews.values():
         forum_reviews.sort(key=lambda r: r.review_id)
     return corpus
+
+
+_ACCEPT_VENUE = re.compile(r"\b(?:oral|poster|spotlight|notable|accept\w*)\b", re.IGNORECASE)
+
+
+def decision_of_text(text: str) -> str | None:
+    """'accepted' or 'rejected' from a Decision note's text ('Accept (Oral)', 'Reject'); None if neither."""
+    low = text.strip().lower()
+    if low.startswith("accept"):
+        return DECISION_ACCEPTED
+    if low.startswith("reject"):
+        return DECISION_REJECTED
+    return None
+
+
+def decision_of(corpus: Corpus, forum: str, venue_id: str) -> str | None:
+    """A submission's decision: withdrawn or desk-rejected from its status; else a Decision reply; else its
+    venue fields after decisions (venueid = the venue's own id, or a venue naming an oral/poster/spotlight:
+    accepted; a venueid ending in Rejected_Submission: rejected); None while the decision is unknown."""
+    status = status_of(corpus, forum)
+    if status in (STATUS_WITHDRAWN, STATUS_DESK_REJECTED):
+        return status
+    if forum in corpus.decision_replies:
+        return corpus.decision_replies[forum]
+    sub = corpus.submissions[forum]
+    if sub.venueid.rstrip("/").endswith("Rejected_Submission"):
+        return DECISION_REJECTED
+    if venue_id and sub.venueid.rstrip("/") == venue_id.rstrip("/"):
+        return DECISION_ACCEPTED
+    if sub.venue and _ACCEPT_VENUE.search(sub.venue) and not sub.venue.lower().startswith("submitted to"):
+        return DECISION_ACCEPTED
+    return None
 
 
 def status_of(corpus: Corpus, forum: str) -> str:

@@ -13,19 +13,29 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
-from judgeaudit.mine.claims import evaluation_claims
 from judgeaudit.mine.openreview.shards import iter_notes
-from judgeaudit.mine.parse import Corpus, parse_notes
-from judgeaudit.mine.sanitise import RuleSanitiser, Sanitiser
+from judgeaudit.mine.parse import Corpus, Review, as_of_text, parse_notes
+from judgeaudit.mine.sanitise.claims import evaluation_claims
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser, Sanitiser
 from judgeaudit.mine.select import (
+    SIDES,
+    UNREACHABLE,
+    UNREAD_EMPTY,
+    CandidatePool,
     Decision,
     SelectionResult,
     Thresholds,
+    carries_decisions,
     decide,
     find_candidates,
+    funnel_counts,
+    majority_reachable,
     paper_scores,
+    readable,
+    review_affirms,
+    review_disputes,
 )
-from judgeaudit.mine.signals import ReviewSignals, SignalExtractor
+from judgeaudit.mine.signals.base import ReviewSignals, SignalExtractor
 from judgeaudit.mine.summary import RunSummary
 
 
@@ -45,8 +55,15 @@ class MineResult:
     claims_before: int = 0  # kept abstracts in which the evaluation-claim detector finds something, before sanitising
     claims_after: int = 0  # ... and after (such ideas are skipped, counted: 0 for a clean set)
     sanitise_reasons: dict[str, int] = field(default_factory=dict)
+    sanitise_skipped: dict[str, int] = field(default_factory=dict)  # per side: labelled ideas whose abstract kept a claim
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per step (for benchmarks; never written to a set)
     reviews_as_of: int | None = None  # ms: reviews were read as they stood then (None: latest versions)
+    signals: dict[str, list[ReviewSignals]] = field(default_factory=dict)  # per candidate read: its reviews' signals
+
+    @property
+    def reviews_as_of_text(self) -> str | None:
+        """The time reviews were read as of, as canonical UTC text (None: latest versions)."""
+        return None if self.reviews_as_of is None else as_of_text(self.reviews_as_of)
 
 
 def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False,
@@ -59,13 +76,20 @@ def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = 
 
 
 # Worker state for forked extraction processes (set before the pool forks, read in children).
-_WORK: tuple[Corpus, SignalExtractor] | None = None
+_WORK: tuple[Corpus, SignalExtractor, Thresholds] | None = None
+
+
+def review_signals(review: Review, extractor: SignalExtractor, th: Thresholds) -> ReviewSignals:
+    """One review's signals, or none (marked unread) when the rule does not read it (an empty signal field)."""
+    if not readable(review, th):
+        return ReviewSignals(review.review_id, unread=UNREAD_EMPTY)
+    return extractor.extract(review)
 
 
 def _extract_forums(forums: list[str]) -> dict[str, list[ReviewSignals]]:
     assert _WORK is not None
-    corpus, extractor = _WORK
-    return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
+    corpus, extractor, th = _WORK
+    return {f: [review_signals(r, extractor, th) for r in corpus.reviews.get(f, [])] for f in forums}
 
 
 def _ignore_interrupt() -> None:
@@ -73,7 +97,7 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtractor, *,
+def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtractor, th: Thresholds, *,
                     workers: int = 1, progress: bool = False) -> dict[str, list[ReviewSignals]]:
     """Signals of every review of `forums`; offline extraction may fan out over forked workers.
 
@@ -87,7 +111,7 @@ def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtracto
     bar = tqdm(total=len(forums), desc="novelty signals", unit="paper", disable=not progress)
     chunk = 50
     chunks = [forums[i:i + chunk] for i in range(0, len(forums), chunk)]
-    _WORK = (corpus, extractor)
+    _WORK = (corpus, extractor, th)
     try:
         if workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods():
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
@@ -109,17 +133,47 @@ def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtracto
     return {f: out[f] for f in forums}
 
 
-def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *,
+def reachable_forums(corpus: Corpus, forums: list[str], th: Thresholds) -> tuple[list[str], int]:
+    """The candidates whose readable reviews could make a majority (the others cannot be labelled whatever
+    the signals, so their reviews are never read), and how many of the candidates' reviews are unread."""
+    out: list[str] = []
+    unread = 0
+    for forum in forums:
+        reviews = corpus.reviews[forum]
+        n = sum(1 for r in reviews if readable(r, th))
+        unread += len(reviews) - n
+        if majority_reachable(n, len(reviews), th):
+            out.append(forum)
+    return out, unread
+
+
+def candidate_pool(corpus: Corpus, th: Thresholds, venue_id: str = "") -> CandidatePool:
+    """Scores and candidates of a corpus; the decision filter is applied when the source carries decisions."""
+    scores = paper_scores(corpus, venue_id)
+    applied = th.decisions == "auto" and carries_decisions(scores)
+    cutoffs, candidates, dropped = find_candidates(scores, th, decisions=applied)
+    return CandidatePool(scores, cutoffs, candidates, dropped, applied)
+
+
+def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *, venue_id: str = "",
                   workers: int = 1, progress: bool = False) -> tuple[SelectionResult, dict[str, list[ReviewSignals]]]:
-    """Scores, decile candidates, and the signal rule applied to every candidate."""
-    scores = paper_scores(corpus)
-    cutoffs, candidates, dropped = find_candidates(scores, th)
+    """Scores, candidates (the decision filter applied when the source carries decisions), and the signal rule
+    applied to every candidate whose readable reviews could make a majority (the others are decided unread)."""
+    pool = candidate_pool(corpus, th, venue_id)
+    scores, candidates = pool.scores, pool.candidates
     forums = sorted(candidates)
-    signals = extract_signals(corpus, forums, extractor, workers=workers, progress=progress)
-    decisions: dict[str, Decision] = {
-        f: decide(f, candidates[f], scores[f].review_count, signals[f], th) for f in forums
-    }
-    return SelectionResult(scores, cutoffs, candidates, decisions, dropped), signals
+    reachable, unread = reachable_forums(corpus, forums, th)
+    signals = extract_signals(corpus, reachable, extractor, th, workers=workers, progress=progress)
+    decisions: dict[str, Decision] = {}
+    for f in forums:
+        if f in signals:
+            decisions[f] = decide(f, candidates[f], scores[f].review_count, signals[f], th)
+        else:
+            decisions[f] = Decision(f, candidates[f], None, UNREACHABLE, 0, 0, (), ())
+    result = SelectionResult(scores, pool.cutoffs, candidates, pool.dropped, pool.decisions_applied, decisions,
+                             funnel=funnel_counts(scores, pool.dropped, candidates, decisions),
+                             unread_reviews=unread, skipped_unreachable=len(forums) - len(reachable))
+    return result, signals
 
 
 def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str, dataset: str) -> Idea:
@@ -143,8 +197,11 @@ def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str
 
 def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sanitiser: Sanitiser,
          thresholds: Thresholds, workers: int = 1, progress: bool = False,
-         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None) -> MineResult:
-    """Run every mining stage over a raw cache and return the labelled, sanitised ideas."""
+         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None,
+         corpus: Corpus | None = None) -> MineResult:
+    """Run every mining stage over a raw cache and return the labelled, sanitised ideas (before pairing).
+
+    `corpus`: the cache already parsed (as of `reviews_as_of`), for a caller that mines one corpus several times."""
     from tqdm import tqdm
 
     say = log or (lambda _msg: None)
@@ -157,18 +214,21 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         seconds[step] = round(now - clock[0], 2)
         clock[0] = now
 
-    say(f"reading raw cache {cache_dir}")
-    corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
+    if corpus is None:
+        say(f"reading raw cache {cache_dir}")
+        corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
-    selection, _ = select_labels(corpus, extractor, thresholds, workers=workers, progress=progress)
+    selection, signals = select_labels(corpus, extractor, thresholds, venue_id=venue_id, workers=workers,
+                                       progress=progress)
     lap("scores, candidates and their reviews' signals")
     kept = selection.kept()
     dataset = f"openreview:{venue_id}"
     ideas: list[Idea] = []
     changed = errors = before = after = 0
     reasons: Counter[str] = Counter()
+    claim_skips: Counter[str] = Counter()
     for forum in tqdm(sorted(kept), desc="sanitise abstracts", unit="idea", disable=not progress):
         result = sanitiser.sanitise(corpus.submissions[forum].abstract)
         before += int(bool(evaluation_claims(result.original)))
@@ -190,24 +250,17 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
                          lines=0)
         if left:  # never a judged text that states its own evaluation (e.g. an abstract of results only)
             summary.skip("sanitise", "evaluation claims left after sanitising: idea not kept", forum, lines=0)
+            claim_skips[str(kept[forum].label)] += 1
             continue
         ideas.append(build_idea(corpus, selection, forum, result.text, dataset))
     lap("sanitise and build the kept ideas")
     scores = selection.scores
-    reviewed = len(scores)
-    enough = sum(1 for s in scores.values() if s.review_count >= thresholds.min_reviews)
-    cand = Counter(selection.candidates.values())
     lab = Counter(i.label for i in ideas)
-    stages = [
-        ("submissions parsed", len(corpus.submissions)),
-        ("official reviews parsed", n_reviews),
-        ("submissions with >= 1 official review (decile population)", reviewed),
-        (f"submissions with >= {thresholds.min_reviews} official reviews", enough),
-        ("candidates novel (top decile, contribution)", cand["novel"]),
-        ("candidates not_novel (bottom decile, contribution)", cand["not_novel"]),
-        ("kept novel (majority affirm, no dispute)", lab["novel"]),
-        ("kept not_novel (majority dispute, no affirm)", lab["not_novel"]),
-    ]
+    stages = [("submissions parsed", len(corpus.submissions)), ("official reviews parsed", n_reviews)]
+    stages += [(f"papers: {step}", n) for step, n in selection.funnel.population.items()]
+    for side in SIDES:
+        stages += [(f"{side}: {step}", n) for step, n in selection.funnel.sides[side].items()]
+        stages.append((f"{side}: labelled (abstract free of evaluation claims)", lab[side]))
     by_area: dict[str, dict[str, int]] = {}
     for area in sorted(selection.cutoffs):
         by_area[area] = {"reviewed": 0, "candidates_novel": 0, "candidates_not_novel": 0, "novel": 0, "not_novel": 0}
@@ -220,9 +273,34 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
                       sanitised_changed=changed, sanitise_errors=errors, claims_before=before, claims_after=after,
                       sanitise_reasons=dict(sorted(reasons.items())), seconds=seconds,
-                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)), reviews_as_of=reviews_as_of)
+                      sanitise_skipped={side: claim_skips[side] for side in SIDES},
+                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)), reviews_as_of=reviews_as_of,
+                      signals=signals)
 
 
 def stage_dict(result: MineResult) -> dict[str, Any]:
     """Stage counts as a JSON-ready mapping."""
     return {name: n for name, n in result.stages}
+
+
+def compare_extractors(this: SelectionResult, this_signals: dict[str, list[ReviewSignals]], other: SelectionResult,
+                       other_signals: dict[str, list[ReviewSignals]], th: Thresholds) -> dict[str, Any]:
+    """Two extractors' runs on the same candidates and rule: labelled ideas per side (each, both, Jaccard), and
+    over the reviews both read (neither failed nor unread), how often they agree on affirming and on disputing."""
+    labels: dict[str, Any] = {}
+    for side in SIDES:
+        a = {f for f, d in this.kept().items() if d.label == side}
+        b = {f for f, d in other.kept().items() if d.label == side}
+        union = a | b
+        labels[side] = {"this": len(a), "offline": len(b), "both": len(a & b),
+                        "jaccard": round(len(a & b) / len(union), 4) if union else None}
+    reviews = same_affirms = same_disputes = 0
+    for forum in sorted(set(this_signals) & set(other_signals)):
+        for x, y in zip(this_signals[forum], other_signals[forum], strict=True):
+            if x.failed or y.failed or x.unread or y.unread:
+                continue
+            reviews += 1
+            same_affirms += review_affirms(x, th) == review_affirms(y, th)
+            same_disputes += review_disputes(x, th) == review_disputes(y, th)
+    return {"labels": labels, "reviews": {"reviews": reviews, "same_affirms": same_affirms,
+                                          "same_disputes": same_disputes}}

@@ -26,14 +26,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine.calibrate import measure
 from judgeaudit.mine.export import export_set
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import mine
-from judgeaudit.mine.sanitise import RuleSanitiser
+from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser
 from judgeaudit.mine.select import Thresholds
-from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
-from judgeaudit.mine.stance import LearnedExtractor, load_model, model_fingerprint
+from judgeaudit.mine.signals.cues import OfflineExtractor, offline_fingerprint
+from judgeaudit.mine.signals.stance import LearnedExtractor, load_model, model_fingerprint
+from judgeaudit.mine.study.calibrate import measure
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
@@ -55,14 +55,11 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()}")
 
     extractor: Any
+    th = Thresholds()  # the reference's rule, the bundled set's
     if args.extractor == "offline":
-        extractor, th, fingerprint = OfflineExtractor(), Thresholds(), offline_fingerprint()
+        extractor, fingerprint = OfflineExtractor(), offline_fingerprint()
     else:
-        model = load_model(args.extractor)
-        sel = model.selection
-        extractor, fingerprint = LearnedExtractor(model), model_fingerprint(args.extractor)
-        th = Thresholds(max_opposing=int(sel.get("max_opposing", 0)), strict_majority=bool(sel.get("strict_majority", True)),
-                        weak_opposes=bool(sel.get("weak_opposes", True)))
+        extractor, fingerprint = LearnedExtractor(load_model(args.extractor)), model_fingerprint(args.extractor)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     result = mine(args.snapshot, venue_id="ICLR.cc/2026/Conference", extractor=extractor, sanitiser=RuleSanitiser(),
                   thresholds=th, workers=args.workers, progress=False, reviews_as_of=as_of)
@@ -83,12 +80,12 @@ def main() -> int:
     print("  cache/parse skips:", json.dumps(result.summary.to_dict()["skipped"]))
     if args.dev:
         cal = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                      fingerprint=fingerprint, command="bench_mine")
+                      fingerprint=fingerprint, command="bench_mine", thresholds=th)
         for pol in ("affirm", "dispute"):
             q = cal["passages"][pol]
             print(f"  extractor {pol:<8} precision {q['precision']}  recall {q['recall']}  F1 {q['f1']}")
         for lab, q in cal["labels"].items():
-            print(f"  dev {lab:<9} kept same label {q['kept_same_label']}/{q['with_forum']}, swapped {q['swapped']}")
+            print(f"  dev {lab:<9} labelled with the same label {q['kept_same_label']}/{q['with_forum']}, swapped {q['swapped']}")
     return 0
 
 

@@ -17,9 +17,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from judgeaudit.mine.calibrate import load_dev, score_matches
 from judgeaudit.mine.openreview.shards import Located, iter_notes, version_time
 from judgeaudit.mine.parse import as_of_text, note_kind, parse_notes
+from judgeaudit.mine.study.calibrate import load_dev, score_matches
 from judgeaudit.mine.summary import RunSummary
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")

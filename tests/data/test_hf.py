@@ -101,3 +101,9 @@ def test_parquet_with_foreign_columns_is_a_clear_error(tmp_path: Path) -> None:
     pq.write_table(pa.table({"pair_id": ["x"], "other": [1]}), tmp_path / "pairwise.parquet")
     with pytest.raises(ValueError, match="pairwise.parquet: parquet columns do not match"):
         hf.read_parquet(tmp_path)
+
+
+def test_a_mined_sets_labelled_pool_is_not_an_item_split(set_dir: Path) -> None:
+    """A mined set's labelled.jsonl (labelled ideas, not judge items) stays out of the DatasetDict."""
+    (set_dir / "labelled.jsonl").write_text('{"idea_id": "x", "label": "novel"}\n', encoding="utf-8")
+    assert sorted(hf.to_dataset_dict(set_dir)) == ["pairwise", "pairwise_plan", "pointwise"]

@@ -178,7 +178,7 @@ def test_validate_dir_skips_other_jsonl_visibly(set_dir: Path, capsys: pytest.Ca
     (set_dir / "corpus.jsonl").write_text('{"not": "a contract item"}\n', encoding="utf-8")
     assert main(["validate", str(set_dir)]) == 0
     out = capsys.readouterr().out
-    assert f"skipped (not named pairwise*/pointwise*): {set_dir / 'corpus.jsonl'}" in out
+    assert f"skipped (not named pairwise*/pointwise*/labelled*): {set_dir / 'corpus.jsonl'}" in out
     assert out.strip().endswith("1 other JSONL file(s) skipped")
     assert main(["validate", str(set_dir / "corpus.jsonl")]) == 1  # named explicitly: checked
 

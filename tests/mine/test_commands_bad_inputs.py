@@ -165,7 +165,7 @@ def _script(good: bool, error: str) -> Any:
 
 
 def _run_plan(d: Path, tmp_path: Path, script: Any, monkeypatch: pytest.MonkeyPatch) -> int:
-    import judgeaudit.mine.actions as actions
+    import judgeaudit.mine.generate.actions as actions
 
     original = actions._cached_model
 

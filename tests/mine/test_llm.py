@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +61,17 @@ def test_a_model_error_fails_only_its_request_and_answers_are_cached(tmp_path: P
 
 
 def test_the_litellm_json_client_uses_the_same_cache(tmp_path: Path) -> None:
-    llm = CachedLLM("openai/gpt-4o-mini", tmp_path / "c", {"mock_response": '{"signals": []}'})
-    assert llm.complete_json("review text") == {"signals": []}
+    llm = CachedLLM("openai/gpt-4o-mini", tmp_path / "c", {"mock_response": '{"disputes": []}'})
+    assert llm.complete_json("review text") == {"disputes": []}
     stored = AnswerCache(tmp_path / "c").get(llm.key("review text"))
-    assert stored == {"model": "openai/gpt-4o-mini", "response": '{"signals": []}'}
-    again = CachedLLM("openai/gpt-4o-mini", tmp_path / "c", {"mock_response": '{"signals": []}'})
-    assert again.complete_json("review text") == {"signals": []} and (again.calls, again.cache_hits) == (0, 1)
+    assert stored is not None and stored.pop("date")[:2] == "20"  # the provenance of the answer: model, prompt hash, date
+    assert stored == {"model": "openai/gpt-4o-mini", "response": '{"disputes": []}',
+                      "prompt_sha256": hashlib.sha256(b"review text").hexdigest()}
+    again = CachedLLM("openai/gpt-4o-mini", tmp_path / "c", {"mock_response": '{"disputes": []}'})
+    assert again.complete_json("review text") == {"disputes": []} and (again.calls, again.cache_hits) == (0, 1)
+    # where the server is does not change the answer: the same key with or without an --api-base
+    served = CachedLLM("openai/gpt-4o-mini", tmp_path / "c", {"api_base": "http://127.0.0.1:1/v1"})
+    assert served.key("x") == CachedLLM("openai/gpt-4o-mini", tmp_path / "c").key("x")
 
 
 def test_cache_keys_are_content_hashes() -> None:

@@ -17,13 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
+from mine_options import LOOSE
 
 from judgeaudit.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "openreview_small"
-LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-contribution", "2.5",
-         "--not-novel-max-contribution", "2.5", "--majority", "0.3", "--max-opposing", "1"]
 HOLD = """
 import sys, time
 from judgeaudit.files import locked_output_dir
@@ -129,6 +128,6 @@ def test_two_mines_into_one_out_leave_one_valid_set(tmp_path: Path) -> None:
     assert all("Traceback" not in err for _, err in results)
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".judgeaudit")) == ["human_only"]
     assert sorted(p.name for p in (out / "human_only").iterdir()) == [
-        "README.md", "manifest.json", "pairwise.jsonl", "pointwise.jsonl"]
+        "README.md", "labelled.jsonl", "manifest.json", "pairwise.jsonl", "pointwise.jsonl"]
     assert main(["validate", str(out / "human_only")]) == 0
     shutil.rmtree(out)
