@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from judgeaudit.arms.transforms import SURFACE_ARMS
 from judgeaudit.audit.battery import headline
 from judgeaudit.audit.gates import DEFAULT_GATES, HEADLINE, Gate, GateResult, evaluate
 from judgeaudit.audit.planted import (
@@ -110,7 +109,7 @@ def _item_distribution(behaviour: Behaviour, kind: str, arms: Sequence[tuple[str
         calls = list(dict.fromkeys(a.shown.call_key() for a in shown))
         q = call_flip_probability(behaviour.noise)
         events: list[tuple[object, float]] = [("accuracy", behaviour.accuracy),
-                                              *((f"surface:{e}", behaviour.surface) for e in SURFACE_ARMS),
+                                              *((f"surface:{e}", behaviour.surface) for e in surface_arms),
                                               *((b, float(getattr(behaviour, b))) for b in BIASES),
                                               *((("noise", c), q) for c in calls),
                                               *((("invalid", c), behaviour.invalid) for c in calls)]
