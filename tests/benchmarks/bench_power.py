@@ -264,7 +264,7 @@ def render(parts: Sequence[dict[str, Any]]) -> tuple[str, str]:
         "**Family-wise false-fail rate** (planted/accurate: accuracy 0.9, no bias; every pairwise probe; "
         f"{fw['replications']} batteries per n; any gate failing):", "",
         "| judge | " + " | ".join(f"n = {n}" for n in ns) + " |", "|---" * (1 + len(ns)) + "|",
-        "| planted/accurate | " + " | ".join(f"{fw_cells[n]['any']:.3f} (SE {se(fw_cells[n]['any'], fw['replications']):.3f})"
+        "| planted/accurate | " + " | ".join(f"{fw_cells[n]['any']:.3f} (95% upper bound {upper(fw_cells[n]['any'], fw['replications']):.3f})"
                                             for n in ns) + " |", "",
         f"Gates that failed in any of them: {', '.join(fw_failing) or 'none'}.", "",
         "Not simulated: " + "; ".join(f"{g}: {why}" for g, why in NOT_SIMULATED.items()) + ".",
