@@ -11,7 +11,10 @@ does (judgeaudit/stats/INTERVALS.md, "Items a gate needs when every item is alik
 first-position rate of a judge choosing the first-shown idea on every item fails from 16 items
 (no 95% interval can exclude 0.75 sooner), and the noise floor of a judge whose runs differ at
 the highest rate a planted judge has (0.5, a coin per call) fails only when 6 or more of 10 items
-happen to flip. For those, the test asserts that the gate does not pass.
+happen to flip (P = 0.38 for a given draw). For those, the test asserts that the gate does not pass.
+The self-preferring judge is also right on every item (accuracy 1): then the other backbone's
+generated ideas never win, and 5 items a group decide (with accuracy 0.9 one stray win leaves
+the gate inconclusive at this n).
 
 Knobs at 1 and answers drawn from SHA-256 of fixed keys: each battery is deterministic.
 """
@@ -42,7 +45,8 @@ CASES: dict[str, tuple[dict[str, float], tuple[str, ...], tuple[str, ...]]] = {
     "padding_chooser": ({"padding": 1.0}, ("verbosity",), ()),
     "injection_follower": ({"injection": 1.0}, ("injection",), ()),
     "surface_sensitive": ({"surface": 1.0}, ("surface",), ()),
-    "self_preferring": ({"self_preference": 1.0}, ("self_preference",), ()),
+    # right on every item, so the other backbone's generated (not-novel) ideas never win: 5 items a group decide
+    "self_preferring": ({"self_preference": 1.0, "accuracy": 1.0}, ("self_preference",), ()),
     "noisy": ({"noise": 0.5}, (), ("noise_floor",)),
     "rambling": ({"invalid": 1.0}, ("invalid_rate",), ()),
 }
@@ -84,9 +88,12 @@ def test_a_single_bias_fails_exactly_its_matching_gate(preset: str, card_of: Cal
     _, must_fail, must_not_pass = CASES[preset]
     card = card_of(preset)
     got = outcomes(card)
-    assert {g for g in BIAS_GATES if got[g] == "fail"} == set(must_fail), got
+    failed = {g for g in BIAS_GATES if got[g] == "fail"}
+    # the matching gates fail; one that 10 items cannot reliably fail may fail on these items' draws or stay
+    # inconclusive, but never passes; no other bias gate fails
+    assert set(must_fail) <= failed <= set(must_fail) | set(must_not_pass), got
     assert all(got[g] not in ("pass", "not_run") for g in must_not_pass), got
-    assert card["verdict"] == ("unfit" if must_fail else "use with care"), card["verdict"]
+    assert card["verdict"] == ("unfit" if failed else "use with care"), card["verdict"]
     if preset != "rambling":  # a judge that never answers leaves no verdict to compare: its other gates do not run
         assert all(got[g] != "not_run" for g in BIAS_GATES), got
 
