@@ -1,11 +1,12 @@
-"""Inspect model provider `local/<model>`: a GGUF model run in process by llama-cpp-python.
+"""Inspect model provider `local/<model>`: a GGUF model run in process by llama.cpp (`llama_engine.py`).
 
 `local/gemma-3-270m` uses the Gemma 3 270M file assembled from PyPI (see `gguf.py`); any other
 `local/<path.gguf>` loads that file. The model is a base model, so chat messages are rendered
 as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (see
 `grammars.py`; default `none`; without it a GenerateConfig `response_schema` constrains the
-answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (default: half the
-cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower),
+answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (decode threads; default: half the
+cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower; prompts
+are evaluated with all cores),
 `n_batch` (default 512), `prefix_cache` (default false). With `prefix_cache=false` every call
 evaluates its prompt from scratch, so a seed gives the same output whatever ran before; with
 `true` a prompt prefix shared with the previous call is reused (faster for k calls on one
@@ -60,7 +61,9 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from judgeaudit.providers.gguf import resolve_gguf
-from judgeaudit.providers.grammars import grammar_fingerprint, json_schema_grammar, resolve_grammar
+from judgeaudit.providers.grammars import grammar_fingerprint, resolve_grammar
+from judgeaudit.providers.llama_engine import Engine, SamplingParams
+from judgeaudit.providers.schema_grammar import schema_grammar
 from judgeaudit.providers.tool_text import (
     TOOL_PROTOCOL,
     describe_tools,
@@ -86,9 +89,8 @@ class LoadedModel:
     """One llama.cpp model instance plus the lock that serialises every call into it."""
 
     path: Path
-    llama: Any
+    engine: Engine
     lock: threading.Lock = field(default_factory=threading.Lock)
-    grammars: dict[str, Any] = field(default_factory=dict)
     # a single-slot async limiter for the current event loop, so queued calls wait without
     # holding a worker thread (the thread lock above still guards calls from other loops)
     _limiter: tuple[object, anyio.CapacityLimiter] | None = None
@@ -99,14 +101,6 @@ class LoadedModel:
         if self._limiter is None or self._limiter[0] != token:
             self._limiter = (token, anyio.CapacityLimiter(1))
         return self._limiter[1]
-
-    def grammar(self, text: str) -> Any:
-        """Compiled LlamaGrammar for GBNF `text` (compiled once, reused)."""
-        if text not in self.grammars:
-            from llama_cpp import LlamaGrammar
-
-            self.grammars[text] = LlamaGrammar.from_string(text, verbose=False)
-        return self.grammars[text]
 
 
 _MODELS: dict[tuple[str, int, int, int], LoadedModel] = {}
@@ -129,21 +123,14 @@ def load_model(
     key = (str(path.resolve()), n_ctx, threads, n_batch)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            try:
-                from llama_cpp import Llama
-            except ImportError as ex:
-                raise RuntimeError(
-                    "local/ models need llama-cpp-python: pip install 'judgeaudit[local]'"
-                ) from ex
-            llama = Llama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_batch=n_batch, verbose=False
-            )
-            _MODELS[key] = LoadedModel(path=path, llama=llama)
+            engine = Engine(path=path, n_ctx=n_ctx, n_threads=threads,
+                            n_threads_batch=os.cpu_count() or 1, n_batch=n_batch)
+            _MODELS[key] = LoadedModel(path=path, engine=engine)
         return _MODELS[key]
 
 
 def completion_params(config: GenerateConfig, default_max_tokens: int) -> dict[str, Any]:
-    """llama-cpp `create_completion` keyword arguments for an Inspect GenerateConfig."""
+    """Completion arguments (llama-cpp-python's `create_completion` names) for an Inspect GenerateConfig."""
     params: dict[str, Any] = {
         "max_tokens": config.max_tokens or default_max_tokens,
         "stop": [*STOP_SEQUENCES, *(config.stop_seqs or [])],
@@ -228,7 +215,7 @@ class LocalLlamaAPI(ModelAPI):
         if grammar_text is None and config.response_schema is not None:
             schema = config.response_schema
             grammar_name = f"response_schema:{schema.name}"
-            grammar_text = json_schema_grammar(schema.json_schema.model_dump(exclude_none=True))
+            grammar_text = schema_grammar(schema.json_schema.model_dump(exclude_none=True))
         params = completion_params(config, DEFAULT_MAX_TOKENS)
         request = {
             "model_path": str(self.model_path),
@@ -243,7 +230,7 @@ class LocalLlamaAPI(ModelAPI):
             response = await anyio.to_thread.run_sync(
                 self._complete, prompt, params, grammar_text, limiter=self.model.limiter()
             )
-        except ValueError as ex:  # llama-cpp reports a prompt longer than the context this way
+        except ValueError as ex:  # the engine reports a prompt longer than the context this way
             if "context window" not in str(ex):
                 raise
             call.set_error({"error": str(ex)})
@@ -291,11 +278,9 @@ class LocalLlamaAPI(ModelAPI):
         self, prompt: str, params: dict[str, Any], grammar_text: str | None
     ) -> dict[str, Any]:
         """Blocking llama.cpp completion under the model's lock (runs in a worker thread)."""
+        sampling = SamplingParams(**{k: v for k, v in params.items() if k not in ("max_tokens", "stop")})
         with self.model.lock:
-            if not self.prefix_cache:
-                self.model.llama.reset()  # evaluate the whole prompt afresh: repeatable per seed
-            grammar = self.model.grammar(grammar_text) if grammar_text else None
-            result: dict[str, Any] = self.model.llama.create_completion(
-                prompt, grammar=grammar, **params
+            completion = self.model.engine.complete(
+                prompt, params["max_tokens"], params["stop"], sampling, grammar_text, reuse_prefix=self.prefix_cache
             )
-        return result
+        return completion.response()

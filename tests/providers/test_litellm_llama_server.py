@@ -1,20 +1,17 @@
-"""`litellm/openai/...` against llama-cpp-python's own OpenAI-compatible server running the Gemma GGUF.
+"""`litellm/openai/...` against llama.cpp's own OpenAI-compatible server running the Gemma GGUF.
 
-The real thing end to end: a real HTTP server on 127.0.0.1 generating with a real model, litellm,
-and Inspect. The server serves the model under the alias `gpt-4o-mini` so that litellm's bundled
-price map prices the real token counts, with the plain `alpaca` chat format (Gemma 270M is a base
+The real thing end to end: a real HTTP server on 127.0.0.1 generating with a real model (llama.cpp's
+C++ server from the xllamacpp wheel, `tests/servers/llama_server.py`), litellm, and Inspect. The
+server serves the model under the alias `gpt-4o-mini` so that litellm's bundled price map prices the
+real token counts, with a plain `### User` / `### Assistant` chat template (Gemma 270M is a base
 model; under Gemma's own chat template it usually ends its turn at once, leaving no output tokens).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,62 +26,31 @@ pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.slow,
     pytest.mark.skipif(
-        importlib.util.find_spec("llama_cpp") is None
-        or importlib.util.find_spec("sse_starlette") is None,
-        reason="needs llama-cpp-python with its server extras (pip install 'judgeaudit[local]')",
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="needs xllamacpp, the llama.cpp library with its server (pip install 'judgeaudit[local]')",
     ),
 ]
-
-
-def _free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "llama_server.py"
 
 
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start `python -m llama_cpp.server` with the Gemma GGUF; yield its /v1 base URL."""
+    """Start llama.cpp's server with the Gemma GGUF; yield its /v1 base URL."""
     from judgeaudit.providers.gguf import gemma_gguf
 
-    port = _free_port()
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
-    cmd = [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(gemma_gguf()),
-        "--model_alias",
-        "gpt-4o-mini",
-        "--chat_format",
-        "alpaca",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        "1024",
-        "--n_threads",
-        str(max(1, (os.cpu_count() or 2) // 2)),
-    ]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    cmd = [sys.executable, str(SERVER), "--model", str(gemma_gguf()), "--alias", "gpt-4o-mini", "--n-ctx", "1024"]
+    with open(log, "wb") as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(
-                        f"llama_cpp.server did not start: {Path(log).read_text(errors='replace')[-2000:]}"
-                    )
-                time.sleep(0.5)
-        yield f"http://127.0.0.1:{port}/v1"
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # "listening <url>" once /health answers (the script gives up after 120 s)
+        if not line.startswith("listening "):
+            pytest.fail(f"llama.cpp server did not start: {Path(log).read_text(errors='replace')[-2000:]}")
+        yield line.split()[1] + "/v1"
     finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
         proc.terminate()
         try:
             proc.wait(timeout=20)

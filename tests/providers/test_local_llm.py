@@ -1,4 +1,4 @@
-"""The `local/gemma-3-270m` provider with the real model (llama-cpp-python + the PyPI Gemma GGUF).
+"""The `local/gemma-3-270m` provider with the real model (llama.cpp from the xllamacpp wheel + the PyPI Gemma GGUF).
 
 Prompts are kept short and answers capped so the file stays a few seconds on an idle 2-core box.
 """
@@ -23,8 +23,8 @@ from judgeaudit.judges.parse import parse_verdict
 pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.skipif(
-        importlib.util.find_spec("llama_cpp") is None,
-        reason="llama-cpp-python is not installed (pip install 'judgeaudit[local]')",
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')",
     ),
 ]
 
