@@ -8,8 +8,15 @@ tokens parsed, evaluated in chunks of `n_batch` tokens (logits for each chunk's 
 each token is drawn by a sampler chain of llama.cpp's own samplers in llama-cpp-python's order
 (penalties, the GBNF grammar, then greedy at temperature 0, else top-k, typical, top-p, min-p,
 temperature and a seeded draw), stopping at an end-of-generation token, a stop string (cut there)
-or `max_tokens`. Prefix reuse (`reuse_prefix=True`) keeps the evaluated tokens in the KV cache and
-evaluates only what follows the longest common prefix with the previous call (at least one token).
+or `max_tokens`.
+
+Reuse of the previous call's work, exact (the same logits to the last bit as a fresh evaluation, so the
+same answers): a prompt equal to the previous one is not evaluated again (its KV cache entries and the
+logits of its last token are kept), and a prompt sharing a prefix with it keeps the shared whole
+chunks of `n_batch` tokens (a fresh evaluation computes those chunks from the same tokens in the same
+batches). Any other reuse changes the batches and so the last bits of the logits: `reuse_prefix=True`
+keeps the whole longest common prefix (at least one token is evaluated), faster, but a sampled answer
+may then differ from the fresh one.
 
 The struct layouts below are those of the pinned `xllamacpp` release (`LIBRARY_VERSION`); another
 release is refused with a clear error, since a layout change would corrupt memory silently.
@@ -91,6 +98,19 @@ class Batch(ctypes.Structure):
     ]
 
 
+class TokenData(ctypes.Structure):
+    """struct llama_token_data."""
+
+    _fields_ = [("id", c_token), ("logit", ctypes.c_float), ("p", ctypes.c_float)]
+
+
+class TokenDataArray(ctypes.Structure):
+    """struct llama_token_data_array."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t), ("selected", ctypes.c_int64),
+                ("sorted", ctypes.c_bool)]
+
+
 class ChainParams(ctypes.Structure):
     """struct llama_sampler_chain_params."""
 
@@ -127,6 +147,9 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_sampler_chain_add": (None, [P, P]),
     "llama_sampler_free": (None, [P]),
     "llama_sampler_sample": (c_token, [P, P, ctypes.c_int32]),
+    "llama_sampler_apply": (None, [P, ctypes.POINTER(TokenDataArray)]),
+    "llama_sampler_accept": (None, [P, c_token]),
+    "llama_get_logits_ith": (ctypes.POINTER(ctypes.c_float), [P, ctypes.c_int32]),
     "llama_sampler_init_penalties": (P, [ctypes.c_int32, ctypes.c_int32, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
     "llama_sampler_init_grammar": (P, [P, ctypes.c_char_p, ctypes.c_char_p]),
     "llama_sampler_init_greedy": (P, []),
@@ -227,12 +250,18 @@ class Engine:
     n_threads: int
     n_threads_batch: int
     n_batch: int
-    _model: Any = None
-    _ctx: Any = None
-    _vocab: Any = None
-    _batch: Batch | None = None
-    _evaluated: list[int] = field(default_factory=list)  # tokens whose state is in the KV cache, in order
-    _last_seed: int = DEFAULT_SEED
+    _model: Any = field(default=None, repr=False)
+    _ctx: Any = field(default=None, repr=False)
+    _vocab: Any = field(default=None, repr=False)
+    _batch: Batch | None = field(default=None, repr=False)
+    # tokens whose state is in the KV cache, in order
+    _evaluated: list[int] = field(default_factory=list, repr=False)
+    _last_seed: int = field(default=DEFAULT_SEED, repr=False)
+    # the last prompt evaluated (a prefix of `_evaluated`), the logits after its last token (a numpy
+    # copy), and whether it was evaluated as a fresh evaluation would be (the same batches)
+    _prompt: list[int] = field(default_factory=list, repr=False)
+    _prompt_logits: Any = field(default=None, repr=False)
+    _exact: bool = field(default=True, repr=False)
 
     def __post_init__(self) -> None:
         lib = library()
@@ -351,26 +380,55 @@ class Engine:
     def reset(self) -> None:
         """Forget every evaluated token (the next prompt is evaluated from scratch)."""
         lib = library()
-        lib.llama_memory_clear(lib.llama_get_memory(self._ctx), True)
-        self._evaluated = []
+        lib.llama_memory_clear(lib.llama_get_memory(self._ctx), False)  # cells freed; stale data is masked
+        self._evaluated, self._prompt, self._prompt_logits, self._exact = [], [], None, True
 
-    def _keep_prefix(self, tokens: list[int]) -> int:
-        """Keep the longest evaluated prefix of `tokens` (leaving at least one token to evaluate); its length."""
+    def _truncate(self, keep: int) -> bool:
+        """Drop the evaluated tokens from position `keep` on; False if llama.cpp cannot (then nothing is kept)."""
+        lib = library()
+        if keep <= 0 or not lib.llama_memory_seq_rm(lib.llama_get_memory(self._ctx), -1, keep, -1):
+            self.reset()
+            return False
+        del self._evaluated[keep:]
+        if len(self._prompt) > keep:
+            self._prompt, self._prompt_logits = [], None
+        return True
+
+    def _keep_prefix(self, tokens: list[int], any_length: bool) -> int:
+        """Keep what of the evaluated tokens `tokens` can reuse (see module docstring); how many."""
         common = 0
         for a, b in zip(self._evaluated, tokens, strict=False):
             if a != b:
                 break
             common += 1
         common = min(common, len(tokens) - 1)
-        if common <= 0:
-            self.reset()
-            return 0
+        if not any_length:  # whole chunks the last prompt's evaluation computed as a fresh one would
+            common = min(common, len(self._prompt)) // self.n_batch * self.n_batch if self._exact else 0
+        return common if self._truncate(common) else 0
+
+    def _last_logits(self) -> Any:
+        """A copy of the logits after the last evaluated token."""
+        import numpy as np
+
         lib = library()
-        if not lib.llama_memory_seq_rm(lib.llama_get_memory(self._ctx), -1, common, -1):
-            self.reset()
-            return 0
-        del self._evaluated[common:]
-        return common
+        n_vocab = lib.llama_vocab_n_tokens(self._vocab)
+        return np.ctypeslib.as_array(lib.llama_get_logits_ith(self._ctx, -1), shape=(n_vocab,)).copy()
+
+    def _sample_saved(self, sampler: Any, logits: Any) -> int:
+        """Draw a token from saved logits exactly as `llama_sampler_sample` draws from the context's."""
+        import numpy as np
+
+        lib = library()
+        data = np.zeros(len(logits), dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)])
+        data["id"] = np.arange(len(logits), dtype=np.int32)
+        data["logit"] = logits
+        cur = TokenDataArray(data.ctypes.data_as(ctypes.c_void_p), len(logits), -1, False)
+        lib.llama_sampler_apply(sampler, ctypes.byref(cur))
+        if not 0 <= cur.selected < cur.size:
+            raise EngineError("llama.cpp's samplers selected no token")
+        token = int(ctypes.cast(cur.data, ctypes.POINTER(TokenData))[cur.selected].id)
+        lib.llama_sampler_accept(sampler, token)
+        return token
 
     def complete(self, prompt: str, max_tokens: int, stop: list[str], params: SamplingParams,
                  grammar: str | None = None, reuse_prefix: bool = False) -> Completion:
@@ -389,20 +447,26 @@ class Engine:
         sampler = self._sampler(params, seed & 0xFFFFFFFF, grammar)
         try:
             start = time.perf_counter()
-            kept = self._keep_prefix(tokens) if reuse_prefix else 0
-            if not reuse_prefix:
-                self.reset()
-            self._evaluate(tokens[kept:])
+            if tokens == self._prompt and (reuse_prefix or self._exact) and self._truncate(len(tokens)):
+                kept, logits = len(tokens), self._prompt_logits  # the last prompt again
+            else:
+                exact = self._exact
+                kept = self._keep_prefix(tokens, reuse_prefix)
+                self._evaluate(tokens[kept:])
+                logits = None
+                self._prompt, self._prompt_logits = list(tokens), self._last_logits()
+                self._exact = kept == 0 or (exact and kept % self.n_batch == 0)
             prefill = time.perf_counter() - start
-            text, finish, generated = self._generate(sampler, max_tokens, [s.encode("utf-8") for s in stop])
+            text, finish, generated = self._generate(sampler, max_tokens, [s.encode("utf-8") for s in stop], logits)
             decode = time.perf_counter() - start - prefill
         finally:
             lib.llama_sampler_free(sampler)
         return Completion(text, finish, len(tokens), generated, len(tokens) - kept, prefill, decode)
 
-    def _generate(self, sampler: Any, max_tokens: int, stops: list[bytes]) -> tuple[str, str, int]:
+    def _generate(self, sampler: Any, max_tokens: int, stops: list[bytes], logits: Any = None) -> tuple[str, str, int]:
         """Draw tokens until an end-of-generation token, a stop string or `max_tokens`: (text, reason, count).
 
+        The first token is drawn from `logits` when given (saved ones), else from the context's.
         As llama-cpp-python: the first stop string in list order that occurs cuts the text, and
         while the text ends inside a multi-byte UTF-8 character neither stops nor the budget are checked.
         """
@@ -411,7 +475,10 @@ class Engine:
         count = 0
         pending = 0
         while True:
-            token = lib.llama_sampler_sample(sampler, self._ctx, -1)
+            if logits is not None:
+                token, logits = self._sample_saved(sampler, logits), None
+            else:
+                token = lib.llama_sampler_sample(sampler, self._ctx, -1)
             if lib.llama_vocab_is_eog(self._vocab, token):
                 return out.decode("utf-8", errors="ignore"), "stop", count
             count += 1

@@ -64,6 +64,7 @@ class TestWithTheModel:
         assert run(temperature=0.0, seed=1) == run(temperature=0.0, seed=2)
 
     def test_stops_budget_and_counts(self, engine: Any) -> None:
+        engine.reset()
         budget = engine.complete(PROMPT, 5, [], SamplingParams(temperature=0.0))
         assert budget.finish_reason == "length" and budget.completion_tokens == 5
         assert budget.prompt_tokens == len(engine.tokenize(PROMPT)) and budget.evaluated_prompt_tokens == budget.prompt_tokens
@@ -75,18 +76,39 @@ class TestWithTheModel:
         verdict = engine.complete(PROMPT, 16, ["\n### "], SamplingParams(seed=3), GRAMMARS["pairwise"])
         assert verdict.finish_reason == "stop" and verdict.text in ("Verdict: A", "Verdict: B", "Verdict: TIE")
 
-    def test_prefix_reuse_evaluates_only_the_new_tokens(self, engine: Any) -> None:
+    def test_exact_reuse_gives_the_fresh_answers(self, engine: Any) -> None:
+        """The last prompt again, or whole 512-token chunks of a shared prefix: reused, same answers."""
+        def run(prompt: str, seed: int) -> tuple[str, int]:
+            done = engine.complete(prompt, 12, [], SamplingParams(temperature=1.0, seed=seed))
+            return done.text, done.evaluated_prompt_tokens
+
+        filler = " ".join(f"w{i}" for i in range(400))  # > 512 tokens shared by the two long prompts
+        long_a, long_b = f"### User\n{filler}\nFirst question?\n\n### Assistant\n", f"### User\n{filler}\nAnother one?\n\n### Assistant\n"
+        engine.reset()
+        sequence = [(PROMPT, 1), (PROMPT, 2), (long_a, 3), (long_b, 4), (long_b, 5)]
+        reused = [run(prompt, seed) for prompt, seed in sequence]
+        fresh = []
+        for prompt, seed in sequence:
+            engine.reset()
+            fresh.append(run(prompt, seed))
+        assert [text for text, _ in reused] == [text for text, _ in fresh]
+        n_a, n_b = len(engine.tokenize(long_a)), len(engine.tokenize(long_b))
+        shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(long_a), engine.tokenize(long_b), strict=False)) if a != b)
+        chunks = shared // engine.n_batch * engine.n_batch
+        assert chunks >= engine.n_batch
+        assert [n for _, n in reused] == [len(engine.tokenize(PROMPT)), 0, n_a, n_b - chunks, 0]
+        assert [n for _, n in fresh] == [len(engine.tokenize(PROMPT)), len(engine.tokenize(PROMPT)), n_a, n_b, n_b]
+
+    def test_prefix_cache_reuses_any_shared_prefix(self, engine: Any) -> None:
+        other = PROMPT.replace("a ResNet on new data", "a transformer for tables")
+        shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(PROMPT), engine.tokenize(other), strict=False)) if a != b)
         engine.reset()
         first = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
-        other = PROMPT.replace("a ResNet on new data", "a transformer for tables")
         second = engine.complete(other, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
-        shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(PROMPT), engine.tokenize(other), strict=False)) if a != b)
         assert first.evaluated_prompt_tokens == first.prompt_tokens  # nothing to reuse after a reset
         assert second.evaluated_prompt_tokens == second.prompt_tokens - shared
-        again = engine.complete(other, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
-        assert again.evaluated_prompt_tokens == 1  # the whole prompt is cached: one token re-evaluated for its logits
-        fresh = engine.complete(other, 4, [], SamplingParams(temperature=0.0))
-        assert fresh.evaluated_prompt_tokens == fresh.prompt_tokens
+        exact = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0))  # < 512 shared: from scratch
+        assert exact.evaluated_prompt_tokens == exact.prompt_tokens
 
     def test_bad_grammar_and_long_prompt_are_errors(self, engine: Any) -> None:
         with pytest.raises(EngineError, match="could not parse the grammar"):
