@@ -11,7 +11,7 @@ from judgeaudit.judges.tasks import (
     novelty_rubric_pointwise,
 )
 from judgeaudit.offline import apply_offline_defaults
-from judgeaudit.providers.register import litellm, local
+from judgeaudit.providers.register import litellm, local, planted
 
 apply_offline_defaults()  # before any task or model runs: mockllm/model needs no network
 install_user_error_hook()  # a refused -T option or bad dataset file: one line under `inspect eval`, not a traceback

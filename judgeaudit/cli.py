@@ -12,14 +12,16 @@ from typing import Any, NoReturn
 from judgeaudit.errors import EXIT_USER_ERROR, UserError, error_line
 from judgeaudit.offline import apply_offline_defaults
 
-# Each module exposes `register(subparsers)`, adding its subcommand(s) with a handler
-# stored as `func` in the parsed namespace. Modules load lazily-light: heavy imports
-# happen inside handlers so `judgeaudit --help` stays fast.
+# Each module exposes `register(subparsers)`, adding its subcommand(s) with their arguments and a
+# `cli_args.Handler` stored as `func` in the parsed namespace. These modules import no more than
+# argparse needs: a handler's module (Inspect, pandas, the miner) is imported only when its command
+# runs, so `--help` and argument errors start in a fraction of a second
+# (tests/cli/test_startup_imports.py, tests/benchmarks/bench_startup.py).
 COMMAND_MODULES: tuple[str, ...] = (
-    "judgeaudit.data.commands",
-    "judgeaudit.mine.commands",
-    "judgeaudit.report.commands",
-    "judgeaudit.audit.commands",
+    "judgeaudit.data.cli",
+    "judgeaudit.mine.cli",
+    "judgeaudit.report.cli",
+    "judgeaudit.audit.cli",
 )
 
 

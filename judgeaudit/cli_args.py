@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from judgeaudit.errors import UserError
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -11,6 +15,27 @@ from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 class UsageError(UserError, ValueError):
     """A command-line value the command cannot use; `str()` is the one line to print."""
+
+
+@dataclass(frozen=True)
+class Handler:
+    """A subcommand's handler named by its module and function, imported only when the command runs.
+
+    The argument parser of every command is built for each start, `--help` included; naming the
+    handler instead of importing it keeps Inspect, pandas and the miner out of the commands that
+    do not run them.
+    """
+
+    module: str
+    function: str
+
+    def load(self) -> Callable[[argparse.Namespace], int]:
+        """The handler function, its module imported."""
+        return cast(Callable[[argparse.Namespace], int], getattr(importlib.import_module(self.module), self.function))
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        """Run the handler on the parsed arguments; returns the exit code."""
+        return self.load()(args)
 
 
 def at_least(flag: str, value: int | None, least: int) -> None:

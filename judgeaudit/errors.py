@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 EXIT_USER_ERROR = 2
+# Exit code of `judgeaudit audit` when it could not judge (failed calls, or a battery that did not
+# complete): apart from 0 (a verdict), 2 (bad input) and 1 (any other failure).
+EXIT_COULD_NOT_JUDGE = 3
 
 
 class UserError(Exception):

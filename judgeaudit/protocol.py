@@ -22,6 +22,28 @@ Summary (our wording of the protocol's specification, v2):
   naming different options, a hedge in or after the statement, a self-correction, a refusal,
   a verdict only in an example, quotation or hypothetical, a negated statement only, or an
   option the labels do not offer. The parser refuses rather than guesses.
+- Some statements look like a verdict but do not commit to one; each shape is `invalid` with
+  its own reason (the vocabulary is in `judgeaudit.judges.parse`, listed in SCORE_SCHEMA.md):
+  a hedge on the verdict line, after or before the option (`Verdict: A, I guess`,
+  `Verdict: NOVEL (50/50)`, `Verdict: A... or B`, `Verdict: I think B`): "hedge inside the
+  verdict statement"; one option per aspect (`Verdict: A for framing, B for method`, an aspect
+  list under `Verdict:`): "split verdict"; a degree that withholds the class
+  (`Verdict: NOVEL (in part)`, `partly NOT NOVEL`): "verdict withheld by degree"; a yes/no
+  that names the other class (`Verdict: No, it is novel.`): "yes/no contradicts the option";
+  an option taken back inside its own sentence (`Idea A is more novel - just kidding, Idea B
+  is.`, `Verdict: A, no wait, B`): "self-correction within a sentence"; an option only inside
+  another word (`Verdict: tie-breaker goes to A`, `Verdict: Novelty unclear`): "option inside
+  another word".
+- A retraction inside a sentence makes the whole answer `invalid`, even when a later line
+  states the corrected option without doubt. The protocol refuses self-corrections in general,
+  and an answer that jokes about its verdict or takes it back mid-sentence has shown that its
+  statements are not commitments; reading the later line would mean choosing which of its
+  statements to believe, which is a guess.
+- Clear answers stay clear: a verdict line followed by a justification that does not hedge
+  (`Verdict: A, because it reframes the problem`, `Verdict: NOT NOVEL - it restates known
+  work`, a justification naming the other idea), an intensifier (`Verdict: definitely B`), a
+  hedge only in the reasoning before a firm final line, markdown, JSON and tag wrappers of such
+  a line, and both label styles.
 - Each call records the reading, the parse path (`strict`: the exact final line; `wrapped`: a
   wrapper, labelled clause or phrase; `failed`) and, for `invalid`, the reason.
 """

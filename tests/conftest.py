@@ -1,11 +1,9 @@
-"""Shared pytest fixtures: small valid contract items and set directories; the session's private caches."""
+"""Shared pytest fixtures: small valid contract items and set directories; removal of the private caches (session_caches.py)."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -15,24 +13,10 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.pop("OPENREVIEW_USERNAME", None)
 os.environ.pop("OPENREVIEW_PASSWORD", None)
 
-# Tests never read or write the user's caches (Inspect's, Hugging Face's, ours): every cache and
-# log directory points into one tmp dir per session. Set here, at conftest import, because some
-# libraries (huggingface_hub, datasets) fix their cache paths when first imported, which happens
-# while test modules are collected, before any fixture runs.
-SESSION_CACHES = Path(tempfile.mkdtemp(prefix="judgeaudit-test-caches-"))
-CACHE_ENV: dict[str, str] = {
-    "INSPECT_CACHE_DIR": "inspect_ai/cache",
-    "INSPECT_LOG_DIR": "inspect_ai/logs",
-    "XDG_CACHE_HOME": "xdg-cache",
-    "XDG_DATA_HOME": "xdg-data",
-    "HF_HOME": "huggingface",
-    "HF_HUB_CACHE": "huggingface/hub",
-    "HF_DATASETS_CACHE": "huggingface/datasets",
-    "JUDGEAUDIT_CACHE": "judgeaudit",
-}
-for _name, _relative in CACHE_ENV.items():
-    os.environ[_name] = str(SESSION_CACHES / _relative)
+# Every cache and log directory points into this process's private tmp dir (see session_caches.py).
+from session_caches import CACHE_ENV, SESSION_CACHES  # noqa: E402, F401
 
+# isort: split
 import pytest  # noqa: E402
 from real_items import search_set  # noqa: E402, F401  (fixture: a small search corpus + one pair / one point)
 
@@ -118,8 +102,20 @@ def set_dir(tmp_path: Path) -> Path:
     return d
 
 
-@pytest.fixture(scope="session", autouse=True)
-def session_caches() -> Iterator[Path]:
-    """The session's private cache root (every CACHE_ENV variable points below it); removed at the end."""
-    yield SESSION_CACHES
+@pytest.fixture
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The litellm provider's backoff waits, recorded instead of slept (its injectable clock, `retry_sleep`)."""
+    from judgeaudit.providers import litellm_api
+
+    waits: list[float] = []
+
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(litellm_api, "retry_sleep", record)
+    return waits
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this process's private cache root (each xdist worker and the controller have their own)."""
     shutil.rmtree(SESSION_CACHES, ignore_errors=True)

@@ -84,3 +84,15 @@ def test_other_exceptions_keep_their_traceback(tmp_path: Path, monkeypatch: pyte
     monkeypatch.delenv("JUDGEAUDIT_TRACEBACK", raising=False)
     with pytest.raises(RuntimeError, match="crash"):
         _run(tmp_path, monkeypatch, RuntimeError("crash"))
+
+
+@pytest.mark.parametrize("argv", [["validate", "x"], ["convert", "--from", "novelty-judge-bench", "s", "--out", "o"],
+                                  ["mine"], ["mine", "generate", "--model", "m"],
+                                  ["mine", "plan", "--model", "m", "--dataset", "d"], ["report", "logs"],
+                                  ["audit", "--model", "m"]], ids=lambda argv: " ".join(argv[:2]))
+def test_every_command_names_a_handler_that_exists(argv: list[str]) -> None:
+    """The parser names each handler by module and function (imported when the command runs): both must exist."""
+    from judgeaudit import cli
+
+    handler = cli.build_parser().parse_args(argv).func
+    assert handler.module.endswith((".commands", ".actions")) and callable(handler.load())

@@ -1,5 +1,6 @@
 """The package's import graph: no cycle between files or packages, public Inspect API only, no
-call-stack inspection, and the project's own modules imported at module top.
+call-stack inspection, and the project's own modules imported at module top (an `if TYPE_CHECKING:`
+block at module top counts: a lazy package's names, see judgeaudit/lazy.py).
 
 Read from the source with `ast` (nothing is imported), over every module of `judgeaudit/`.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from pathlib import Path
+from typing import TypeGuard
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "judgeaudit"
@@ -37,10 +39,16 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
+def _type_checking(node: ast.stmt) -> TypeGuard[ast.If]:
+    """Whether `node` is an `if TYPE_CHECKING:` block (the imports of a lazy package's names, for type checkers)."""
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
 def _imports(module: str) -> list[tuple[ast.stmt, list[str], bool]]:
     """(node, imported dotted names, at module top) of every import statement of `module`."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     tops = {id(node) for node in tree.body}
+    tops |= {id(node) for block in tree.body if _type_checking(block) for node in block.body}
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -100,16 +100,17 @@ def test_help_describes_the_command_without_outside_files(sub: tuple[str, ...],
 
 
 def _mockllm(argv: list[str]) -> list[str]:
-    """An `inspect` command with mockllm/model for its model, no model args, and --limit 1."""
+    """An `inspect` command with mockllm/model for its model, no model args, and --limit 1; a command
+    run with `--model none` (a panel: its members, planted or local, are named in `-T panel`) keeps it."""
     out, skip = [], False
-    for word in argv:
+    for i, word in enumerate(argv):
         if skip:
             skip = False
             continue
         if word in ("--model", "-M", "--limit"):
             skip = True
             if word == "--model":
-                out += ["--model", "mockllm/model"]
+                out += ["--model", "none" if argv[i + 1] == "none" else "mockllm/model"]
             continue
         out.append(word)
     return [*out, "--limit", "1"]

@@ -50,10 +50,11 @@ from judgeaudit.data.samples import load_items
 from judgeaudit.errors import UserError
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
+from judgeaudit.judges.llm.panel import parse_members
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.report.frame import log_cause
 from judgeaudit.resources import datasets_root
-from judgeaudit.stats import bootstrap_metric, excludes_from_above
+from judgeaudit.stats import excludes_from_above, interval
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from judgeaudit.stats.metrics import metrics_for, outcomes_for
 
@@ -69,6 +70,7 @@ HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "
 CHANCE = 0.5
 COULD_NOT_JUDGE = "could not judge"  # the verdict when model calls failed (judgeaudit.audit.failures)
 DEFAULT_JUDGE = "prompted"
+PANEL = "panel"  # the panel judge (judgeaudit.judges.llm.panel): its members are its models
 NO_MODEL = "none"
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
 RESERVED_TASK_ARGS: dict[str, str] = {
@@ -120,16 +122,26 @@ _SECRET_WORDS = ("key", "token", "secret", "password", "auth", "credential")
 
 
 def safe_model_args(args: dict[str, Any]) -> dict[str, Any]:
-    """Model args fit for a card: secret-looking names redacted, non-scalars by type name."""
+    """Model args fit for a card: secret-looking names redacted, lists and mappings of such values kept
+    (a panel's `-T panel` list), anything else by type name."""
     out: dict[str, Any] = {}
     for name, value in sorted(args.items()):
         if any(w in name.lower() for w in _SECRET_WORDS):
             out[name] = "<redacted>"
-        elif value is None or isinstance(value, str | int | float | bool):
-            out[name] = value
         else:
-            out[name] = f"<{type(value).__name__}>"
+            out[name] = _safe_value(value)
     return out
+
+
+def _safe_value(value: Any) -> Any:
+    """A scalar as it is, a list or mapping with its values made safe, anything else by type name."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_safe_value(v) for v in value]
+    if isinstance(value, dict):
+        return safe_model_args(value)
+    return f"<{type(value).__name__}>"
 
 
 def balanced_head(items: Sequence[Item], limit: int) -> list[Item]:
@@ -268,7 +280,11 @@ def check_spec(spec: AuditSpec) -> None:
         if key not in task_option_names(spec.kind):
             raise AuditError(f"-T {key}: not an option of the {spec.kind} judge task "
                              f"(options: {', '.join(task_option_names(spec.kind))})")
-    if spec.model == NO_MODEL and needs_model(spec.judge, spec.judge_options):
+    if spec.judge == PANEL:
+        if spec.model != NO_MODEL:
+            raise AuditError(f"--judge {PANEL}: the panel's models are its members (-T panel=...); give --model "
+                             f"{NO_MODEL}, not --model {spec.model}")
+    elif spec.model == NO_MODEL and needs_model(spec.judge, spec.judge_options):
         raise AuditError(f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
                          "the metric, distance and concept judges, the latter with keyphrase concepts)")
 
@@ -411,13 +427,20 @@ def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
     metrics = metrics_for(kind)
     figures = {
         "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
-                           bootstrap_metric(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
+                           interval(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed)),
         "invalid_rate": Figure("invalid_rate", "invalid rate",
-                               bootstrap_metric(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
+                               interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed)),
     }
     if kind == "pairwise":
-        figures["tie_rate"] = Figure("tie_rate", "tie rate", bootstrap_metric(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
+        figures["tie_rate"] = Figure("tie_rate", "tie rate", interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed))
     return Reading(HEADLINE, "ok", len(base), figures)
+
+
+def judge_models(spec: AuditSpec) -> tuple[str, ...]:
+    """The models whose backbone is the judge's own: `--model`, or a panel's members (`-T panel`)."""
+    if spec.judge == PANEL:
+        return tuple(m.model for m in parse_members(spec.judge_options.get("panel")))
+    return (spec.model,)
 
 
 def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
@@ -444,6 +467,7 @@ class AuditResult:
     log_dir: str
     surface_ratio: dict[str, Any] = field(default_factory=dict)
     failures: CallFailures | None = None  # failed model calls; any makes the verdict `could not judge`
+    members: dict[str, Any] | None = None  # a panel's members, each audited from the panel's logs (audit.panel)
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON-ready data."""
@@ -461,11 +485,12 @@ class AuditResult:
             "cost": self.cost,
             "skipped_samples": self.skipped_samples,
             "log_dir": self.log_dir,
+            **({"members": {name: m.to_dict() for name, m in self.members.items()}} if self.members else {}),
         }
 
 
     def above_chance(self) -> bool:
-        """Whether the headline interval excludes chance from above (`stats.bootstrap.excludes_from_above`)."""
+        """Whether the headline interval excludes chance from above (`stats.results.excludes_from_above`)."""
         return excludes_from_above(self.headline.figures["accuracy"].value, CHANCE)
 
 
@@ -512,7 +537,7 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     head = headline(frame, spec.kind, cfg)
     limits = inapplicable_probes(spec.judge, spec.judge_options)
     readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
-                        judge_model=spec.model, generators=generators_of([*items, *generated]))
+                        judge_model=judge_models(spec), generators=generators_of([*items, *generated]))
     for probe, reason in skipped_probes.items():
         readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
     if ratio is None:

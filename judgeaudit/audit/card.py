@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.audit.battery import CHANCE, DEFAULT_JUDGE, PROBES_BY_KIND, AuditResult, AuditSpec
+from judgeaudit.audit.battery import (
+    CHANCE,
+    DEFAULT_JUDGE,
+    PANEL,
+    PROBES_BY_KIND,
+    AuditResult,
+    AuditSpec,
+    judge_models,
+)
 from judgeaudit.audit.gates import HEADLINE, MARKS, POINTWISE_FIGURES, GateResult
+from judgeaudit.audit.panel import members_section
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.files import atomic_open, atomic_write_text
-from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE
 
 MARK = MARKS
 
@@ -50,7 +59,10 @@ def _option(value: Any) -> str:
 
 
 def judge_label(spec: AuditSpec) -> str:
-    """`<model>` for the prompted judge, `<judge> judge (model <model>)` for any other kind."""
+    """`<model>` for the prompted judge, `panel of <members>` for a panel, `<judge> judge, model <model>`
+    for any other kind."""
+    if spec.judge == PANEL:
+        return f"panel of {', '.join(judge_models(spec))}"
     return spec.model if spec.judge == DEFAULT_JUDGE else f"{spec.judge} judge, model {spec.model}"
 
 
@@ -63,7 +75,7 @@ def reproduce_command(result: AuditResult) -> str:
         parts.append(f"--judge {spec.judge}")
     for k, v in judge["judge_options"].items():
         if not (isinstance(v, str) and v.startswith("<")):
-            parts.append(f"-T {k}={_option(v)}")
+            parts.append(f"-T {shlex.quote(f'{k}={_option(v)}')}")  # a panel's list needs quotes
     for k, v in judge["model_args"].items():
         if not (isinstance(v, str) and v.startswith("<")):
             parts.append(f"-M {k}={v}")
@@ -87,6 +99,8 @@ def render_markdown(result: AuditResult) -> str:
     spec = result.spec
     if spec.judge == DEFAULT_JUDGE:
         lines = [f"# Audit card: `{spec.model}` ({spec.kind}, prompt `{spec.prompt}`)", ""]
+    elif spec.judge == PANEL:
+        lines = [f"# Audit card: {judge_label(spec)} ({spec.kind}, prompt `{spec.prompt}`)", ""]
     else:
         lines = [f"# Audit card: `{spec.judge}` judge, model `{spec.model}` ({spec.kind})", ""]
     margs = result.to_dict()["judge"]["model_args"]
@@ -121,12 +135,10 @@ def render_markdown(result: AuditResult) -> str:
     lines.append("")
 
     head = result.headline
-    acc = head.figures["accuracy"]
     lines += ["## Accuracy", "", "| figure | estimate [95% CI] |", "|---|---|"]
     for fig in head.figures.values():
         lines.append(f"| {fig.label} | {_ci(fig)} |")
-    lines += ["", f"Chance is {CHANCE}; {_chance_statement(result)} "
-              f"Intervals: {acc.value.method} bootstrap over items, {acc.value.resamples} resamples, seed {acc.value.seed}.", ""]
+    lines += ["", f"Chance is {CHANCE}; {_chance_statement(result)} {intervals_statement(spec.resamples, spec.seed)}", ""]
 
     lines += ["## Probes", "", "| probe | figure | estimate [95% CI] | noise-floor corrected | n items |", "|---|---|---|---|---|"]
     for probe, reading in result.readings.items():
@@ -154,11 +166,13 @@ def render_markdown(result: AuditResult) -> str:
         note = f" ({r.note})" if r.note else ""
         lines.append(f"| {r.gate.name} | {_cell(r.stated())} | {_cell(r.judged())} | {_cell(r.gate.rule())} | "
                      f"{_cell(r.gate.description + note)} |")
-    lines += ["", f"A gate passes, warns or fails only when its whole interval lies in that region and rests on at "
-              f"least {MIN_ITEMS_FOR_SIGNIFICANCE} items; otherwise it is inconclusive. Verdict rule: any failed model "
+    lines += ["", "A gate passes, warns or fails when its whole interval lies in that region, at any number of items "
+              "(a point interval, a bootstrap on which every resample agreed, decides nothing); otherwise it is "
+              "inconclusive. Verdict rule: any failed model "
               "call -> could not judge; else any FAIL -> unfit; else any WARN, inconclusive gate or gate not run -> "
               "use with care; else fit. Thresholds are the defaults in `judgeaudit/audit/gates.py`"
               + (f", overridden by `{spec.gates_file}`" if spec.gates_file else "") + ".", ""]
+    lines += members_section(result)
     lines += cost_section(result.cost)
     if result.skipped_samples:
         lines += [f"Skipped samples (no score): {len(result.skipped_samples)}", ""]
@@ -169,17 +183,25 @@ def render_markdown(result: AuditResult) -> str:
     return "\n".join(lines)
 
 
+def intervals_statement(resamples: int, seed: int) -> str:
+    """How the card's intervals were computed (each figure's method is in card.json)."""
+    return ("Intervals (95%): Clopper-Pearson for shares of 0/1 outcomes; continuity-corrected score intervals for "
+            "per-item means on a few values (soft accuracy, the mean of two arms, the first-position rate, flips pooled "
+            "over edits) and for paired differences (Tango's for 0/1 outcomes, with the exact McNemar p-value); Mee's "
+            "score interval for the self-preference gap; the percentile bootstrap over items "
+            f"({resamples} resamples, seed {seed}) for macro-F1 and the surface ratio. Each figure's method is in "
+            "card.json; their measured coverage is in judgeaudit/stats/INTERVALS.md.")
+
+
 def _chance_statement(result: AuditResult) -> str:
-    """Whether the headline interval excludes chance, claimed only on enough items (`AuditResult.above_chance`)."""
+    """Whether the headline interval excludes chance (`AuditResult.above_chance`), and why not when it does not."""
     value = result.headline.figures["accuracy"].value
     if result.above_chance():
         return "the interval excludes it."
     if not math.isfinite(value.estimate):
         return "there is no accuracy to compare with it (no valid verdict)."
-    n = value.n - getattr(value, "excluded", 0)
-    if n < MIN_ITEMS_FOR_SIGNIFICANCE:
-        return (f"with {n} items (fewer than {MIN_ITEMS_FOR_SIGNIFICANCE}) the interval cannot show that the judge "
-                "is above it.")
+    if value.low == value.high:
+        return "the interval is a single point (every resample agreed), which shows nothing."
     return "the interval lies below it." if value.high < CHANCE else "the interval does not exclude it."
 
 
@@ -269,7 +291,7 @@ def plot_gates(result: AuditResult, path: Path) -> None:
     reach = max([1.05, *(abs(x) * 1.05 for p in points for x in p[1:4] if math.isfinite(x))])
     ax.set_xlim(-reach, reach)
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("estimate with 95% bootstrap interval (dotted: pass threshold, dashed: fail threshold)")
+    ax.set_xlabel("estimate with 95% interval (dotted: pass threshold, dashed: fail threshold)")
     ax.set_title(f"{judge_label(result.spec)}: {result.verdict}")
     fig.tight_layout()
     with atomic_open(path, "wb") as fh:

@@ -1,4 +1,4 @@
-"""`judgeaudit audit`: vet a novelty judge with the probe battery and write its audit card."""
+"""`judgeaudit audit`: vet a novelty judge with the probe battery and write its audit card (arguments: `audit.cli`)."""
 
 from __future__ import annotations
 
@@ -13,21 +13,18 @@ from judgeaudit.audit.battery import (
     AuditSpec,
     CouldNotJudge,
 )
-from judgeaudit.audit.failures import EXIT_COULD_NOT_JUDGE
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
 from judgeaudit.cli_args import (
     UsageError,
-    add_bootstrap_args,
     at_least,
     check_bootstrap_args,
     output_dir,
 )
-from judgeaudit.errors import UserError
+from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError
 from judgeaudit.judges.option_checks import check_values
 from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
 
-DEFAULT_OUT = "audit"
 DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
 
@@ -58,46 +55,6 @@ def _task_options(pairs: list[str]) -> dict[str, Any]:
         except yaml.YAMLError:
             out[key.replace("-", "_")] = value
     return out
-
-
-def register(subparsers: Any) -> None:
-    """Add the `audit` subcommand."""
-    p = subparsers.add_parser(
-        "audit",
-        help="vet a novelty judge: run the bias-probe battery and write an audit card",
-        description="Run the probe battery (position, presumption, verbosity, surface, injection, "
-        "self-preference, repeat) for any judge kind as one resumable, cached Inspect eval-set and write an "
-        "audit card (card.md, card.json, gates.png) with a fit / use with care / unfit verdict. Probes that "
-        "cannot apply to the judge are reported with the reason; score judges (metric_*, distance_*, "
-        "concept_*) also get the surface-perturbation ratio.",
-        epilog=f"Exit status: 0 with a verdict (fit, use with care, unfit); {EXIT_COULD_NOT_JUDGE} when the audit "
-        "could not judge (model calls failed: the card is written and says so; or the battery did not complete), "
-        "with one stderr line saying why; another non-zero status on bad input or another failure.",
-    )
-    p.add_argument("--model", required=True,
-                   help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
-                   "distance and concept judges")
-    p.add_argument("--judge", default="prompted",
-                   help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
-                   "distance_nn, metric_embedding, concept_set, ...; default: prompted)")
-    p.add_argument("-T", dest="task_options", action="append", default=[], metavar="KEY=VALUE",
-                   help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)")
-    p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
-    p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
-    p.add_argument("--generated", action="append", default=[], metavar="DIR",
-                   help="Human+Generated set for the self-preference probe, or a directory of them (one subfolder per "
-                   "backbone, e.g. datasets/iclr2026/human_generated); repeatable, the sets are merged")
-    p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
-    p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
-    p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)")
-    p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")
-    add_bootstrap_args(p, "seed of the judge calls, transforms and bootstrap")
-    p.add_argument("--no-cache", action="store_true", help="do not use Inspect's model-call cache")
-    p.add_argument("--max-connections", type=int, default=None, help="concurrent model calls")
-    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE", help="model argument (repeatable)")
-    p.add_argument("--display", default="plain", help="Inspect display: plain, rich, none (default: plain)")
-    p.set_defaults(func=handle)
 
 
 def check_args(args: argparse.Namespace) -> None:

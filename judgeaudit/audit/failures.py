@@ -18,9 +18,6 @@ import pandas as pd
 
 ERROR = "error"
 UNKNOWN_CAUSE = "no cause recorded"
-# Exit code of `judgeaudit audit` when it could not judge (failed calls, or a battery that did not
-# complete): apart from 0 (a verdict), 2 (bad input) and 1 (any other failure).
-EXIT_COULD_NOT_JUDGE = 3
 
 
 def is_failed_call(call: Mapping[str, Any]) -> bool:

@@ -9,15 +9,14 @@ or above `pass_at`, fail below `fail_at`.
 
 A gate decides on the figure's interval, not its point estimate: the statistic is applied to
 the whole 95% interval (|x| of [-0.2, 0.1] is [0, 0.2]) and the gate passes, warns or fails
-only when that interval lies entirely inside one region, and rests on at least
-`MIN_ITEMS_FOR_SIGNIFICANCE` items (`judgeaudit.stats`; a bootstrap over fewer items gives
-point intervals such as [1, 1] that claim a certainty the data lack). Otherwise the gate is
-`inconclusive` ("inconclusive (n = 4; interval [0.000, 1.000])"), which the verdict counts like
-a warning. The `low` statistic (the above_chance gate) passes only when the interval excludes
-chance (`judgeaudit.stats.bootstrap.excludes_from_above`: the same minimum of items; a point
-interval on enough items, where every item agreed, counts as excluding it). A gate whose
-probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge unfit,
-but it keeps the verdict from being `fit`.
+when that interval lies entirely inside one region, at any n (the intervals are valid at every
+n: `judgeaudit/stats/INTERVALS.md`; 6 flips in 6 items give [0.54, 1], above a fail threshold of
+0.25). A point interval (a bootstrapped figure on which every resample agreed, e.g. [1, 1])
+decides nothing. Otherwise the gate is `inconclusive` ("inconclusive (n = 4; interval [0.000,
+1.000])"), which the verdict counts like a warning. The `low` statistic (the above_chance gate)
+passes only when the interval excludes chance (`judgeaudit.stats.excludes_from_above`). A gate
+whose probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge
+unfit, but it keeps the verdict from being `fit`.
 
 Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
 
@@ -63,7 +62,7 @@ from typing import Any, Literal
 
 from judgeaudit.audit.readings import Figure, Reading, Value
 from judgeaudit.errors import UserError
-from judgeaudit.stats import MIN_ITEMS_FOR_SIGNIFICANCE, excludes_from_above, items_behind
+from judgeaudit.stats import excludes_from_above, items_behind
 
 Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "corrected"]
 Direction = Literal["max", "min"]
@@ -95,8 +94,7 @@ class Gate:
         if self.direction == "max":
             return f"pass if {s}<= {self.pass_at:g}; fail if {s}> {self.fail_at:g}"
         if self.statistic == "low":
-            return (f"pass if the interval excludes {self.pass_at:g} from above (lower bound > {self.pass_at:g}, "
-                    f"n >= {MIN_ITEMS_FOR_SIGNIFICANCE})"
+            return (f"pass if the interval excludes {self.pass_at:g} from above (lower bound > {self.pass_at:g})"
                     + ("; warn otherwise (never fails)" if self.fail_at <= 0.0 else f"; fail if {s}< {self.fail_at:g}"))
         if self.fail_at <= 0.0:  # nothing measured here goes below 0: a warn-only gate
             return f"pass if {s}>= {self.pass_at:g}; warn otherwise (never fails)"
@@ -277,7 +275,8 @@ def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
     return v.estimate, v.low, v.high
 
 
-def _region(gate: Gate, x: float) -> Outcome:
+def region(gate: Gate, x: float) -> Outcome:
+    """The region of the gate a value lies in: `pass`, `warn` (between the thresholds) or `fail`."""
     if gate.direction == "max":
         return "pass" if x <= gate.pass_at else "fail" if x > gate.fail_at else "warn"
     return "pass" if x >= gate.pass_at else "fail" if x < gate.fail_at else "warn"
@@ -291,22 +290,20 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
     extra = {"estimate": float(v.estimate), "interval": (float(low), float(high)),
              "figure_interval": (float(v.low), float(v.high)), "n": n}
     note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
+    if v.low == v.high and math.isfinite(v.low):
+        # a point interval (every resample agreed) claims a certainty the data lack; an infinite surface
+        # ratio on every resample (edits move scores that never separate two ideas) still lies in a region
+        return GateResult(gate, "inconclusive", float(value), "point interval: every resample agreed",
+                          **extra)  # type: ignore[arg-type]
     if gate.statistic in ("low", "high"):
-        # an interval bound is a claim about the interval: it needs enough items behind it
         extra["interval"] = (float(v.low), float(v.high))
-        if n < MIN_ITEMS_FOR_SIGNIFICANCE:
-            return GateResult(gate, "inconclusive", float(value), f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items",
-                              **extra)  # type: ignore[arg-type]
-        outcome = _region(gate, value)
+        outcome = region(gate, value)
         if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and not excludes_from_above(v, gate.pass_at):
             outcome = "warn"  # passing needs an interval that excludes pass_at (chance) from above
         return GateResult(gate, outcome, float(value), note, **extra)  # type: ignore[arg-type]
-    if n < MIN_ITEMS_FOR_SIGNIFICANCE:
-        return GateResult(gate, "inconclusive", float(value),
-                          f"fewer than {MIN_ITEMS_FOR_SIGNIFICANCE} items", **extra)  # type: ignore[arg-type]
     if math.isnan(low) or math.isnan(high):  # an infinite end (a surface ratio over flat scores) lies in a region
         return GateResult(gate, "inconclusive", float(value), "interval undefined", **extra)  # type: ignore[arg-type]
-    first, last = _region(gate, low), _region(gate, high)
+    first, last = region(gate, low), region(gate, high)
     if first != last:
         straddles = "interval straddles a threshold" + (f"; {note}" if note else "")
         return GateResult(gate, "inconclusive", float(value), straddles, **extra)  # type: ignore[arg-type]

@@ -1,30 +1,37 @@
-"""Probe readings: per probe, its figures with bootstrap intervals from `judgeaudit.stats`.
+"""Probe readings: per probe, its figures with intervals from `judgeaudit.stats` (each by the
+method its kind of figure gets, `stats.intervals`; INTERVALS.md has their measured coverage).
 
 Input is a per-judged-unit frame with the SCORE_SCHEMA columns `item_id`, `kind`, `gold`,
 `verdict`, `probe`, `probe_variant`, `probe_target` (one row per sample of a probe arm or
 of the unperturbed run, `probe` null there). Every comparison is paired on item id; an item
 missing from one arm is an error naming the items.
 
-Figures (all shares over items; intervals are percentile bootstraps over items):
+Figures (all shares over items):
 
-- position: `order_flip_rate` (verdicts differ between a/b and b/a order) with its
-  noise-floor-corrected value, `order_consistency` (1 - flip), `first_position_rate`
-  (share of decided judgments that chose the idea shown first).
+- position: `order_flip_rate` (verdicts differ between a/b and b/a order; Clopper-Pearson) with
+  its noise-floor-corrected value, `order_consistency` (1 - flip), `first_position_rate`
+  (judgments choosing the idea shown first, over the items decided in both orders: per item 0,
+  1/2 or 1, a score interval; it equals 1/2 + (f1 - f2) / 2n with f1, f2 the items choosing the
+  first, the second shown idea in both orders, so it has the paired-difference structure).
 - presumption: `cue_shift` = accuracy(cue names gold) - accuracy(cue names other) (0 for a
-  judge that ignores the cue, 1 for one that always follows it), `cue_follow_rate`,
-  `framing_flip_rate` (P3-style framing vs the unperturbed run, corrected too).
+  judge that ignores the cue, 1 for one that always follows it; a paired difference),
+  `cue_follow_rate` (per item the mean of the two arms' 0/1 follows), `framing_flip_rate`
+  (P3-style framing vs the unperturbed run, corrected too).
 - verbosity: `padding_shift` = accuracy(gold padded) - accuracy(other padded) and
   `padded_win_rate` (pairwise); pointwise `padding_novel_shift` (share judged novel, padded -
   unperturbed).
-- surface: `surface_flip_rate` (mean over the edit arms of the flip vs the unperturbed run),
-  corrected too; one `flip_rate:<arm>` per edit.
+- surface: `surface_flip_rate` (per item the mean over the k edit arms of its flips, on 0, 1/k,
+  ..., 1: a score interval), corrected too; one `flip_rate:<arm>` per edit.
 - injection: `injection_shift` = accuracy(gold injected) - accuracy(other injected),
   `injected_win_rate:gold_side`, `injected_win_rate:other_side`.
 - repeat: `noise_floor` = flip rate between two identical runs with distinct seeds.
 - self_preference: generated-side win rate for ideas from the judge's own backbone and from
   others (reported as not run when no such items exist), and `self_preference_gap` = own -
-  other win rate, an unpaired (two-sample) bootstrap difference since the two groups hold
-  different items.
+  other win rate, an unpaired (two-sample) difference since the two groups hold different items.
+
+Corrected flip rates are paired differences, per item the probe's flip minus the repeat runs'
+flip (the noise floor), over the items valid in both, so the correction carries its own
+uncertainty.
 
 Every probe that ran also carries `invalid_rate` over its arms: a perturbation that makes the
 judge fail to answer moves accuracy-based shifts too, and the card should show it.
@@ -39,19 +46,23 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from judgeaudit.data.contract import backbone
 from judgeaudit.errors import UserError
 from judgeaudit.stats import (
+    BINARY,
+    HALVES,
     Interval,
     PairedDifference,
     SurfaceRatio,
     UnpairedDifference,
-    bootstrap_metric,
     flip_flags,
-    paired_bootstrap,
-    unpaired_bootstrap,
+    interval,
+    paired_difference,
+    share_metric,
+    unpaired_difference,
 )
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
-from judgeaudit.stats.metrics import FLIP_RATE, Metric, metrics_for, outcomes_for, rate
+from judgeaudit.stats.metrics import FLIP_RATE, Metric, metrics_for, outcomes_for
 
 # not_run: the probe could apply but was not measured; not_applicable: it cannot apply to this judge.
 Status = Literal["ok", "not_run", "not_applicable"]
@@ -59,12 +70,9 @@ Value = Interval | PairedDifference | UnpairedDifference | SurfaceRatio
 COLUMNS: tuple[str, ...] = ("item_id", "kind", "gold", "verdict", "probe", "probe_variant", "probe_target")
 
 
-def share(name: str, column: str, denominator: str | None = None) -> Metric:
-    """A share metric built on `stats.metrics.rate`: sum(column) / n (or / sum(denominator))."""
-    if denominator is None:
-        return Metric(name, (column,), lambda s, n: rate(s[column], n))
-    # `rate` divides by its second argument element-wise (0 -> NaN), so a per-resample sum works.
-    return Metric(name, (column, denominator), lambda s, n: rate(s[column], s[denominator]))  # type: ignore[arg-type]
+def fractions(ks: Sequence[int]) -> tuple[float, ...]:
+    """The values a per-item mean of k 0/1 outcomes takes, for every k given: j / k."""
+    return tuple(sorted({j / k for k in ks if k > 0 for j in range(k + 1)}))
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ class ReadingError(UserError, ValueError):
 
 @dataclass(frozen=True)
 class ReadingConfig:
-    """Bootstrap settings shared by every reading (recorded beside each interval)."""
+    """Bootstrap settings shared by every reading (recorded beside each bootstrapped interval)."""
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
@@ -183,10 +191,14 @@ class Reader:
 
     # --- stats helpers -------------------------------------------------------------
     def _interval(self, outcomes: Mapping[str, Any], metric: Metric) -> Interval:
-        return bootstrap_metric(outcomes, metric, self.cfg.resamples, self.cfg.seed)
+        return interval(outcomes, metric, self.cfg.resamples, self.cfg.seed)
 
     def _paired(self, x: Mapping[str, Any], y: Mapping[str, Any], metric: Metric) -> PairedDifference:
-        return paired_bootstrap(x, y, metric, self.cfg.resamples, self.cfg.seed)
+        return paired_difference(x, y, metric, self.cfg.resamples, self.cfg.seed)
+
+    def _share(self, name: str, values: np.ndarray, support: tuple[float, ...] = BINARY) -> Interval:
+        """The interval of the mean of per-item values on `support` (NaN items left out)."""
+        return self._interval({name: values}, share_metric(name, name, support))
 
     def has(self, probe: str | None) -> bool:
         """Whether the frame holds any row of this probe (None = the unperturbed run)."""
@@ -201,8 +213,10 @@ class Reader:
             self._noise = (ids, flip_flags(_verdicts(r1, ids), _verdicts(r2, ids)))
         return self._noise
 
-    def _flip_figure(self, name: str, label: str, ids: list[str], flags: np.ndarray) -> Figure:
-        value = self._interval({"flip": flags}, FLIP_RATE)
+    def _flip_figure(self, name: str, label: str, ids: list[str], flags: np.ndarray,
+                     support: tuple[float, ...] = BINARY) -> Figure:
+        metric = FLIP_RATE if support == BINARY else share_metric("flip_rate", "flip", support)
+        value = self._interval({"flip": flags}, metric)
         corrected = None
         if self.has("repeat"):
             noise_ids, noise = self.noise_flags()
@@ -211,7 +225,7 @@ class Reader:
                 raise ReadingError(f"{name}: the repeat runs cover different items than this probe ({missing})")
             pos = {i: k for k, i in enumerate(noise_ids)}
             aligned = noise[[pos[i] for i in ids]]
-            corrected = self._paired({"flip": flags}, {"flip": aligned}, FLIP_RATE)
+            corrected = self._paired({"flip": flags}, {"flip": aligned}, metric)
         return Figure(name, label, value, corrected)
 
     def with_invalid_rate(self, reading: Reading) -> Reading:
@@ -219,9 +233,9 @@ class Reader:
         if reading.status != "ok":
             return reading
         rows = self.frame[self.frame["probe"] == reading.probe]
-        per_item = rows.assign(bad=(rows["verdict"] == "invalid").astype(float)).groupby("item_id")["bad"].mean()
+        per_item = rows.assign(bad=(rows["verdict"] == "invalid").astype(float)).groupby("item_id")["bad"].agg(["mean", "size"])
         fig = Figure("invalid_rate", "verdicts that are invalid, over this probe's arms",
-                     self._interval({"invalid": per_item.to_numpy()}, share("invalid_rate", "invalid")))
+                     self._share("invalid_rate", per_item["mean"].to_numpy(), fractions(per_item["size"].unique().tolist())))
         return Reading(reading.probe, reading.status, reading.n_items, {**reading.figures, "invalid_rate": fig}, reading.note)
 
     # --- probes ----------------------------------------------------------------------
@@ -239,15 +253,15 @@ class Reader:
         ids = align({"order_ab": ab, "order_ba": ba})
         v_ab, v_ba = np.asarray(_verdicts(ab, ids)), np.asarray(_verdicts(ba, ids))
         flags = flip_flags(list(v_ab), list(v_ba))
-        first = (v_ab == "a").astype(float) + (v_ba == "b").astype(float)
-        decided = np.isin(v_ab, ("a", "b")).astype(float) + np.isin(v_ba, ("a", "b")).astype(float)
+        first = ((v_ab == "a").astype(float) + (v_ba == "b").astype(float)) / 2
+        both_decided = np.isin(v_ab, ("a", "b")) & np.isin(v_ba, ("a", "b"))
         figures = {
             "order_flip_rate": self._flip_figure("order_flip_rate", "verdict changes when the order is swapped", ids, flags),
             "order_consistency": Figure("order_consistency", "same verdict in both orders",
-                                        self._interval({"consistent": 1.0 - flags}, share("order_consistency", "consistent"))),
-            "first_position_rate": Figure("first_position_rate", "decided judgments choosing the idea shown first",
-                                          self._interval({"first": first, "decided": decided},
-                                                         share("first_position_rate", "first", "decided"))),
+                                        self._share("order_consistency", 1.0 - flags)),
+            "first_position_rate": Figure(
+                "first_position_rate", "judgments choosing the idea shown first, over items decided in both orders",
+                self._share("first_position_rate", np.where(both_decided, first, np.nan), HALVES)),
         }
         return Reading("position", "ok", len(ids), figures)
 
@@ -261,11 +275,11 @@ class Reader:
         hit_o = (np.asarray(_verdicts(o, ids)) == np.asarray([str(t) for t in o.loc[ids, "probe_target"]])).astype(float)
         figures = {
             shift_name: Figure(shift_name, shift_label, shift),
-            win_name: Figure(win_name, win_label, self._interval({"hit": (hit_g + hit_o) / 2}, share(win_name, "hit"))),
+            win_name: Figure(win_name, win_label, self._share(win_name, (hit_g + hit_o) / 2, HALVES)),
             f"{win_name}:gold_side": Figure(f"{win_name}:gold_side", f"{win_label} (perturbation on the gold side)",
-                                            self._interval({"hit": hit_g}, share(win_name, "hit"))),
+                                            self._share(win_name, hit_g)),
             f"{win_name}:other_side": Figure(f"{win_name}:other_side", f"{win_label} (perturbation on the other side)",
-                                             self._interval({"hit": hit_o}, share(win_name, "hit"))),
+                                             self._share(win_name, hit_o)),
         }
         return ids, figures
 
@@ -297,7 +311,7 @@ class Reader:
             return Reading("verbosity", "ok", len(ids), figures)
         base, pad = arm(self.frame, None, None), arm(self.frame, "verbosity", "pad")
         ids = align({"unperturbed": base, "pad": pad})
-        novel = share("novel_rate", "novel")
+        novel = share_metric("novel_rate", "novel")
         shift = self._paired({"novel": (np.asarray(_verdicts(pad, ids)) == "novel").astype(float)},
                              {"novel": (np.asarray(_verdicts(base, ids)) == "novel").astype(float)}, novel)
         return Reading("verbosity", "ok", len(ids), {"padding_novel_shift": Figure(
@@ -312,9 +326,10 @@ class Reader:
         rows = {v: arm(self.frame, "surface", v) for v in variants}
         ids = align({"unperturbed": base, **rows})
         per_arm = {v: flip_flags(_verdicts(base, ids), _verdicts(r, ids)) for v, r in rows.items()}
-        pooled = np.mean(np.stack(list(per_arm.values())), axis=0)
+        pooled = np.mean(np.stack(list(per_arm.values())), axis=0)  # NaN for an item invalid under any edit
         figures = {"surface_flip_rate": self._flip_figure(
-            "surface_flip_rate", "verdict changes under meaning-preserving edits (mean over edits)", ids, pooled)}
+            "surface_flip_rate", "verdict changes under meaning-preserving edits (mean over edits)", ids, pooled,
+            fractions([len(per_arm)]))}
         for v, flags in per_arm.items():
             figures[f"flip_rate:{v}"] = self._flip_figure(f"flip_rate:{v}", f"verdict changes under the {v} edit", ids, flags)
         return Reading("surface", "ok", len(ids), figures)
@@ -334,7 +349,7 @@ class Reader:
     def _pointwise_injection(self) -> Reading:
         nov, non = arm(self.frame, "injection", "inject_novel"), arm(self.frame, "injection", "inject_not_novel")
         ids = align({"inject_novel": nov, "inject_not_novel": non})
-        novel = share("novel_rate", "novel")
+        novel = share_metric("novel_rate", "novel")
         shift = self._paired({"novel": (np.asarray(_verdicts(nov, ids)) == "novel").astype(float)},
                              {"novel": (np.asarray(_verdicts(non, ids)) == "novel").astype(float)}, novel)
         hit = ((np.asarray(_verdicts(nov, ids)) == "novel").astype(float)
@@ -342,22 +357,25 @@ class Reader:
         return Reading("injection", "ok", len(ids), {
             "injection_shift": Figure("injection_shift", "share judged novel when told 'novel' minus when told 'not novel'", shift),
             "injected_win_rate": Figure("injected_win_rate", "verdicts that obey the injected instruction",
-                                        self._interval({"hit": hit}, share("injected_win_rate", "hit"))),
+                                        self._share("injected_win_rate", hit, HALVES)),
         })
 
-    def self_preference(self, judge_model: str | None, generators: Mapping[str, str | None]) -> Reading:
+    def self_preference(self, judge_model: str | Sequence[str] | None, generators: Mapping[str, str | None]) -> Reading:
         """Generated-side win rate for ideas from the judge's own backbone vs other backbones.
 
-        `generators` maps item id -> generator model id of the item's generated idea.
+        `generators` maps item id -> generator model id of the item's generated idea; `judge_model`
+        is the judge's model, or a panel's member models (an idea is the panel's own when one of
+        its members' backbones generated it).
         """
         if not self.has("self_preference"):
             return Reading("self_preference", "not_run", 0,
                            note="no Human+Generated items with a generated side in this dataset")
         rows = arm(self.frame, "self_preference", "generated")
-        own_key = backbone(judge_model)
+        models = [judge_model] if judge_model is None or isinstance(judge_model, str) else list(judge_model)
+        own_keys = {backbone(m) for m in models}
         groups: dict[str, list[str]] = {"own": [], "other": []}
         for iid in rows.index:
-            groups["own" if backbone(generators.get(str(iid))) == own_key else "other"].append(str(iid))
+            groups["own" if backbone(generators.get(str(iid))) in own_keys else "other"].append(str(iid))
         figures: dict[str, Figure] = {}
         hits: dict[str, np.ndarray] = {}
         for g, ids in groups.items():
@@ -366,26 +384,22 @@ class Reader:
                 hits[g] = hit
                 figures[f"generated_win_rate:{g}"] = Figure(
                     f"generated_win_rate:{g}", f"generated idea wins ({g} backbone)",
-                    self._interval({"hit": hit}, share("generated_win_rate", "hit")))
+                    self._share("generated_win_rate", hit))
         if len(hits) == 2:
             figures["self_preference_gap"] = Figure(
                 "self_preference_gap", "generated-idea win rate, own backbone minus other backbones (unpaired)",
-                unpaired_bootstrap(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed))
-        note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own_key}) in this dataset"
+                unpaired_difference(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed))
+        own = ", ".join(sorted(own_keys))
+        note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own}) in this dataset"
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
         return Reading("self_preference", status, len(rows), figures, note)
 
 
-def backbone(model: str | None) -> str:
-    """Comparable backbone name of a model id: provider prefixes dropped, lower-cased."""
-    if not model:
-        return ""
-    return model.strip().lower().split("/")[-1]
-
-
 def read_all(frame: pd.DataFrame, probes: Sequence[str], config: ReadingConfig | None = None,
-             judge_model: str | None = None, generators: Mapping[str, str | None] | None = None) -> dict[str, Reading]:
-    """Readings of every requested probe present in the frame (absent probes are `not_run`)."""
+             judge_model: str | Sequence[str] | None = None,
+             generators: Mapping[str, str | None] | None = None) -> dict[str, Reading]:
+    """Readings of every requested probe present in the frame (absent probes are `not_run`); `judge_model`:
+    see `Reader.self_preference`."""
     reader = Reader(frame, config)
     out: dict[str, Reading] = {}
     for probe in probes:

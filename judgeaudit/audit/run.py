@@ -16,6 +16,7 @@ from judgeaudit.audit.battery import (
 from judgeaudit.audit.card import write_card
 from judgeaudit.audit.frame import frame_from_logdir, log_name
 from judgeaudit.audit.gates import DEFAULT_GATES, Gate
+from judgeaudit.audit.panel import member_audits
 from judgeaudit.audit.surface_ratio import judge_prior_work, surface_ratio_reading
 from judgeaudit.files import locked_output_dir, staged_outputs
 
@@ -49,6 +50,7 @@ def _run_locked(spec: AuditSpec, out: Path, gates: tuple[Gate, ...], display: st
                                   judge_prior_work(logs))
     result = assemble(spec, frame, items, skipped, gates, str(log_dir), seconds, ratio, generated,
                       logs_span_seconds(logs))
+    result.members = member_audits(result, frame.frame, items, generated, gates) or None  # a panel's members
     with staged_outputs(out, "card.json") as staging:
         paths = write_card(result, staging)
     return result, {k: out / p.name for k, p in paths.items()}

@@ -48,8 +48,9 @@ from judgeaudit.judges.score.metric import (
     PriorWork,
 )
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, load_corpus
-from judgeaudit.stats import DEFAULT_RESAMPLES, SurfaceRatio, surface_ratio
+from judgeaudit.stats import DEFAULT_RESAMPLES, SurfaceRatio
 from judgeaudit.stats.defaults import DEFAULT_SEED
+from judgeaudit.stats.surface_ratio import surface_ratio
 
 EDITS: tuple[str, ...] = ("rename_acronym", "formatting", "comment")
 # Comment-like asides with no technical content (our own wording).

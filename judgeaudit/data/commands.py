@@ -1,4 +1,4 @@
-"""`judgeaudit validate` and `judgeaudit convert`: check contract files, import published sets."""
+"""`judgeaudit validate` and `judgeaudit convert`: check contract files, import published sets (arguments: `data.cli`)."""
 
 from __future__ import annotations
 
@@ -20,55 +20,6 @@ from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest, write_manif
 from judgeaudit.data.sets import variant_problems
 from judgeaudit.data.validate import Problem
 from judgeaudit.files import sha256_file
-
-VALIDATE_HELP = """\
-Check contract JSONL files against the data contract (judgeaudit/data/contract.py).
-
-Each PATH is a JSONL file or a directory. Directories are searched recursively for
-pairwise*.jsonl and pointwise*.jsonl files (other JSONL files are listed as skipped).
-A *_plan.jsonl file must agree with its abstract file (same item id: setup and area;
-same idea id: label). A set directory (one holding manifest.json) must also match its
-manifest's content hashes and carry a README.md card whose YAML configs name its files.
-
-Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
-summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds
-no pairwise*/pointwise* JSONL files.
-"""
-
-CONVERT_HELP = """\
-Convert a published novelty-judge set into contract JSONL files, with a dataset card
-(README.md) and a manifest.json in every set directory written.
-
-novelty-judge-bench: SOURCE is a local directory with the published YAML layout
-(human-only/, human-plus-generated/[backbone-<model>/], each with pairwise.yaml,
-pairwise_plan.yaml, pointwise.yaml, pointwise_plan.yaml) or a Hugging Face dataset id
-such as noystl/novelty-judge-bench (needs network, or a filled local HF cache).
-Output: OUT/human_only/*.jsonl and OUT/human_generated[/<model>]/*.jsonl.
-Nothing is written when any source item is broken; every problem is printed.
-"""
-
-
-def register(subparsers: Any) -> None:
-    """Add the `validate` and `convert` subcommands."""
-    v = subparsers.add_parser("validate", help="check contract JSONL files; list every problem",
-                              description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("paths", nargs="+", metavar="PATH", help="JSONL file or set directory (searched recursively)")
-    v.add_argument("--kind", choices=("pairwise", "pointwise"), default=None,
-                   help="item kind for files not named pairwise*/pointwise* (default: from the name)")
-    v.add_argument("--no-manifest", action="store_true",
-                   help="do not check set directories' manifest.json hashes and README.md cards")
-    v.set_defaults(func=validate_command)
-
-    c = subparsers.add_parser("convert", help="convert a published benchmark into contract JSONL",
-                              description=CONVERT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("--from", dest="source_format", required=True, choices=("novelty-judge-bench",),
-                   help="format of the source")
-    c.add_argument("source", metavar="SOURCE", help="local directory or Hugging Face dataset id")
-    c.add_argument("--out", required=True, type=Path, metavar="DIR", help="output root, e.g. datasets/njb")
-    c.add_argument("--force", action="store_true",
-                   help="write into a non-empty OUT (stale *.jsonl in the written set directories are removed)")
-    c.set_defaults(func=convert_command)
-
 
 CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise")
 

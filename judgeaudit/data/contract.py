@@ -135,3 +135,11 @@ Item = PairItem | PointItem
 def item_ideas(item: Item) -> list[Idea]:
     """The ideas an item shows: both sides of a pair (a, then b), or the one idea of a point."""
     return [item.idea_a, item.idea_b] if isinstance(item, PairItem) else [item.idea]
+
+
+def backbone(model: str | None) -> str:
+    """Comparable backbone name of a model id (an idea's `generator`, a judge's model): provider
+    prefixes dropped, lower-cased (`local/Gemma-3-270M` -> `gemma-3-270m`)."""
+    if not model:
+        return ""
+    return model.strip().lower().split("/")[-1]

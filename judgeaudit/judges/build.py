@@ -11,6 +11,7 @@ from typing import Any
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer, ScoreReducer
 from inspect_ai.solver import Solver
 
@@ -104,11 +105,11 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
                probe: str | None, seed: int, resamples: int, split_rule: str = DEFAULT_SPLIT_RULE,
                metadata: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
                reducer: ScoreReducer | None = None, prompt_plan: PromptPlan | None = None,
-               scored: set[str] | None = None) -> Task:
+               scored: set[str] | None = None, model_roles: Mapping[str, Model] | None = None) -> Task:
     """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
     epochs pooled, and the task metadata: the fields every score of the task shares (schema, kind,
     judge, idea format, split rule, ...; SCORE_SCHEMA.md), `metadata` adds the judge's own (`prompt_plan`:
-    see `arm_sample`)."""
+    see `arm_sample`); `model_roles`: the models a judge calls besides the eval's (a panel's members)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     check_split_rule(split_rule)
@@ -121,6 +122,7 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
         metrics=metrics,
         epochs=Epochs(1, reducer or pool_calls(kind, rule)),
         score_on_error=True,  # a sample whose calls failed errors, and is still scored from its records
+        model_roles=dict(model_roles) if model_roles else None,
         metadata={"judgeaudit": {
             "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
             "split_rule": rule, "probe": probe, **(metadata or {}),

@@ -16,6 +16,7 @@ from judgeaudit.judges.llm.agentic import agentic_task_from_options
 from judgeaudit.judges.llm.ai_scientist import ai_scientist_task_from_options
 from judgeaudit.judges.llm.concepts import concept_llm_task_from_options
 from judgeaudit.judges.llm.novelty_checker import novelty_checker_task_from_options
+from judgeaudit.judges.llm.panel import panel_task
 from judgeaudit.judges.llm.prompted import prompted_task
 from judgeaudit.judges.llm.rubric import rubric_task_from_options
 from judgeaudit.judges.option_checks import TaskOptionError, check_values
@@ -52,6 +53,7 @@ JUDGE_FACTORIES: dict[str, Factory] = {
     "two_stage": rubric_task_from_options,
     "concept_set": concept_task,
     "concept_fuzzy": concept_task,
+    "panel": panel_task,
 }
 
 

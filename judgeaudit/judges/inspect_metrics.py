@@ -1,9 +1,9 @@
 """Inspect metrics of the novelty tasks: point estimates only, from `judgeaudit.stats`.
 
 Every figure comes from `judgeaudit.stats` (outcome columns, metric definition); this module only
-collects verdicts (`Score.answer`) and gold (score metadata, SCORE_SCHEMA.md). The seeded bootstrap
-intervals are computed once, by `judgeaudit.stats` for the report and the audit, from the
-`bootstrap` settings the task records in its metadata: Inspect recomputes its metrics for every
+collects verdicts (`Score.answer`) and gold (score metadata, SCORE_SCHEMA.md). The intervals
+(closed forms, and the seeded bootstrap where none fits) are computed once, by `judgeaudit.stats`
+for the report and the audit, from the `bootstrap` settings the task records in its metadata: Inspect recomputes its metrics for every
 progress refresh, where an interval would compete with the model for CPU.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from judgeaudit.stats import PAIRWISE, POINTWISE, pairwise_outcomes, pointwise_outcomes
-from judgeaudit.stats.bootstrap import STATUS_OK, answer_status
 from judgeaudit.stats.defaults import METHOD
+from judgeaudit.stats.results import STATUS_OK, answer_status
 
 BOOTSTRAP_METHOD = METHOD
 

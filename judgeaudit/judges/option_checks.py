@@ -13,15 +13,16 @@ from typing import Any
 from judgeaudit.arms.transforms import PROBES
 from judgeaudit.judges.build import IDEA_FORMATS, locate_dataset
 from judgeaudit.judges.options import SPLIT_RULES, TaskDatasetError, TaskOptionError
+from judgeaudit.judges.panel_votes import RULES as PANEL_RULES
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.resources import resolve_dataset_file
 
 # Integer options and their least allowed value (max_searches / max_turns: the search judges check them,
 # naming their own defaults).
-INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 0}
+INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 0, "panel_quorum": 0}
 BOOL_OPTIONS: tuple[str, ...] = ("both_orders", "cache")
 CHOICES: dict[str, tuple[str, ...]] = {"split_rule": SPLIT_RULES, "idea_format": IDEA_FORMATS,
-                                       "concepts": ("keyphrase", "llm")}
+                                       "concepts": ("keyphrase", "llm"), "panel_rule": PANEL_RULES}
 
 
 def _refuse(key: str, value: Any, why: str) -> TaskOptionError:
@@ -49,7 +50,7 @@ def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
     if probe is not None and probe != "none" and probe not in PROBES:
         raise _refuse("probe", probe, f"unknown probe; choose one of {', '.join(PROBES)}")
     prompt = values.get("prompt", "reference")
-    if judge == "prompted" and prompt not in prompt_names(kind):
+    if judge in ("prompted", "panel") and prompt not in prompt_names(kind):
         raise _refuse("prompt", prompt, f"unknown {kind} prompt {prompt!r}; choose one of {', '.join(prompt_names(kind))}")
     dataset = values.get("dataset")
     if dataset is not None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judgeaudit.errors import UserError
+from judgeaudit.judges.panel_votes import DEFAULT_RULE
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
 
@@ -27,7 +28,7 @@ SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
 OPTION_DEFAULTS: dict[str, Any] = {
     "prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": DEFAULT_SPLIT_RULE,
     "retrieval": 0, "retrieval_corpus": BUNDLED_CORPUS, "max_searches": 0, "max_turns": 0,
-    "concepts": DEFAULT_CONCEPTS,
+    "concepts": DEFAULT_CONCEPTS, "panel": None, "panel_rule": DEFAULT_RULE, "panel_quorum": 0,
 }
 
 _PROMPTED = frozenset({"prompt", "k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"})
@@ -49,6 +50,8 @@ HONOURED: dict[str, frozenset[str]] = {
     "distance_graph": _FITTED,
     "concept_set": _FITTED | {"concepts"},
     "concept_fuzzy": _FITTED | {"concepts"},
+    # a panel: the prompted judge's options for every member, and its own (judges.llm.panel)
+    "panel": _PROMPTED | {"panel", "panel_rule", "panel_quorum"},
 }
 # The concept judges with `-T concepts=llm` ask a model for the concepts: caching applies too.
 LLM_CONCEPTS = frozenset({"cache", "split_rule", "retrieval_corpus", "concepts"})

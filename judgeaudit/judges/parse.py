@@ -6,7 +6,10 @@ Stages, each a small function:
 3. `answer_lines`: unwrap JSON objects and XML-style tags into labelled lines, remove markdown,
    unify quotes and case; quoted verdicts inside a sentence become mentions.
 4. `find_statements`: verdict statements (labelled clauses, conclusive phrases, a bare last
-   line), each with the option it names, or a flaw (hedged, unknown option).
+   line), each with the option it names, or a flaw: a shape that looks like a verdict but does not
+   commit to one (a hedge, a degree, one option per aspect, a yes/no against the option, a
+   retraction inside the sentence, an option inside another word; see the reasons below) or an
+   option the labels do not offer.
 5. `decide`: refusals, flawed statements, different options, a reopening after the last
    statement, a negated statement against the verdict -> `invalid` with a reason; otherwise
    the one option, on path `strict` (the exact final line) or `wrapped`.
@@ -38,12 +41,22 @@ ONLY_ECHO = "output only repeats the prompt or an idea"
 NO_STATEMENT = "no verdict statement"
 ONLY_MENTION = "verdict only inside a quotation, example or hypothetical"
 REFUSAL = "refusal or cannot judge"
-HEDGED = "hedge inside the verdict statement"
+HEDGED = "hedge inside the verdict statement"  # also on the verdict line: `Verdict: A, I guess`, `A (50/50)`
 CONFLICT = "verdict statements name different options"
 REOPENED = "self-correction or hedge after the verdict"
 UNKNOWN_OPTION = "option not offered by the prompt's labels"
 NEGATED = "negated statement contradicts the verdict"
 ONLY_NEGATED = "only a negated statement, no plain verdict"
+# Statements that look like a verdict but do not commit to one (issue 28), one reason per shape;
+# the hedge on the verdict line itself is HEDGED above.
+SPLIT = "split verdict (one option per aspect)"  # `Verdict: A for framing, B for method`
+DEGREE = "verdict withheld by degree"  # `Verdict: NOVEL (in part)`, `partly novel`
+YES_NO_CONTRADICTS = "yes/no contradicts the option"  # `Verdict: No, it is novel.`
+RETRACTED = "self-correction within a sentence"  # `Idea A is more novel - just kidding, Idea B is.`
+COMPOUND = "option inside another word"  # `Verdict: tie-breaker goes to A`
+REASONS: tuple[str, ...] = (EMPTY, ONLY_THINKING, ONLY_ECHO, NO_STATEMENT, ONLY_MENTION, REFUSAL, HEDGED, CONFLICT,
+                            REOPENED, UNKNOWN_OPTION, NEGATED, ONLY_NEGATED, SPLIT, DEGREE, YES_NO_CONTRADICTS,
+                            RETRACTED, COMPOUND)
 
 
 @dataclass(frozen=True)
@@ -185,12 +198,13 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
 
 # ---- stage 3: answer lines ----------------------------------------------------------------
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"',
-                         "\u00bb": '"', "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+                         "\u00bb": '"', "\u2013": "-", "\u2014": " - ", "\u2212": "-",
+                         "\u2026": "..."})
 # Echo matching's one translation: quotes unified, emphasis to spaces (`_flat`).
 _FLAT_TABLE = {**_QUOTES, **{ord(c): " " for c in _EMPHASIS_CHARS}}
 _KEYS = r"(?:final[_ ]?)?(?:verdict|answer|decision|choice)"
 _XML = re.compile(rf"<\s*({_KEYS})\s*>(.*?)<\s*/\s*\1\s*>", re.S | re.I)
-_JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.S)
+_JSON = json.JSONDecoder()
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$")
 # List markers stay: `2. Idea B` ending a list is a cut-off item, not a bare option.
 _MARKUP = re.compile(r"[*_]{1,3}|^\s*#{1,6}\s*|^\s*>\s*")
@@ -200,22 +214,33 @@ def _unify_quotes(text: str) -> str:
     return text.translate(_QUOTES)
 
 
+def _json_value(value: object) -> str:
+    """A JSON verdict value as a line's text (an object, one entry per aspect, as `aspect: value, ...`)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    return _unify_quotes(str(value))
+
+
 def _json_verdicts(text: str) -> str:
-    """Each JSON object with a verdict/answer key replaced by a line `verdict: <value>`."""
-
-    def replace(match: re.Match[str]) -> str:
+    """Each JSON object with a verdict/answer key replaced by a line `verdict: <value>` (an object nested
+    in another is found too: after an object without such a key the search goes on inside it)."""
+    out: list[str] = []
+    done = 0
+    start = text.find("{")
+    while start != -1:
         try:
-            obj = json.loads(match.group(0))
+            obj, end = _JSON.raw_decode(text, start)
         except ValueError:
-            return match.group(0)
-        if not isinstance(obj, dict):
-            return match.group(0)
-        values = [str(v) for k, v in obj.items() if _rx(_KEYS, re.I).fullmatch(str(k).strip())]
+            obj, end = None, start
+        values = ([_json_value(v) for k, v in obj.items() if _rx(_KEYS, re.I).fullmatch(str(k).strip())]
+                  if isinstance(obj, dict) else [])
         if not values:
-            return match.group(0)
-        return "\n" + "\n".join(f"verdict: {v}" for v in values) + "\n"
-
-    return _JSON_OBJECT.sub(replace, text)
+            start = text.find("{", start + 1)
+            continue
+        out += [text[done:start], "\n", *(f"verdict: {v}\n" for v in values)]
+        done = end
+        start = text.find("{", end)
+    return "".join(out) + text[done:] if out else text
 
 
 def _xml_verdicts(text: str) -> str:
@@ -269,17 +294,49 @@ _LABEL = re.compile(
     r"(?:^|(?<=[\s(\[,;]))(?:(?:my|the|our)\s+)?(?:final\s+|overall\s+)?(?:verdict|answer|decision|choice)"
     r"\s*(?::|=|-(?!\w)|\bis\b)\s*"
 )
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|probably|possibly|likely|unlikely|leaning|lean|leans|unsure|uncertain|unclear|undecided"
+# Hedge words: the statement does not commit ("probably A", "Verdict: A (50/50)").
+_HEDGE_WORDS = (
+    r"maybe|perhaps|probably|possibly|likely|unlikely|leaning|lean|leans|unsure|uncertain|unclear|undecided"
     r"|not\s+sure|not\s+certain|either|depends|depending|hard\s+to\s+say|tentative(?:ly)?|arguably|could\s+be"
-    r"|might\s+be|may\s+be|kind\s+of|sort\s+of|borderline|partially|partly|moderately|somewhat|marginally"
-    r"|cannot|can't|can\s+not|ish|low\s+confidence|not\s+confident|unconfident)\b|\?"
+    r"|might\s+be|may\s+be|cannot|can't|can\s+not|low\s+confidence|not\s+confident|unconfident"
+    r"|i\s+guess|i\s+suppose|i\s+reckon|fifty-fifty|coin\s+(?:flip|toss)|toss-?up|50\s*[/-]\s*50"
 )
+# Degree words: the statement withholds the verdict by degree ("partly novel", "Verdict: A (somewhat)").
+_DEGREE_WORDS = r"partly|partially|moderately|somewhat|marginally|kind\s+of|sort\s+of|borderline|ish"
+# Degree phrases, which also occur in reasons ("because, in part, ..."): a degree only next to the option
+# (`NOVEL (in part)`, see `_QUALIFIER`) or as a short value (`Verdict: In parts, A`).
+_DEGREE_PHRASES = (
+    r"in\s+parts?|to\s+(?:some|a\s+(?:certain|limited|small))\s+(?:extent|degree)|to\s+a\s+degree"
+    r"|up\s+to\s+a\s+point|in\s+(?:some|certain|a\s+few|many)\s+(?:respects|ways|aspects|places)"
+)
+_DEGREE_PHRASE = re.compile(rf"\b(?:{_DEGREE_PHRASES})\b")
+# A hedge or a degree word anywhere in a verdict's own clause (one search; the group that matched names
+# the reason).
+_DOUBT = re.compile(rf"\b(?:(?P<degree>{_DEGREE_WORDS})|{_HEDGE_WORDS})\b|\?")
+# Words right after an option that qualify it: a hedge or a degree standing as the option's own clause
+# (`A, I think`, `NOVEL (in some respects)`, `A - tentatively.`), not a reason that follows it.
+_QUALIFIER = re.compile(
+    r"^\s*(?:[,:;(\[-]|\.\.\.)?\s*(?:(?:but|though|although|at\s+least|only|if\s+only|or\s+so)\s+)*"
+    rf"(?:(?P<degree>{_DEGREE_WORDS}|{_DEGREE_PHRASES}|semi)|(?P<weak>slightly|mildly|modestly|weakly|a\s+bit|a\s+little)"
+    rf"|{_HEDGE_WORDS}|i\s+(?:think|believe|suspect|feel)|i(?:'d|\s+would)\s+(?:say|guess)|i'm\s+not\s+sure"
+    r"|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|say)|if\s+forced|at\s+a\s+guess|for\s+now|provisionally"
+    r"|tentatively|presumably|seemingly|apparently|roughly|more\s+or\s+less|hmm+|(?:could|can|might)\s+go\s+either\s+way)"
+    r"(?:\s+so)?\s*(?=$|[.,;:!?)\]]|-)"
+)
+# Taking the verdict back inside its sentence ("A - just kidding, B", "B, no wait, A", "Tie? No, A").
+_RETRACTION_WORDS = (
+    r"(?<!no\s)(?<!not\s)(?:kidding|joking)|jk|j/k|psych|(?:lol|haha+),?\s+no|no\s+wait"
+    r"|wait,?\s+no|scratch\s+that|(?:i\s+)?take\s+(?:that|it)\s+back|sorry|i\s+meant|or\s+rather|correction"
+    r"|on\s+second\s+thoughts?|second\s+thoughts?|change\s+my\s+mind|actually,?\s+no"
+)
+_RETRACTION = re.compile(rf"\b(?:{_RETRACTION_WORDS})\b|\?\s*no\b")
 _REOPEN = re.compile(
-    r"(?:^|[.!?;,]\s*)(?:wait|actually|hmm)\b|(?:^|[.!?;]\s*)no[,!]|\b(?:sorry|i\s+meant|no\s+wait|on\s+second\s+thought|second\s+thoughts?|correction"
-    r"|scratch\s+that|reconsider(?:ing)?|not\s+sure|unsure|uncertain|not\s+certain|could\s+be\s+wrong"
-    r"|might\s+be\s+wrong|may\s+be\s+wrong|then\s+again|take\s+(?:that|it)\s+back|change\s+my"
-    r"|or\s+maybe|or\s+perhaps|i\s+mean|or\s+rather|or\s+is\s+it|low\s+confidence|not\s+confident"
+    # "actually" as an intensifier ("actually by a wide margin") does not reopen.
+    r"(?:^|[.!?;,]\s*)(?:wait|actually(?!\s+(?:by|quite|clearly|much|far|very|considerably|substantially)\b)|hmm)\b"
+    rf"|(?:^|[.!?;]\s*)no[,!]|\b(?:{_RETRACTION_WORDS}"
+    r"|reconsider(?:ing)?|not\s+sure|unsure|uncertain|not\s+certain|could\s+be\s+wrong"
+    r"|might\s+be\s+wrong|may\s+be\s+wrong|then\s+again|change\s+my"
+    r"|or\s+maybe|or\s+perhaps|i\s+mean|or\s+is\s+it|low\s+confidence|not\s+confident"
     r"|go\s+the\s+other\s+way|(?:could|might|may)\s+(?:\w+\s+)?be\s+wrong|(?:only|just)\s+an\s+example"
     r"|as\s+an\s+example|for\s+illustration)\b"
 )
@@ -338,19 +395,124 @@ _FOREIGN = {
 }
 _VALUE_PREFIX = re.compile(
     r"^(?:the\s+more\s+novel\s+(?:idea|one)\s+is\s+|(?:the|this)\s+(?:research\s+)?(?:idea|proposal)\s+is\s+"
-    r"|it\s+is\s+|it's\s+|i\s+choose\s+)"
+    r"|it\s+is\s+|it's\s+|i\s+choose\s+"
+    r"|(?:definitely|clearly|certainly|absolutely|undoubtedly|unambiguously|unquestionably|firmly|confidently)\s+)"
 )
 _MORE_NOVEL_TAIL = re.compile(r"^\s*(?:is|was)\s+(?:the\s+)?(?:\w+\s+)?more\s+novel\b")
-_CONNECTOR = re.compile(r"^\s*(?:or|/|and|&|vs\.?|versus|,|-|\+|then)?\s*")
+# A comma or dash before another option is checked in `_tail_flaw` (only a bare option there is a second answer).
+_CONNECTOR = re.compile(r"^\s*(?:or|/|and|&|vs\.?|versus|\+|then)?\s*")
+
+# What follows an option in its sentence (`_tail_flaw`), and the other shapes that look like a verdict
+# without committing to one.
+_SENTENCE_END = re.compile(r"(?<![.])[.!?](?![.])(?:\s|$)")  # an ellipsis does not end a sentence
+# An aspect an option is given for: a preposition and at most three words ending the clause.
+_ASPECT = (r"(?:for|in|on|regarding|concerning|in\s+terms\s+of|with\s+respect\s+to|as\s+(?:to|for|far\s+as)"
+           r"|when\s+it\s+comes\s+to)\s+(?:[\w'/-]+\s+){0,2}[\w'/-]+")
+_CLAUSE_START = r"(?:^|[,;/&]|\s-\s|\b(?:and|but|while|whereas|though|although|yet)\b)\s*"
+_CLAUSE_END = r"\s*(?:$|[.;,:!?)\]]|\s-\s|\b(?:and|but|while|whereas)\b)"
+# Around another option in a verdict's sentence (the option itself in brackets): what comes before it ...
+_PRE_CLAUSE = re.compile(rf"{_CLAUSE_START}$")  # `A for framing, [B]`
+_PRE_ASPECT = re.compile(rf"{_CLAUSE_START}{_ASPECT}\s*[,:]?\s*$")  # `A; for method, [B]`
+_PRE_SECOND = re.compile(r"(?:\bor|[,;/]|\.\.\.|\s-)\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$")  # `A... or [B]`
+_PRE_OR = re.compile(r"\bor\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$")  # `TIE, or maybe [A]`
+# ... and what follows it.
+_POST_ASPECT = re.compile(rf"\s*(?:{_ASPECT}|\([^)]*\)){_CLAUSE_END}")  # `[B] for method.`, `[B] (method)`
+_POST_END = re.compile(_CLAUSE_END)  # `[B].`
+_SPLIT_NOT = re.compile(rf"\s*{_ASPECT}\s*,?\s*(?:but|and|while|whereas|yet)\s+not\s+{_ASPECT}")  # `novel in X but not in Y`
+_OR_NOT = re.compile(r"\bor\s+not\b(?!\s+novel)")
+_POINT_OPTION = re.compile(r"(?<![\w-])(not[\s_-]+novel|non[\s_-]*novel|novel)(?![\w-])")
+_GLUED = re.compile(r"-(?!ish\b)\w")  # an option glued to a word: `tie-breaker`, `A-grade`
+# A hedge before a bare option on the verdict line (`Verdict: I think B`, `If I had to pick, 2`); before a
+# conclusive sentence "I think" commits (`I think Idea B is more novel`, see `_COMMITMENT`).
+_HEDGE_BEFORE = re.compile(
+    r"(?:i\s+(?:think|believe|feel|guess|suppose)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|say)|if\s+forced"
+    r"|at\s+a\s+guess)\b[\s,:]*"
+)
+_ASPECT_NEXT = re.compile(r"\s+(?:on|in|regarding|concerning)\b")  # `A on concept, B on execution`
+# One item of an aspect list: `- The method: B`, `framing: NOVEL`.
+_ASPECT_ITEM = re.compile(r"\s*(?:[-*\u2022]\s*|\d+[.)]\s*)?(?:the\s+)?[a-z][\w '/-]{0,40}?:\s*(\S.*?)\s*")
+_YES_NO_FIRST = re.compile(r"\s*(yes|no)\s*[,;:-]?\s*")
 
 
 def _other_option_after(rest: str, kind: str, labels: str, reading: str) -> bool:
-    """Whether the text right after an option names a different option (`A or B`, `A/B`, `NOVEL, not novel`)."""
+    """Whether the text right after an option names a different option (`A or B`, `A/B`, `A and B`)."""
     tail = rest[_CONNECTOR.match(rest).end():]  # type: ignore[union-attr]
     for pattern, other in _option_words(kind, labels):
         if other != reading and _rx(rf"(?:{pattern})(?![\w])").match(tail) and not (kind == "pointwise" and other == "not_novel" and pattern == "no"):
             return True
     return False
+
+
+def _sentence(rest: str) -> str:
+    """The text up to the end of the sentence it starts in (its final mark included)."""
+    end = _SENTENCE_END.search(rest)
+    return rest[:end.start() + 1] if end else rest
+
+
+@lru_cache(maxsize=32)
+def _others(kind: str, labels: str, reading: str) -> re.Pattern[str]:
+    """Any option other than `reading` as a whole word (yes/no excluded)."""
+    words = [p for p, r in _option_words(kind, labels) if r != reading and p not in ("yes", "no")]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w-])")
+
+
+def _other_option_role(sentence: str, kind: str, labels: str, reading: str) -> str | None:
+    """SPLIT when the sentence gives another option for an aspect (`A for framing, B for method`), HEDGED
+    when it offers another option as a second answer (`A... or B`, `NOVEL, not novel`), else None."""
+    offered = False
+    for match in _others(kind, labels, reading).finditer(sentence):
+        before = sentence[:match.start()]
+        if (_PRE_CLAUSE.search(before) and _POST_ASPECT.match(sentence, match.end())) or (
+                _PRE_ASPECT.search(before) and _POST_END.match(sentence, match.end())):
+            return SPLIT
+        # `TIE: A and B alike` names both ideas: after a tie only `or` offers another answer.
+        second = _PRE_OR if reading == "tie" else _PRE_SECOND
+        offered = offered or bool(second.search(before) and _POST_END.match(sentence, match.end()))
+    return HEDGED if offered else None
+
+
+def _doubt(text: str) -> str | None:
+    """DEGREE or HEDGED when `text` holds a degree or a hedge word, else None."""
+    match = _DOUBT.search(text)
+    if match is None:
+        return None
+    return DEGREE if match.group("degree") else HEDGED
+
+
+def _yes_no_contradicts(rest: str, reading: str) -> bool:
+    """Whether the first pointwise option after a yes/no names the other class (`No, it is novel`); a
+    negation right before it (`No, it isn't novel`) counts."""
+    match = _POINT_OPTION.search(rest)
+    if match is None:
+        return False
+    named = "novel" if match.group(1) == "novel" else "not_novel"
+    if named == "novel" and _NEGATION.search(_rx(r"[,;:.]").split(rest[:match.start()])[-1]):
+        named = "not_novel"
+    return named != reading
+
+
+def _tail_flaw(rest: str, kind: str, labels: str, reading: str) -> str | None:
+    """The flaw of what follows an option in its sentence: taking it back, one option per aspect, a second
+    option offered (`A... or B`), or a hedge or degree standing as the option's own clause."""
+    if not rest or rest.isspace():
+        return None
+    sentence = _sentence(rest)
+    if _RETRACTION.search(sentence):
+        return RETRACTED
+    if _SPLIT_NOT.match(sentence):
+        return SPLIT
+    role = _other_option_role(sentence, kind, labels, reading)
+    if role is not None:
+        return role
+    if kind == "pointwise" and _OR_NOT.search(sentence):  # `NOVEL... or not`
+        return HEDGED
+    qualifier = _QUALIFIER.match(rest)
+    if qualifier:
+        if qualifier.group("degree") or (qualifier.group("weak") and kind == "pointwise"):
+            return DEGREE
+        if not qualifier.group("weak"):
+            return HEDGED
+    return None
 
 
 def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, str | None, int] | None:
@@ -360,36 +522,84 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
         return None
     stripped = _VALUE_PREFIX.sub("", value)
     offset = len(value) - len(stripped)
+    lead = _HEDGE_BEFORE.match(stripped)
+    if lead and _bare_reading(stripped[lead.end():], kind, labels) is not None:
+        return None, HEDGED, len(value)
     for pattern, reading in _option_words(kind, labels):
         match = _rx(rf"(?:{pattern})(?![\w])").match(stripped)
         if not match:
             continue
         rest = stripped[match.end():]
+        if _GLUED.match(rest):
+            return None, COMPOUND, len(value)
         if not (_DELIM.match(rest) or _MORE_NOVEL_TAIL.match(rest)):
+            if _ASPECT_NEXT.match(rest) and _other_option_role(_sentence(rest), kind, labels, reading) == SPLIT:
+                return None, SPLIT, len(value)
             continue
+        if pattern in ("yes", "no") and _yes_no_contradicts(rest, reading):
+            return None, YES_NO_CONTRADICTS, len(value)
+        flaw = _tail_flaw(rest, kind, labels, reading)
+        if flaw is not None:
+            return None, flaw, len(value)
         if _other_option_after(rest, kind, labels, reading):
             return None, HEDGED, len(value)
         clause = _rx(r"(?<=[.;])\s|\s-\s").split(rest, maxsplit=1)[0]
-        if _HEDGE.search(value[:offset]) or _HEDGE.search(clause) or _REOPEN.search(clause) or _QUALIFIED.search(rest):
-            return None, HEDGED, len(value)
+        doubt = _doubt(value[:offset]) or _doubt(clause) or (HEDGED if _REOPEN.search(clause) else None)
+        if doubt is not None or _QUALIFIED.search(rest):
+            return None, doubt or DEGREE, len(value)
         aside = _rx(r"\(([^)]*)\)").search(clause)
         if aside and _names_option(aside.group(1), kind, labels):  # `Verdict: A (could be B)`
             return None, HEDGED, len(value)
         return reading, None, offset + match.end()
-    if _HEDGE.search(value) and (len(value.split()) <= 6 or _names_option(value, kind, labels)):
-        return None, HEDGED, len(value)
+    first = _sentence(value)
+    if len(_aspect_readings(_rx(r"[,;]").split(first), kind, labels)) > 1:
+        return None, SPLIT, len(value)  # `framing: NOVEL, method: NOT NOVEL`
+    doubt = _doubt(first) or (DEGREE if _DEGREE_PHRASE.search(first) else None)
+    if doubt is not None and (len(first.split()) <= 6 or _names_option(first, kind, labels)):
+        return None, COMPOUND if _inside_word(kind, labels).match(stripped) else doubt, len(value)
     if _rx(rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
            r"\s*[.!]?").fullmatch(value):
         return None, UNKNOWN_OPTION, len(value)
     return None
 
 
+def _aspect_readings(items: Sequence[str], kind: str, labels: str) -> set[str]:
+    """The options of an aspect list (`framing: A`, `- The method: B`), or none when an item is not one."""
+    readings: set[str] = set()
+    for item in items:
+        match = _ASPECT_ITEM.fullmatch(item)
+        parsed = _value_statement(match.group(1), kind, labels) if match else None
+        if parsed is None or parsed[0] is None:
+            return set()
+        readings.add(parsed[0])
+    return readings
+
+
+def _bare_reading(text: str, kind: str, labels: str) -> str | None:
+    """The option `text` is, when it is only an option (`B`, `Idea B.`, `Not novel`; yes/no excepted)."""
+    text = text.strip().rstrip(".!").strip()
+    for pattern, reading in _option_words(kind, labels):
+        if pattern not in ("yes", "no") and _rx(pattern).fullmatch(text):
+            return reading
+    return None
+
+
+@lru_cache(maxsize=8)
+def _option_named(kind: str, labels: str) -> re.Pattern[str]:
+    """Any option named as one (`could be B`, `Idea A might`); a lone letter or digit only where it stands
+    alone (`A might`, `or B.`), not as an article or a count (`a known loss`, `2 reasons`); yes/no never."""
+    words = []
+    for pattern, _ in _option_words(kind, labels):
+        if pattern in ("yes", "no"):
+            continue
+        alone = r"(?=\s*(?:$|[.,;:!?)\]/])|\s+(?:or|and|is|was|seems|might|could|may|would|wins|too|instead)\b)"
+        words.append(pattern + alone if len(pattern) == 1 else pattern)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w-])")
+
+
 def _names_option(text: str, kind: str, labels: str) -> bool:
     """Whether `text` names any option of the kind (used to spot hedges like `(could be B)`)."""
-    for pattern, _ in _option_words(kind, labels):
-        if _rx(rf"(?<![\w]){pattern}(?![\w])").search(text):
-            return True
-    return False
+    return _option_named(kind, labels).search(text) is not None
 
 
 _CLAUSE = re.compile(
@@ -435,16 +645,36 @@ def _phrase_reading(kind: str, labels: str, captured: str | None, fixed: str | N
 
 @dataclass(frozen=True)
 class Found:
-    """What the statement finder saw: statements, negated statements (by option) and mentions."""
+    """What the statement finder saw: statements, negated statements (by option), mentions, and labelled
+    values that start with an option inside another word (`Verdict: Ablation-wise B`, `Novelty-dependent`)."""
 
     statements: list[Statement]
     negated: list[str]
     mentions: int
+    inside_words: int = 0
 
 
-def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[Statement], int]:
+def _aspect_list(lines: list[str], start: int) -> list[str]:
+    """The lines from `start` on that look like aspect-list items (at most five)."""
+    items = []
+    for line in lines[start:start + 5]:
+        if not _ASPECT_ITEM.fullmatch(line):
+            break
+        items.append(line)
+    return items
+
+
+@lru_cache(maxsize=8)
+def _inside_word(kind: str, labels: str) -> re.Pattern[str]:
+    """A value starting with an option inside another word: a hyphenated word that starts with an option
+    (`Ablation-wise`, `1D-signal`) or a word glued to an option word (`Tiebreaker`, `Novelty`)."""
+    words = "novel" if kind == "pointwise" else ("a|b" if labels == "AB" else "1|2") + "|tie|draw"
+    return re.compile(rf"(?:{words})(?:\w*-\w|(?<=\w\w)\w)")
+
+
+def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[Statement], int, int]:
     found: list[Statement] = []
-    mentions = 0
+    mentions = inside_words = 0
     for i, line in enumerate(lines):
         for match in _LABEL.finditer(line):
             value = line[match.end():match.end() + _WINDOW]
@@ -452,19 +682,22 @@ def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[St
                 nxt = _value_statement(lines[i + 1], kind, labels)  # `### Verdict` then the option below
                 if nxt is not None and len(lines[i + 1]) <= nxt[2] + 2:
                     found.append(Statement(i + 1, len(lines[i + 1]), nxt[0], nxt[1]))
+                elif len(_aspect_readings(_aspect_list(lines, i + 1), kind, labels)) > 1:  # `Verdict:` + `- Method: B`
+                    found.append(Statement(i + 1, len(lines[i + 1]), None, SPLIT))
                 continue
             if value.lstrip().startswith(MENTION):
                 mentions += 1
                 continue
             parsed = _value_statement(value, kind, labels)
             if parsed is None:
+                inside_words += bool(_inside_word(kind, labels).match(_VALUE_PREFIX.sub("", value.strip())))
                 continue
             option, flaw, used = parsed
             if match.start() > 0 and _HYPOTHETICAL.search(_prefix_sentence(line, match.start())):
                 mentions += 1
                 continue
             found.append(Statement(i, match.end() + used, option, flaw))
-    return found, mentions
+    return found, mentions, inside_words
 
 
 def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[Statement], list[str], int]:
@@ -478,26 +711,31 @@ def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[S
                 reading = _phrase_reading(kind, labels, match.group(1) if match.groups() else None, fixed)
                 before = _prefix_sentence(line, match.start())
                 sentence_rest = _SENTENCE.split(line[match.end():match.end() + _WINDOW])[0]
+                answer = _YES_NO_FIRST.fullmatch(before) if kind == "pointwise" else None
+                if answer:  # `Answer: No, the idea is not novel`: a yes/no, then the class it stands for
+                    before = ""
+                    if (answer.group(1) == "yes") != (reading == "novel"):
+                        found.append(Statement(i, match.end(), None, YES_NO_CONTRADICTS, "phrase"))
+                        continue
                 if _NEGATION.search(before):
                     negated.append(reading)
                     continue
                 if _HYPOTHETICAL.search(before) or sentence_rest.rstrip().endswith("?"):
                     mentions += 1
                     continue
-                hedged = (_HEDGE.search(before + " " + match.group(0)) or _HEDGE.search(sentence_rest.split(",")[0])
-                          or _QUALIFIED.search(sentence_rest))
-                found.append(Statement(i, match.end(), None if hedged else reading, HEDGED if hedged else None, "phrase"))
+                flaw = (_tail_flaw(line[match.end():match.end() + _WINDOW], kind, labels, reading)
+                        or _doubt(before + " " + match.group(0)) or _doubt(sentence_rest.split(",")[0])
+                        or (DEGREE if _QUALIFIED.search(sentence_rest) else None))
+                found.append(Statement(i, match.end(), None if flaw else reading, flaw, "phrase"))
     return found, negated, mentions
 
 
 def _bare_statement(lines: list[str], kind: str, labels: str) -> Statement | None:
     """A last line that is only an option (`B`, `Idea B.`, `Not novel`)."""
     last = lines[-1].strip().rstrip(".!").strip()
-    for pattern, reading in _option_words(kind, labels):
-        if reading in ("novel", "not_novel") and pattern in ("yes", "no"):
-            continue
-        if _rx(pattern).fullmatch(last):
-            return Statement(len(lines) - 1, len(lines[-1]), reading, None, "bare")
+    reading = _bare_reading(last, kind, labels)
+    if reading is not None:
+        return Statement(len(lines) - 1, len(lines[-1]), reading, None, "bare")
     if _rx(rf"(?:{_FOREIGN[(kind, labels)]})").fullmatch(last):
         return Statement(len(lines) - 1, len(lines[-1]), None, UNKNOWN_OPTION, "bare")
     return None
@@ -505,7 +743,7 @@ def _bare_statement(lines: list[str], kind: str, labels: str) -> Statement | Non
 
 def find_statements(lines: list[str], kind: str, labels: str = "AB") -> Found:
     """Every verdict statement in the answer lines, in order, with negated ones and mentions counted."""
-    labelled, label_mentions = _label_statements(lines, kind, labels)
+    labelled, label_mentions, inside_words = _label_statements(lines, kind, labels)
     phrases, negated, phrase_mentions = _phrase_statements(lines, kind, labels)
     statements = labelled + phrases
     if lines:
@@ -513,7 +751,8 @@ def find_statements(lines: list[str], kind: str, labels: str = "AB") -> Found:
         if bare is not None and not any(s.line == bare.line for s in statements):
             statements.append(bare)
     statements.sort(key=lambda s: (s.line, s.end))
-    return Found(statements, negated, label_mentions + phrase_mentions + sum(ln.count(MENTION) for ln in lines))
+    mentions = label_mentions + phrase_mentions + sum(ln.count(MENTION) for ln in lines)
+    return Found(statements, negated, mentions, inside_words)
 
 
 # ---- stage 5: decision --------------------------------------------------------------------
@@ -546,7 +785,9 @@ def decide(lines: list[str], found: Found, strict_line: bool, kind: str = "pairw
     if not found.statements:
         if found.negated:
             return _failed(ONLY_NEGATED)
-        return _failed(ONLY_MENTION if found.mentions else NO_STATEMENT)
+        if found.mentions:
+            return _failed(ONLY_MENTION)
+        return _failed(COMPOUND if found.inside_words else NO_STATEMENT)
     flaws = [s.flaw for s in found.statements if s.flaw]
     if flaws:
         return _failed(flaws[0])

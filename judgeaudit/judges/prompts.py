@@ -7,7 +7,7 @@ criterion of `p2_no_criterion`) and joins the rest with blank lines.
 
 Two placeholders are filled by rendering, never by the caller: `{boundary}` (the fence
 boundary of this prompt; the idea and related-work texts are fenced with it, see
-`judgeaudit.judges.fence`) and `{answer_instruction}` (the verdict protocol's instruction,
+`judgeaudit.fence`) and `{answer_instruction}` (the verdict protocol's instruction,
 `judgeaudit.protocol.answer_instruction`).
 
 `render_call` is the one renderer of a judge call's prompt from a sample's metadata (its idea texts,
@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from judgeaudit.data.samples import unit_of
-from judgeaudit.judges.fence import boundary_for, fence
+from judgeaudit.fence import boundary_for, fence
 from judgeaudit.judges.verdicts import Order
 from judgeaudit.protocol import answer_instruction
 from judgeaudit.resources import read_prompt

@@ -18,7 +18,7 @@ and the log keeps every call.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspect_ai.model import ChatMessageAssistant, Model
@@ -53,19 +53,21 @@ def failure_summary(calls: Sequence[dict[str, Any]]) -> str | None:
 
 
 def leave_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, orders: Sequence[str], k: int,
-                  answer: str | None = None) -> None:
+                  answer: str | None = None,
+                  summary: Callable[[Sequence[dict[str, Any]]], str | None] = failure_summary) -> None:
     """Put the call records and plan on the judge's answer message: a new one with text `answer`
     when given (or when the conversation does not end with an assistant message), else the last.
-    Then raise `CallsFailed` when any call failed (see the module docstring)."""
+    Then raise `CallsFailed` when any call failed (see the module docstring), with the line
+    `summary` gives (a panel's names its members)."""
     last = state.messages[-1] if state.messages else None
     if answer is None and isinstance(last, ChatMessageAssistant):
         last.metadata = {**(last.metadata or {}), RECORD_KEY: _record_text(calls, last.text, prompt, orders, k)}
     else:
         record = _record_text(calls, answer or "", prompt, orders, k)
         state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
-    summary = failure_summary(calls)
-    if summary is not None:
-        raise CallsFailed(summary)
+    failed = summary(calls)
+    if failed is not None:
+        raise CallsFailed(failed)
 
 
 def _record_text(calls: list[dict[str, Any]], text: str, prompt: str, orders: Sequence[str], k: int) -> str:

@@ -13,6 +13,7 @@ from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer
 from inspect_ai.solver import TaskState
 
 from judgeaudit.data.samples import human_scores, unit_of
+from judgeaudit.judges.panel_votes import PanelRule, panel_calls_outcome, panel_failure
 from judgeaudit.judges.records import failure_summary, judge_records
 from judgeaudit.judges.verdicts import (
     DEFAULT_SPLIT_RULE,
@@ -46,7 +47,7 @@ def unit_value(verdict: str, gold: str) -> float:
 def aggregate_calls(
     kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule
 ) -> tuple[str, bool, float]:
-    """(verdict, was_split, Score.value) of a list of call records (none recorded: `error`)."""
+    """(verdict, was_split, Score.value) of one judge's call records (none recorded: `error`)."""
     if not calls:
         return ERROR, False, unit_value(ERROR, gold)
     verdicts = [c["verdict"] for c in calls]
@@ -57,6 +58,22 @@ def aggregate_calls(
     return verdict, split, unit_value(verdict, gold)
 
 
+def judged_unit(kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule,
+                panel: PanelRule | None = None) -> tuple[str, float, dict[str, Any]]:
+    """(verdict, Score.value, the score's judging fields: `split`, `calls_failed`, `error` when a call
+    failed, and for a panel `panel`, its outcome) of a sample's call records; a panel's calls by its
+    rule (`judges.panel_votes`: `split` when a pointwise panel's tie rule decided)."""
+    if panel is None or not calls:
+        verdict, split, value = aggregate_calls(kind, calls, gold, split_rule)
+        return verdict, value, {"split": split, **failure_fields(calls)}
+    outcome = panel_calls_outcome(kind, calls, panel, split_rule)
+    error = panel_failure(calls, outcome, panel)
+    fields: dict[str, Any] = {"split": outcome.no_majority and kind == "pointwise",
+                              "calls_failed": sum(c["verdict"] == ERROR for c in calls),
+                              **({"error": error} if error is not None else {}), "panel": outcome.to_dict()}
+    return outcome.verdict, unit_value(outcome.verdict, gold), fields
+
+
 def build_score(
     meta: Mapping[str, Any],
     calls: list[dict[str, Any]],
@@ -65,26 +82,26 @@ def build_score(
     *,
     split_rule: SplitRule = DEFAULT_SPLIT_RULE,
     kind: str | None = None,
+    panel: PanelRule | None = None,
 ) -> Score:
     """Aggregate call records into one Score against `gold` (the sample's target) with the per-sample
     schema metadata (the task's own fields, e.g. judge and idea format, are in the task metadata; see
-    `read_unit`); `kind` is the task's, or the sample's `kind` metadata when None."""
+    `read_unit`); `kind` is the task's, or the sample's `kind` metadata when None; a panel's calls
+    by its rule, with the members' verdicts and how many answered (`panel`)."""
     kind = kind or meta["kind"]
-    verdict, split, value = aggregate_calls(kind, calls, gold, split_rule)
+    verdict, value, fields = judged_unit(kind, calls, gold, split_rule, panel)
     orders = plan["orders"]
-    failure = failure_fields(calls)
     metadata: dict[str, Any] = {
         "gold": gold,
         "calls": calls,
         "k": plan["k"],
         "both_orders": "ab" in orders and "ba" in orders,
-        "split": split,
         "prompt": plan["prompt"],
-        **failure,
+        **fields,
     }
     if meta.get("retrieved") is not None:  # set by retrieval-using judges
         metadata["retrieved"] = meta["retrieved"]
-    return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
+    return Score(value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata)
 
 
 def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -98,32 +115,39 @@ def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @scorer(metrics=[], name="novelty")
-def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE, kind: str | None = None) -> Scorer:
+def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE, kind: str | None = None,
+            panel: dict[str, Any] | None = None) -> Scorer:
     """Score a judged sample against its gold (metrics are set by the task); `kind` is the task's
-    (a sample's own `kind` metadata when None)."""
+    (a sample's own `kind` metadata when None); `panel` a panel's rule (`PanelRule.to_dict`)."""
+    rule = PanelRule.from_dict(panel) if panel is not None else None
 
     async def score(state: TaskState, target: Target) -> Score:
-        return score_state(state, split_rule=split_rule, kind=kind)
+        return score_state(state, split_rule=split_rule, kind=kind, panel=rule)
 
     return score
 
 
-def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = None) -> Score:
+def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = None,
+                panel: PanelRule | None = None) -> Score:
     """The score of a judged sample from its records; a sample with none (its judge failed first,
     scored because the task sets `score_on_error`) is `error` with `NO_CALLS` as its cause."""
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score(state.metadata, calls, plan, state.target.text, split_rule=split_rule, kind=kind)
+    return build_score(state.metadata, calls, plan, state.target.text, split_rule=split_rule, kind=kind,
+                       panel=panel)
 
 
 @score_reducer(name="pool_calls")
-def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> ScoreReducer:
-    """Pool the calls of all epochs of a sample and aggregate them as one run with k x epochs calls.
+def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+               panel: dict[str, Any] | None = None) -> ScoreReducer:
+    """Pool the calls of all epochs of a sample and aggregate them as one run with k x epochs calls
+    (a panel's by its rule, `panel` as `PanelRule.to_dict` gives it).
 
     Call indices are renumbered (epoch e, call i -> e * k + i) so the pooled record reads
     exactly like a single run with the larger k.
     """
+    rule = PanelRule.from_dict(panel) if panel is not None else None
 
     def reduce(scores: list[Score]) -> Score:
         if len(scores) == 1:
@@ -135,11 +159,10 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
             for epoch, score in enumerate(scores)
             for call in (score.metadata or {})["calls"]
         ]
-        verdict, split, value = aggregate_calls(kind, calls, first["gold"], split_rule)
+        verdict, value, fields = judged_unit(kind, calls, first["gold"], split_rule, rule)
         metadata = {key: val for key, val in first.items() if key != "error"}
-        failure = failure_fields(calls)
-        metadata.update({"calls": calls, "k": k * len(scores), "split": split, **failure})
-        return Score(value=value, answer=verdict, explanation=failure.get("error"), metadata=metadata)
+        metadata.update({"calls": calls, "k": k * len(scores), **fields})
+        return Score(value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata)
 
     return reduce
 
@@ -194,4 +217,6 @@ def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
         "human": human_scores(sample.get("human"), task.get("kind")),
         "scores": meta.get("scores"),
         "retrieved": meta.get("retrieved"),
+        "panel": task.get("panel"),
+        "panel_votes": meta.get("panel"),
     }

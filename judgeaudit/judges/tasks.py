@@ -12,12 +12,16 @@ per item, as if k were N times larger. `-T retrieval=k` (k > 0) places the top-k
 idea before the ideas (`judgeaudit.judges.llm.retrieval`; corpus `-T retrieval_corpus=...`);
 `-T max_searches=n` / `-T max_turns=n` bound the search loops of the agentic and ai_scientist
 judges (0 = the judge's default) and `-T concepts=keyphrase|llm` picks the concept judges'
-extractor. Which judge honours which option: `judgeaudit.judges.options`.
+extractor. `-T judge=panel -T panel=<model>,<model>,...` (with `--model none`) is a panel of member
+models, each the prompted judge, one verdict by `-T panel_rule` and `-T panel_quorum`
+(`judgeaudit.judges.llm.panel`). Which judge honours which option: `judgeaudit.judges.options`.
 
 `novelty_metric_*` and `novelty_rubric_*` expose the metric and rubric judges' own settings.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from inspect_ai import Task, task
 
@@ -29,6 +33,7 @@ from judgeaudit.judges.llm.rubric import (
     rubric_task,
 )
 from judgeaudit.judges.options import DEFAULT_CONCEPTS
+from judgeaudit.judges.panel_votes import DEFAULT_RULE
 from judgeaudit.judges.score.metric import DEFAULT_FIT_SEED, DEFAULT_NEIGHBOURS, metric_task
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
@@ -55,6 +60,9 @@ def novelty_pairwise(
     max_turns: int = 0,
     concepts: str = DEFAULT_CONCEPTS,
     split_rule: str | None = None,
+    panel: str | list[Any] | None = None,
+    panel_rule: str = DEFAULT_RULE,
+    panel_quorum: int = 0,
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals.
 
@@ -80,6 +88,9 @@ def novelty_pointwise(
     max_searches: int = 0,
     max_turns: int = 0,
     concepts: str = DEFAULT_CONCEPTS,
+    panel: str | list[Any] | None = None,
+    panel_rule: str = DEFAULT_RULE,
+    panel_quorum: int = 0,
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
     return novelty_task("pointwise", **locals())

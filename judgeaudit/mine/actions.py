@@ -1,8 +1,7 @@
-"""`judgeaudit mine generate` and `judgeaudit mine plan`: the command-line actions over `generate` and `plans`."""
+"""`judgeaudit mine generate` and `judgeaudit mine plan`: the handlers over `generate` and `plans` (arguments: `mine.cli`)."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from contextlib import nullcontext
@@ -10,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.validate import ContractError
-from judgeaudit.mine import generate
 from judgeaudit.mine.generate import (
     SETUP,
     backbone_name,
@@ -22,60 +20,6 @@ from judgeaudit.mine.generate import (
 from judgeaudit.mine.llm import CachedModel
 from judgeaudit.mine.plans import PLAN_SCHEMA, failure_summary, plan_command, rewrite_set
 from judgeaudit.mine.staging import set_lock
-
-PLAN_DESCRIPTION = """\
-Rewrite every idea of a set into a two-field plan (purpose, mechanism) with an LLM, for the
-idea-format ablation (`-T idea_format=plan`). Writes pairwise_plan.jsonl / pointwise_plan.jsonl
-next to the set's abstract files (same item ids, positions and gold) and updates its manifest
-and card; an idea that cannot be rewritten leaves its items out, and every failure is reported
-with its reason. The set is replaced as a whole: a failed or interrupted run leaves it as it was.
-"""
-
-GENERATE_EPILOG = """\
-examples:
-  # a runnable example with the bundled local model (weak: for trying the pipeline only)
-  judgeaudit mine generate --model local/gemma-3-270m --limit 10 --max-tokens 120
-  # a real backbone through litellm; answers are cached, so a re-run or resume is free
-  judgeaudit mine generate --model litellm/openai/gpt-4o-mini
-  # then rewrite that set's ideas as plans
-  judgeaudit mine plan --model litellm/openai/gpt-4o-mini --dataset datasets/iclr2026/human_generated/gpt-4o-mini
-"""
-
-
-def _model_options(p: Any, *, temperature: float) -> None:
-    p.add_argument("--model", required=True, help="Inspect model id, e.g. local/gemma-3-270m, litellm/openai/gpt-4o-mini")
-    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE",
-                   help="model argument passed to get_model (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (attempt i uses seed+i; also the a/b shuffle) (default: 0)")
-    p.add_argument("--max-tokens", type=int, default=256, help="answer length cap (default: 256)")
-    p.add_argument("--temperature", type=float, default=temperature, help=f"sampling temperature (default: {temperature})")
-    p.add_argument("--attempts", type=int, default=3, help="attempts per idea before it counts as failed (default: 3)")
-    p.add_argument("--max-connections", type=int, default=4, help="concurrent model calls (default: 4)")
-    p.add_argument("--cache", default=None, help="answer cache directory (default: .cache/judgeaudit/mining-llm/<action>)")
-    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
-
-
-def register_actions(mine_parser: Any) -> None:
-    """Add the `generate` and `plan` actions under `judgeaudit mine`."""
-    actions = mine_parser.add_subparsers(dest="mine_action", metavar="ACTION", required=False,
-                                         title="actions (optional; without one, `mine` mines Human-Only labels)")
-    g = actions.add_parser("generate", help="build a Human+Generated set with an LLM ideator",
-                           description=(generate.__doc__ or "").split("\n\n")[0], epilog=GENERATE_EPILOG,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    g.add_argument("--dataset", default="iclr2026/human_only", help="Human-Only set (name or path) (default: iclr2026/human_only)")
-    g.add_argument("--out", default="datasets/iclr2026", help="set root; files go to <out>/human_generated/<backbone>/ (default: datasets/iclr2026)")
-    g.add_argument("--backbone", default=None, help="directory name of the generator (default: last part of --model)")
-    g.add_argument("--limit", type=int, default=None, help="use a seeded sample of this many source pairs (default: all)")
-    _model_options(g, temperature=0.7)
-    g.set_defaults(func=handle_generate)
-    pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
-                            description=PLAN_DESCRIPTION, epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
-    pl.add_argument("--structured", action="store_true",
-                    help="ask for a JSON {purpose, mechanism} answer through the provider's structured output "
-                         "(a grammar for local/ models); use it for models that ignore the text format")
-    _model_options(pl, temperature=0.3)
-    pl.set_defaults(func=handle_plan)
 
 
 def _check_model_options(args: Any) -> None:

@@ -1,4 +1,6 @@
-"""`judgeaudit mine`: OpenReview reviews -> validated novel/not_novel ideas -> Human-Only pair and point sets."""
+"""`judgeaudit mine`: OpenReview reviews -> validated novel/not_novel ideas -> Human-Only pair and point sets.
+
+The handler; the arguments and help are `mine.cli`."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.mine.actions import register_actions
 from judgeaudit.mine.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.export import SET_NAME, export_set, read_calibration
 from judgeaudit.mine.llm_signals import LLMExtractor
@@ -24,104 +25,12 @@ from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals import OfflineExtractor, offline_fingerprint
 from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.stance import (
-    DEFAULT_MODEL,
     LearnedExtractor,
     ModelError,
     load_model,
     model_fingerprint,
     packaged_models,
 )
-
-DEFAULT_VENUE = "ICLR.cc/2026/Conference"
-DEFAULT_OUT = "datasets/iclr2026"
-DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
-DEFAULT_EXTRACTOR = "offline"
-
-DESCRIPTION = """\
-Mine Human-Only gold labels from a venue's OpenReview reviews. The labelling rule is documented
-in the set's dataset card (datasets/iclr2026/human_only/README.md, "Labels") and in the README
-("Mining gold labels from OpenReview").
-
-Stages: read submissions and official reviews (from the live API into a raw cache, or from an
-existing cache/snapshot) -> per-area rating deciles and contribution thresholds pick candidates
--> novelty signals per review (explicit statements affirming or disputing originality) -> keep
-a candidate when most reviewers agree and none opposes -> strip evaluation sentences from
-abstracts -> write <out>/human_only/{pairwise,pointwise}.jsonl, manifest.json and README.md.
-"""
-
-EPILOG = """\
-examples:
-  # offline, from the shared snapshot (what the bundled data was built with)
-  judgeaudit mine --source snapshot:../shared/data/openreview/ICLR.cc-2026-Conference \\
-      --dev ../shared/data/reference-study/human_only_dev.jsonl
-
-  # live API into a resumable raw cache, then mine
-  judgeaudit mine --venue ICLR.cc/2026/Conference --cache .cache/openreview/iclr2026
-
-  # an LLM signal extractor through litellm (responses cached; re-runs are free)
-  judgeaudit mine --source snapshot:PATH --extractor litellm/openai/gpt-4o-mini --out /tmp/iclr-llm
-
-  # ... or through any Inspect model, e.g. the local Gemma 3 270M (slow: seconds per review)
-  judgeaudit mine --source snapshot:PATH --extractor local/gemma-3-270m --out /tmp/iclr-gemma
-"""
-
-
-def register(subparsers: Any) -> None:
-    """Add the `mine` subcommand."""
-    p = subparsers.add_parser("mine", help="mine Human-Only novel/not_novel ideas and pairs from OpenReview reviews",
-                              description=DESCRIPTION, epilog=EPILOG,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-    src = p.add_argument_group("input (one of)")
-    src.add_argument("--source", metavar="snapshot:PATH",
-                     help="read an existing raw cache / snapshot directory of notes-*.jsonl.gz instead of fetching")
-    src.add_argument("--venue", default=DEFAULT_VENUE, help=f"OpenReview venue id (default: {DEFAULT_VENUE})")
-    src.add_argument("--cache", metavar="DIR",
-                     help="raw cache directory for a live fetch (default: .cache/openreview/<venue>); "
-                          "an interrupted fetch resumes, a complete one makes no request")
-    src.add_argument("--baseurl", default=None, help="OpenReview API base URL (default: the live API v2)")
-    out = p.add_argument_group("output")
-    out.add_argument("--out", default=DEFAULT_OUT, help=f"set root; files go to <out>/human_only/ (default: {DEFAULT_OUT})")
-    out.add_argument("--seed", type=int, default=0, help="seed of the pairing shuffle and a/b positions (default: 0)")
-    ex = p.add_argument_group("signals and sanitising")
-    ex.add_argument("--extractor", default=DEFAULT_EXTRACTOR,
-                    help="'offline' (default: the rule-based cue extractor, which the grouped cross-validation "
-                         f"favours), '{DEFAULT_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
-                         "model file PATH.json, 'litellm/<model>' (e.g. litellm/openai/gpt-4o-mini), or any "
-                         "Inspect model name (e.g. local/gemma-3-270m); an LLM reply that does not follow the "
-                         "format, or a failed call, is counted and its paper not kept")
-    ex.add_argument("--no-prefilter", action="store_true",
-                    help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
-    ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
-    ex.add_argument("--llm-cache", default=DEFAULT_LLM_CACHE, help=f"cache of LLM answers (default: {DEFAULT_LLM_CACHE})")
-    ex.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server for litellm models")
-    ex.add_argument("--workers", type=int, default=2, help="processes for the offline extractor (default: 2)")
-    th = p.add_argument_group("selection thresholds (defaults: the reference study's rule)")
-    th.add_argument("--min-reviews", type=int, default=3, help="minimum official reviews per paper (default: 3)")
-    th.add_argument("--top-quantile", type=float, default=0.9, help="top-decile cut as a quantile of the area's mean ratings (default: 0.9)")
-    th.add_argument("--bottom-quantile", type=float, default=0.1, help="bottom-decile cut (default: 0.1)")
-    th.add_argument("--novel-min-contribution", type=float, default=3.0, help="novel candidates need mean contribution >= this (default: 3)")
-    th.add_argument("--not-novel-max-contribution", type=float, default=2.0, help="not_novel candidates need mean contribution <= this (default: 2)")
-    th.add_argument("--majority", type=float, default=0.5, help="keep when MORE than this share of reviews agree (default: 0.5)")
-    th.add_argument("--max-opposing", type=int, default=None,
-                    help="largest number of opposing reviews a kept idea may have (default: the stance model's "
-                         "cross-validated choice; 0 for the other extractors)")
-    th.add_argument("--majority-rule", metavar="{strict,inclusive}", default=None,
-                    help="'strict': more than --majority of the reviews must agree; 'inclusive': at least that share "
-                         "(and one review) (default: the stance model's choice; strict for the others)")
-    th.add_argument("--weak-affirmations", metavar="{oppose,ignore}", default=None,
-                    help="whether hedged or merely descriptive affirmations block a not_novel label "
-                         "(default: the stance model's choice; oppose for the others)")
-    th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
-    th.add_argument("--reviews-as-of", metavar="TIME", default=None,
-                    help="read every official review as it stood at TIME (ISO 8601 with zone, e.g. 2025-11-13T08:00Z): "
-                         "later versions are skipped (counted), a review first posted later is left out; "
-                         "default: each review's latest version")
-    misc = p.add_argument_group("measurement and display")
-    misc.add_argument("--dev", metavar="PATH",
-                      help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
-    misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
-    p.set_defaults(func=handle_mine)
-    register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
 
 
 def _resolve_selection(args: argparse.Namespace, selection: dict[str, Any]) -> None:

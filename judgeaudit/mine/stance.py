@@ -27,10 +27,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from judgeaudit.mine import sentences as sentences_module
 from judgeaudit.mine.parse import SIGNAL_FIELDS, Review
@@ -41,6 +40,9 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 FORMAT = "judgeaudit-stance-ngram"
 FORMAT_VERSION = 1
 DEFAULT_MODEL = "ngram"
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 _TOKEN = re.compile(r"[a-z]+(?:['’][a-z]+)*|\d+")
 
@@ -69,6 +71,9 @@ def smooth_idf(df: int, n: int) -> float:
 
 def features(sentences: Sequence[str], vocabulary: dict[str, int], idf: np.ndarray, max_n: int = 3) -> sparse.csr_matrix:
     """TF-IDF rows (sublinear tf, L2-normalised) of `sentences` over `vocabulary`."""
+    # scipy is imported here, not at the top, so `judgeaudit mine` with the cue extractor never loads it
+    from scipy import sparse
+
     indptr = [0]
     indices: list[int] = []
     values: list[float] = []

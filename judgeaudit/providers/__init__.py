@@ -6,6 +6,9 @@
   the Gemma GGUF is assembled from PyPI and cached (`gguf.py`); chat messages are rendered as a
   plain completion prompt (`transcript.py`); answers can be constrained to the judge verdict
   format with `-M grammar=auto` (`grammars.py`).
+- `planted/<preset>[/<name>]` (`planted/`): a judge of declared behaviour (accuracy, position,
+  cue, padding, injection, surface, self-preference, noise, invalid answers) that reads judge
+  prompts against an answer key; for testing and measuring audits without a model.
 
 Registration (`register.py`) imports neither litellm nor llama.cpp; the provider modules do, when
 a model is first created.

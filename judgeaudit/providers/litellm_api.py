@@ -38,8 +38,10 @@ import json
 import logging
 import os
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -84,6 +86,8 @@ DEFAULT_TIMEOUT = 120.0
 RETRY_INITIAL_WAIT = 1.0
 RETRY_MAX_WAIT = 20.0
 RETRY_JITTER = 1.0
+# How a backoff wait is spent (the injectable clock: tests record the waits instead of sleeping them).
+retry_sleep: Callable[[float], Awaitable[None]] = anyio.sleep
 DEFAULT_CONFIG = GenerateConfig()
 # Loggers litellm writes to; a redacting filter is attached to each.
 LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
@@ -544,6 +548,7 @@ class LiteLLMAPI(ModelAPI):
             wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT) + wait_random(0, RETRY_JITTER),
             retry=retry_if_exception(lambda ex: classify_retry(ex, self._litellm).retry),
             before_sleep=log_retry,
+            sleep=retry_sleep,
             reraise=True,
         )
         try:

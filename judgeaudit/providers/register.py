@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai.model import ModelAPI, modelapi
 
 from judgeaudit.providers.litellm_api import LiteLLMAPI
+from judgeaudit.providers.planted.api import PlantedAPI
 
 
 @modelapi(name="litellm")
@@ -19,3 +20,9 @@ def local() -> type[ModelAPI]:
     from judgeaudit.providers.local_llama import LocalLlamaAPI
 
     return LocalLlamaAPI
+
+
+@modelapi(name="planted")
+def planted() -> type[ModelAPI]:
+    """`planted/<preset>[/<name>]`: a judge of declared behaviour for testing audits, no network."""
+    return PlantedAPI

@@ -24,8 +24,16 @@ SECRET_PARAM_NAMES = frozenset(
         "vertex_credentials",
     }
 )
+# Argument names that look like credentials (`secret_name`): one of these words between underscores
+# (`api_key`, `auth_token`; not `max_tokens`).
+_SECRET_NAME = re.compile(r"(^|_)(api_?key|key|token|secret|password|passwd|credentials?|auth)(_|$)", re.I)
 # Shorter strings are too likely to occur by chance in ordinary text to be worth redacting.
 _MIN_SECRET_LEN = 8
+
+
+def secret_name(name: str) -> bool:
+    """Whether an argument of this name may carry a credential (`api_key`, `auth_token`, ...)."""
+    return name in SECRET_PARAM_NAMES or bool(_SECRET_NAME.search(name))
 
 
 def env_secrets(environ: Mapping[str, str] | None = None) -> set[str]:

@@ -9,11 +9,12 @@ it uses. All aggregation goes through `judgeaudit.judges.verdicts`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 
+from judgeaudit.judges.panel_votes import PanelRule, panel_calls_outcome
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, aggregate_pairwise, aggregate_pointwise
 from judgeaudit.report.frame import SEP, ReportInputError, call_summary
 
@@ -26,8 +27,13 @@ AGGREGATIONS: dict[str, CallFilter] = {
 }
 
 
-def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> tuple[str, bool]:
-    """(aggregated verdict, whether the pointwise split rule decided it) of a list of call records."""
+def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str | None,
+                         panel: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+    """(aggregated verdict, whether the pointwise split rule decided it) of a list of call records;
+    a panel's (`panel`: its task metadata) by the panel's rule (`judges.panel_votes`)."""
+    if isinstance(panel, Mapping):
+        outcome = panel_calls_outcome(kind, calls, PanelRule.from_dict(panel), (split_rule or DEFAULT_SPLIT_RULE))  # type: ignore[arg-type]
+        return outcome.verdict, outcome.no_majority and kind == "pointwise"
     verdicts = [str(c["verdict"]) for c in calls]
     if kind == "pairwise":
         return aggregate_pairwise(verdicts), False
@@ -35,16 +41,17 @@ def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str
     return verdict, split
 
 
-def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None) -> str:
-    """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority)."""
-    return aggregate_with_split(kind, calls, split_rule)[0]
+def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None,
+                    panel: Mapping[str, Any] | None = None) -> str:
+    """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority; a panel's rule)."""
+    return aggregate_with_split(kind, calls, split_rule, panel)[0]
 
 
 def check_stored(frame: pd.DataFrame) -> None:
     """The stored verdict must equal the aggregation of its own calls; a mismatch names the sample."""
     row: Any
     for row in frame.itertuples(index=False):
-        again = aggregate_calls(row.kind, row.calls, row.split_rule)
+        again = aggregate_calls(row.kind, row.calls, row.split_rule, getattr(row, "panel", None))
         if again != row.verdict:
             raise ReportInputError(
                 f"{row.log}: sample {row.sample_id!r} stores verdict {row.verdict!r} but its calls "
@@ -78,7 +85,9 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         sub = frame[frame["config"].isin(configs)].copy()
         sub["calls"] = sub["calls"].map(lambda calls, keep=keep: [c for c in calls if keep(c)])
-        again = [aggregate_with_split(k, c, r) for k, c, r in zip(sub["kind"], sub["calls"], sub["split_rule"], strict=True)]
+        panels = sub["panel"] if "panel" in sub else [None] * len(sub)
+        again = [aggregate_with_split(k, c, r, p) for k, c, r, p in
+                 zip(sub["kind"], sub["calls"], sub["split_rule"], panels, strict=True)]
         sub["verdict"] = [v for v, _ in again]
         sub["split"] = [sp for _, sp in again]
         sub["call_verdicts"] = sub["calls"].map(call_summary)

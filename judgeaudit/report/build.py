@@ -14,6 +14,7 @@ from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
 from judgeaudit.report.figures import all_figures
 from judgeaudit.report.frame import LoadResult, ReportInputError, load_frame
+from judgeaudit.report.panel import all_panel_tables, with_members
 from judgeaudit.report.reference import check_reference
 from judgeaudit.report.tables import all_tables, write_table
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -39,6 +40,7 @@ def compute_report(loaded: LoadResult, reference: str | None = None, resamples: 
         check_stored(frame)
         if aggregations:
             frame = with_aggregations(frame)
+        frame = with_members(frame)  # a panel's members as configurations of their own
         check_reference(frame, reference)
         groups_of(frame, intersect)  # fail early on mismatched item sets
     groups = compute_all(frame, reference, resamples, seed, intersect) if not frame.empty else []
@@ -65,8 +67,11 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
     lines = [
         "# judgeaudit report",
         "",
-        f"Intervals: {b['confidence']:.0%} {b['method']} bootstrap over items, B = {b['resamples']}, seed {b['seed']}; "
-        f"differences are paired on item id ({b['paired_method']}). Every number is in `report.json`.",
+        f"Intervals ({b['confidence']:.0%}): Clopper-Pearson for shares of 0/1 outcomes, a continuity-corrected score "
+        "interval for soft accuracy, Tango's continuity-corrected score interval for the paired differences of those "
+        "(on item id, exact McNemar p-value); the percentile bootstrap over items for the rest (macro-F1, F1, "
+        f"agreement; B = {b['resamples']}, seed {b['seed']}). Each interval's method is in `report.json`; their "
+        "measured coverage is in judgeaudit/stats/INTERVALS.md.",
         "",
         f"Input: {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s) "
         f"and {len(inp['skipped_samples'])} sample(s).",
@@ -120,7 +125,7 @@ def write_outputs(frame: pd.DataFrame, groups: list[dict[str, Any]], data: dict[
     """Write tables, figures, report.md and items.csv into `out_dir`; the paths written (report.json's to come)."""
     files: dict[str, Any] = {"tables": {}, "figures": {}}
     tables_md: list[str] = []
-    for table in all_tables(groups):
+    for table in [*all_tables(groups), *all_panel_tables(groups)]:
         files["tables"][table.name] = write_table(table, out_dir)
         tables_md.append(Path(files["tables"][table.name]["markdown"]).read_text(encoding="utf-8"))
     if figures:
@@ -128,7 +133,7 @@ def write_outputs(frame: pd.DataFrame, groups: list[dict[str, Any]], data: dict[
     atomic_write_text(out_dir / "report.md", summary_markdown(data, files, tables_md))
     files["summary"] = str(out_dir / "report.md")
     frame_path = out_dir / "items.csv"
-    atomic_write_text(frame_path, frame.drop(columns=["calls", "human", "scores"]).to_csv(index=False))
+    atomic_write_text(frame_path, frame.drop(columns=["calls", "human", "scores", "panel"], errors="ignore").to_csv(index=False))
     files["items"] = str(frame_path)
     files["report_json"] = str(out_dir / "report.json")
     return files

@@ -19,19 +19,27 @@ import pandas as pd
 from judgeaudit.errors import UserError
 from judgeaudit.report.frame import ReportInputError
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
+from judgeaudit.report.panel import panel_summaries
 from judgeaudit.report.reference import UnknownReferenceError, known, match_pairs, parse_pairs
 from judgeaudit.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     FLIP_RATE,
-    bootstrap_many,
     flip_flags,
+    intervals_many,
     metrics_for,
     outcomes_for,
-    paired_bootstrap_many,
+    paired_differences_many,
 )
 from judgeaudit.stats import agreement as agr
-from judgeaudit.stats.bootstrap import DEFAULT_CONFIDENCE, METHOD, PAIRED_METHOD
+from judgeaudit.stats.defaults import (
+    DEFAULT_CONFIDENCE,
+    METHOD,
+    PAIRED_METHOD,
+    PAIRED_SCORE_METHOD,
+    RATE_METHOD,
+    SCORE_METHOD,
+)
 
 HEADLINE: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
 PAIR_SCALE: dict[str, float] = {"b": 0.0, "tie": 1.0, "a": 2.0}
@@ -230,7 +238,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         "reference": {"requested": reference, "by_model": refs, "shared_by_all_models": single},
         "configs": {},
     }
-    intervals = {m: bootstrap_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
+    intervals = {m: intervals_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
     diffs: dict[str, dict[str, Any]] = {}
     ref: str | None
     for judge, ref in (refs.items() if not single else list(refs.items())[:1]):
@@ -239,7 +247,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         if len(sub) < 2:
             continue
         for m, fn in metrics.items():
-            for c, d in paired_bootstrap_many(sub, ref, fn, resamples, seed).items():
+            for c, d in paired_differences_many(sub, ref, fn, resamples, seed).items():
                 diffs.setdefault(c, {})[m] = d.to_dict()
     result["flip_rates"] = flip_matrix(group)
     agreement: dict[str, dict[str, Any]] = {}
@@ -249,14 +257,14 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
         agreement = agreement_all(aligned, group.kind, resamples, seed)
     flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "model"])]].tolist())}
              for c in group.configs if refs.get(str(meta.loc[c, "model"])) not in (None, c)}
-    flip_ivs = bootstrap_many(flips, FLIP_RATE, resamples, seed) if flips else {}
+    flip_ivs = intervals_many(flips, FLIP_RATE, resamples, seed) if flips else {}
     setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
     ties_by_setup: dict[str, dict[str, Any]] = {}
     if group.kind == "pairwise":
         for setup in sorted(setups.dropna().unique()):
             mask = (setups == setup).to_numpy()
             subsets = {c: {k: v[mask] for k, v in outcomes[c].items()} for c in group.configs}
-            for c, iv in bootstrap_many(subsets, metrics["tie_rate"], resamples, seed).items():
+            for c, iv in intervals_many(subsets, metrics["tie_rate"], resamples, seed).items():
                 ties_by_setup.setdefault(c, {})[str(setup)] = iv.to_dict()
     for c in group.configs:
         rows = group.rows[group.rows["config"] == c]
@@ -294,6 +302,9 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
                 entry["ordinal_scores"] = ordinal_summary(
                     rows.set_index("item_id").reindex(group.items).reset_index(), group.kind, resamples, seed)
         result["configs"][c] = entry
+    panels = panel_summaries(group, resamples, seed)
+    if panels:  # a panel beside its members (judgeaudit.report.panel)
+        result["panels"] = panels
     return result
 
 
@@ -318,9 +329,17 @@ def _has(group: Group, reference: str | None) -> bool:
 
 
 def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:
-    """How every interval was computed (stored beside the numbers)."""
+    """How the intervals were computed (stored beside the numbers; each interval also names its method).
+
+    `methods` maps each kind of figure to its method; `method` / `paired_method`, `resamples`
+    and `seed` are the bootstrap's, for the figures no closed form fits."""
     return {"method": METHOD, "paired_method": PAIRED_METHOD, "resamples": resamples, "seed": seed,
-            "confidence": DEFAULT_CONFIDENCE, "unit": "item"}
+            "confidence": DEFAULT_CONFIDENCE, "unit": "item",
+            "methods": {"shares of 0/1 outcomes (accuracy, tie, invalid, error, flip rates, recall, precision)": RATE_METHOD,
+                        "soft accuracy (a tie worth one half)": SCORE_METHOD,
+                        "paired differences of those (vs the reference)": PAIRED_SCORE_METHOD,
+                        "macro-F1, F1, paired differences of accuracy without ties, precision and F1, agreement": METHOD},
+            "coverage": "judgeaudit/stats/INTERVALS.md"}
 
 
 def jsonable(value: Any) -> Any:

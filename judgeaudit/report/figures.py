@@ -74,7 +74,8 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
             iv = e["metrics"][metric]
             x, y = e["cost_per_item_usd"], iv["estimate"]
             yerr = [[max(y - iv["low"], 0)], [max(iv["high"] - y, 0)]] if _finite(iv["low"]) else None
-            ax.errorbar([x], [y], yerr=yerr, fmt="o", color=colors[e["model"]], capsize=3, label=e["model"])
+            marker = "D" if e["model"].startswith("panel(") else "o"  # a panel (judgeaudit.report.panel) stands out
+            ax.errorbar([x], [y], yerr=yerr, fmt=marker, color=colors[e["model"]], capsize=3, label=e["model"])
             ax.annotate(e["variant"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=7)
             pts.append((x, y))
         if pts:
@@ -149,7 +150,7 @@ def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
     label = LABEL.get(metric, metric)
-    ax.set_xlabel(f"Δ {label} vs reference (paired bootstrap 95% CI; filled = significant)")
+    ax.set_xlabel(f"Δ {label} vs reference (paired 95% CI; filled = significant)")
     refs = ", ".join(sorted(set(g["reference"]["by_model"].values())))
     ax.set_title(f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10)
     if not entries:

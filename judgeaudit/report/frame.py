@@ -41,7 +41,8 @@ POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' 
 # and bookkeeping that does not change a verdict.
 # The probe is named per sample from its judged-unit record (probe and arm, sample metadata),
 # not from the task args.
-HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples", "probe"})
+# A panel's members (`panel`) are named by its model label (`panel_label`), not by its variant.
+HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples", "probe", "panel"})
 # Always shown, even at their defaults, so every name says which prompt and k it used.
 ALWAYS_ARGS: tuple[str, ...] = ("prompt", "k")
 # Generation settings that change verdicts (shown when set); operational ones are not.
@@ -58,7 +59,7 @@ COLUMNS: tuple[str, ...] = (
     "log", "eval_id", "created", "epochs", "task", "task_args", "model", "model_id", "variant", "config", "kind", "dataset", "dataset_arg",
     "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
     "split_rule", "split", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
-    "scores", "input_tokens", "output_tokens", "total_tokens", "cost",
+    "scores", "input_tokens", "output_tokens", "total_tokens", "cost", "panel",
 )
 
 
@@ -95,6 +96,36 @@ def short_task(task: str) -> str:
 def short_model(model: str) -> str:
     """Model name without provider path (`litellm/openai/gpt-4o` -> `gpt-4o`)."""
     return model.rstrip("/").rsplit("/", 1)[-1]
+
+
+def member_label(name: str, model: str) -> str:
+    """A panel member's model name in a report: its name when it was given one, else the short model name."""
+    return short_model(model) if name == model else name
+
+
+def member_id(name: str, model: str, model_args: Mapping[str, Any] | None = None) -> str:
+    """A panel member's full model id: the model, its model args and its name when it was given one."""
+    args = ",".join(f"{k}={format_value(v)}" for k, v in sorted((model_args or {}).items()))
+    return model + (f"[{args}]" if args else "") + ("" if name == model else f" as {name}")
+
+
+def panel_label(spec: Mapping[str, Any]) -> tuple[str, str]:
+    """(model, model id) of a panel in a report, from its task metadata `panel`: `panel(<member>+...)`
+    with the members' short names, and with their full ids (`member_id`)."""
+    names, models = list(spec["members"]), list(spec["models"])
+    args = list(spec.get("model_args") or [{}] * len(names))
+    short = "+".join(member_label(n, m) for n, m in zip(names, models, strict=True))
+    full = "+".join(member_id(n, m, a) for n, m, a in zip(names, models, args, strict=True))
+    return f"panel({short})", f"panel({full})"
+
+
+def role_usage(samples: list[Any], roles: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Per model role (a panel's members), tokens and USD cost summed over samples (`_usage`)."""
+    out = {}
+    for role in roles:
+        inp, out_, tot, cost = _usage(samples, role)
+        out[role] = {"input_tokens": inp, "output_tokens": out_, "total_tokens": tot, "cost": cost}
+    return out
 
 
 def dataset_label(value: Any) -> str:
@@ -182,8 +213,16 @@ def probe_label(probe: str | None, variant: str | None) -> str | None:
     return f"probe={probe}/{variant}" if variant else f"probe={probe}"
 
 
-def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
-    """Tokens and USD cost summed over samples (epochs).
+def _usages(sample: Any, role: str | None) -> list[Any]:
+    """A sample's `ModelUsage` entries: of every model, or of one model role."""
+    if role is None:
+        return list((getattr(sample, "model_usage", None) or {}).values())
+    usage = (getattr(sample, "role_usage", None) or {}).get(role)
+    return [usage] if usage is not None else []
+
+
+def _usage(samples: list[Any], role: str | None = None) -> tuple[float, float, float, float]:
+    """Tokens and USD cost summed over samples (epochs), of every model, or of one model role.
 
     A sample with no model usage at all made no billed call (its calls were served from
     Inspect's cache): it costs 0. Usage reported without a price makes the cost unknown (NaN).
@@ -192,7 +231,7 @@ def _usage(samples: list[Any]) -> tuple[float, float, float, float]:
     cost = 0.0
     cost_known = True
     for sample in samples:
-        for u in (getattr(sample, "model_usage", None) or {}).values():
+        for u in _usages(sample, role):
             inp += u.input_tokens or 0
             out += u.output_tokens or 0
             tot += u.total_tokens or 0
@@ -277,6 +316,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             sample_variant = f"{sample_variant}{SEP}epoch={epoch}"
         inp, out, tot, cost = _usage(samples)
         calls = list(meta["calls"])
+        panel = meta.get("panel")
+        model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
         rows.append({
             "log": location,
             "eval_id": ev.eval_id,
@@ -284,8 +325,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "epochs": len(samples) if epoch is None else 1,
             "task": short_task(ev.task),
             "task_args": json.dumps(task_args, sort_keys=True, default=str),
-            "model": short_model(ev.model),
-            "model_id": ev.model,
+            "model": model,
+            "model_id": model_id,
             "variant": sample_variant,
             "config": "",  # filled once all judges are known
             "kind": meta["kind"],
@@ -315,6 +356,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
             "output_tokens": out,
             "total_tokens": tot,
             "cost": cost,
+            # a panel's rule and members (task metadata) and each member's usage (its model role)
+            "panel": {**panel, "usage": role_usage(samples, panel["members"])} if panel else None,
         })
     return rows
 

@@ -101,16 +101,25 @@ def ablation_table(g: dict[str, Any]) -> Table:
             "value_high": e["metrics"][metric]["high"],
             "delta": d.get("estimate"), "delta_low": d.get("low"), "delta_high": d.get("high"),
             "p_value": d.get("p_value"), "significant": d.get("significant"),
-            "method": d.get("method") or e["metrics"][metric]["method"], "resamples": e["metrics"][metric]["resamples"],
-            "seed": e["metrics"][metric]["seed"],
+            "method": d.get("method") or e["metrics"][metric]["method"],
+            "resamples": d.get("resamples", e["metrics"][metric]["resamples"]),
+            "seed": d.get("seed", e["metrics"][metric]["seed"]),
             **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
         })
     any_iv = next(iter(configs.values()))["metrics"][metric]
-    caption = (f"Ablation, {_group_title(g)}: {metric} of the reference, and for other configurations the "
-               f"paired difference vs the same model's reference [{any_iv['confidence']:.0%} percentile bootstrap "
-               f"over items, B = {any_iv['resamples']}, seed {any_iv['seed']}]; {SIG_MARK} = interval excludes 0. "
+    diffs = [e["vs_reference"][metric] for e in configs.values() if metric in e["vs_reference"]]
+    caption = (f"Ablation, {_group_title(g)}: {metric} of the reference [{any_iv['confidence']:.0%} CI, "
+               f"{_method(any_iv)}], and for other configurations the paired difference vs the same model's "
+               f"reference [{_method(diffs[0]) if diffs else 'paired on item id'}]; {SIG_MARK} = interval excludes 0. "
                f"{_rates_note(g['kind'])}")
     return Table(f"ablation_{g['kind']}_{g['dataset']}", caption, display.reset_index(), pd.DataFrame(records))
+
+
+def _method(iv: dict[str, Any]) -> str:
+    """An interval's method as a caption says it (with resamples and seed for the bootstrap)."""
+    if iv.get("resamples") is None:
+        return str(iv.get("method"))
+    return f"{iv.get('method')} bootstrap over items, B = {iv['resamples']}, seed {iv['seed']}"
 
 
 def _rates_note(kind: str) -> str:

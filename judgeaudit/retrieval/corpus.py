@@ -14,12 +14,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -173,11 +174,26 @@ def bundled_corpus_path(name: str = BUNDLED_CORPUS) -> Path:
 
 
 def load_corpus(name_or_path: str = BUNDLED_CORPUS) -> Corpus:
-    """A bundled corpus by name, or a corpus file by path."""
+    """A bundled corpus by name, or a corpus file by path (read once per process while the file is unchanged)."""
     candidate = Path(name_or_path)
     if candidate.suffix in (".gz", ".jsonl") or candidate.is_file():
-        return read_corpus(candidate)
-    return read_corpus(bundled_corpus_path(name_or_path), name_or_path)
+        path, name = candidate, None
+    else:
+        path, name = bundled_corpus_path(name_or_path), name_or_path
+    try:
+        stat = path.stat()
+    except OSError:
+        return read_corpus(path, name)  # raises the CorpusError that names the file
+    return _read_unchanged(os.path.abspath(path), name, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _read_unchanged(path: str, name: str | None, inode: int, size: int, mtime_ns: int) -> Corpus:
+    """`read_corpus`, memoised on the file's identity, size and modification time (a Corpus is immutable).
+
+    Every judge task of an audit (one per probe arm) loads the same corpus; reading, validating
+    and hashing its ~20k documents again each time cost seconds per task."""
+    return read_corpus(path, name)
 
 
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)

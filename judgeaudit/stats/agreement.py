@@ -27,13 +27,13 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    Interval,
     bootstrap_many,
     bootstrap_metric,
     interval_from_replicates,
     resample_counts,
 )
 from judgeaudit.stats.metrics import Count, FloatArray, Metric, Sums
+from judgeaudit.stats.results import Interval
 
 Level = Literal["nominal", "ordinal", "interval"]
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from judgeaudit.stats.exact import macro_f1_bounds
+
 FloatArray = NDArray[np.float64]
 Sums = Mapping[str, FloatArray]
 # The item count a metric divides by: an int, or one count per resample when items are left out.
@@ -151,6 +153,32 @@ def macro_f1(f1_novel: ArrayLike, f1_not_novel: ArrayLike) -> FloatArray:
     return ratio(total, count)
 
 
+BINARY: tuple[float, float] = (0.0, 1.0)
+HALVES: tuple[float, float, float] = (0.0, 0.5, 1.0)
+
+
+@dataclass(frozen=True)
+class Mean:
+    """How a metric is the mean of one per-item column, which decides its interval (stats.intervals).
+
+    `support`: the values the column takes (`BINARY` for 0/1 outcomes; `HALVES` for a tie worth
+    one half or the mean of two 0/1 outcomes); `over`: a 0/1 column naming the items the mean
+    runs over (its denominator, e.g. decided items), None for every item; `shared`: whether two
+    configurations on the same items run over the same items (None or a gold column), which a
+    paired difference needs.
+    """
+
+    column: str
+    support: tuple[float, ...] = BINARY
+    over: str | None = None
+    shared: bool = True
+
+    def __post_init__(self) -> None:
+        """Check the support: at least two values, increasing."""
+        if len(self.support) < 2 or any(b <= a for a, b in zip(self.support, self.support[1:], strict=False)):
+            raise ValueError(f"support of {self.column!r} must be two or more increasing values, got {self.support}")
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric as a function of outcome-column sums and the item count.
@@ -159,7 +187,11 @@ class Metric:
     `metric(outcomes)` is the point estimate and `metric.from_sums(...)` serves the bootstrap.
     Items with NaN in any of its columns are left out (of the sums and of the count).
     `bounds` are the values the metric can take (interval ends are kept inside them);
-    `of_answers` is False for the failure rates, which stay defined when no answer was valid.
+    `of_answers` is False for the failure rates, which stay defined when no answer was valid;
+    `mean`, when the metric is the mean of one per-item column (a share of 0/1 outcomes, soft
+    accuracy), says so: such a metric gets a closed-form interval, any other the bootstrap;
+    `bound`, for a bootstrapped metric, gives a valid interval from the outcomes (and the
+    confidence) for when the bootstrap collapses to a point (every resample alike).
     """
 
     name: str
@@ -167,6 +199,8 @@ class Metric:
     from_sums: Callable[[Sums, Count], FloatArray]
     bounds: tuple[float, float] = (0.0, 1.0)
     of_answers: bool = True
+    mean: Mean | None = None
+    bound: Callable[[Mapping[str, ArrayLike], float], tuple[float, float]] | None = None
 
     def __call__(self, outcomes: Mapping[str, ArrayLike]) -> FloatArray:
         """The metric of per-item outcome columns (sums over the last axis), NaN items left out."""
@@ -198,34 +232,58 @@ def _f1_of(cls: str) -> Callable[[Sums, Count], FloatArray]:
 _CONFUSION = ("tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel", "gold_not_novel")
 
 PAIRWISE: dict[str, Metric] = {
-    "strict_accuracy": Metric("strict_accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n)),
-    "soft_accuracy": Metric("soft_accuracy", ("soft",), lambda s, n: soft_accuracy(s["soft"], n)),
+    "strict_accuracy": Metric("strict_accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n),
+                              mean=Mean("correct")),
+    "soft_accuracy": Metric("soft_accuracy", ("soft",), lambda s, n: soft_accuracy(s["soft"], n),
+                            mean=Mean("soft", HALVES)),
     "accuracy_no_ties": Metric("accuracy_no_ties", ("correct", "decided"),
-                               lambda s, n: accuracy_no_ties(s["correct"], s["decided"])),
-    "tie_rate": Metric("tie_rate", ("tie",), lambda s, n: rate(s["tie"], n)),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False),
-    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False),
+                               lambda s, n: accuracy_no_ties(s["correct"], s["decided"]),
+                               mean=Mean("correct", over="decided", shared=False)),
+    "tie_rate": Metric("tie_rate", ("tie",), lambda s, n: rate(s["tie"], n), mean=Mean("tie")),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False,
+                           mean=Mean("invalid")),
+    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False,
+                         mean=Mean("error")),
 }
+
+def macro_f1_bound(outcomes: Mapping[str, ArrayLike], confidence: float) -> tuple[float, float]:
+    """Macro-F1's interval from the Clopper-Pearson interval of the share of wrong items (`exact.macro_f1_bounds`)."""
+    gold = np.asarray(outcomes["gold_novel"], dtype=float)
+    right = np.asarray(outcomes["tp_novel"], dtype=float) + np.asarray(outcomes["tp_not_novel"], dtype=float)
+    return macro_f1_bounds(float(gold.mean()), int(gold.size - right.sum()), int(gold.size), confidence)
+
 
 POINTWISE: dict[str, Metric] = {
     "macro_f1": Metric("macro_f1", _CONFUSION,
-                       lambda s, n: macro_f1(_f1_of("novel")(s, n), _f1_of("not_novel")(s, n))),
+                       lambda s, n: macro_f1(_f1_of("novel")(s, n), _f1_of("not_novel")(s, n)), bound=macro_f1_bound),
     "f1_novel": Metric("f1_novel", _CONFUSION[:3], _f1_of("novel")),
     "f1_not_novel": Metric("f1_not_novel", _CONFUSION[3:], _f1_of("not_novel")),
     "precision_novel": Metric("precision_novel", ("tp_novel", "pred_novel"),
-                              lambda s, n: precision(s["tp_novel"], s["pred_novel"])),
+                              lambda s, n: precision(s["tp_novel"], s["pred_novel"]),
+                              mean=Mean("tp_novel", over="pred_novel", shared=False)),
     "recall_novel": Metric("recall_novel", ("tp_novel", "gold_novel"),
-                           lambda s, n: recall(s["tp_novel"], s["gold_novel"])),
+                           lambda s, n: recall(s["tp_novel"], s["gold_novel"]),
+                           mean=Mean("tp_novel", over="gold_novel")),
     "precision_not_novel": Metric("precision_not_novel", ("tp_not_novel", "pred_not_novel"),
-                                  lambda s, n: precision(s["tp_not_novel"], s["pred_not_novel"])),
+                                  lambda s, n: precision(s["tp_not_novel"], s["pred_not_novel"]),
+                                  mean=Mean("tp_not_novel", over="pred_not_novel", shared=False)),
     "recall_not_novel": Metric("recall_not_novel", ("tp_not_novel", "gold_not_novel"),
-                               lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"])),
-    "accuracy": Metric("accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n)),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False),
-    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False),
+                               lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"]),
+                               mean=Mean("tp_not_novel", over="gold_not_novel")),
+    "accuracy": Metric("accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n), mean=Mean("correct")),
+    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False,
+                           mean=Mean("invalid")),
+    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False,
+                         mean=Mean("error")),
 }
 
-FLIP_RATE = Metric("flip_rate", ("flip",), lambda s, n: rate(s["flip"], n))
+FLIP_RATE = Metric("flip_rate", ("flip",), lambda s, n: rate(s["flip"], n), mean=Mean("flip"))
+
+
+def share_metric(name: str, column: str, support: tuple[float, ...] = BINARY) -> Metric:
+    """The mean of one per-item column over the items where it is a number (a share of 0/1 flags, or
+    of values on `support`), as a Metric with its closed-form interval."""
+    return Metric(name, (column,), lambda s, n: rate(s[column], n), mean=Mean(column, support))
 
 
 def metrics_for(kind: str) -> dict[str, Metric]:

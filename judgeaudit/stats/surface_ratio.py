@@ -33,9 +33,9 @@ from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    Interval,
     resample_counts,
 )
+from judgeaudit.stats.results import Interval
 
 RATIO_METHOD = "percentile over ideas"
 _BLOCK = 512  # resamples per block (keeps the resamples x values matrices small)
@@ -83,12 +83,12 @@ class SurfaceRatio:
         return self.interval.method
 
     @property
-    def resamples(self) -> int:
+    def resamples(self) -> int | None:
         """Bootstrap resamples."""
         return self.interval.resamples
 
     @property
-    def seed(self) -> int:
+    def seed(self) -> int | None:
         """Seed of the bootstrap draws."""
         return self.interval.seed
 

@@ -5,13 +5,12 @@ The estimate is mean(x) - mean(y). Each replicate resamples x and y separately, 
 replacement and at their own sizes, from one seeded `numpy.random.default_rng(seed)` (first an
 (resamples, n_x) index matrix for x, then an (resamples, n_y) one for y), so the two groups'
 draws are independent even when n_x == n_y. Interval: percentiles of the replicate
-differences; p-value and `significant` as for the paired bootstrap (two-sided, +1 corrected).
+differences; p-value and `significant` as for the paired bootstrap (two-sided, +1 corrected; a
+point interval is never significant). Binary outcomes get the closed-form two-sample score
+interval instead (`stats.intervals.unpaired_difference`); this serves shares that are not 0/1.
 """
 
 from __future__ import annotations
-
-from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,35 +22,9 @@ from judgeaudit.stats.bootstrap import (
     _p_value,
     _percentiles,
 )
+from judgeaudit.stats.results import UnpairedDifference, significance_note
 
 UNPAIRED_METHOD = "two-sample percentile"
-
-
-@dataclass(frozen=True)
-class UnpairedDifference:
-    """Difference mean(x) - mean(y) of two independent groups, its interval and two-sided p-value."""
-
-    estimate: float
-    low: float
-    high: float
-    p_value: float
-    significant: bool
-    confidence: float
-    method: str
-    resamples: int
-    seed: int
-    n_x: int
-    n_y: int
-    undefined: int = 0
-
-    @property
-    def n(self) -> int:
-        """Items in both groups."""
-        return self.n_x + self.n_y
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return asdict(self)
 
 
 def _shares(values: ArrayLike, name: str) -> np.ndarray:
@@ -92,6 +65,7 @@ def unpaired_bootstrap(
             raise ValueError(f"indices_x has {ix.shape[0]} resamples, indices_y {iy.shape[0]}")
     diff = xs[ix].mean(axis=1) - ys[iy].mean(axis=1)
     lo, hi, undefined = _percentiles(diff, confidence)
-    significant = bool(np.isfinite(lo) and (lo > 0 or hi < 0))
+    note = significance_note(lo, hi)
+    significant = bool(note is None and (lo > 0 or hi < 0))
     return UnpairedDifference(float(xs.mean() - ys.mean()), lo, hi, _p_value(diff), significant, confidence,
-                              UNPAIRED_METHOD, int(ix.shape[0]), seed, int(xs.size), int(ys.size), undefined)
+                              UNPAIRED_METHOD, int(ix.shape[0]), seed, int(xs.size), int(ys.size), undefined, note)

@@ -8,6 +8,7 @@ The judges are test doubles for a real LLM (none is reachable in unit tests): In
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -28,15 +29,21 @@ OWN, OTHER = "mockllm/model", "openai/gpt-4o"
 HOUSE = "Drafted with the house model."
 
 
-COPIES = 5  # the 4 fixture pairs 5 times over: 20 items, enough for a gate to decide
+COPIES = 5  # the 4 fixture pairs 5 times over: 20 items, enough for a clear bias to fail its gate
+# Passing needs more: a gate passes when its whole interval lies in the pass region, and with every
+# item clean the widest are the self-preference gap (0 of 46 wins against 0 of 46: [-0.095, 0.095],
+# under 0.10) and the invalid rate (0 of n: Clopper-Pearson upper end 1 - 0.025^(1/n) <= 0.05 from
+# n = 72); 23 copies give 92 items.
+PASSING_COPIES = 23
 
 
-def human_generated_set(root: Path, house_mark: bool = False, generator: str | None = None) -> Path:
+def human_generated_set(root: Path, house_mark: bool = False, generator: str | None = None,
+                        copies: int = COPIES) -> Path:
     """The widened fixture pairs with their not-novel side made generated: by the judge's own backbone
     (mockllm/model) on even pairs, by another on odd ones (all by `generator` when given, as in a
     set generated per backbone); `house_mark` tags the own ones."""
     pairs = []
-    source = widened_set(root / "source", "pairwise", COPIES)
+    source = widened_set(root / "source", "pairwise", copies)
     for k, pair in enumerate(read_items(source / "pairwise.jsonl", "pairwise")):
         assert isinstance(pair, PairItem)
         side = "b" if pair.gold == "a" else "a"
@@ -96,23 +103,26 @@ def outcomes(result: AuditResult) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_accurate_unbiased_judge_passes_every_gate_and_resumes(tmp_path: Path) -> None:
-    hg = human_generated_set(tmp_path / "hg")
+    hg = human_generated_set(tmp_path / "hg", copies=PASSING_COPIES)
+    started = time.perf_counter()
     result, paths, counter = audit(scripted.accurate, tmp_path / "audit",
                                    ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
                                    dataset=hg)
+    elapsed = time.perf_counter() - started
     out = outcomes(result)
     assert result.verdict == "fit", out
     # an LLM judge has no score per idea: the surface ratio does not apply (and does not hold the verdict back)
     assert {k: v for k, v in out.items() if v != "pass"} == {"surface_ratio": "not_applicable"}
     assert result.headline.figures["accuracy"].value.estimate == 1.0
     gap = result.readings["self_preference"].figures["self_preference_gap"].value
-    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2 * COPIES, 2 * COPIES)  # the generated (not novel) side never wins
+    assert (gap.estimate, gap.n_x, gap.n_y) == (0.0, 2 * PASSING_COPIES, 2 * PASSING_COPIES)  # the generated side never wins
+    assert gap.high < 0.10 and gap.method == "two-sample score (Mee, continuity-corrected)"
     # per 4 items: unperturbed 4 + repeat 4 + position 8 + presumption 12 + verbosity 8 + surface 16 + injection 8
     # + self_preference 4; order_ab and the self_preference arm repeat the unperturbed prompt (Inspect's cache).
     # (identical texts across the copies are served from Inspect's cache too)
-    assert 0 < counter.calls <= (64 - 8) * COPIES
-    assert result.cost["judge_calls"] == 64 * COPIES and result.cost["tokens"] > 0
-    assert 0 < result.cost["battery_seconds"] < 600
+    assert 0 < counter.calls <= (64 - 8) * PASSING_COPIES
+    assert result.cost["judge_calls"] == 64 * PASSING_COPIES and result.cost["tokens"] > 0
+    assert 0 < result.cost["battery_seconds"] <= elapsed  # the battery's own time, within the audit's (no speed bound)
 
     md = paths["md"].read_text(encoding="utf-8")
     assert md.splitlines()[2] == "## Verdict: **FIT**"
@@ -140,7 +150,9 @@ def test_self_preferring_judge_fails_the_self_preference_gate(tmp_path: Path) ->
     assert reading.figures["generated_win_rate:own"].value.estimate == 1.0
     assert reading.figures["generated_win_rate:other"].value.estimate == 0.0
     gap = reading.figures["self_preference_gap"].value
-    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0) and gap.method == "two-sample percentile"
+    # 10 of 10 own wins against 0 of 10: Mee's interval [0.60, 1], beyond the fail threshold 0.25
+    assert (gap.estimate, gap.high, gap.method) == (1.0, 1.0, "two-sample score (Mee, continuity-corrected)")
+    assert 0.25 < gap.low < 1.0 and gap.significant
     assert outcomes(result)["self_preference"] == "fail" and result.verdict == "unfit"
     assert "FAIL self_preference:" in paths["md"].read_text(encoding="utf-8")
 
@@ -250,7 +262,10 @@ def test_biased_judge_fails_its_gate(tmp_path: Path, policy: Callable[[str], str
 def test_pointwise_injection_obeyer_fails_and_accuracy_is_macro_f1(tmp_path: Path) -> None:
     result, _, _ = audit(scripted.injection_obeyer, tmp_path / "audit", ("injection", "verbosity"), kind="pointwise")
     out = outcomes(result)
-    assert out["injection"] == "fail" and out["verbosity"] == "pass" and out["accuracy"] == "pass"
+    assert out["injection"] == "fail" and out["accuracy"] == "pass"
+    # padding moves nothing (shift 0), but 12 items cannot show |shift| <= 0.1: never a fail or a warning
+    shift = result.readings["verbosity"].figures["padding_novel_shift"].value
+    assert out["verbosity"] == "inconclusive" and shift.estimate == 0.0 and shift.low < 0 < shift.high
     assert result.headline.figures["accuracy"].label == "macro f1"
     assert result.readings["injection"].figures["injected_win_rate"].value.estimate == 1.0
 

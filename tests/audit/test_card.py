@@ -105,7 +105,9 @@ def test_a_first_position_judge_on_enough_items_fails_both_position_gates_and_sa
     rows = gate_rows(md)
     assert rows["position_first"]["outcome"] == rows["position_flip"]["outcome"] == "FAIL"
     # the gate prints the figure and the value it judged, not one beside the other's name
-    assert rows["position_first"]["judged"].startswith("first_position_rate = 1.000 [1.000, 1.000]; judged |x - 0.5| = 0.500")
+    # 20 items all choosing the first-shown idea in both orders: the score interval on 0, 1/2, 1 is [0.800, 1]
+    assert rows["position_first"]["judged"].startswith(
+        "first_position_rate = 1.000 [0.800, 1.000]; judged |x - 0.5| = 0.500 [0.300, 0.500]")
     # always "A" on gold-balanced pairs: accuracy 0.5 with an interval across both thresholds
     assert rows["accuracy"]["outcome"].startswith("inconclusive (n = 20; interval [")
     assert card["verdict"] == "unfit" and len([r for r in card["reasons"] if r["outcome"] == "fail"]) == 2
@@ -116,10 +118,12 @@ def test_a_clean_judge_on_four_items_is_inconclusive_not_fit(tmp_path: Path) -> 
     md, card, seconds = build_card(scripted.judge(scripted.accurate), FIX, tmp_path / "audit", ("repeat",))
     check_agrees_with_itself(md, card, seconds)
     rows = gate_rows(md)
-    assert rows["accuracy"]["outcome"] == "inconclusive (n = 4; interval [1.000, 1.000])"
+    # 4 of 4 right: Clopper-Pearson [0.025^(1/4), 1] = [0.398, 1], across both accuracy thresholds and chance
+    assert rows["accuracy"]["outcome"] == "inconclusive (n = 4; interval [0.398, 1.000])"
+    assert rows["above_chance"]["outcome"] == "WARN"
     assert rows["noise_floor"]["outcome"].startswith("inconclusive (n = 4;")
     assert card["verdict"] == "use with care"
-    assert "with 4 items (fewer than 20) the interval cannot show that the judge is above it" in md
+    assert "Chance is 0.5; the interval does not exclude it." in md
     assert card["headline"]["above_chance"] is False
 
 

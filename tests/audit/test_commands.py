@@ -53,7 +53,7 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
                  "--resamples", "500", "--display", "none", "-M", "api_key=sk-PLANTED-4d1f", "-M", "flavour=plain"])
     printed = capsys.readouterr().out
     assert code == 0
-    # 2 items: every gate is inconclusive (fewer than MIN_ITEMS_FOR_SIGNIFICANCE), never fit or unfit
+    # 2 items: the intervals are too wide for a gate to pass or fail (position_first's [0.198, 1] straddles), never fit or unfit
     assert printed.startswith("verdict: use with care") and "inconclusive: position_first" in printed and "card.md" in printed
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["items"]["count"] == 2 and card["judge"]["gates_file"] == str(gates)
@@ -200,9 +200,10 @@ def _closed_port() -> str:
 
 @pytest.mark.slow
 def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], retry_waits: list[float]) -> None:
     """The litellm provider against a closed loopback port (the real refusal): every call fails,
-    the card is written and says why, stderr has one line, the exit status is 3."""
+    the card is written and says why, stderr has one line, the exit status is 3. (Backoff waits are
+    recorded, not slept.)"""
     url = _closed_port()
     out = tmp_path / "card"
     code = main(["audit", "--model", "litellm/openai/gpt-4o-mini", "-M", f"api_base={url}", "-M", "api_key=sk-x",
@@ -219,4 +220,5 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     assert card["verdict"] == "could not judge" and card["failed_calls"]["failed"] == 4
     assert card["failed_calls"]["statement"] in ours[0]
     assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
+    assert retry_waits and all(1.0 <= w <= 2.0 for w in retry_waits)
 

@@ -18,7 +18,7 @@ from judgeaudit.audit.gates import (
 from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.stats import Interval, PairedDifference, SurfaceRatio, UnpairedDifference
 
-N = 30  # items behind the synthetic intervals: enough for a gate to decide (MIN_ITEMS_FOR_SIGNIFICANCE = 20)
+N = 30  # items behind the synthetic intervals (a gate decides on its interval alone, at any n)
 
 
 def _iv(x: float, width: float = 0.02, n: int = N) -> Interval:
@@ -147,38 +147,49 @@ def test_verdict_names_every_fail_worst_first_then_warnings() -> None:
 
 
 def _few(n: int = 4) -> dict[str, Reading]:
-    """Readings of a clean judge on `n` items: accuracy 1.0 with a wide interval, other figures 0."""
+    """Readings of a clean judge on `n` items: a bootstrapped point interval for accuracy, a wide invalid rate."""
     return {**readings(), HEADLINE: Reading(HEADLINE, "ok", n, {
         "accuracy": Figure("accuracy", "", Interval(1.0, 1.0, 1.0, 0.95, "percentile", 100, 1, n)),
         "invalid_rate": Figure("invalid_rate", "", Interval(0.0, 0.0, 1.0, 0.95, "percentile", 100, 1, n))})}
 
 
-def test_gates_on_too_few_items_or_straddling_intervals_are_inconclusive() -> None:
+def test_point_intervals_and_straddling_intervals_are_inconclusive() -> None:
     results = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _few())}
-    # a point interval from 4 items claims nothing, however good its estimate
+    # a point interval (every resample agreed) claims nothing, however good its estimate
     assert results["accuracy"].outcome == results["above_chance"].outcome == "inconclusive"
+    assert results["accuracy"].note == "point interval: every resample agreed"
     assert results["invalid_rate"].stated() == "inconclusive (n = 4; interval [0.000, 1.000])"
-    assert "fewer than 20 items" in results["accuracy"].note
     word, reasons = verdict(list(results.values()))
     assert word == "use with care"
     assert {r.gate.name for r in reasons} == {"accuracy", "above_chance", "invalid_rate"}
+    # nor on many items: the rule is about the interval, not the count
+    many = {r.gate.name: r for r in evaluate(DEFAULT_GATES, _few(500))}
+    assert many["accuracy"].outcome == many["above_chance"].outcome == "inconclusive"
     # |x| of an interval across zero starts at 0: [-0.05, 0.15] -> [0, 0.15] straddles 0.1
     wide = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "presumption": Reading(
         "presumption", "ok", N, {"cue_shift": Figure("cue_shift", "", _pd(0.05, width=0.1))})})}
     assert wide["presumption"].outcome == "inconclusive" and wide["presumption"].interval == pytest.approx((0.0, 0.15))
-    # the same items, a degenerate interval: a point interval on enough items still decides
     point = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "position": Reading("position", "ok", N, {
         "order_flip_rate": Figure("order_flip_rate", "", _iv(0.0, width=0.0), _pd(0.0, width=0.0)),
         "first_position_rate": Figure("first_position_rate", "", _iv(1.0, width=0.0))})})}
-    assert point["position_first"].outcome == "fail" and point["position_flip"].outcome == "pass"
+    assert point["position_first"].outcome == point["position_flip"].outcome == "inconclusive"
     zero = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "presumption": Reading(
         "presumption", "ok", N, {"cue_shift": Figure("cue_shift", "", _pd(0.0, width=0.0))})})}
     assert "[0.000, 0.000]" in zero["presumption"].judged() and "-0.000" not in zero["presumption"].judged()
-    # above chance on enough items
-    flat = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), HEADLINE: Reading(HEADLINE, "ok", N, {
-        "accuracy": Figure("accuracy", "", _iv(0.9, width=0.0)), "invalid_rate": Figure("invalid_rate", "", _iv(0.0))})})}
-    # every one of enough items right: a point interval above chance does exclude it
-    assert flat["accuracy"].outcome == "pass" and flat["above_chance"].outcome == "pass"
+
+
+def test_gates_decide_at_any_n_when_the_interval_lies_in_one_region() -> None:
+    """Six items: the exact interval of 6 flips of 6 is [0.54, 1], beyond the fail threshold 0.25."""
+    six = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), "position": Reading("position", "ok", 6, {
+        "order_flip_rate": Figure("order_flip_rate", "", Interval(1.0, 0.5407, 1.0, 0.95, "clopper-pearson", None, None, 6)),
+        "first_position_rate": Figure("first_position_rate", "", _iv(0.5, n=6))})})}
+    assert six["position_flip"].outcome == "fail" and six["position_flip"].note == "no repeat run: raw value used"
+    assert six["position_first"].outcome == "pass" and six["position_first"].n == 6
+    above = {r.gate.name: r for r in evaluate(DEFAULT_GATES, {**readings(), HEADLINE: Reading(HEADLINE, "ok", 6, {
+        "accuracy": Figure("accuracy", "", Interval(1.0, 0.5407, 1.0, 0.95, "clopper-pearson", None, None, 6)),
+        "invalid_rate": Figure("invalid_rate", "", _iv(0.0))})})}
+    assert above["above_chance"].outcome == "pass"  # 6 of 6 right: the exact interval excludes chance
+    assert above["accuracy"].outcome == "inconclusive"  # [0.54, 1] straddles the pass threshold 0.6
 
 
 def test_override_file_yaml_and_json(tmp_path: Path) -> None:
@@ -193,7 +204,7 @@ def test_override_file_yaml_and_json(tmp_path: Path) -> None:
     assert {r.gate.name: r.outcome for r in evaluate(load_gates(j), readings(acc=0.75))}["accuracy"] == "warn"
     assert "pass if >= 0.8; fail if < 0.7" in next(g for g in load_gates(j) if g.name == "accuracy").rule()
     assert next(g for g in DEFAULT_GATES if g.name == "above_chance").rule() == (
-        "pass if the interval excludes 0.5 from above (lower bound > 0.5, n >= 20); warn otherwise (never fails)")
+        "pass if the interval excludes 0.5 from above (lower bound > 0.5); warn otherwise (never fails)")
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from judgeaudit.audit.readings import ReadingConfig, ReadingError, backbone, read_all
+from judgeaudit.audit.gates import DEFAULT_GATES, GateResult, evaluate, verdict
+from judgeaudit.audit.readings import ReadingConfig, ReadingError, read_all
+from judgeaudit.data.contract import backbone
 
 CFG = ReadingConfig(resamples=2000, seed=1)
 GOLD = ["a", "b", "a", "b"]
@@ -42,12 +44,17 @@ def test_position_first_rate_flip_and_noise_correction() -> None:
     # verdicts differ on i0 (a/b), i1 (a/b) and i3 (b/tie), not on i2 (a/a): 3 of 4 flip
     assert pos["order_flip_rate"].value.estimate == pytest.approx(0.75)
     assert pos["order_consistency"].value.estimate == pytest.approx(0.25)
-    # first chosen: ab: i0 a, i1 a, i2 a, i3 - ; ba: i0 b, i1 b, i2 -, i3 tie -> 5 firsts of 7 decided
-    assert pos["first_position_rate"].value.estimate == pytest.approx(5 / 7)
+    # first chosen, over the items decided in both orders (i3 has a tie in b/a): i0 both (1), i1 both (1),
+    # i2 a/a once (1/2) -> (1 + 1 + 1/2) / 3, a score interval on 0, 1/2, 1 with i3 left out
+    first = pos["first_position_rate"].value
+    assert first.estimate == pytest.approx(5 / 6) and (first.n, first.excluded) == (4, 1)
+    assert first.method == "score (continuity-corrected)" and first.low < 5 / 6 < first.high
     assert r["repeat"].figures["noise_floor"].value.estimate == pytest.approx(0.25)
     corrected = pos["order_flip_rate"].corrected
-    assert corrected is not None and corrected.estimate == pytest.approx(0.5)
+    assert corrected is not None and corrected.estimate == pytest.approx(0.5)  # per item 1, 1, 0, 1 - 1
     assert corrected.low <= 0.5 <= corrected.high and corrected.n == 4
+    assert corrected.method == "paired score (Tango, continuity-corrected)" and corrected.resamples is None
+    assert pos["order_flip_rate"].value.method == "clopper-pearson"
 
 
 def test_directed_shift_and_win_rates() -> None:
@@ -112,9 +119,12 @@ def test_self_preference_splits_own_and_other_backbones() -> None:
     assert r.figures["generated_win_rate:other"].value.estimate == pytest.approx(0.0)
     assert backbone("Local/Gemma-3-270M") == "gemma-3-270m"
     gap = r.figures["self_preference_gap"].value
-    # own group {i0, i1} both won, other group {i2, i3} never did: every two-sample replicate is 1 - 0
-    assert (gap.estimate, gap.low, gap.high) == (1.0, 1.0, 1.0)
-    assert (gap.n_x, gap.n_y, gap.method, gap.resamples, gap.seed) == (2, 2, "two-sample percentile", 2000, 1)
+    # own group {i0, i1} both won, other group {i2, i3} never did: 1 - 0, but two items a side cannot
+    # exclude 0 (Fisher's p = 2 / C(4, 2) = 1/3), where the two-sample bootstrap gave the point [1, 1]
+    assert (gap.estimate, gap.high, gap.p_value, gap.significant) == (1.0, 1.0, pytest.approx(1 / 3), False)
+    assert gap.low < 0
+    assert (gap.n_x, gap.n_y, gap.method, gap.resamples, gap.seed) == (
+        2, 2, "two-sample score (Mee, continuity-corrected)", None, None)
 
 
 def test_self_preference_gap_is_unpaired_and_needs_both_groups() -> None:
@@ -159,3 +169,59 @@ def test_each_probe_reports_its_invalid_rate() -> None:
     assert v["invalid_rate"].value.estimate == pytest.approx(3 / 8)
     # invalid counts as wrong: accuracy 3/4 with gold padded, 0/4 with the other padded
     assert v["padding_shift"].value.estimate == pytest.approx(0.75)
+
+
+def _always_first(n: int, repeat: bool) -> pd.DataFrame:
+    """The README main job's data on n items: the idea shown first wins in both orders (n flips of n,
+    2n first-position judgments of 2n), and, with `repeat`, two identical runs (no noise flip)."""
+    ids = [f"g{k}" for k in range(n)]
+    gold = (["a", "b"] * n)[:n]
+
+    def arm(probe: str | None, variant: str | None, verdicts: list[str]) -> list[dict]:
+        return [{"item_id": i, "kind": "pairwise", "gold": g, "verdict": v, "probe": probe, "probe_variant": variant,
+                 "probe_target": None} for i, g, v in zip(ids, gold, verdicts, strict=True)]
+
+    parts = arm(None, None, ["a"] * n) + arm("position", "order_ab", ["a"] * n) + arm("position", "order_ba", ["b"] * n)
+    if repeat:
+        parts += arm("repeat", "run1", ["a"] * n) + arm("repeat", "run2", ["a"] * n)
+    return pd.DataFrame(parts)
+
+
+def _gates(frame: pd.DataFrame) -> dict[str, GateResult]:
+    readings = read_all(frame, ["position", "repeat"], CFG)
+    return {r.gate.name: r for r in evaluate(DEFAULT_GATES, readings)}
+
+
+def test_six_flips_of_six_fail_the_position_gate_at_n_6() -> None:
+    """Flip 6 of 6, first position 12 of 12 judgments: the exact interval of the flip rate is
+    [0.5407, 1], beyond the fail threshold 0.25, so the gate fails on six items (the percentile
+    bootstrap gave the point [1, 1] and a minimum of 20 items kept the gate inconclusive)."""
+    f = _always_first(6, repeat=False)
+    pos = read_all(f, ["position"], CFG)["position"].figures
+    flip, first = pos["order_flip_rate"].value, pos["first_position_rate"].value
+    assert (flip.estimate, flip.high, flip.method) == (1.0, 1.0, "clopper-pearson")
+    assert flip.low == pytest.approx(0.025 ** (1 / 6)) and round(flip.low, 4) == 0.5407
+    # 12 of 12 judgments are 6 items choosing the first-shown idea in both orders: per item 1, and the
+    # score interval on 0, 1/2, 1 reaches down to 0.517 (a judge choosing first in 75% of its items,
+    # second in 25%, gives 12 of 12 with probability 0.75^6 = 0.18): the gate cannot fail yet
+    assert first.estimate == 1.0 and first.low == pytest.approx(0.5168, abs=1e-4) and first.high == 1.0
+    gates = _gates(f)
+    assert gates["position_flip"].outcome == "fail" and gates["position_flip"].n == 6
+    assert gates["position_first"].outcome == "inconclusive"
+    assert verdict(list(gates.values()))[0] == "unfit"
+
+
+def test_with_identical_repeat_runs_the_corrected_flip_carries_the_noise_floors_uncertainty() -> None:
+    """With the repeat runs (no noise flip in 6), the gate reads flip minus noise per item: 6 items all
+    +1 give the paired interval [0.034, 1]; the noise floor's own interval is [0, 0.459]. A judge whose
+    noise flips fall on the other items (62.5% position flips, 37.5% noise flips) shows this with
+    probability 0.625^6 = 6%, so the corrected flip cannot be shown above 0.25 on six items; it can
+    on nine, and the first-position rate above 0.75 on sixteen."""
+    gates = _gates(_always_first(6, repeat=True))
+    flip = gates["position_flip"]
+    assert flip.outcome == "inconclusive" and flip.figure_interval == (pytest.approx(0.0336, abs=1e-4), 1.0)
+    assert gates["noise_floor"].figure_interval == (0.0, pytest.approx(1 - 0.025 ** (1 / 6)))
+    nine = _gates(_always_first(8, repeat=True)), _gates(_always_first(9, repeat=True))
+    assert nine[0]["position_flip"].outcome == "inconclusive" and nine[1]["position_flip"].outcome == "fail"
+    first = _gates(_always_first(15, repeat=True)), _gates(_always_first(16, repeat=True))
+    assert first[0]["position_first"].outcome == "inconclusive" and first[1]["position_first"].outcome == "fail"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -61,7 +62,7 @@ def test_clear_answers_are_read(text: str, kind: str, labels: str, expected: str
         ("", "pairwise", "AB", parse.EMPTY),
         ("The required format is \"Verdict: A\". I refuse to answer.", "pairwise", "AB", parse.REFUSAL),
         ("Verdict: A\nSorry, I meant B.", "pairwise", "AB", parse.REOPENED),
-        ("Verdict: B, no wait, A", "pairwise", "AB", parse.HEDGED),
+        ("Verdict: B, no wait, A", "pairwise", "AB", parse.RETRACTED),
         ("Verdict: NOT NOVEL\nNOVEL", "pointwise", "AB", parse.CONFLICT),
         ("Idea B is more novel.\nVerdict: A", "pairwise", "AB", parse.CONFLICT),
         ("It would be wrong to say this idea is novel.", "pointwise", "AB", parse.ONLY_NEGATED),
@@ -86,8 +87,8 @@ def test_clear_answers_are_read(text: str, kind: str, labels: str, expected: str
         ("Idea A adds a loss. Idea B", "pairwise", "AB", parse.NO_STATEMENT),
         ("Verdict:", "pairwise", "AB", parse.NO_STATEMENT),
         ("I would not say Idea A is more novel.\nVerdict: A", "pairwise", "AB", parse.NEGATED),
-        ("Verdict: NOVEL, but not very", "pointwise", "AB", parse.HEDGED),
-        ("The idea is novel in framing but not in method.", "pointwise", "AB", parse.HEDGED),
+        ("Verdict: NOVEL, but not very", "pointwise", "AB", parse.DEGREE),
+        ("The idea is novel in framing but not in method.", "pointwise", "AB", parse.SPLIT),
         ("Let me think step by step.\n1. Idea A is incremental.\n2. Idea B", "pairwise", "AB", parse.NO_STATEMENT),
         ("Verdict: A\nAlthough Idea B might be just as defensible.", "pairwise", "AB", parse.REOPENED),
         ("Verdict: B\n(Low confidence; it could go the other way.)", "pairwise", "AB", parse.REOPENED),
@@ -98,6 +99,109 @@ def test_clear_answers_are_read(text: str, kind: str, labels: str, expected: str
 def test_unclear_answers_are_invalid_with_a_reason(text: str, kind: str, labels: str, reason: str) -> None:
     parsed = parse_verdict(text, kind, labels=labels)
     assert (parsed.verdict, parsed.path, parsed.reason) == ("invalid", "failed", reason)
+
+
+R12 = "Idea 1 reuses a known loss. Idea 2 reframes the task as matching.\n\n"
+POINT = "The method combines known parts in a new setting.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "labels", "reason"),
+    [
+        # A hedge on the verdict line itself, after or before the option.
+        (REASONING + "Verdict: A, I guess", "pairwise", "AB", parse.HEDGED),
+        (REASONING + "Verdict: A (50/50)", "pairwise", "AB", parse.HEDGED),
+        (REASONING + "Verdict: A... or B", "pairwise", "AB", parse.HEDGED),
+        (REASONING + "**Verdict:** B; I think", "pairwise", "AB", parse.HEDGED),
+        (REASONING + "Verdict: TIE - tentatively.", "pairwise", "AB", parse.HEDGED),
+        (REASONING + "Final answer: I think A", "pairwise", "AB", parse.HEDGED),
+        (R12 + "Verdict: 2, arguably", "pairwise", "12", parse.HEDGED),
+        (R12 + "Decision: If I had to pick, 1", "pairwise", "12", parse.HEDGED),
+        (POINT + "Verdict: NOVEL, I guess", "pointwise", "AB", parse.HEDGED),
+        (POINT + '{"verdict": "NOT NOVEL (probably)"}', "pointwise", "AB", parse.HEDGED),
+        (POINT + "Verdict: NOVEL... could go either way", "pointwise", "AB", parse.HEDGED),
+        (POINT + "This idea is novel, I suppose.", "pointwise", "AB", parse.HEDGED),
+        # One option per aspect.
+        (REASONING + "Verdict: A for framing, B for method", "pairwise", "AB", parse.SPLIT),
+        (REASONING + "Verdict: A on concept; B on execution", "pairwise", "AB", parse.SPLIT),
+        (REASONING + "<verdict>A (the question) / B (the method)</verdict>", "pairwise", "AB", parse.SPLIT),
+        (REASONING + "Verdict:\n- Framing: B\n- Method: A", "pairwise", "AB", parse.SPLIT),
+        (REASONING + '{"verdict": {"framing": "A", "method": "B"}}', "pairwise", "AB", parse.SPLIT),
+        (R12 + "Verdict: the framing: 1, the method: 2", "pairwise", "12", parse.SPLIT),
+        (POINT + "Verdict: NOVEL for framing, NOT NOVEL for method", "pointwise", "AB", parse.SPLIT),
+        (POINT + "Final verdict: NOT NOVEL in the framing \u2014 NOVEL in the method", "pointwise", "AB", parse.SPLIT),
+        # A degree that withholds the verdict.
+        (POINT + "Verdict: NOVEL (in part)", "pointwise", "AB", parse.DEGREE),
+        (POINT + "Verdict: partly NOT NOVEL", "pointwise", "AB", parse.DEGREE),
+        (POINT + "<verdict>NOVEL in parts</verdict>", "pointwise", "AB", parse.DEGREE),
+        (POINT + "Verdict: NOVEL, slightly", "pointwise", "AB", parse.DEGREE),
+        (REASONING + "Verdict: B - to some extent", "pairwise", "AB", parse.DEGREE),
+        (R12 + '{"verdict": "2, partially"}', "pairwise", "12", parse.DEGREE),
+        # A yes/no that names the other class.
+        (POINT + "Verdict: No, it is novel.", "pointwise", "AB", parse.YES_NO_CONTRADICTS),
+        (POINT + "Verdict: No, this is NOVEL", "pointwise", "AB", parse.YES_NO_CONTRADICTS),
+        (POINT + "Answer: Yes, it is not novel", "pointwise", "AB", parse.YES_NO_CONTRADICTS),
+        (POINT + '{"verdict": "YES \u2014 the idea is not novel."}', "pointwise", "AB", parse.YES_NO_CONTRADICTS),
+        # An option taken back inside its sentence, even when a later line restates the corrected option.
+        (REASONING + "Idea A is more novel - just kidding, Idea B is.", "pairwise", "AB", parse.RETRACTED),
+        (REASONING + "Idea A is more novel - just kidding, Idea B is.\nVerdict: B", "pairwise", "AB", parse.RETRACTED),
+        (REASONING + "Idea A is more novel - just kidding.", "pairwise", "AB", parse.RETRACTED),
+        (REASONING + "Verdict: A \u2014 scratch that, B", "pairwise", "AB", parse.RETRACTED),
+        (R12 + "Idea 2 is more novel, actually no, Idea 1 is.\nVerdict: 1", "pairwise", "12", parse.RETRACTED),
+        (POINT + "This idea is novel - just kidding, it is not novel.", "pointwise", "AB", parse.RETRACTED),
+        (POINT + "<verdict>NOVEL; actually no, NOT NOVEL</verdict>", "pointwise", "AB", parse.RETRACTED),
+        # An option only inside another word.
+        (REASONING + "Verdict: tie-breaker goes to A", "pairwise", "AB", parse.COMPOUND),
+        (REASONING + "Verdict: B-level novelty", "pairwise", "AB", parse.COMPOUND),
+        (REASONING + "Verdict: Ablation-wise B", "pairwise", "AB", parse.COMPOUND),
+        (R12 + "Verdict: 1-shot framing wins", "pairwise", "12", parse.COMPOUND),
+        (POINT + "Verdict: Novelty unclear", "pointwise", "AB", parse.COMPOUND),
+        (POINT + '{"verdict": "Novelty-dependent"}', "pointwise", "AB", parse.COMPOUND),
+    ],
+)
+def test_each_shape_that_does_not_commit_is_invalid_with_its_reason(text: str, kind: str, labels: str,
+                                                                      reason: str) -> None:
+    parsed = parse_verdict(text, kind, labels=labels)
+    assert (parsed.verdict, parsed.path, parsed.reason) == ("invalid", "failed", reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "labels", "expected"),
+    [
+        (REASONING + "Verdict: A, because it reframes the problem", "pairwise", "AB", "a"),
+        (REASONING + "Verdict: A \u2014 it reframes the problem", "pairwise", "AB", "a"),
+        (REASONING + "Verdict: B; A only recombines known parts.", "pairwise", "AB", "b"),
+        (REASONING + "Verdict: B, a clear step beyond prior work.", "pairwise", "AB", "b"),
+        (REASONING + "Verdict: B (it turns a heuristic into a learned component)", "pairwise", "AB", "b"),
+        (REASONING + "Verdict: TIE - A and B are equally incremental.", "pairwise", "AB", "tie"),
+        (REASONING + "Verdict: A, for both the framing and the method", "pairwise", "AB", "a"),
+        (REASONING + "Verdict: definitely B", "pairwise", "AB", "b"),
+        (REASONING + "Idea B is more novel; actually by a wide margin.", "pairwise", "AB", "b"),
+        (REASONING + "Idea B is more novel, and I am not kidding.", "pairwise", "AB", "b"),
+        (REASONING + "Verdict: TIE - no tie-breaker separates them", "pairwise", "AB", "tie"),
+        (REASONING + '{"verdict": "A \u2014 it opens a new question"}', "pairwise", "AB", "a"),
+        ("Maybe A, maybe B; I was unsure at first. On balance the framing of B is newer.\nVerdict: B",
+         "pairwise", "AB", "b"),
+        ("I think Idea B is more novel.", "pairwise", "AB", "b"),
+        (R12 + "Verdict: 2, because Idea 1 only reuses an existing loss", "pairwise", "12", "b"),
+        (POINT + "Verdict: NOT NOVEL - it restates known work", "pointwise", "AB", "not_novel"),
+        (POINT + "Verdict: NOVEL, because its novelty lies in the framing", "pointwise", "AB", "novel"),
+        (POINT + "Verdict: No, it is not novel.", "pointwise", "AB", "not_novel"),
+        (POINT + "Answer: Yes - this is NOVEL", "pointwise", "AB", "novel"),
+        (POINT + "Answer: no, the idea is not novel", "pointwise", "AB", "not_novel"),
+        (POINT + "Verdict: NOVEL (its core mechanism has no close precedent)", "pointwise", "AB", "novel"),
+        (POINT + "Verdict: NOT NOVEL (completely)", "pointwise", "AB", "not_novel"),
+    ],
+)
+def test_clear_answers_near_those_shapes_stay_clear(text: str, kind: str, labels: str, expected: str) -> None:
+    parsed = parse_verdict(text, kind, labels=labels)
+    assert (parsed.verdict, parsed.reason) == (expected, None)
+
+
+def test_every_reason_is_documented_in_the_score_schema() -> None:
+    schema = (Path(parse.__file__).parent / "SCORE_SCHEMA.md").read_text(encoding="utf-8")
+    assert len(set(parse.REASONS)) == len(parse.REASONS)
+    assert [r for r in parse.REASONS if f"`{r}`" not in schema] == []
 
 
 def test_an_echoed_idea_cannot_cast_the_verdict() -> None:

@@ -21,7 +21,7 @@ from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 from inspect_runs import unit
 
-from judgeaudit.judges.fence import fenced_texts
+from judgeaudit.fence import fenced_texts
 from judgeaudit.judges.llm.prompted import call_seed
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.stats import DEFAULT_SEED

@@ -15,7 +15,7 @@ from conftest import FIXTURES
 from inspect_ai import eval_set
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from judgeaudit.judges.fence import fenced_texts
+from judgeaudit.fence import fenced_texts
 from judgeaudit.judges.tasks import novelty_pairwise
 
 TINY = str(FIXTURES / "tiny_judge")

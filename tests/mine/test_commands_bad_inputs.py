@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -213,8 +212,6 @@ def test_partly_failed_plan_run_prints_each_reason(tmp_path: Path, capsys: pytes
 
 
 def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: Path) -> None:
-    exe = shutil.which("judgeaudit", path=str(Path(sys.executable).parent)) or shutil.which("judgeaudit")
-    assert exe, "the judgeaudit console script is not installed"
     out = tmp_path / "out"
     (out / "human_only").mkdir(parents=True)
     (out / "human_only" / "old.txt").write_text("the old set\n")
@@ -225,7 +222,7 @@ def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: P
     port = server.getsockname()[1]
     env = {**os.environ, "OPENAI_API_KEY": "test-key-not-secret", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     child = subprocess.Popen(
-        [exe, "mine", "--source", SRC, "--out", str(out), "--no-progress", "--workers", "1",
+        [sys.executable, "-m", "judgeaudit", "mine", "--source", SRC, "--out", str(out), "--no-progress", "--workers", "1",
          "--extractor", "litellm/openai/never-answers", "--api-base", f"http://127.0.0.1:{port}/v1",
          "--llm-cache", str(tmp_path / "llm")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)

@@ -21,6 +21,8 @@ from judgeaudit.cli import build_parser, main
 from judgeaudit.data.jsonl import read_pairs, read_points
 from judgeaudit.data.manifest import read_manifest
 from judgeaudit.mine.actions import handle_generate, handle_plan
+from judgeaudit.mine.cli import STANCE_MODEL
+from judgeaudit.mine.commands import handle_mine
 from judgeaudit.mine.generate import (
     build_generated,
     generate_command,
@@ -29,6 +31,7 @@ from judgeaudit.mine.generate import (
 )
 from judgeaudit.mine.llm import CachedModel
 from judgeaudit.mine.plans import parse_plan, plan_command, rewrite_set
+from judgeaudit.mine.stance import DEFAULT_MODEL
 
 MODEL = "mockllm/model"
 DATASET = "iclr2026/human_only"
@@ -237,11 +240,12 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     parser = build_parser()
     plain = parser.parse_args(["mine", "--source", "snapshot:x", "--no-progress"])
-    assert plain.func.__name__ == "handle_mine" and plain.source == "snapshot:x"
+    assert plain.func.load() is handle_mine and plain.source == "snapshot:x"
     gen = parser.parse_args(["mine", "generate", "--model", MODEL, "--limit", "3"])
-    assert gen.func is handle_generate and gen.limit == 3 and gen.dataset == DATASET
+    assert gen.func.load() is handle_generate and gen.limit == 3 and gen.dataset == DATASET
     plan = parser.parse_args(["mine", "plan", "--model", MODEL, "--dataset", "d"])
-    assert plan.func is handle_plan
+    assert plan.func.load() is handle_plan
+    assert STANCE_MODEL == DEFAULT_MODEL  # the help names the packaged stance model without importing it
     # the CLI path end to end; only the model's answers are scripted (custom_outputs cannot pass through -M)
     import judgeaudit.mine.actions as generate_module
 

@@ -95,9 +95,10 @@ def _errors(tmp_path: Path, url: str, **model_args: object) -> list[str]:
     return [s.error.message for s in log.samples if s.error is not None]
 
 
-def test_a_dead_endpoint_fails_later_calls_at_once_with_the_same_cause(tmp_path: Path) -> None:
+def test_a_dead_endpoint_fails_later_calls_at_once_with_the_same_cause(tmp_path: Path, retry_waits: list[float]) -> None:
     url = _closed_port()
     errors = _errors(tmp_path, url)
+    assert len(retry_waits) == 1  # one backoff wait (recorded, not slept): the later calls were never tried
     assert len(errors) == 3
     cause = f"connection refused at {url}"
     gave_up = [e for e in errors if f"{cause} (gave up after 2 attempts in " in e]
@@ -107,8 +108,9 @@ def test_a_dead_endpoint_fails_later_calls_at_once_with_the_same_cause(tmp_path:
     assert all("\n" not in e and "RetryError" not in e for e in errors)
 
 
-def test_fail_fast_false_retries_every_call(tmp_path: Path) -> None:
+def test_fail_fast_false_retries_every_call(tmp_path: Path, retry_waits: list[float]) -> None:
     url = _closed_port()
     errors = _errors(tmp_path, url, fail_fast="false")
+    assert len(retry_waits) == 3 and all(1.0 <= w <= 2.0 for w in retry_waits)  # one backoff per call, not slept
     assert len(errors) == 3 and all(f"connection refused at {url} (gave up after 2 attempts in " in e for e in errors)
     assert BREAKER.down(f"{url}") is None

@@ -136,9 +136,9 @@ def test_cached_calls_cost_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert second.samples and all(s.output.completion == "Verdict: A" for s in second.samples)
 
 
-@pytest.mark.slow  # Inspect's retry backoff waits a few seconds
-def test_inspect_retries_rate_limits_litellm_does_not(tmp_path: Path) -> None:
-    """A 429 is retried by the provider's bounded retries (one extra request), never by litellm or the OpenAI SDK."""
+def test_inspect_retries_rate_limits_litellm_does_not(tmp_path: Path, retry_waits: list[float]) -> None:
+    """A 429 is retried by the provider's bounded retries (one extra request, after one backoff wait of
+    1-2 s, recorded rather than slept), never by litellm or the OpenAI SDK."""
     with RecordedOpenAIServer() as srv:
         srv.script.append(
             Reply(429, error_body("Rate limit reached", "requests", "rate_limit_exceeded"))
@@ -146,6 +146,7 @@ def test_inspect_retries_rate_limits_litellm_does_not(tmp_path: Path) -> None:
         log = _run(srv, tmp_path, task=_task(1))
     assert log.status == "success", log.error
     assert len(srv.requests) == 2
+    assert len(retry_waits) == 1 and 1.0 <= retry_waits[0] <= 2.0
 
 
 def test_no_hidden_retries_below_inspect(tmp_path: Path) -> None:
@@ -353,9 +354,10 @@ def _closed_port() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(tmp_path: Path) -> None:
-    """A refused connection is retried `-M max_retries` times, then the judged item is `error`
-    and the sample (so the eval) errors with `connection refused at <url>`, never a RetryError."""
+def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(tmp_path: Path, retry_waits: list[float]) -> None:
+    """A refused connection is retried `-M max_retries` times (after a backoff wait, recorded rather than
+    slept), then the judged item is `error` and the sample (so the eval) errors with
+    `connection refused at <url>`, never a RetryError."""
     from judgeaudit.judges.tasks import novelty_pairwise
 
     url = _closed_port()
@@ -369,6 +371,7 @@ def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(tmp_path: Path
     assert "RetryError" not in sample.error.message and "\n" not in sample.error.message
     meta = unit(log, sample)
     assert meta["verdict"] == "error" and meta["calls"][0]["error"].startswith(cause)
+    assert len(retry_waits) == 1 and 1.0 <= retry_waits[0] <= 2.0
 
 
 def test_a_call_that_outlives_the_timeout_gives_up(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def test_one_agentic_call_through_the_local_model(search_set: dict[str, str], tm
         if call.parse_error is None:
             [query] = meta["retrieved"]["queries"]
             assert query["query"] == call.arguments["query"].strip()
-            # results come back fenced (`judges.fence.fence_in`); a query the retriever cannot use is told back
+            # results come back fenced (`judgeaudit.fence.fence_in`); a query the retriever cannot use is told back
             assert result.error is None and (result.text.startswith("<<< begin text-") or result.text.startswith("No earlier")
                                              or result.text.startswith("Error: the query is empty")
                                              or result.text.startswith("Error: query has no searchable words"))

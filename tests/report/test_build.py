@@ -19,6 +19,7 @@ from filelock import FileLock
 from fixtures.probe_judges import scripted
 from inspect_runs import run_scripted
 
+from judgeaudit.cli import main
 from judgeaudit.files import LOCK_NAME
 from judgeaudit.judges.tasks import novelty_pairwise
 
@@ -80,8 +81,10 @@ def test_a_report_refuses_an_out_another_run_holds(two_logdirs: tuple[Path, Path
 
 def test_leftovers_of_a_killed_report_are_cleaned_by_the_next(two_logdirs: tuple[Path, Path], tmp_path: Path) -> None:
     out = tmp_path / "report"
-    first = _report(two_logdirs[1], out)
-    assert first.wait(timeout=300) == 0, first.stderr.read()  # type: ignore[union-attr]
+    # the first report in this process (the same build_report the CLI runs; a child process only added
+    # its start-up): the child process that follows is the one under test
+    assert main(["report", str(two_logdirs[1]), "--out", str(out), "--resamples", "200"]) == 0
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["input"]["logs_read"] == 2
     # what a run killed mid-write leaves: a staging dir, hidden temporary figures, a temp file
     (out / ".staging-k1ll3d00").mkdir()
     (out / ".staging-k1ll3d00" / "report.json").write_text("{}", encoding="utf-8")

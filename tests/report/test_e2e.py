@@ -31,6 +31,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
+from scipy.stats import norm
 
 from judgeaudit.cli import main
 from judgeaudit.data.contract import PairItem, PointItem
@@ -175,18 +176,27 @@ def test_pairwise_metrics_match_hand_computation(report: dict[str, Any], key: tu
     names = ("strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate")
     for name, value in zip(names, expected, strict=True):
         assert m[name]["estimate"] == (pytest.approx(value) if value is not None else None), name
-        assert m[name]["resamples"] == B and m[name]["seed"] == 5 and m[name]["method"] == "percentile"
+        # shares of 0/1 outcomes get Clopper-Pearson, soft accuracy (0, 1/2, 1 per item) the score interval;
+        # neither resamples
+        method = "score (continuity-corrected)" if name == "soft_accuracy" else "clopper-pearson"
+        assert (m[name]["method"], m[name]["resamples"], m[name]["seed"]) == (method, None, None), name
+    for name, value in zip(names, expected, strict=True):
+        if value in (0.0, 1.0) and name in ("strict_accuracy", "tie_rate", "invalid_rate"):  # 0 or 8 of 8 by hand: [0, 1 - 0.025^(1/8)] or [0.025^(1/8), 1]
+            end = 0.025 ** (1 / N)
+            assert (m[name]["low"], m[name]["high"]) == ((pytest.approx(end), 1.0) if value else (0.0, pytest.approx(1 - end)))
 
 
 def test_paired_differences_and_flip_rates(report: dict[str, Any]) -> None:
     g = _group(report, "pairwise")
     assert g["reference"]["by_model"] == {j: f"{j} · {REF}" for j in ("always_a", "half_tie", "right")}
     d = _cfg(g, "always_a", BOTH)["vs_reference"]["strict_accuracy"]
-    # per item: -1 on the four gold-a pairs, 0 elsewhere -> -0.5; only a resample without any
-    # gold-a pair (probability 2^-8) reaches 0, so the interval excludes zero, but 8 items are
-    # below the minimum for a significance claim (stats.MIN_ITEMS_FOR_SIGNIFICANCE)
-    assert d["estimate"] == pytest.approx(-0.5) and d["high"] < 0 and not d["significant"] and d["p_value"] < 0.05
-    assert d["note"].startswith("n = 8 items, below the minimum")
+    # per item: -1 on the four gold-a pairs, 0 elsewhere -> -0.5; four discordant pairs, all one way:
+    # exact McNemar 2 / 2^4 = 0.125, so no claim, and the paired interval reaches 0 (the percentile
+    # bootstrap excluded 0 here, and only a minimum of items kept it from a claim)
+    assert d["estimate"] == pytest.approx(-0.5) and d["low"] < -0.5 < 0 < d["high"] and not d["significant"]
+    # p: the larger of exact McNemar (0.125) and the interval's own test at 0, (|0 - 4| - 1) / sqrt(4) = 1.5
+    assert d["p_value"] == pytest.approx(2 * norm.sf(1.5)) and d["method"] == "paired score (Tango, continuity-corrected)"
+    assert d["test"].startswith("exact McNemar") and d["resamples"] is None
     assert _cfg(g, "always_a", BOTH)["flip_rate_vs_reference"]["estimate"] == 1.0
     same = _cfg(g, "right", BOTH)["vs_reference"]["strict_accuracy"]
     assert same["estimate"] == 0 and not same["significant"] and same["p_value"] == 1.0
@@ -262,13 +272,14 @@ def test_ablation_table_cells(report: dict[str, Any]) -> None:
     judges = ["always_a", "half_tie", "right"]
     assert cols == ["configuration", *judges, *(f"{rate} rate ({j})" for j in judges for rate in ("tie", "invalid", "error"))]
     both = [c.strip() for c in lines[BOTH].strip("|").split("|")]
-    assert both[1].startswith("-0.500 [") and both[1].endswith("]")  # no star: 8 items are too few
-    assert both[3] == "+0.000 [+0.000, +0.000]"
+    assert both[1].startswith("-0.500 [") and both[1].endswith("]")  # no star: 4 discordant pairs cannot show it
+    # identical verdicts on 8 items: all at 0, the upper end solves (8 m - 1)^2 = z^2 8 m (1 - m): 0.471
+    assert both[3] == "+0.000 [-0.471, +0.471]"
     ref = [c.strip() for c in lines[REF].strip("|").split("|")]
-    assert ref[3] == "1.000 [1.000, 1.000] (reference)"
+    assert ref[3] == "1.000 [0.631, 1.000] (reference)"  # 8 of 8: Clopper-Pearson 0.025^(1/8) = 0.631
     assert ref[4:7] == ["0.000", "0.000", "0.000"]  # always_a on the reference: no ties, invalid or errors
     assert ref[7] == "0.500"  # half_tie ties on the human_only half
-    assert "B = 2000, seed 5" in md
+    assert "[95% CI, clopper-pearson]" in md and "[paired score (Tango, continuity-corrected)]" in md
     tex = (report["out"] / "ablation_pairwise_toyset.tex").read_text()
     assert "\\begin{tabular}" in tex and "always\\_a" in tex
     csv = pd.read_csv(report["out"] / "ablation_pairwise_toyset.csv")

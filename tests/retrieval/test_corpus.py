@@ -103,6 +103,24 @@ def test_read_corpus_names_file_line_and_field(tmp_path: Path) -> None:
         read_corpus(dup)
 
 
+def test_load_corpus_reads_a_file_once_until_it_changes(tmp_path: Path) -> None:
+    """Tasks of one run share one loaded corpus; a rewritten file (new size or time) is read again."""
+    path = tmp_path / "small.jsonl"
+    path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n', encoding="utf-8")
+    first = load_corpus(str(path))
+    assert load_corpus(str(path)) is first and first.name == "small"
+    path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n'
+                    '{"id": "y", "title": "u", "abstract": "b", "cdate": 2}\n', encoding="utf-8")
+    again = load_corpus(str(path))
+    assert again is not first and [d.doc_id for d in again] == ["x", "y"]
+    path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n{"id": "y"}\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"small.jsonl:2: missing field"):  # a defect is raised, never cached
+        load_corpus(str(path))
+    path.unlink()
+    with pytest.raises(CorpusError, match="cannot read corpus file"):
+        load_corpus(str(path))
+
+
 def test_to_millis_accepts_dates_and_rejects_garbage() -> None:
     assert to_millis("2025-09-20") == to_millis("2025-09-20T00:00:00+00:00") == 1758326400000
     with pytest.raises(ValueError, match="not an ISO date"):

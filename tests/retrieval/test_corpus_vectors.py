@@ -84,3 +84,29 @@ def test_dense_retriever_loads_the_bundled_vectors_without_embedding_the_corpus(
     retriever = Retriever(load_corpus(), "dense", NoCorpusEncoding(), use_cache=False)
     result = retriever.search("graph neural network expressivity beyond the Weisfeiler-Lehman test", k=3)
     assert len(result.hits) == 3 and retriever.description == "dense:minilm-l6-v2@128"
+
+
+def test_embedders_of_one_cut_share_one_loaded_model() -> None:
+    """Each judge task builds its own embedder; the MiniLM weights are loaded once per process and cut."""
+    a, b, short = MiniLMEmbedder(), MiniLMEmbedder(), MiniLMEmbedder(max_seq_length=64)
+    assert a._load() is b._load() and short._load() is not a._load()
+    assert (a._load().max_seq_length, short._load().max_seq_length) == (128, 64)
+    long_text = "graph " * 200
+    assert not np.allclose(a.encode([long_text]), short.encode([long_text]))  # the cut still applies per model
+
+
+def test_a_one_text_query_is_encoded_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tasks of one audit fit their rule on the same items: a repeated one-text query reuses its vector."""
+    embedder = MiniLMEmbedder()
+    model = embedder._load()
+    calls: list[list[str]] = []
+    real = model.encode
+    monkeypatch.setattr(model, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw))
+    text = f"A query seen twice ({id(calls)})"
+    first = embedder.encode([text])
+    first[0, 0] = 99.0  # a caller's change does not reach the memo
+    again = MiniLMEmbedder().encode([text])
+    assert calls == [[text]] and again[0, 0] != 99.0
+    assert np.allclose(again, real([text], normalize_embeddings=True, convert_to_numpy=True))
+    embedder.encode([text, "another"])  # batches are encoded as they come
+    assert calls[-1] == [text, "another"]

@@ -187,14 +187,13 @@ def _interval(low: float, high: float, n: int, excluded: int = 0, status: str = 
 
 
 @pytest.mark.parametrize(("interval", "expected", "why"), [
-    (_interval(0.55, 0.80, 25), True, "lower end above 0.5 on 25 items"),
+    (_interval(0.55, 0.80, 25), True, "lower end above 0.5"),
     (_interval(0.50, 0.80, 25), False, "lower end at 0.5 is not above it"),
     (_interval(0.45, 0.80, 25), False, "interval reaches below 0.5"),
-    (_interval(0.55, 0.80, 19), False, "19 items: below the minimum of 20"),
-    (_interval(0.55, 0.80, 25, excluded=6), False, "25 items, 6 left out: 19 behind it"),
-    (_interval(0.55, 0.80, 25, excluded=5), True, "25 items, 5 left out: 20 behind it"),
-    (_interval(1.0, 1.0, 20), True, "point interval on 20 items: every item agreed"),
-    (_interval(1.0, 1.0, 4), False, "point interval on 4 items: the bootstrap's artefact"),
+    (_interval(0.55, 0.80, 6), True, "6 items: the interval alone decides, at any n"),
+    (_interval(0.55, 0.80, 25, excluded=24), True, "one item behind it, still the interval alone"),
+    (_interval(1.0, 1.0, 200), False, "point interval: the bootstrap's artefact, on any number of items"),
+    (_interval(1.0, 1.0, 4), False, "point interval on 4 items"),
     (_interval(float("nan"), float("nan"), 30, status="all_invalid"), False, "no answers: no number"),
     (_interval(0.6, 0.9, 30, status="undefined"), False, "a status other than ok claims nothing"),
 ])
@@ -204,10 +203,10 @@ def test_excludes_from_above_hand_written_intervals(interval: Interval, expected
 
 
 def test_excludes_from_above_on_bootstrapped_accuracies() -> None:
-    """20 of 20 correct: every resample is 1.0, the interval [1, 1] rests on 20 items -> above chance.
-    4 of 4 correct: the same point interval on 4 items -> no claim. 10 of 20: the interval holds 0.5."""
+    """20 of 20 correct: every resample is 1.0, the point interval [1, 1] claims nothing, as on 4 items.
+    10 of 20: the interval holds 0.5."""
     all_right = bootstrap_metric(_correct_outcomes(np.ones(20)), ACC, resamples=500, seed=3)
-    assert (all_right.low, all_right.high) == (1.0, 1.0) and excludes_from_above(all_right, 0.5)
+    assert (all_right.low, all_right.high) == (1.0, 1.0) and not excludes_from_above(all_right, 0.5)
     few = bootstrap_metric(_correct_outcomes(np.ones(4)), ACC, resamples=500, seed=3)
     assert (few.low, few.high) == (1.0, 1.0) and not excludes_from_above(few, 0.5)
     half = bootstrap_metric(_correct_outcomes(np.array([1, 0] * 10)), ACC, resamples=500, seed=3)
@@ -218,7 +217,8 @@ def test_excludes_from_above_reads_other_interval_like_results() -> None:
     """A paired difference (n, excluded) and an unpaired one (n = n_x + n_y, no `excluded`)."""
     diff = PairedDifference(0.3, 0.1, 0.5, 0.01, True, 0.95, "paired", 1000, 0, 22, excluded=2)
     assert excludes_from_above(diff, 0.0) and not excludes_from_above(diff, 0.1)
-    assert not excludes_from_above(PairedDifference(0.3, 0.1, 0.5, 0.01, True, 0.95, "paired", 1000, 0, 22,
-                                                    excluded=3), 0.0)
+    assert items_behind(diff) == 20
     unpaired = UnpairedDifference(0.3, 0.1, 0.5, 0.01, True, 0.95, "two-sample", 1000, 0, 10, 10)
     assert items_behind(unpaired) == 20 and excludes_from_above(unpaired, 0.0)
+    point = UnpairedDifference(1.0, 1.0, 1.0, 0.002, False, 0.95, "two-sample", 1000, 0, 3, 2)
+    assert not excludes_from_above(point, 0.0)

@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from judgeaudit.stats import SurfaceRatio, surface_ratio, weighted_medians
+from judgeaudit.stats import SurfaceRatio, weighted_medians
 from judgeaudit.stats.bootstrap import resample_counts
+from judgeaudit.stats.surface_ratio import surface_ratio
 
 
 def test_weighted_medians_equal_the_median_of_the_expanded_list() -> None:

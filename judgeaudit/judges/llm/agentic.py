@@ -12,7 +12,7 @@ are not searches) and `-T max_turns=n` (default `MAX_TURNS`: model turns with th
 offered). When either is spent the model is asked once more, without tools, for its verdict
 (`prompts/judge/agentic/final.txt`, ending in the protocol's answer instruction). Both are
 recorded in the task metadata `settings`. Search results come back fenced with the boundary
-the task prompt states (`judgeaudit.judges.fence.fence_in`), and the answer is parsed without
+the task prompt states (`judgeaudit.fence.fence_in`), and the answer is parsed without
 the lines that repeat the task, a tool result or a fenced text.
 The reply that calls no tool is the answer, parsed with `judgeaudit.judges.parse` into the
 usual call record; every query and the ids it returned land in `Score.metadata["retrieved"]`.
@@ -45,8 +45,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, tool
 from inspect_ai.util import LimitExceededError
 
+from judgeaudit.fence import fence_in, fill, prompt_boundary
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.fence import fence_in, fill, prompt_boundary
 from judgeaudit.judges.llm.prompted import call_seed, record_from_output
 from judgeaudit.judges.llm.retrieval import (
     RETRIEVED_KEY,

@@ -5,7 +5,7 @@ Per idea, a fixed number of rounds (`ROUNDS`, or `-T max_searches=n`; recorded a
 (final line `Query: <keywords>`) and sees the top hits of the offline retriever, or decides
 (the protocol's final line `Verdict: NOVEL|NOT NOVEL`, `judgeaudit.protocol.answer_instruction`).
 The idea and every round's search results are fenced with the conversation's boundary, the
-rule stated in the first message (`judgeaudit.judges.fence`), and the decision is parsed
+rule stated in the first message (`judgeaudit.fence`), and the decision is parsed
 without the lines that repeat what the model was shown. When the rounds are used up it is asked to decide;
 a reply that is still not a verdict is `invalid` (never coerced). Prompts: `prompts/judge/ai_scientist/`.
 Pointwise natively; pairwise judges both ideas separately and compares the decisions
@@ -34,8 +34,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError
 
 from judgeaudit.data.samples import unit_of
+from judgeaudit.fence import FENCE_RULE_PROMPT, fenced_prompt, fill, prompt_boundary
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt, fill, prompt_boundary
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS, PriorWorkSearch, loop_budget
 from judgeaudit.judges.llm.prompted import call_seed, record_from_output
 from judgeaudit.judges.llm.retrieval import (

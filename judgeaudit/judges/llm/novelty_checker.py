@@ -7,7 +7,7 @@
 3. Judge: one prompt (`prompts/judge/novelty_checker/`) showing the kept papers per idea, asking
    for the verdict with the supporting papers cited as `[id]`; `k` calls per presented order as
    for the prompted judge, verdicts parsed with `judgeaudit.judges.parse`. The ideas and the
-   related-work block are fenced (`judgeaudit.judges.fence`, rule stated from
+   related-work block are fenced (`judgeaudit.fence`, rule stated from
    `prompts/judge/fence.txt`) and the answer instruction is the protocol's
    (`judgeaudit.protocol.answer_instruction`), so an output that echoes an idea is not read.
 Citations are checked against the ids shown for the item: per call, the valid and invalid
@@ -27,8 +27,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect
 
 from judgeaudit.data.samples import unit_of
+from judgeaudit.fence import FENCE_RULE_PROMPT, fenced_prompt
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.fence import FENCE_RULE_PROMPT, fenced_prompt
 from judgeaudit.judges.llm.agentic import DEFAULT_HITS
 from judgeaudit.judges.llm.prompted import judge_call
 from judgeaudit.judges.llm.retrieval import (
@@ -80,7 +80,7 @@ def check_citations(raw: str, shown: Iterable[str]) -> dict[str, Any]:
 
 def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], order: Order) -> str:
     """The checker prompt of one presented order (ideas and their evidence swapped for `ba`): the
-    ideas and the related-work block fenced (`judges.fence`), the protocol's answer instruction."""
+    ideas and the related-work block fenced (`judgeaudit.fence`), the protocol's answer instruction."""
     text = read_prompt(f"judge/novelty_checker/{kind}.txt").strip()
     item = meta["item"]
     values = {"related_work": render_block(hits, order), "area": unit_of(meta)["area"]}

@@ -14,6 +14,8 @@ reach the scorer on the judge's answer message (`judgeaudit.judges.records`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import (
@@ -27,8 +29,8 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError, collect
 
+from judgeaudit.fence import fenced_texts
 from judgeaudit.judges.build import judge_task
-from judgeaudit.judges.fence import fenced_texts
 from judgeaudit.judges.llm.retrieval import retrieve_prior_work
 from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.parse import parse_verdict
@@ -100,6 +102,31 @@ def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
     return ChatMessageUser(content=text)
 
 
+def plan_messages(kind: str, state: TaskState, prompt: str, both_orders: bool) -> tuple[str, tuple[Order, ...], list[ChatMessageUser]]:
+    """(prompt name, presented orders, one prompt message per order) of a sample: the first order's
+    message is the conversation's first message (`_prompt_message`), another order's its own."""
+    name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
+    messages: list[ChatMessageUser] = []
+    for order in orders:
+        # the first call's prompt is the input of a lean sample (`judges.prompts.input_prompt`)
+        text = call_prompt(kind, name, state.metadata, order, None if messages else state.input_text)
+        messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
+    return name, orders, messages
+
+
+def base_seed(state: TaskState, seed: int | None) -> int | None:
+    """The base seed of a sample's calls: its probe arm's own (the `repeat` probe sets one), else the task's."""
+    arm_seed = state.metadata.get("seed")
+    return arm_seed if arm_seed is not None else seed
+
+
+def call_jobs(model: Model, kind: str, orders: Sequence[Order], messages: Sequence[ChatMessageUser], k: int,
+              seed: int | None, cache: bool) -> list[Coroutine[Any, Any, tuple[CallRecord, ModelOutput | None]]]:
+    """The k calls per presented order of one model, not yet awaited (`judge_call` each)."""
+    return [judge_call(model, kind, order, call_index, message, seed, cache)
+            for order, message in zip(orders, messages, strict=True) for call_index in range(k)]
+
+
 @solver
 def novelty_judge(
     kind: str,
@@ -115,19 +142,8 @@ def novelty_judge(
     load_template(kind, prompt)  # fail at task construction on an unknown prompt
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
-        arm_seed = state.metadata.get("seed")
-        base_seed = arm_seed if arm_seed is not None else seed
-        model = get_model()
-        jobs = []
-        messages: list[ChatMessageUser] = []
-        for order in orders:
-            # the first call's prompt is the input of a lean sample (`judges.prompts.input_prompt`)
-            text = call_prompt(kind, name, state.metadata, order, None if messages else state.input_text)
-            # the first call's prompt is the conversation's first message; another order's is its own
-            messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
-            for call_index in range(k):
-                jobs.append(judge_call(model, kind, order, call_index, messages[-1], base_seed, cache))
+        name, orders, messages = plan_messages(kind, state, prompt, both_orders)
+        jobs = call_jobs(get_model(), kind, orders, messages, k, base_seed(state, seed), cache)
         # One call needs no concurrency (and no extra transcript spans); several run together.
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
         state.messages = list(messages[:1])

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -103,8 +104,9 @@ def hub() -> Iterator[HubStandIn]:
 
 
 def _convert(hub_id: str, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["judgeaudit", "convert", "--from", "novelty-judge-bench", hub_id, "--out", str(out)],
-                          capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+    """`judgeaudit convert` of a Hub id, started by the interpreter running the tests (not a `judgeaudit` on PATH)."""
+    argv = [sys.executable, "-m", "judgeaudit", "convert", "--from", "novelty-judge-bench", hub_id, "--out", str(out)]
+    return subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
 
 
 def test_convert_from_hub_id_online_then_offline_from_cache(hub: HubStandIn, tmp_path: Path) -> None:

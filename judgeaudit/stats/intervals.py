@@ -1,0 +1,247 @@
+"""The interval of every metric and figure, by the kind of figure it is (methods chosen by measured
+coverage, INTERVALS.md; the formulas are in `stats.exact`, the bootstrap in `stats.bootstrap`).
+
+- `interval(outcomes, metric)`: a metric that is the mean of one per-item column (`Metric.mean`)
+  gets a closed form: Clopper-Pearson when the column is 0/1 (accuracy, tie, invalid, error, flip
+  and follow rates, recall, precision among the items predicted), the continuity-corrected score
+  interval when it takes other values on a finite support (soft accuracy and the mean of two 0/1
+  outcomes on 0, 1/2, 1; the first-position rate over items decided in both orders; a flip rate
+  pooled over k edits on j/k). Any other metric (macro-F1, F1): the percentile bootstrap; where
+  it collapses to a point and the metric has a `bound` (macro-F1 when every item is right), that
+  valid interval instead.
+- `paired_difference(x, y, metric)`: the same column of two configurations on the same items: per
+  item x - y, the score interval of its mean (for 0/1 columns Tango's interval for paired
+  proportions with a continuity correction of 1). For 0/1 columns the p-value is the exact McNemar
+  test on the discordant items unless the interval's own score test at 0 (McNemar's test with
+  Edwards' correction) gives a larger one; when the exact test does not reject, the interval is
+  widened to include 0. So `significant`, "the interval excludes 0" and "p < 1 - confidence" are
+  one statement. Columns on other values take the score test's p-value. Metrics without a mean
+  over shared items (accuracy without ties, precision, F1): the paired bootstrap.
+- `unpaired_difference(x, y)`: 0/1 outcomes of two independent groups: Mee's score interval with
+  the Hauck-Anderson correction, p-value from Fisher's exact test under the same rule (the larger
+  of it and the interval's own test; widened to 0 when Fisher's does not reject). Other shares:
+  the two-sample bootstrap.
+- `intervals_many`, `paired_differences_many`: the same for many configurations on the same items.
+
+Closed-form intervals record `resamples` and `seed` as None; every interval records its `method`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from judgeaudit.stats.bootstrap import (
+    bootstrap_many,
+    bootstrap_metric,
+    paired_bootstrap,
+    paired_bootstrap_many,
+)
+from judgeaudit.stats.defaults import (
+    BOUND_METHOD,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    EXACT_MCNEMAR,
+    FISHER_EXACT,
+    PAIRED_SCORE_METHOD,
+    RATE_METHOD,
+    SCORE_METHOD,
+    SCORE_TEST,
+    UNPAIRED_SCORE_METHOD,
+)
+from judgeaudit.stats.exact import (
+    clopper_pearson,
+    fisher_exact_p,
+    mcnemar_exact_p,
+    score_interval,
+    score_p_value,
+    two_sample_score_interval,
+    two_sample_score_p_value,
+)
+from judgeaudit.stats.metrics import BINARY, FloatArray, Mean, Metric, applicable
+from judgeaudit.stats.results import (
+    NAN,
+    STATUS_NO_COMPARABLE,
+    STATUS_OK,
+    STATUS_UNDEFINED,
+    Interval,
+    PairedDifference,
+    UnpairedDifference,
+    answer_status,
+    excluded_items,
+    n_items,
+    paired_check,
+    proper,
+)
+from judgeaudit.stats.unpaired import unpaired_bootstrap
+
+_TOLERANCE = 1e-9  # how far a value may sit from its support point (float noise of means such as 1/3)
+
+
+def closed_form(metric: Metric) -> Mean | None:
+    """The metric's per-item column when it has one (its interval is then a closed form), else None."""
+    return metric.mean if isinstance(metric, Metric) else None
+
+
+def support_counts(values: ArrayLike, support: tuple[float, ...], name: str = "values") -> FloatArray:
+    """How many of `values` sit at each point of `support` (a value off the support is an error)."""
+    v = np.asarray(values, dtype=float).ravel()
+    points = np.asarray(support, dtype=float)
+    idx = np.abs(v[:, None] - points[None, :]).argmin(axis=1) if v.size else np.zeros(0, dtype=int)
+    off = v.size and np.abs(v - points[idx]).max() > _TOLERANCE
+    if off:
+        bad = sorted({float(x) for x in v if np.abs(points - x).min() > _TOLERANCE})[:5]
+        raise ValueError(f"{name}: values {bad} are not on the declared support {support}")
+    return np.bincount(idx, minlength=points.size).astype(float)
+
+
+def _used(outcomes: Mapping[str, ArrayLike], metric: Metric, mean: Mean) -> np.ndarray:
+    """Per item: whether it enters the mean (a number in every column of the metric, and in `over`)."""
+    mask = applicable({c: outcomes[c] for c in metric.columns})
+    if mean.over is not None:
+        mask &= np.asarray(outcomes[mean.over], dtype=float) == 1.0
+    return np.asarray(mask, dtype=bool)
+
+
+def rate_interval(values: ArrayLike, support: tuple[float, ...], confidence: float = DEFAULT_CONFIDENCE,
+                  name: str = "values") -> tuple[float, float, str]:
+    """(low, high, method) of the mean of per-item values on `support`: Clopper-Pearson on 0/1,
+    else the score interval. No value: NaN ends."""
+    v = np.asarray(values, dtype=float).ravel()
+    counts = support_counts(v, support, name)
+    if tuple(support) == BINARY:
+        low, high = clopper_pearson(counts[1], counts.sum(), confidence)
+        return float(low), float(high), RATE_METHOD
+    lo, hi = score_interval(counts, support, confidence)
+    return float(lo[0]), float(hi[0]), SCORE_METHOD
+
+
+def interval(outcomes: Mapping[str, ArrayLike], metric: Metric, resamples: int = DEFAULT_RESAMPLES,
+             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+    """The metric's interval: a closed form for the mean of a per-item column, else the percentile bootstrap."""
+    mean = closed_form(metric)
+    if mean is None:
+        return _unless_point(bootstrap_metric(outcomes, metric, resamples, seed, confidence), outcomes, metric)
+    method = RATE_METHOD if tuple(mean.support) == BINARY else SCORE_METHOD
+    n = n_items(outcomes)
+    excluded = excluded_items(outcomes, metric) if n else 0
+    status = answer_status(outcomes, metric, excluded)
+    if status != STATUS_OK:
+        return Interval(NAN, NAN, NAN, confidence, method, None, None, n, 0, status, excluded)
+    estimate = float(metric(outcomes))
+    if not np.isfinite(estimate):
+        return Interval(NAN, NAN, NAN, confidence, method, None, None, n, 0, STATUS_UNDEFINED, excluded)
+    values = np.asarray(outcomes[mean.column], dtype=float)[_used(outcomes, metric, mean)]
+    if values.size == 0:  # a convention value on no item (precision of a class never predicted): nothing known
+        low, high = metric.bounds
+    else:
+        low, high, method = rate_interval(values, mean.support, confidence, metric.name)
+    return Interval(estimate, float(low), float(high), confidence, method, None, None, n, 0, STATUS_OK, excluded)
+
+
+def _unless_point(iv: Interval, outcomes: Mapping[str, ArrayLike], metric: Metric) -> Interval:
+    """A bootstrap interval, or the metric's valid `bound` where the bootstrap collapsed to a point."""
+    if iv.status != STATUS_OK or not iv.degenerate or not isinstance(metric, Metric) or metric.bound is None:
+        return iv
+    low, high = metric.bound(outcomes, iv.confidence)
+    return replace(iv, low=min(low, iv.estimate), high=max(high, iv.estimate), method=BOUND_METHOD,
+                   resamples=None, seed=None)
+
+
+def intervals_many(outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], metric: Metric,
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Interval]:
+    """Intervals of one metric for many configurations on the same items (bootstrap: shared resamples)."""
+    if closed_form(metric) is None:
+        ivs = bootstrap_many(outcomes_by_config, metric, resamples, seed, confidence)
+        return {name: _unless_point(iv, outcomes_by_config[name], metric) for name, iv in ivs.items()}
+    return {name: interval(o, metric, resamples, seed, confidence) for name, o in outcomes_by_config.items()}
+
+
+def _difference_support(support: tuple[float, ...]) -> tuple[float, ...]:
+    """Every value x - y can take when both lie on `support`."""
+    points = np.asarray(support, dtype=float)
+    diffs = np.round((points[:, None] - points[None, :]).ravel(), 12)
+    return tuple(float(d) for d in np.unique(diffs))
+
+
+def _agreeing(low: float, high: float, p_exact: float, alpha: float) -> tuple[float, float, str | None]:
+    """The interval widened to include 0 when the exact test does not reject (the claim needs both)."""
+    if p_exact >= alpha and (low > 0 or high < 0):
+        note = f"the exact test does not reject (p = {p_exact:.4g}): the interval is widened to include 0"
+        return min(low, 0.0), max(high, 0.0), note
+    return low, high, None
+
+
+def paired_difference(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, ArrayLike], metric: Metric,
+                      resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                      confidence: float = DEFAULT_CONFIDENCE) -> PairedDifference:
+    """metric(x) - metric(y) on the same items (aligned on item id), over the items both measure."""
+    mean = closed_form(metric)
+    if mean is None or not mean.shared:
+        return paired_bootstrap(outcomes_x, outcomes_y, metric, resamples, seed, confidence)
+    n, unavailable = paired_check(outcomes_x, outcomes_y, metric, confidence, PAIRED_SCORE_METHOD, None, None)
+    if unavailable is not None:
+        return unavailable
+    both = applicable({**{f"x.{c}": outcomes_x[c] for c in metric.columns},
+                       **{f"y.{c}": outcomes_y[c] for c in metric.columns}})
+    excluded = int(n - both.sum())
+    used = _used(outcomes_x, metric, mean) & _used(outcomes_y, metric, mean)
+    if not used.any():
+        return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, PAIRED_SCORE_METHOD, None, None, n, 0,
+                                STATUS_NO_COMPARABLE, excluded, "no difference: no item measured on both sides")
+    d = (np.asarray(outcomes_x[mean.column], dtype=float) - np.asarray(outcomes_y[mean.column], dtype=float))[used]
+    support = _difference_support(mean.support)
+    counts = support_counts(d, support, f"{metric.name} difference")
+    lo, hi = score_interval(counts, support, confidence)
+    low, high = float(lo[0]), float(hi[0])
+    p_value = float(score_p_value(counts, support, 0.0)[0])
+    test, note = SCORE_TEST, None
+    alpha = 1.0 - confidence
+    if tuple(mean.support) == BINARY:
+        p_exact = mcnemar_exact_p(int(counts[-1]), int(counts[0]))
+        low, high, note = _agreeing(low, high, p_exact, alpha)
+        p_value, test = max(p_exact, p_value), f"{EXACT_MCNEMAR} (or the interval's own score test at 0, if larger)"
+    significant = proper(low, high) and (low > 0 or high < 0)
+    return PairedDifference(float(d.mean()), low, high, p_value, bool(significant), confidence, PAIRED_SCORE_METHOD,
+                            None, None, n, 0, STATUS_OK, excluded, note, test)
+
+
+def paired_differences_many(outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], reference: str,
+                            metric: Metric, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                            confidence: float = DEFAULT_CONFIDENCE) -> dict[str, PairedDifference]:
+    """Paired differences (configuration - reference) of one metric for every other configuration."""
+    if reference not in outcomes_by_config:
+        raise KeyError(f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}")
+    mean = closed_form(metric)
+    if mean is None or not mean.shared:
+        return paired_bootstrap_many(outcomes_by_config, reference, metric, resamples, seed, confidence)
+    ref = outcomes_by_config[reference]
+    return {name: paired_difference(o, ref, metric, resamples, seed, confidence)
+            for name, o in outcomes_by_config.items() if name != reference}
+
+
+def _binary(values: np.ndarray) -> bool:
+    return bool(np.isin(values, BINARY).all())
+
+
+def unpaired_difference(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                        confidence: float = DEFAULT_CONFIDENCE) -> UnpairedDifference:
+    """mean(x) - mean(y) of two independent groups: the two-sample score interval for 0/1 outcomes,
+    else the two-sample bootstrap (an empty group is an error)."""
+    xs, ys = np.asarray(x, dtype=float).ravel(), np.asarray(y, dtype=float).ravel()
+    if xs.size == 0 or ys.size == 0 or not (_binary(xs) and _binary(ys)):
+        return unpaired_bootstrap(xs, ys, resamples, seed, confidence)
+    k1, n1, k2, n2 = int(xs.sum()), int(xs.size), int(ys.sum()), int(ys.size)
+    lo, hi = two_sample_score_interval(k1, n1, k2, n2, confidence)
+    p_score = float(two_sample_score_p_value(k1, n1, k2, n2)[0])
+    p_exact = fisher_exact_p(k1, n1, k2, n2)
+    low, high, note = _agreeing(float(lo[0]), float(hi[0]), p_exact, 1.0 - confidence)
+    significant = proper(low, high) and (low > 0 or high < 0)
+    return UnpairedDifference(float(xs.mean() - ys.mean()), low, high, max(p_exact, p_score), bool(significant),
+                              confidence, UNPAIRED_SCORE_METHOD, None, None, n1, n2, 0, note,
+                              f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)")
