@@ -52,7 +52,7 @@ def readme_commands() -> list[list[str]]:
 
 
 def _without_env(argv: list[str]) -> list[str]:
-    """`argv` without leading `NAME=value` environment settings (e.g. the README's CMAKE_ARGS=...)."""
+    """`argv` without leading `NAME=value` environment settings (e.g. `PIP_NO_CACHE_DIR=1`)."""
     while argv and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", argv[0]):
         argv = argv[1:]
     return argv
