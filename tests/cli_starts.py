@@ -30,9 +30,12 @@ BENCH_SOURCE = FIXTURES / "novelty_judge_bench" / "good"
 # (the same ones tests/mine uses, tests/mine_options.py).
 LOOSE = tuple(MINE_LOOSE)
 
-# Libraries that cost from a tenth of a second (numpy) to seconds (inspect_ai, torch) to import.
+# Libraries that cost from a tenth of a second (numpy) to seconds (inspect_ai, torch) to import. llama.cpp
+# is loaded with ctypes from the xllamacpp wheel (never imported as a Python package), so it is named
+# by the one module that loads it.
+LLAMA_ENGINE = "judgeaudit.providers.llama_engine"
 HEAVY: tuple[str, ...] = ("inspect_ai", "pandas", "matplotlib", "torch", "litellm", "sentence_transformers",
-                          "llama_cpp", "sklearn", "datasets", "scipy", "numpy")
+                          LLAMA_ENGINE, "sklearn", "datasets", "scipy", "numpy")
 # `python -c MODULES_DRIVER OUT MODULE ARGS...`: run MODULE as `python -m MODULE ARGS...` would, then
 # write the names in sys.modules to OUT as JSON when the interpreter exits (forked workers leave
 # through os._exit, so only the command's own process writes).
@@ -58,7 +61,7 @@ class Start:
     def heavy(self) -> tuple[str, ...]:
         """The HEAVY libraries among the imported modules, in HEAVY's order."""
         tops = {name.partition(".")[0] for name in self.modules}
-        return tuple(h for h in HEAVY if h in tops)
+        return tuple(h for h in HEAVY if h in tops or h in self.modules)
 
 
 def command_argv(args: Sequence[str], *, python: str = sys.executable, module: str = "judgeaudit") -> list[str]:

@@ -2,7 +2,7 @@
 
 - `litellm/<litellm model>` (`litellm_api.py`): async litellm calls, USD cost from litellm's
   bundled price map, Inspect-owned retries, API keys redacted everywhere (`secrets.py`).
-- `local/gemma-3-270m` or `local/<path.gguf>` (`local_llama.py`): llama-cpp-python in process;
+- `local/gemma-3-270m` or `local/<path.gguf>` (`local_llama.py`): llama.cpp in process (`llama_engine.py`);
   the Gemma GGUF is assembled from PyPI and cached (`gguf.py`); chat messages are rendered as a
   plain completion prompt (`transcript.py`); answers can be constrained to the judge verdict
   format with `-M grammar=auto` (`grammars.py`).
@@ -10,6 +10,6 @@
   cue, padding, injection, surface, self-preference, noise, invalid answers) that reads judge
   prompts against an answer key; for testing and measuring audits without a model.
 
-Registration (`register.py`) imports neither litellm nor llama_cpp; the provider modules do, when
+Registration (`register.py`) imports neither litellm nor llama.cpp; the provider modules do, when
 a model is first created.
 """

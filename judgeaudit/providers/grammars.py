@@ -14,7 +14,7 @@ extractor's list: `CONCEPT_MIN` to `CONCEPT_MAX` lines `- <phrase>`, a phrase be
 `CONCEPT_WORDS` words, the first a word of letters, digits and hyphens starting with a letter); `auto` (picks `pairwise`, `pairwise_12`, `pointwise`, `two_stage`,
 `rubric` or `concepts` from the answer instructions in the prompt, else none).
 Anything containing `::=` is taken as GBNF text, a path ending in `.gbnf` as a grammar file.
-Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar.
+Without `-M grammar`, a GenerateConfig `response_schema` is turned into a JSON grammar (`schema_grammar.py`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from judgeaudit.protocol import final_lines, grammar_rule
 
@@ -85,13 +84,6 @@ def detect_verdict_kind(prompt: str) -> str | None:
     if CONCEPTS_MARKER in prompt:
         return "concepts"
     return None
-
-
-def json_schema_grammar(schema: dict[str, Any]) -> str:
-    """GBNF for JSON documents matching `schema` (llama.cpp's own converter)."""
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
-
-    return str(json_schema_to_gbnf(json.dumps(schema)))
 
 
 def resolve_grammar(spec: str | None, prompt: str) -> tuple[str | None, str | None]:

@@ -1,18 +1,24 @@
-"""Inspect model provider `local/<model>`: a GGUF model run in process by llama-cpp-python.
+"""Inspect model provider `local/<model>`: a GGUF model run in process by llama.cpp (`llama_engine.py`).
 
 `local/gemma-3-270m` uses the Gemma 3 270M file assembled from PyPI (see `gguf.py`); any other
 `local/<path.gguf>` loads that file. The model is a base model, so chat messages are rendered
 as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (see
 `grammars.py`; default `none`; without it a GenerateConfig `response_schema` constrains the
-answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (default: half the
-cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower),
-`n_batch` (default 512), `prefix_cache` (default false). With `prefix_cache=false` every call
-evaluates its prompt from scratch, so a seed gives the same output whatever ran before; with
-`true` a prompt prefix shared with the previous call is reused (faster for k calls on one
-prompt), but logits can differ in the last bits and sampled outputs may then differ. Each model file is loaded once per process and reused; llama.cpp is
-not thread-safe, so calls are serialised with a lock and run in a worker thread so the event
-loop stays free; queued calls wait on a one-slot async limiter rather than in a thread.
-(Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
+answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (decode threads; default: half the
+cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower; prompts
+are evaluated with all cores),
+`n_batch` (default 512), `prefix_cache` (default false).
+
+Calls run one at a time (llama.cpp is not thread-safe; a lock guards the model, and the call runs in a
+worker thread so the event loop stays free). They queue in `call_queue.py`: the next call is the queued
+one whose prompt shares the longest prefix with the last, and identical seeded calls queued or running
+at once (e.g. an arm two probes share) run once. The engine always reuses what keeps answers exact
+(`llama_engine.py`): a prompt equal to the last one (the `repeat` probe's, with another seed) is not
+evaluated again, and whole `n_batch` chunks of a shared prefix are kept. `prefix_cache=true` also keeps
+the rest of the shared prefix: its suffix is then evaluated in other batches than from scratch, and the
+logits change (by up to 0.8 on the bundled audit's prompts, whose common prefix is about 137 of 800
+tokens), so sampled answers may differ; hence off by default. Queued calls wait in the event loop, not
+in a thread. (Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
 `--max-connections 1` to make Inspect itself queue the calls.) Usage is reported from llama.cpp's token counts; cost is 0.
 
 Tool calling uses our text protocol `tool_text/1` (`tool_text.py`): offered tools are
@@ -31,16 +37,18 @@ response cache keys on (it also keys on the tools and tool choice offered).
 
 What was sent is recorded in the model call record and in `ModelOutput.metadata["local"]`:
 `{"model_path", "prompt_format", "grammar", "seed", "params", "tool_protocol",
-"ignored_after_calls"}`; `prompt_format` is `transcript/1+tool_text/1` and `tool_protocol`
+"ignored_after_calls", "timings"}` (`timings`: prompt tokens evaluated, prefill and decode seconds); `prompt_format` is `transcript/1+tool_text/1` and `tool_protocol`
 `tool_text/1` when tools are offered or the history holds tool calls (else `tool_protocol`
 is None); `ignored_after_calls` is text the model wrote after its calls (cut, not used).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +67,11 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from judgeaudit.providers.call_queue import CallQueue
 from judgeaudit.providers.gguf import resolve_gguf
-from judgeaudit.providers.grammars import grammar_fingerprint, json_schema_grammar, resolve_grammar
+from judgeaudit.providers.grammars import grammar_fingerprint, resolve_grammar
+from judgeaudit.providers.llama_engine import Engine, SamplingParams
+from judgeaudit.providers.schema_grammar import schema_grammar
 from judgeaudit.providers.tool_text import (
     TOOL_PROTOCOL,
     describe_tools,
@@ -86,27 +97,18 @@ class LoadedModel:
     """One llama.cpp model instance plus the lock that serialises every call into it."""
 
     path: Path
-    llama: Any
+    engine: Engine
     lock: threading.Lock = field(default_factory=threading.Lock)
-    grammars: dict[str, Any] = field(default_factory=dict)
-    # a single-slot async limiter for the current event loop, so queued calls wait without
-    # holding a worker thread (the thread lock above still guards calls from other loops)
-    _limiter: tuple[object, anyio.CapacityLimiter] | None = None
+    # the call queue of the current event loop, so queued calls wait without holding a worker
+    # thread (the thread lock above still guards calls from other loops)
+    _queue: tuple[object, CallQueue] | None = None
 
-    def limiter(self) -> anyio.CapacityLimiter:
-        """The single-slot limiter of the running event loop (replaced when the loop changes)."""
+    def queue(self) -> CallQueue:
+        """The call queue of the running event loop (replaced when the loop changes)."""
         token = anyio.lowlevel.current_token()
-        if self._limiter is None or self._limiter[0] != token:
-            self._limiter = (token, anyio.CapacityLimiter(1))
-        return self._limiter[1]
-
-    def grammar(self, text: str) -> Any:
-        """Compiled LlamaGrammar for GBNF `text` (compiled once, reused)."""
-        if text not in self.grammars:
-            from llama_cpp import LlamaGrammar
-
-            self.grammars[text] = LlamaGrammar.from_string(text, verbose=False)
-        return self.grammars[text]
+        if self._queue is None or self._queue[0] != token:
+            self._queue = (token, CallQueue())
+        return self._queue[1]
 
 
 _MODELS: dict[tuple[str, int, int, int], LoadedModel] = {}
@@ -129,21 +131,14 @@ def load_model(
     key = (str(path.resolve()), n_ctx, threads, n_batch)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            try:
-                from llama_cpp import Llama
-            except ImportError as ex:
-                raise RuntimeError(
-                    "local/ models need llama-cpp-python: pip install 'judgeaudit[local]'"
-                ) from ex
-            llama = Llama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_batch=n_batch, verbose=False
-            )
-            _MODELS[key] = LoadedModel(path=path, llama=llama)
+            engine = Engine(path=path, n_ctx=n_ctx, n_threads=threads,
+                            n_threads_batch=os.cpu_count() or 1, n_batch=n_batch)
+            _MODELS[key] = LoadedModel(path=path, engine=engine)
         return _MODELS[key]
 
 
 def completion_params(config: GenerateConfig, default_max_tokens: int) -> dict[str, Any]:
-    """llama-cpp `create_completion` keyword arguments for an Inspect GenerateConfig."""
+    """Completion arguments (llama-cpp-python's `create_completion` names) for an Inspect GenerateConfig."""
     params: dict[str, Any] = {
         "max_tokens": config.max_tokens or default_max_tokens,
         "stop": [*STOP_SEQUENCES, *(config.stop_seqs or [])],
@@ -228,7 +223,7 @@ class LocalLlamaAPI(ModelAPI):
         if grammar_text is None and config.response_schema is not None:
             schema = config.response_schema
             grammar_name = f"response_schema:{schema.name}"
-            grammar_text = json_schema_grammar(schema.json_schema.model_dump(exclude_none=True))
+            grammar_text = schema_grammar(schema.json_schema.model_dump(exclude_none=True))
         params = completion_params(config, DEFAULT_MAX_TOKENS)
         request = {
             "model_path": str(self.model_path),
@@ -240,10 +235,10 @@ class LocalLlamaAPI(ModelAPI):
         }
         call = ModelCall.create(request, None)
         try:
-            response = await anyio.to_thread.run_sync(
-                self._complete, prompt, params, grammar_text, limiter=self.model.limiter()
-            )
-        except ValueError as ex:  # llama-cpp reports a prompt longer than the context this way
+            # a seeded call is determined by its request: an identical one queued or running is shared
+            key = (prompt, grammar_text, json.dumps(params, sort_keys=True), self.prefix_cache) if params.get("seed") is not None else None
+            response = await self.model.queue().run(prompt, partial(self._complete, prompt, params, grammar_text), key)
+        except ValueError as ex:  # the engine reports a prompt longer than the context this way
             if "context window" not in str(ex):
                 raise
             call.set_error({"error": str(ex)})
@@ -282,6 +277,7 @@ class LocalLlamaAPI(ModelAPI):
                     "params": {k: v for k, v in params.items() if k != "stop"},
                     "tool_protocol": tool_protocol,
                     "ignored_after_calls": parsed.ignored if parsed is not None and parsed.calls else None,
+                    "timings": response.get("timings"),
                 }
             },
         )
@@ -291,11 +287,9 @@ class LocalLlamaAPI(ModelAPI):
         self, prompt: str, params: dict[str, Any], grammar_text: str | None
     ) -> dict[str, Any]:
         """Blocking llama.cpp completion under the model's lock (runs in a worker thread)."""
+        sampling = SamplingParams(**{k: v for k, v in params.items() if k not in ("max_tokens", "stop")})
         with self.model.lock:
-            if not self.prefix_cache:
-                self.model.llama.reset()  # evaluate the whole prompt afresh: repeatable per seed
-            grammar = self.model.grammar(grammar_text) if grammar_text else None
-            result: dict[str, Any] = self.model.llama.create_completion(
-                prompt, grammar=grammar, **params
+            completion = self.model.engine.complete(
+                prompt, params["max_tokens"], params["stop"], sampling, grammar_text, reuse_prefix=self.prefix_cache
             )
-        return result
+        return completion.response()

@@ -16,7 +16,7 @@ def litellm() -> type[ModelAPI]:
 
 @modelapi(name="local")
 def local() -> type[ModelAPI]:
-    """`local/gemma-3-270m` or `local/<path.gguf>`: a GGUF run in process by llama-cpp-python."""
+    """`local/gemma-3-270m` or `local/<path.gguf>`: a GGUF run in process by llama.cpp."""
     from judgeaudit.providers.local_llama import LocalLlamaAPI
 
     return LocalLlamaAPI

@@ -38,6 +38,7 @@ from typing import Any
 from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
 
 from judgeaudit.providers.grammars import resolve_grammar
+from judgeaudit.providers.schema_grammar import SchemaRules
 
 TOOL_PROTOCOL = "tool_text/1"
 CALL_PREFIX = "CALL "
@@ -168,32 +169,17 @@ def _answer_rules(answer: str, taken: set[str]) -> str:
     return body.strip()
 
 
-# llama-cpp-python's schema converter lets a JSON string hold raw control characters (its `char`
-# rule is `[^"\\]`), which no JSON decoder accepts: a grammar-constrained call could still be
-# unparseable. JSON (RFC 8259) forbids U+0000-U+001F unescaped; this rule is that.
-_LOOSE_CHAR = 'char ::= [^"\\\\]'
-_JSON_CHAR = 'char ::= [^"\\\\\\x7F\\x00-\\x1F]'
-
-
-def _json_strict_chars(grammar: str) -> str:
-    """The converter's grammar with JSON's ban on raw control characters inside strings."""
-    return grammar.replace(_LOOSE_CHAR, _JSON_CHAR)
-
-
 def tool_grammar(tools: list[ToolInfo], choice: ToolChoice, answer: str | None) -> str:
     """GBNF: one `CALL` of an offered tool (arguments per its JSON schema), or (choice `auto`) the
     answer grammar `answer` (GBNF text whose `root` becomes rule `answer`). A call starts the reply."""
-    from llama_cpp.llama_grammar import SchemaConverter
-
     if not tools:
         raise ValueError("tool_grammar needs at least one tool")
-    converter = SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    converter = SchemaRules()
     alternatives = []
     for i, tool in enumerate(tools):
-        schema = converter.resolve_refs(_capped(tool.parameters.model_dump(exclude_none=True)), tool.name)
-        rule = converter.visit(schema, f"tool-args-{i}")
+        rule = converter.visit(_capped(tool.parameters.model_dump(exclude_none=True)), f"tool-args-{i}")
         alternatives.append(f'"{tool.name} " {rule}')
-    args = _json_strict_chars(converter.format_grammar())
+    args = converter.text().strip()
     rules = [f'call ::= "{CALL_PREFIX}" ({" | ".join(alternatives)})']
     if choice == "any" or isinstance(choice, ToolFunction):
         root = "root ::= call"

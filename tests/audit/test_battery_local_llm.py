@@ -1,4 +1,4 @@
-"""The audit with the real local judge (llama-cpp-python + the PyPI Gemma 3 270M GGUF).
+"""The audit with the real local judge (llama.cpp + the PyPI Gemma 3 270M GGUF).
 
 One fixture pair, the position probe and the repeat run, the verdict grammar on: a few real
 calls, checking that the whole path (provider -> tasks -> logs -> readings -> card) holds
@@ -20,8 +20,8 @@ from judgeaudit.audit.run import run_audit
 pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
-                       reason="llama-cpp-python is not installed (pip install 'judgeaudit[local]')"),
+    pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None,
+                       reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')"),
 ]
 FIX = FIXTURES / "probe_items"
 

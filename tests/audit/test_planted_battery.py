@@ -11,7 +11,9 @@ least `MIN_COVERAGE` of `REPLAYS` replays, the Inspect run's name among them. A 
 whatever its method, covers it about 19 times in 20; one draw alone misses one time in twenty
 (the first runs of this test drew two such misses, both on surface edits: the pooled pairwise
 surface figure 0.700 [0.638, 0.763] against 0.770, the pointwise casing flip rate 0.625
-[0.475, 0.775] against 0.800). An unbiased planted judge's bias figures are zero.
+[0.475, 0.775] against 0.800, on 40 items). An unbiased planted judge's bias figures are zero.
+20 items and 20 replays keep the suite short (a valid interval covers at any n); which gate each
+preset fails at 10 items is tests/audit/test_planted_gates.py.
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ from judgeaudit.data.jsonl import write_items
 from judgeaudit.providers.planted.behaviour import PRESETS
 from judgeaudit.providers.planted.key import load_key
 
-REPLAYS = 40
+REPLAYS = 20
 MIN_COVERAGE = 0.75
 BUNDLED = "iclr2026/human_only"
-ITEMS = {"pairwise": 40, "pointwise": 40}
+ITEMS = {"pairwise": 20, "pointwise": 20}
 OWN = "x/self_preferring"  # a generator whose backbone is the judge's own name (planted/self_preferring)
 # (preset, probes run, (probe, figure) planted by the preset)
 PAIRWISE = [

@@ -211,12 +211,14 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_rubric_pairwise", "references=nope", "references must be one of"),
 ]
 INSPECT_IDS = [f"{t.removeprefix('novelty_')}-{o}" for t, o, _ in INSPECT_CASES]
-# The cases run again as real `inspect eval|eval-set` subprocesses: every case above fails the same way
+# Cases run again as real `inspect eval|eval-set` subprocesses: every case above fails the same way
 # (a one-line TaskOptionError while the task is built, which test_task_option_refused_when_built checks
-# per case), so the subprocesses cover how Inspect's CLI reports that error for an option check, a
-# dataset lookup and a second registered task; each subprocess costs ~5 s of start-up, 24 took ~2 min.
-INSPECT_CLI_CASES = [c for c in INSPECT_CASES if c[1] in ("k=0", "dataset=nope", "references=nope")]
-INSPECT_CLI_IDS = [f"{t.removeprefix('novelty_')}-{o}" for t, o, _ in INSPECT_CLI_CASES]
+# per case), so the subprocesses cover how Inspect's CLI reports that error, once per command for an
+# option check (of two registered tasks) and once per command for a dataset error (an unknown name
+# here, a file that breaks the contract in test_inspect_invalid_dataset_file_is_one_line, run by
+# `eval`); each subprocess costs ~6 s of start-up (the full command x case product took ~40 s of CPU).
+INSPECT_CLI_CASES = [("eval", *INSPECT_CASES[0]), ("eval-set", *INSPECT_CASES[3]), ("eval-set", *INSPECT_CASES[-1])]
+INSPECT_CLI_IDS = [f"{c}-{t.removeprefix('novelty_')}-{o}" for c, t, o, _ in INSPECT_CLI_CASES]
 
 
 @pytest.mark.parametrize(("task", "option", "message"), INSPECT_CASES, ids=INSPECT_IDS)
@@ -234,8 +236,7 @@ def test_task_option_refused_when_built(task: str, option: str, message: str) ->
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["eval", "eval-set"])
-@pytest.mark.parametrize(("task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS)
+@pytest.mark.parametrize(("command", "task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS)
 def test_inspect_bad_option_is_one_line(tmp_path: Path, command: str, task: str, option: str, message: str) -> None:
     """A real `inspect eval|eval-set` subprocess: exit 2, one stderr line naming the option, no log written."""
     inspect_cli = Path(sys.executable).with_name("inspect")

@@ -1,7 +1,10 @@
-"""`litellm/openai/...` against llama-cpp-python's own OpenAI-compatible server running the Gemma GGUF.
+"""`litellm/openai/...` against llama.cpp's own OpenAI-compatible server running the Gemma GGUF.
 
-The real thing end to end: a real HTTP server on 127.0.0.1 generating with a real model, litellm,
-and Inspect (the server: tests/servers/llama_server.py).
+The real thing end to end: a real HTTP server on 127.0.0.1 generating with a real model (llama.cpp's
+C++ server from the xllamacpp wheel, `tests/servers/llama_server.py`), litellm, and Inspect. The
+server serves the model under the alias `gpt-4o-mini` so that litellm's bundled price map prices the
+real token counts, with a plain `### User` / `### Assistant` chat template (Gemma 270M is a base
+model; under Gemma's own chat template it usually ends its turn at once, leaving no output tokens).
 """
 
 from __future__ import annotations
@@ -22,9 +25,8 @@ pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.slow,
     pytest.mark.skipif(
-        importlib.util.find_spec("llama_cpp") is None
-        or importlib.util.find_spec("sse_starlette") is None,
-        reason="needs llama-cpp-python with its server extras (pip install 'judgeaudit[local]')",
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="needs xllamacpp, the llama.cpp library with its server (pip install 'judgeaudit[local]')",
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""The `local/gemma-3-270m` provider with the real model (llama-cpp-python + the PyPI Gemma GGUF).
+"""The `local/gemma-3-270m` provider with the real model (llama.cpp from the xllamacpp wheel + the PyPI Gemma GGUF).
 
 Prompts are kept short and answers capped so the file stays a few seconds on an idle 2-core box.
 """
@@ -23,8 +23,8 @@ from judgeaudit.judges.parse import parse_verdict
 pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.skipif(
-        importlib.util.find_spec("llama_cpp") is None,
-        reason="llama-cpp-python is not installed (pip install 'judgeaudit[local]')",
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')",
     ),
 ]
 
@@ -219,3 +219,22 @@ def test_response_schema_constrains_to_json() -> None:
     )
     assert json.loads(text)["verdict"] in ("A", "B", "TIE")
     assert output.metadata["local"]["grammar"] == "response_schema:verdict"  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_identical_seeded_calls_at_once_run_once() -> None:
+    """Two identical seeded calls in flight together are computed once (the second shares the first's
+    answer); a call with another seed is computed."""
+    model = _model(grammar="pairwise")
+
+    async def together() -> tuple[list[str], int, int]:
+        queue = model.api.model.queue()  # type: ignore[attr-defined]
+        runs, shared = queue.runs, queue.shared
+        outputs = await asyncio.gather(*(
+            model.generate(PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)) for s in (5, 5, 6)
+        ))
+        return [o.completion for o in outputs], queue.runs - runs, queue.shared - shared
+
+    texts, runs, shared = asyncio.run(together())
+    assert texts[0] == texts[1] and (runs, shared) == (2, 1)
+    assert texts[0] == _complete(model, PAIR_PROMPT, temperature=1.5, seed=5, max_tokens=8)[0]

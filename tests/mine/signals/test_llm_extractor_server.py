@@ -1,4 +1,4 @@
-"""The LLM signal extractor through `litellm` at a local OpenAI-compatible server (llama-cpp-python's own, serving
+"""The LLM signal extractor through `litellm` at a local OpenAI-compatible server (llama.cpp's own (xllamacpp), serving
 the Gemma 3 270M GGUF; hosted models are unreachable here): the prompt goes over real HTTP."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from judgeaudit.mine.signals.llm_extractor import LLMExtractor
 
 @pytest.mark.local_llm
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("sse_starlette") is None,
-                    reason="needs llama-cpp-python with its server extras (pip install 'judgeaudit[local]')")
+@pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None,
+                    reason="needs xllamacpp, the llama.cpp library with its server (pip install 'judgeaudit[local]')")
 def test_the_extractor_reads_a_review_through_a_local_openai_compatible_server(tmp_path: Path) -> None:
-    """`litellm/openai/...` with `--api-base` at llama-cpp-python's own server (the Gemma GGUF): the extractor's
+    """`litellm/openai/...` with `--api-base` at llama.cpp's own (xllamacpp) server (the Gemma GGUF): the extractor's
     prompt goes over real HTTP, its answer is verified signals or a counted failure, and it is cached with its
     provenance, so a replay of the same review makes no call."""
     from servers.llama_server import llama_server

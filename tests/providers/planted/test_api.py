@@ -68,8 +68,10 @@ def test_a_perfect_planted_judge_answers_every_variant_with_k_calls_and_both_ord
 
 def test_answers_are_the_behaviour_cores_verdicts_on_what_each_prompt_shows(tmp_path: Path) -> None:
     """A judge with every knob at work: each call's answer parses to the reading `decide` gives on the
-    `Shown` the provider read (recorded in the call), for the judge's name and the call's seed."""
-    knobs = {"accuracy": 0.7, "first": 0.3, "cue": 0.4, "padding": 0.3, "injection": 0.4, "surface": 0.5,
+    `Shown` the provider read (recorded in the call), for the judge's name and the call's seed. The draws
+    are seeded, so which causes show on 8 bundled items is fixed: the knobs are set so that every cause
+    shows at least once on the bundled set (re-check them when the set is re-mined)."""
+    knobs = {"accuracy": 0.7, "first": 0.5, "cue": 0.6, "padding": 0.3, "injection": 0.4, "surface": 0.5,
              "noise": 0.3, "invalid": 0.15}
     behaviour = Behaviour(**knobs)
     tasks = [novelty_pairwise(dataset=BUNDLED, probe=p, both_orders=True) for p in ("position", "presumption",
