@@ -9,9 +9,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from judgeaudit.mine.llm_signals import SIGNALS_SCHEMA
-from judgeaudit.mine.plans import PLAN_SCHEMA
 
+from judgeaudit.mine.generate.plans import PLAN_SCHEMA
+from judgeaudit.mine.signals.llm_extractor import SIGNALS_SCHEMA
 from judgeaudit.providers.schema_grammar import SchemaRules, schema_grammar
 
 VERDICT = {"type": "object", "properties": {"verdict": {"enum": ["A", "B", "TIE"]}}, "required": ["verdict"]}
