@@ -108,7 +108,9 @@ def test_runs_repeat_themselves_and_seeds_draw_the_noise(tmp_path: Path) -> None
 
 
 def test_usage_is_plausible_and_free(tmp_path: Path) -> None:
-    log = eval_ok(novelty_pointwise(dataset=BUNDLED), tmp_path, model="planted/accurate", limit=3)
+    """Usage is per call and in the log's stats; the calls bypass Inspect's cache (an earlier test on the same
+    worker may have cached these very calls, and a cached call reports no usage in `log.stats`)."""
+    log = eval_ok(novelty_pointwise(dataset=BUNDLED, cache=False), tmp_path, model="planted/accurate", limit=3)
     for event in model_events(log):
         usage = event.output.usage
         assert usage is not None and usage.total_cost == 0.0
