@@ -82,7 +82,7 @@ class TestWithTheModel:
             done = engine.complete(prompt, 12, [], SamplingParams(temperature=1.0, seed=seed))
             return done.text, done.evaluated_prompt_tokens
 
-        filler = " ".join(f"w{i}" for i in range(400))  # > 512 tokens shared by the two long prompts
+        filler = " ".join(f"w{i}" for i in range(170))  # about 590 tokens: one whole 512-token chunk shared by the two long prompts
         long_a, long_b = f"### User\n{filler}\nFirst question?\n\n### Assistant\n", f"### User\n{filler}\nAnother one?\n\n### Assistant\n"
         engine.reset()
         sequence = [(PROMPT, 1), (PROMPT, 2), (long_a, 3), (long_b, 4), (long_b, 5)]
