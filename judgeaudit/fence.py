@@ -1,8 +1,10 @@
 """Fences around the texts a judge prompt shows (ideas, related work): a text cannot close its own.
 
 Each fenced text sits between a line `<<< begin B >>>` and a line `<<< end B >>>`. The boundary
-`B` is derived from the texts of the prompt (a hash, so the same sample always renders the same
-prompt and Inspect's cache still serves it) and is re-derived until it occurs in none of them:
+`B` is derived by a hash (so the same sample always renders the same prompt and Inspect's cache
+still serves it) from a seed, by default the texts of the prompt; a judge prompt seeds it with the
+judged item's id (`judges/prompts.py`), so every prompt of one item (both orders, every probe arm)
+states the same boundary. `B` is re-derived until it occurs in none of the prompt's texts:
 a text can contain any heading, marker or verdict of our prompts, or a guessed fence line, and
 still not end its fence. The prompt states the rule in its `fence` section
 (prompts/judge/<kind>/*.txt); `fenced_texts` reads the fenced texts back from a rendered prompt
@@ -29,14 +31,14 @@ FENCED_LINE = "<fenced>"  # what `outside_fences` puts where a fenced text was
 _BOUNDARY_IN_RULE = re.compile(r'"<<< begin (\S+) >>>"')
 
 
-def boundary_for(texts: Iterable[str]) -> str:
-    """A boundary derived from `texts` that occurs (case-insensitively) in none of them."""
+def boundary_for(texts: Iterable[str], seed: str | None = None) -> str:
+    """A boundary derived from `seed` (default: the texts) that occurs (case-insensitively) in none of `texts`."""
     values = list(texts)
     folded = [text.casefold() for text in values]
-    seed = "\x00".join(values).encode()
+    base = ("\x00".join(values) if seed is None else seed).encode()
     counter = 0
     while True:
-        digest = hashlib.sha256(seed + f"\x00{counter}".encode()).hexdigest()[:16]
+        digest = hashlib.sha256(base + f"\x00{counter}".encode()).hexdigest()[:16]
         boundary = _PREFIX + digest
         if not any(boundary in text for text in folded):
             return boundary

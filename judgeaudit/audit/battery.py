@@ -72,6 +72,7 @@ COULD_NOT_JUDGE = "could not judge"  # the verdict when model calls failed (judg
 DEFAULT_JUDGE = "prompted"
 PANEL = "panel"  # the panel judge (judgeaudit.judges.llm.panel): its members are its models
 NO_MODEL = "none"
+IN_PROCESS_PREFIX = "local/"  # models run in this process (providers/local_llama.py)
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
 RESERVED_TASK_ARGS: dict[str, str] = {
     "dataset": "--dataset", "seed": "--seed", "probe": "--probes", "judge": "--judge", "prompt": "--prompt",
@@ -373,9 +374,7 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
     probes, skipped = runnable_probes(spec, items, generated)
     tasks = build_tasks(spec, items_dir, probes, generated_dir)  # a judge option the task refuses fails here
     claim_out_dir(spec, [*items, *generated], out)
-    kwargs: dict[str, Any] = {}
-    if max_connections is not None:
-        kwargs["max_connections"] = max_connections
+    kwargs: dict[str, Any] = dict(concurrency(spec.model, [len(task.dataset) for task in tasks], max_connections))
     success, logs = eval_set(
         tasks,
         log_dir=str(out / "logs"),
@@ -393,6 +392,19 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
     # Failed judge calls error their samples (status error, no eval error) and are still scored:
     # the card says "could not judge: N of M calls failed" from those scores.
     return list(logs), items, skipped, generated
+
+
+def concurrency(model: str, task_samples: Sequence[int], max_connections: int | None) -> dict[str, int]:
+    """The eval-set's sample and connection limits for tasks of these sizes: an in-process model gets
+    every sample started and every call queued at once (it runs one call at a time anyway, and its
+    queue, providers/call_queue.py, can then order all the calls for prefix reuse); `--max-connections` wins."""
+    limits: dict[str, int] = {}
+    if model.startswith(IN_PROCESS_PREFIX):
+        limits["max_samples"] = max([1, *task_samples])
+        limits["max_connections"] = max(1, sum(task_samples))
+    if max_connections is not None:
+        limits["max_connections"] = max_connections
+    return limits
 
 
 def incomplete(failed: Sequence[Any]) -> CouldNotJudge:

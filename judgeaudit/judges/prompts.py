@@ -115,9 +115,9 @@ class Template:
                 return text
         raise KeyError(f"prompt {self.kind}/{self.name} has no section {name!r}")
 
-    def render(self, **values: str) -> str:
+    def render(self, boundary_seed: str | None = None, **values: str) -> str:
         """Fill every placeholder (texts fenced, see the module docstring) and join the non-empty
-        sections with blank lines."""
+        sections with blank lines; the fence boundary is derived from `boundary_seed` when given."""
         values = {**dict.fromkeys(OPTIONAL_FIELDS, ""), **values}
         missing = ALLOWED_FIELDS[self.kind] - values.keys()
         if missing:
@@ -125,7 +125,7 @@ class Template:
         derived = DERIVED_FIELDS & values.keys()
         if derived:
             raise ValueError(f"prompt {self.kind}/{self.name}: {sorted(derived)} are filled by rendering")
-        boundary = boundary_for(values[key] for key in sorted(values))
+        boundary = boundary_for((values[key] for key in sorted(values)), boundary_seed)
         filled = {key: fence(text, boundary) if key in FENCED_FIELDS and text else text
                   for key, text in values.items()}
         filled.update(boundary=boundary, answer_instruction=answer_instruction(self.kind))
@@ -197,18 +197,21 @@ def idea_texts(kind: str, meta: Mapping[str, Any]) -> dict[str, str]:
 
 def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: str) -> str:
     """The prompt text of one call for a sample (ideas swapped for the ba order); related work is
-    the sample's `related_work` block of that order, when a retrieval step left one."""
+    the sample's `related_work` block of that order, when a retrieval step left one. The fence
+    boundary is seeded with the item id: both orders and every probe arm of an item state the same
+    one, so a probe changes only what it perturbs and a local model reuses the shared prompt prefix."""
     texts = idea_texts(kind, meta)
-    area = unit_of(meta)["area"]
+    unit = unit_of(meta)
+    area, seed = unit["area"], unit.get("item_id")
     cue = meta.get("cue") or ""
     related = (meta.get("related_work") or {}).get(order, "")
     template = load_template(kind, prompt)
     if kind == "pointwise":
-        return template.render(idea=texts["idea"], area=area, cue=cue, related_work=related)
+        return template.render(seed, idea=texts["idea"], area=area, cue=cue, related_work=related)
     first, second = texts["idea_a"], texts["idea_b"]
     if order == "ba":
         first, second = second, first
-    return template.render(idea_a=first, idea_b=second, area=area, cue=cue, related_work=related)
+    return template.render(seed, idea_a=first, idea_b=second, area=area, cue=cue, related_work=related)
 
 
 # Lean sample metadata: True when the sample's input is the rendered prompt of its first planned call.

@@ -7,7 +7,8 @@ as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (se
 answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (decode threads; default: half the
 cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower; prompts
 are evaluated with all cores),
-`n_batch` (default 512), `prefix_cache` (default false).
+`n_batch` (default 64: prompts are evaluated in chunks at positions 0, 64, 128, ..., as fast as
+in chunks of 512 on this model and able to keep more of a shared prefix), `prefix_cache` (default false).
 
 Calls run one at a time (llama.cpp is not thread-safe; a lock guards the model, and the call runs in a
 worker thread so the event loop stays free). They queue in `call_queue.py`: the next call is the queued
@@ -16,8 +17,9 @@ at once (e.g. an arm two probes share) run once. The engine always reuses what k
 (`llama_engine.py`): a prompt equal to the last one (the `repeat` probe's, with another seed) is not
 evaluated again, and whole `n_batch` chunks of a shared prefix are kept. `prefix_cache=true` also keeps
 the rest of the shared prefix: its suffix is then evaluated in other batches than from scratch, and the
-logits change (by up to 0.8 on the bundled audit's prompts, whose common prefix is about 137 of 800
-tokens), so sampled answers may differ; hence off by default. Queued calls wait in the event loop, not
+logits change in their last bits, so sampled answers may differ; hence off by default. (A judge
+prompt states one fence boundary for all the prompts of an item, `judges/prompts.py`, so the prompts
+of one item share their text up to where its orders or probe arms differ.) Queued calls wait in the event loop, not
 in a thread. (Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
 `--max-connections 1` to make Inspect itself queue the calls.) Usage is reported from llama.cpp's token counts; cost is 0.
 
@@ -31,7 +33,7 @@ allows (`tool_text.tool_grammar`); tool choice `any` / a named function allows o
 tools is refused.
 
 Model args that change outputs are also written into `base_url`
-(`local://<file>?grammar=...&grammar_sha=...&prefix_cache=...&n_ctx=...&tools=tool_text/1`; `grammar_sha`
+(`local://<file>?grammar=...&grammar_sha=...&prefix_cache=...&n_ctx=...&n_batch=...&tools=tool_text/1`; `grammar_sha`
 hashes the grammar texts, so editing a grammar invalidates cached answers), which Inspect's
 response cache keys on (it also keys on the tools and tool choice offered).
 
@@ -86,7 +88,7 @@ from judgeaudit.providers.transcript import (
 )
 
 DEFAULT_N_CTX = 4096
-DEFAULT_N_BATCH = 512
+DEFAULT_N_BATCH = 64
 DEFAULT_MAX_TOKENS = 512
 DEFAULT_CONFIG = GenerateConfig()
 _FINISH_REASONS: dict[str, StopReason] = {"stop": "stop", "length": "max_tokens"}
@@ -184,7 +186,8 @@ class LocalLlamaAPI(ModelAPI):
         self.base_url = (
             f"local://{self.model_path.resolve()}?grammar={grammar or 'none'}"
             f"&grammar_sha={grammar_fingerprint(grammar)}"
-            f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}&tools={TOOL_PROTOCOL}"
+            f"&prefix_cache={str(self.prefix_cache).lower()}&n_ctx={int(n_ctx)}&n_batch={int(n_batch)}"
+            f"&tools={TOOL_PROTOCOL}"
         )
 
     def max_connections(self) -> int:

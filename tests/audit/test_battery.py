@@ -291,3 +291,19 @@ def test_surface_ratio_refuses_a_scorer_other_than_the_judges(tmp_path: Path) ->
     assert reading.status == "not_run" and "corpus_sha256 '000" in reading.note and "ratio" not in detail
     ok, detail = surface_ratio_reading("distance_nn", items, 100, 1)
     assert ok.status == "ok" and ok.figures["ratio"].value.n == 8 and detail["edits_applied"] > 0
+
+
+def test_an_in_process_model_gets_every_sample_and_call_of_the_battery_at_once(tmp_path: Path) -> None:
+    """Its queue can only order the calls it holds: every sample of every task starts at once."""
+    from judgeaudit.audit.battery import build_tasks, concurrency
+
+    spec = AuditSpec(model="local/gemma-3-270m", dataset=str(FIX), kind="pairwise")
+    items_dir = tmp_path / "items"
+    write_items(items_dir / "pairwise.jsonl", read_items(FIX / "pairwise.jsonl")[:3])
+    sizes = [len(task.dataset) for task in build_tasks(spec, items_dir, ["position", "surface", "repeat"])]
+    assert sizes == [3, 3, 6, 12]  # unperturbed, repeat, 2 orders, 4 edits
+    assert concurrency(spec.model, sizes, None) == {"max_samples": 12, "max_connections": 24}
+    assert concurrency("local/x.gguf", [], None) == {"max_samples": 1, "max_connections": 1}
+    assert concurrency(spec.model, sizes, 2) == {"max_samples": 12, "max_connections": 2}
+    assert concurrency("openai/gpt-4o-mini", sizes, None) == {}
+    assert concurrency("openai/gpt-4o-mini", sizes, 3) == {"max_connections": 3}

@@ -77,12 +77,12 @@ class TestWithTheModel:
         assert verdict.finish_reason == "stop" and verdict.text in ("Verdict: A", "Verdict: B", "Verdict: TIE")
 
     def test_exact_reuse_gives_the_fresh_answers(self, engine: Any) -> None:
-        """The last prompt again, or whole 512-token chunks of a shared prefix: reused, same answers."""
+        """The last prompt again, or whole `n_batch` chunks of a shared prefix: reused, same answers."""
         def run(prompt: str, seed: int) -> tuple[str, int]:
             done = engine.complete(prompt, 12, [], SamplingParams(temperature=1.0, seed=seed))
             return done.text, done.evaluated_prompt_tokens
 
-        filler = " ".join(f"w{i}" for i in range(170))  # about 590 tokens: one whole 512-token chunk shared by the two long prompts
+        filler = " ".join(f"w{i}" for i in range(40))  # about 130 tokens: two whole 64-token chunks shared
         long_a, long_b = f"### User\n{filler}\nFirst question?\n\n### Assistant\n", f"### User\n{filler}\nAnother one?\n\n### Assistant\n"
         engine.reset()
         sequence = [(PROMPT, 1), (PROMPT, 2), (long_a, 3), (long_b, 4), (long_b, 5)]
@@ -95,9 +95,48 @@ class TestWithTheModel:
         n_a, n_b = len(engine.tokenize(long_a)), len(engine.tokenize(long_b))
         shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(long_a), engine.tokenize(long_b), strict=False)) if a != b)
         chunks = shared // engine.n_batch * engine.n_batch
-        assert chunks >= engine.n_batch
+        assert chunks >= engine.n_batch and n_a > chunks + engine.n_batch // 2  # a chunk cut short by the split
         assert [n for _, n in reused] == [len(engine.tokenize(PROMPT)), 0, n_a, n_b - chunks, 0]
         assert [n for _, n in fresh] == [len(engine.tokenize(PROMPT)), len(engine.tokenize(PROMPT)), n_a, n_b, n_b]
+
+    def test_cached_grammar_states_draw_what_llama_cpp_s_own_chain_draws(self, engine: Any) -> None:
+        """The grammar's allowed tokens per state come from a cache after the first scan; every token
+        drawn is the one llama.cpp's sampler chain with the grammar inside draws from the same logits."""
+        lib = llama_engine.library()
+
+        def reference(prompt: str, params: SamplingParams, grammar: str, budget: int) -> str:
+            chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
+            n_vocab = lib.llama_vocab_n_tokens(engine._vocab)
+            for sampler in (lib.llama_sampler_init_penalties(n_vocab, llama_engine.PENALTY_LAST_N, params.repeat_penalty,
+                                                             params.frequency_penalty, params.presence_penalty),
+                            lib.llama_sampler_init_grammar(engine._vocab, grammar.encode(), b"root"),
+                            lib.llama_sampler_init_top_k(params.top_k), lib.llama_sampler_init_typical(params.typical_p, 1),
+                            lib.llama_sampler_init_top_p(params.top_p, 1), lib.llama_sampler_init_min_p(params.min_p, 1),
+                            lib.llama_sampler_init_temp(params.temperature), lib.llama_sampler_init_dist(params.seed)):
+                lib.llama_sampler_chain_add(chain, sampler)
+            engine.reset()
+            engine._evaluate(engine.tokenize(prompt))
+            out = b""
+            for _ in range(budget):
+                token = lib.llama_sampler_sample(chain, engine._ctx, -1)
+                if lib.llama_vocab_is_eog(engine._vocab, token):
+                    break
+                out += engine.piece(token)
+                engine._evaluate([token])
+            lib.llama_sampler_free(chain)
+            engine.reset()
+            return out.decode("utf-8", errors="ignore")
+
+        cases = [(SamplingParams(temperature=t, seed=s, repeat_penalty=r), g)
+                 for t, s, r, g in ((3.0, 1, 1.0, "pairwise"), (3.0, 2, 1.3, "pairwise"), (5.0, 3, 1.0, "pairwise"),
+                                    (1.5, 4, 1.0, "pointwise_reasoned"))]
+        for params, name in cases:
+            expected = reference(PROMPT, params, GRAMMARS[name], 24)
+            for _ in range(2):  # the second run finds every state of the first in the cache
+                got = engine.complete(PROMPT, 24, [], params, GRAMMARS[name]).text
+                assert got == expected, (params, name)
+        states = [key for key in engine._grammar_masks._sets if key[0] == GRAMMARS["pairwise"]]
+        assert len(states) >= 4 and all(len(engine._grammar_masks.get(key)) <= 4096 for key in states)
 
     def test_prefix_cache_reuses_any_shared_prefix(self, engine: Any) -> None:
         other = PROMPT.replace("a ResNet on new data", "a transformer for tables")
@@ -107,7 +146,7 @@ class TestWithTheModel:
         second = engine.complete(other, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
         assert first.evaluated_prompt_tokens == first.prompt_tokens  # nothing to reuse after a reset
         assert second.evaluated_prompt_tokens == second.prompt_tokens - shared
-        exact = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0))  # < 512 shared: from scratch
+        exact = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0))  # after an inexact reuse: from scratch
         assert exact.evaluated_prompt_tokens == exact.prompt_tokens
 
     def test_bad_grammar_and_long_prompt_are_errors(self, engine: Any) -> None:
