@@ -18,6 +18,7 @@ from session_caches import CACHE_ENV, SESSION_CACHES  # noqa: E402, F401
 
 # isort: split
 import pytest  # noqa: E402
+from module_order import by_cost, module_costs  # noqa: E402
 from real_items import search_set  # noqa: E402, F401  (fixture: a small search corpus + one pair / one point)
 
 from judgeaudit.data.contract import Evidence, Idea, PairItem, PointItem, Provenance  # noqa: E402
@@ -119,3 +120,8 @@ def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove this process's private cache root (each xdist worker and the controller have their own)."""
     shutil.rmtree(SESSION_CACHES, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Costliest modules first, for xdist's loadscope (tests/module_order.py)."""
+    items[:] = by_cost(items, module_costs())
