@@ -109,9 +109,17 @@ def _convert(hub_id: str, out: Path, env: dict[str, str]) -> subprocess.Complete
     return subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
 
 
+def _hub_env(hub: HubStandIn, tmp_path: Path) -> dict[str, str]:
+    """The stand-in Hub, online, with a Hugging Face cache of this test's own: every cache variable is
+    set, since the session's (tests/session_caches.py) would otherwise win over HF_HOME and keep the
+    snapshot for later tests of this worker (which then find the repo offline)."""
+    hf = tmp_path / "hf"
+    return {"HF_ENDPOINT": hub.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(hf), "HF_HUB_CACHE": str(hf / "hub"),
+            "HF_DATASETS_CACHE": str(hf / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
+
+
 def test_convert_from_hub_id_online_then_offline_from_cache(hub: HubStandIn, tmp_path: Path) -> None:
-    env = {"HF_ENDPOINT": hub.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf"),
-           "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env = _hub_env(hub, tmp_path)
     done = _convert(HUB_ID, tmp_path / "online", env)
     assert done.returncode == 0, done.stderr
     assert f"GET /api/datasets/{HUB_ID}/revision/main" in hub.requests
@@ -135,8 +143,7 @@ def test_convert_from_hub_id_online_then_offline_from_cache(hub: HubStandIn, tmp
 
 
 def test_unknown_hub_repo_is_a_clear_error(hub: HubStandIn, tmp_path: Path) -> None:
-    env = {"HF_ENDPOINT": hub.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp_path / "hf"),
-           "HF_HUB_DISABLE_XET": "1"}
+    env = _hub_env(hub, tmp_path)
     done = _convert("someone/not-there", tmp_path / "out", env)
     assert done.returncode == 2
     assert "'someone/not-there'" in done.stderr and "local directory" in done.stderr
