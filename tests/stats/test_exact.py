@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from judgeaudit.stats.exact import (
+    _score_intervals,
     _two_sample_mle,
     _two_sample_mle_bisection,
     clopper_pearson,
@@ -254,3 +255,22 @@ def test_macro_f1_bounds_by_hand() -> None:
     assert low == 0.0 and 0 < high < 0.5
     # one class only: a wrong verdict on it may predict the absent class, whose F1 is then 0
     assert macro_f1_bounds(1.0, 0, 12)[0] < 0.5
+
+
+def test_one_table_s_remembered_interval_is_its_computation_to_the_bit() -> None:
+    """A single table's ends are remembered (they recur across an audit's figures and replays): the same
+    bits as computing that table alone, every time, empty tables included; and within 1e-12 of the ends the
+    vectorised computation gives it inside a batch (whose shared Newton steps run until every row is still)."""
+    rng = np.random.default_rng(3)
+    for support in ([0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 0.25, 0.5, 0.75, 1.0]):
+        tables = rng.integers(0, 6, size=(40, len(support))).astype(float)
+        tables[0] = 0.0  # no items: NaN ends
+        tables[1] = [0.0] * (len(support) - 1) + [7.0]  # every item at the top
+        batch_low, batch_high = score_interval(tables, support)
+        for k, table in enumerate(tables):
+            alone = _score_intervals(table[None, :], np.array(support), 0.95, default_cc(support))
+            for _ in range(2):  # computed, then remembered
+                low, high = score_interval(table, support)
+                assert low.shape == high.shape == (1,)
+                assert np.array_equal(low, alone[0], equal_nan=True) and np.array_equal(high, alone[1], equal_nan=True)
+            assert np.allclose([low[0], high[0]], [batch_low[k], batch_high[k]], rtol=0, atol=1e-12, equal_nan=True)
