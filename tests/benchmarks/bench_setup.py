@@ -9,7 +9,8 @@
    (`INSPECT_CACHE_DIR`) and an empty judgeaudit cache (`JUDGEAUDIT_CACHE`) into which the Gemma GGUF
    was assembled beforehand (its assembly, done once per machine on first use, is timed apart).
    Reports the card's own cost block (judge calls, tokens) and, from the logs, model calls made,
-   served from Inspect's cache, prompt tokens evaluated and the prefill / decode seconds of the engine.
+   served from Inspect's cache, engine runs (identical calls in flight at once run once), prompt
+   tokens evaluated and the prefill / decode seconds of the engine.
 3. tests (`--tests`, slow): the wall time of `python -m pytest -q` in this checkout.
 
 Every figure gives wall seconds and CPU seconds (user + system of the command and its children): on a
@@ -86,9 +87,9 @@ def call_figures(log_dir: Path, python: Path) -> dict[str, Any]:
 import json, sys
 from pathlib import Path
 from inspect_ai.log import read_eval_log
-out = {"model_calls": 0, "cache_reads": 0, "prompt_tokens": 0, "evaluated_prompt_tokens": 0,
+out = {"model_calls": 0, "cache_reads": 0, "engine_runs": 0, "prompt_tokens": 0, "evaluated_prompt_tokens": 0,
        "output_tokens": 0, "prefill_seconds": 0.0, "decode_seconds": 0.0, "distinct_prompts": 0}
-prompts = set()
+prompts, runs = set(), set()
 for path in Path(sys.argv[1]).glob("*.eval"):
     for sample in read_eval_log(str(path)).samples or []:
         for event in sample.events:
@@ -101,12 +102,20 @@ for path in Path(sys.argv[1]).glob("*.eval"):
             usage = event.output.usage
             out["prompt_tokens"] += usage.input_tokens if usage else 0
             out["output_tokens"] += usage.output_tokens if usage else 0
-            timings = ((event.output.metadata or {}).get("local") or {}).get("timings") or {}
+            prompt = str((event.call.request if event.call else {}).get("prompt", ""))
+            prompt = sample.attachments.get(prompt.removeprefix("attachment://"), prompt)
+            prompts.add(prompt)
+            local = (event.output.metadata or {}).get("local") or {}
+            timings = local.get("timings") or {}
+            # identical calls in flight at once run once and share that run's output (timings included)
+            run = (prompt, local.get("seed"), timings.get("prefill_seconds"), timings.get("decode_seconds"))
+            if run in runs:
+                continue
+            runs.add(run)
+            out["engine_runs"] += 1
             out["evaluated_prompt_tokens"] += timings.get("prompt_evaluated", 0)
             out["prefill_seconds"] += timings.get("prefill_seconds", 0.0)
             out["decode_seconds"] += timings.get("decode_seconds", 0.0)
-            prompt = str((event.call.request if event.call else {}).get("prompt", ""))
-            prompts.add(sample.attachments.get(prompt.removeprefix("attachment://"), prompt))
 out["distinct_prompts"] = len(prompts)
 print(json.dumps(out))
 """

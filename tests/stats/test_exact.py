@@ -263,7 +263,7 @@ def test_one_table_s_remembered_interval_is_its_computation_to_the_bit() -> None
     vectorised computation gives it inside a batch (whose shared Newton steps run until every row is still)."""
     rng = np.random.default_rng(3)
     for support in ([0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 0.25, 0.5, 0.75, 1.0]):
-        tables = rng.integers(0, 6, size=(40, len(support))).astype(float)
+        tables = rng.integers(0, 6, size=(12, len(support))).astype(float)
         tables[0] = 0.0  # no items: NaN ends
         tables[1] = [0.0] * (len(support) - 1) + [7.0]  # every item at the top
         batch_low, batch_high = score_interval(tables, support)
