@@ -12,6 +12,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.pop("OPENREVIEW_USERNAME", None)
 os.environ.pop("OPENREVIEW_PASSWORD", None)
+# Audit batteries without Inspect's realtime sample buffer (nobody watches them live; a fifth less
+# overhead per instant planted/mockllm answer). tests/audit/test_battery.py checks both settings.
+os.environ.setdefault("JUDGEAUDIT_LOG_REALTIME", "0")
+os.environ.setdefault("INSPECT_EVAL_NO_LOG_REALTIME", "1")  # the same for `inspect eval` / `eval-set` runs
 
 # Every cache and log directory points into this process's private tmp dir (see session_caches.py).
 from session_caches import CACHE_ENV, SESSION_CACHES  # noqa: E402, F401

@@ -307,3 +307,21 @@ def test_an_in_process_model_gets_every_sample_and_call_of_the_battery_at_once(t
     assert concurrency(spec.model, sizes, 2) == {"max_samples": 12, "max_connections": 2}
     assert concurrency("openai/gpt-4o-mini", sizes, None) == {}
     assert concurrency("openai/gpt-4o-mini", sizes, 3) == {"max_connections": 3}
+
+
+def test_the_battery_keeps_inspect_s_realtime_buffer_unless_told_not_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """JUDGEAUDIT_LOG_REALTIME=0 (set for this suite in conftest) turns it off; unset, Inspect's default stays."""
+    from inspect_ai.log import read_eval_log
+
+    dataset = widened_set(tmp_path / "set", "pairwise", 1)
+    for setting, expected in (("0", False), (None, True)):
+        if setting is None:
+            monkeypatch.delenv("JUDGEAUDIT_LOG_REALTIME", raising=False)
+        else:
+            monkeypatch.setenv("JUDGEAUDIT_LOG_REALTIME", setting)
+        spec = AuditSpec(model=OWN, dataset=str(dataset), kind="pairwise", probes=("repeat",), resamples=100,
+                         model_args={"custom_outputs": scripted.judge(scripted.accurate)})
+        run_audit(spec, tmp_path / f"audit-{setting}")
+        logs = sorted((tmp_path / f"audit-{setting}" / "logs").glob("*.eval"))
+        assert len(logs) == 2 and all(read_eval_log(str(log), header_only=True).eval.config.log_realtime is expected
+                                      for log in logs)
