@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from pathlib import Path
@@ -129,3 +130,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Costliest modules first, for xdist's loadscope (tests/module_order.py)."""
     items[:] = by_cost(items, module_costs())
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move what collection built (modules, parametrised cases) out of the cyclic collector's reach:
+    every later full collection then skips it (about 5% of the audit batteries' time)."""
+    gc.collect()
+    gc.freeze()
