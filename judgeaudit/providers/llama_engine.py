@@ -16,9 +16,14 @@ same answers): a prompt equal to the previous one is not evaluated again (its KV
 logits of its last token are kept), and a prompt sharing a prefix with it keeps the shared whole
 chunks of `n_batch` tokens (a fresh evaluation computes those chunks from the same tokens in the same
 batches, and the chunks after them at the same positions). A small `n_batch` keeps more of a shared
-prefix: the `local/` provider's default, 64, evaluates prompts as fast as 512 on this model. Any other reuse changes the batches and so the last bits of the logits: `reuse_prefix=True`
-keeps the whole longest common prefix (at least one token is evaluated), faster, but a sampled answer
-may then differ from the fresh one.
+prefix: the `local/` provider's default, 64, evaluates prompts as fast as 512 on this model. Any other
+reuse changes the batches and so the last bits of the logits: `reuse_prefix=True` keeps the whole
+longest common prefix (at least one token is evaluated), faster, but a sampled answer may then differ
+from the fresh one.
+
+Under a grammar, the tokens it allows in each of its states are computed by llama.cpp's grammar
+sampler once per engine and then applied from memory (`GrammarMasks`, `Sampler`): the same draws,
+without scanning the whole vocabulary for every token.
 
 The struct layouts below are those of the pinned `xllamacpp` release (`LIBRARY_VERSION`); another
 release is refused with a clear error, since a layout change would corrupt memory silently.
