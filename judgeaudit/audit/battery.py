@@ -48,7 +48,7 @@ from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
-from judgeaudit.errors import UserError
+from judgeaudit.errors import UserError, error_line
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.llm.panel import parse_members
@@ -368,6 +368,7 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
     from inspect_ai import eval_set
 
     check_spec(spec)
+    check_model(spec)
     items = select_items(spec.dataset, spec.kind, spec.limit)
     generated = select_generated(spec.generated, spec.kind, spec.limit) if spec.generated else []
     claim_out_dir(spec, [*items, *generated], out, write=False)
@@ -396,6 +397,21 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
     # Failed judge calls error their samples (status error, no eval error) and are still scored:
     # the card says "could not judge: N of M calls failed" from those scores.
     return list(logs), items, skipped, generated
+
+
+def check_model(spec: AuditSpec) -> None:
+    """Start the judge's model before anything is written: a provider Inspect does not know, or one that
+    cannot start (a missing key or model file), is one line, and the out dir stays free for the next run."""
+    if spec.model == NO_MODEL:
+        return
+    from inspect_ai.model import get_model
+
+    try:
+        get_model(spec.model, **spec.model_args)
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (whatever the provider raised, it could not start)
+        raise AuditError(f"--model {spec.model} cannot be used: {error_line(exc)}") from exc
 
 
 def realtime_logging() -> bool:

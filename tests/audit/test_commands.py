@@ -103,6 +103,21 @@ def test_resume_with_other_items_or_model_is_refused(tmp_path: Path, capsys: pyt
     assert "different model" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("model", "said"), [("nosuch/model", "Model API nosuch"),
+                                             ("local/not-there.gguf", "'not-there.gguf' does not exist")])
+def test_a_model_that_cannot_start_is_one_line_and_leaves_the_out_dir_free(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, said: str) -> None:
+    out = tmp_path / "o"
+    base = ["audit", "--dataset", str(FIX), "--out", str(out), "--probes", "position", "--resamples", "200",
+            "--display", "none", "--limit", "1"]
+    assert main([*base, "--model", model]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"judgeaudit audit: --model {model} cannot be used: ") and said in err
+    assert len(err.splitlines()) == 1 and "internal error" not in err
+    assert not (out / "audit-run.json").exists() and not (out / "items").exists()
+    assert main([*base, "--model", "scripted/accurate"]) == 0  # the same --out, the right model: it runs
+
+
 def test_limit_takes_gold_classes_in_turn() -> None:
     from dataclasses import replace
 
