@@ -137,7 +137,6 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_init_from_model": (P, [P, ContextParams]),
     "llama_free": (None, [P]),
     "llama_model_get_vocab": (P, [P]),
-    "llama_get_model": (P, [P]),
     "llama_vocab_n_tokens": (ctypes.c_int32, [P]),
     "llama_vocab_bos": (c_token, [P]),
     "llama_vocab_get_add_bos": (ctypes.c_bool, [P]),
@@ -290,6 +289,7 @@ class Sampler:
     one `llama_sampler_sample` draws from the whole chain."""
 
     first: Any  # the whole chain, or the penalties before the grammar
+    n_vocab: int
     draw_chain: Any = None
     grammar: Any = None
     grammar_text: str = ""
@@ -304,8 +304,7 @@ class Sampler:
         if logits is None and self.grammar is None:
             return int(lib.llama_sampler_sample(self.first, ctx, -1))
         if logits is None:
-            n_vocab = lib.llama_vocab_n_tokens(lib.llama_model_get_vocab(lib.llama_get_model(ctx)))
-            logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(ctx, -1), shape=(n_vocab,))
+            logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(ctx, -1), shape=(self.n_vocab,))
         data = np.zeros(len(logits), dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)])
         data["id"] = np.arange(len(logits), dtype=np.int32)
         data["logit"] = logits
@@ -439,12 +438,13 @@ class Engine:
     def _sampler(self, params: SamplingParams, seed: int, grammar: str | None) -> Sampler:
         """A fresh sampler chain in llama-cpp-python's order: penalties, the grammar, then the draw."""
         lib = library()
+        n_vocab = lib.llama_vocab_n_tokens(self._vocab)
         compiled = None
         if grammar is not None:
             compiled = lib.llama_sampler_init_grammar(self._vocab, grammar.encode("utf-8"), b"root")
             if not compiled:
                 raise EngineError("llama.cpp could not parse the grammar (GBNF) given")
-        penalties = lib.llama_sampler_init_penalties(lib.llama_vocab_n_tokens(self._vocab), PENALTY_LAST_N,
+        penalties = lib.llama_sampler_init_penalties(n_vocab, PENALTY_LAST_N,
                                                      params.repeat_penalty, params.frequency_penalty,
                                                      params.presence_penalty)
         if params.temperature < 0:
@@ -456,8 +456,8 @@ class Engine:
                     lib.llama_sampler_init_top_p(params.top_p, 1), lib.llama_sampler_init_min_p(params.min_p, 1),
                     lib.llama_sampler_init_temp(params.temperature), lib.llama_sampler_init_dist(seed)]
         if compiled is None or grammar is None:  # one chain, drawn by llama.cpp from the context's logits
-            return Sampler(_chain([penalties, *draw]))
-        return Sampler(_chain([penalties]), _chain(draw), compiled, grammar, self._grammar_masks)
+            return Sampler(_chain([penalties, *draw]), n_vocab)
+        return Sampler(_chain([penalties]), n_vocab, _chain(draw), compiled, grammar, self._grammar_masks)
 
     def _evaluate(self, tokens: list[int]) -> None:
         """Decode `tokens` after the evaluated ones in chunks ending at multiples of `n_batch` positions

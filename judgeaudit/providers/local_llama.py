@@ -20,8 +20,9 @@ the rest of the shared prefix: its suffix is then evaluated in other batches tha
 logits change in their last bits, so sampled answers may differ; hence off by default. (A judge
 prompt states one fence boundary for all the prompts of an item, `judges/prompts.py`, so the prompts
 of one item share their text up to where its orders or probe arms differ.) Queued calls wait in the event loop, not
-in a thread. (Inspect's adaptive concurrency ignores a provider's `max_connections()`; pass
-`--max-connections 1` to make Inspect itself queue the calls.) Usage is reported from llama.cpp's token counts; cost is 0.
+in a thread. (Inspect's adaptive concurrency ignores a provider's `max_connections()` and lets only a
+few calls in at a time; a large `--max-connections` and `--max-samples` let the queue hold every call and
+order them all, as `judgeaudit audit` does, `audit/battery.py` `concurrency`.) Usage is reported from llama.cpp's token counts; cost is 0.
 
 Tool calling uses our text protocol `tool_text/1` (`tool_text.py`): offered tools are
 described in a system block of the prompt, a reply line `CALL <tool> <JSON arguments>` becomes

@@ -38,7 +38,7 @@ VENUE = "ICLR.cc/2026/Conference"
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "openreview_small"
 PAGE = 7  # submissions per page
 SHARD = 16  # forums per shard
-PLANTED_PASSWORD = "pw-PLANTED-9c41e7"
+PLANTED_PASSWORD = "pw-PLANTED-9c41e7"  # not a credential: a canary the stand-in server accepts, searched for in logs
 
 
 def fast_policy(sleeps: list[float] | None = None, **overrides: Any) -> RetryPolicy:
