@@ -18,6 +18,8 @@ print("llama smoke: ok,", repr(out.text))
 
 done = subprocess.run([sys.executable, "-c", CHILD], check=False)
 if done.returncode != 0:
-    print(f"llama smoke: the llama.cpp library cannot decode on this CPU or failed to load (exit {done.returncode})",
-          file=sys.stderr)
+    print(
+        f"llama smoke: the llama.cpp library cannot decode on this CPU or failed to load (exit {done.returncode})",
+        file=sys.stderr,
+    )
 sys.exit(0 if done.returncode == 0 else 1)

@@ -43,8 +43,11 @@ class OneLineParser(argparse.ArgumentParser):
         """Print `error: PROG: MESSAGE` and exit 2 (argparse prints the usage block first)."""
         self.exit(2, f"error: {self.prog}: {' '.join(message.split())}\n")
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+    def parse_args(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> argparse.Namespace:
         """Parse like argparse; an unknown argument is reported against the subcommand it followed."""
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
@@ -84,8 +87,10 @@ TRACEBACK_ENV = "JUDGEAUDIT_TRACEBACK"
 
 def internal_error_line(exc: BaseException) -> str:
     """One line for an unexpected ValueError/KeyError: a bug, with how to see its traceback."""
-    return (f"internal error (a bug, please report it): {type(exc).__name__}: {error_line(exc)}; "
-            f"rerun with {TRACEBACK_ENV}=1 for the traceback")
+    return (
+        f"internal error (a bug, please report it): {type(exc).__name__}: {error_line(exc)}; "
+        f"rerun with {TRACEBACK_ENV}=1 for the traceback"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

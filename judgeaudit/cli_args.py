@@ -31,7 +31,10 @@ class Handler:
 
     def load(self) -> Callable[[argparse.Namespace], int]:
         """The handler function, its module imported."""
-        return cast(Callable[[argparse.Namespace], int], getattr(importlib.import_module(self.module), self.function))
+        return cast(
+            Callable[[argparse.Namespace], int],
+            getattr(importlib.import_module(self.module), self.function),
+        )
 
     def __call__(self, args: argparse.Namespace) -> int:
         """Run the handler on the parsed arguments; returns the exit code."""
@@ -67,9 +70,15 @@ def input_dir(flag: str, path: str | Path) -> Path:
 
 def add_bootstrap_args(parser: argparse.ArgumentParser, seed_help: str) -> None:
     """The `--resamples` and `--seed` options of the commands that bootstrap intervals (report, audit)."""
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
-                        help=f"bootstrap resamples B (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"{seed_help} (default: {DEFAULT_SEED})")
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples B (default: {DEFAULT_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"{seed_help} (default: {DEFAULT_SEED})"
+    )
 
 
 def check_bootstrap_args(args: argparse.Namespace) -> None:

@@ -42,7 +42,9 @@ class UserErrorHook:
     def __init__(self, previous: ExceptHook) -> None:
         self.previous = previous
 
-    def __call__(self, exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    def __call__(
+        self, exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         """Handle one uncaught exception."""
         user_error = find_user_error(exc)
         if user_error is None:

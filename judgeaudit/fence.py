@@ -115,14 +115,19 @@ def fill(text: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
 
 
-def fenced_prompt(text: str, values: Mapping[str, str], fenced: Iterable[str], rule: str = "") -> str:
+def fenced_prompt(
+    text: str, values: Mapping[str, str], fenced: Iterable[str], rule: str = ""
+) -> str:
     """`text` filled with `values` (see `fill`), the non-empty values under the `fenced` keys each
     fenced with one boundary derived from all values; `{boundary}` is that boundary and
     `{fence_rule}` the rule `rule` (with its own `{boundary}` filled) when given. Every value,
     fenced or not, is filled in the same one pass."""
     keys = set(fenced)
     boundary = boundary_for(values[key] for key in sorted(values))
-    filled = {key: fence(value, boundary) if key in keys and value else value for key, value in values.items()}
+    filled = {
+        key: fence(value, boundary) if key in keys and value else value
+        for key, value in values.items()
+    }
     filled["boundary"] = boundary
     if rule:
         filled["fence_rule"] = fill(rule, {"boundary": boundary})
@@ -135,6 +140,7 @@ def fence_in(text: str, boundary: str | None) -> str:
     if boundary is not None and boundary.casefold() not in text.casefold():
         return fence(text, boundary)
     own = boundary_for([text, boundary or ""])
-    return (f'This text has its own fence: it starts after the line "{begin_line(own)}" and stops at the '
-            f'line "{end_line(own)}".\n{fence(text, own)}')
-
+    return (
+        f'This text has its own fence: it starts after the line "{begin_line(own)}" and stops at the '
+        f'line "{end_line(own)}".\n{fence(text, own)}'
+    )

@@ -28,7 +28,9 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     os.chmod(tmp, 0o666 & ~umask)
     try:
         binary = "b" in mode
-        with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else "\n") as fh:
+        with os.fdopen(
+            fd, mode, encoding=None if binary else encoding, newline=None if binary else "\n"
+        ) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

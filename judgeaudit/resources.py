@@ -69,5 +69,7 @@ def resolve_dataset_file(dataset: str, kind: str, idea_format: str = "abstract")
 def missing_plan_message(dataset: str, root: Path, kind: str) -> str:
     """One line for a set without its `{kind}_plan.jsonl`: what is missing and the command that builds it."""
     command = f"judgeaudit mine plan --dataset {shlex.quote(str(root))} --model MODEL"
-    return (f"dataset {dataset!r} has no {kind}_plan.jsonl (only {kind}.jsonl in {root}); "
-            f"build the plan files with `{command}`, or run with idea_format=abstract")
+    return (
+        f"dataset {dataset!r} has no {kind}_plan.jsonl (only {kind}.jsonl in {root}); "
+        f"build the plan files with `{command}`, or run with idea_format=abstract"
+    )

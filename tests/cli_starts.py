@@ -34,8 +34,19 @@ LOOSE = tuple(MINE_LOOSE)
 # is loaded with ctypes from the xllamacpp wheel (never imported as a Python package), so it is named
 # by the one module that loads it.
 LLAMA_ENGINE = "judgeaudit.providers.llama_engine"
-HEAVY: tuple[str, ...] = ("inspect_ai", "pandas", "matplotlib", "torch", "litellm", "sentence_transformers",
-                          LLAMA_ENGINE, "sklearn", "datasets", "scipy", "numpy")
+HEAVY: tuple[str, ...] = (
+    "inspect_ai",
+    "pandas",
+    "matplotlib",
+    "torch",
+    "litellm",
+    "sentence_transformers",
+    LLAMA_ENGINE,
+    "sklearn",
+    "datasets",
+    "scipy",
+    "numpy",
+)
 # `python -c MODULES_DRIVER OUT MODULE ARGS...`: run MODULE as `python -m MODULE ARGS...` would, then
 # write the names in sys.modules to OUT as JSON when the interpreter exits (forked workers leave
 # through os._exit, so only the command's own process writes).
@@ -56,7 +67,9 @@ class Start:
     wall: float  # seconds, start of the child to its exit
     stdout: str
     stderr: str
-    modules: frozenset[str]  # every module in sys.modules at exit (empty unless run with imports=True)
+    modules: frozenset[
+        str
+    ]  # every module in sys.modules at exit (empty unless run with imports=True)
 
     def heavy(self) -> tuple[str, ...]:
         """The HEAVY libraries among the imported modules, in HEAVY's order."""
@@ -64,22 +77,42 @@ class Start:
         return tuple(h for h in HEAVY if h in tops or h in self.modules)
 
 
-def command_argv(args: Sequence[str], *, python: str = sys.executable, module: str = "judgeaudit") -> list[str]:
+def command_argv(
+    args: Sequence[str], *, python: str = sys.executable, module: str = "judgeaudit"
+) -> list[str]:
     """The child's argv: `python -m judgeaudit ARGS`."""
     return [python, "-m", module, *args]
 
 
-def start(args: Sequence[str], *, cwd: Path, python: str = sys.executable, module: str = "judgeaudit",
-          imports: bool = False, env: Mapping[str, str] | None = None, timeout: float = 600) -> Start:
+def start(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    python: str = sys.executable,
+    module: str = "judgeaudit",
+    imports: bool = False,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 600,
+) -> Start:
     """Run `python -m judgeaudit ARGS` once in `cwd`; with `imports`, also record every module it imported."""
     child_env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}
     with tempfile.TemporaryDirectory(prefix="cli-starts-") as tmp:
         out = Path(tmp) / "modules.json"
-        argv = [python, "-c", MODULES_DRIVER, str(out), module, *args] if imports else command_argv(
-            args, python=python, module=module)
+        argv = (
+            [python, "-c", MODULES_DRIVER, str(out), module, *args]
+            if imports
+            else command_argv(args, python=python, module=module)
+        )
         began = time.perf_counter()
-        done = subprocess.run(argv, cwd=cwd, env=child_env, capture_output=True, text=True, timeout=timeout,
-                              check=False)
+        done = subprocess.run(
+            argv,
+            cwd=cwd,
+            env=child_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         wall = time.perf_counter() - began
         modules = frozenset(json.loads(out.read_text(encoding="utf-8"))) if imports else frozenset()
     return Start(done.returncode, wall, done.stdout, done.stderr, modules)

@@ -16,7 +16,9 @@ os.environ.pop("OPENREVIEW_PASSWORD", None)
 # Audit batteries without Inspect's realtime sample buffer (nobody watches them live; a fifth less
 # overhead per instant planted/mockllm answer). tests/audit/test_battery.py checks both settings.
 os.environ.setdefault("JUDGEAUDIT_LOG_REALTIME", "0")
-os.environ.setdefault("INSPECT_EVAL_NO_LOG_REALTIME", "1")  # the same for `inspect eval` / `eval-set` runs
+os.environ.setdefault(
+    "INSPECT_EVAL_NO_LOG_REALTIME", "1"
+)  # the same for `inspect eval` / `eval-set` runs
 
 # Every cache and log directory points into this process's private tmp dir (see session_caches.py).
 from session_caches import CACHE_ENV, SESSION_CACHES  # noqa: E402, F401
@@ -32,21 +34,35 @@ from judgeaudit.data.jsonl import write_items  # noqa: E402
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def make_idea(idea_id: str, label: str, *, area: str = "learning theory", text: str | None = None,
-              source: str = "human", generator: str | None = None, fmt: str = "abstract",
-              title: str | None = "A title", rich: bool = True) -> Idea:
+def make_idea(
+    idea_id: str,
+    label: str,
+    *,
+    area: str = "learning theory",
+    text: str | None = None,
+    source: str = "human",
+    generator: str | None = None,
+    fmt: str = "abstract",
+    title: str | None = "A title",
+    rich: bool = True,
+) -> Idea:
     """A valid Idea; `rich` fills every optional field, otherwise they stay null/empty."""
-    evidence = Evidence(
-        rating_mean=7.5 if label == "novel" else 2.25,
-        contribution_mean=3.25 if label == "novel" else 1.5,
-        review_count=4,
-        positive_signals=("«first» to show this — naïve bound 🚀",) if label == "novel" else (),
-        negative_signals=() if label == "novel" else ("done before in 2019", "incremental"),
-        similar_papers=("Smith et al. 2020",) if label == "not_novel" else (),
-    ) if rich else Evidence()
+    evidence = (
+        Evidence(
+            rating_mean=7.5 if label == "novel" else 2.25,
+            contribution_mean=3.25 if label == "novel" else 1.5,
+            review_count=4,
+            positive_signals=("«first» to show this — naïve bound 🚀",) if label == "novel" else (),
+            negative_signals=() if label == "novel" else ("done before in 2019", "incremental"),
+            similar_papers=("Smith et al. 2020",) if label == "not_novel" else (),
+        )
+        if rich
+        else Evidence()
+    )
     return Idea(
         idea_id=idea_id,
-        text=text or f"Idea {idea_id}: we study ∑ over graphs — with ünïcode and \"quotes\"\nand a newline.",
+        text=text
+        or f'Idea {idea_id}: we study ∑ over graphs — with ünïcode and "quotes"\nand a newline.',
         format=fmt,  # type: ignore[arg-type]
         source=source,  # type: ignore[arg-type]
         area=area,
@@ -55,7 +71,9 @@ def make_idea(idea_id: str, label: str, *, area: str = "learning theory", text: 
         title=title if rich else None,
         evidence=evidence,
         original_text=("Original: " + idea_id) if rich else None,
-        provenance=Provenance(dataset="unit-test", source_id=idea_id, forum=f"forum{idea_id}" if rich else None),
+        provenance=Provenance(
+            dataset="unit-test", source_id=idea_id, forum=f"forum{idea_id}" if rich else None
+        ),
     )
 
 
@@ -66,13 +84,21 @@ def make_pairs(n: int = 4, *, fmt: str = "abstract") -> list[PairItem]:
         area = "learning theory" if i % 2 == 0 else "optimization"
         rich = i % 2 == 0
         novel = make_idea(f"n{i}", "novel", area=area, fmt=fmt, rich=rich)
-        plain = make_idea(f"p{i}", "not_novel", area=area, fmt=fmt, rich=rich,
-                          source="generated" if i == 3 else "human",
-                          generator="backbone-model" if i == 3 else None)
+        plain = make_idea(
+            f"p{i}",
+            "not_novel",
+            area=area,
+            fmt=fmt,
+            rich=rich,
+            source="generated" if i == 3 else "human",
+            generator="backbone-model" if i == 3 else None,
+        )
         gold = "a" if i % 2 == 0 else "b"
         a, b = (novel, plain) if gold == "a" else (plain, novel)
         setup = "human_generated" if i == 3 else "human_only"
-        pairs.append(PairItem(pair_id=f"pair{i}", setup=setup, area=area, idea_a=a, idea_b=b, gold=gold))  # type: ignore[arg-type]
+        pairs.append(
+            PairItem(pair_id=f"pair{i}", setup=setup, area=area, idea_a=a, idea_b=b, gold=gold)
+        )  # type: ignore[arg-type]
     return pairs
 
 

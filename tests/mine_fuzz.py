@@ -68,7 +68,9 @@ class Case:
     shards: dict[str, list[Line]]
     expected: list[dict[str, Any]] | None  # None: label check not applicable (truncated gzip)
     extra: Callable[[Path], None] | None = None
-    raw_shards: dict[str, bytes] = field(default_factory=dict)  # shards written as given bytes (not gzip of lines)
+    raw_shards: dict[str, bytes] = field(
+        default_factory=dict
+    )  # shards written as given bytes (not gzip of lines)
     lines_written: int = 0
 
 
@@ -101,14 +103,55 @@ def mutations(notes: list[dict[str, Any]], rng: random.Random) -> Case:
         ml = [mutated if j == i else n for j, n in enumerate(notes)]
         return Case(name, {"notes-00.jsonl.gz": lines(ml)}, replaced(i, expected_note))
 
-    bad_scores: list[Any] = [float("nan"), float("inf"), float("-inf"), 10**50, 11, -1, "abc", [6], {"x": 1}, True,
-                             None, "", "1e999", 6.5e300]
+    bad_scores: list[Any] = [
+        float("nan"),
+        float("inf"),
+        float("-inf"),
+        10**50,
+        11,
+        -1,
+        "abc",
+        [6],
+        {"x": 1},
+        True,
+        None,
+        "",
+        "1e999",
+        6.5e300,
+    ]
     kinds = [
-        "rating", "contribution", "contribution_text", "mdate", "review_forum", "sub_forum_collision",
-        "sub_forum_list", "review_other_forum", "id", "content", "huge_review", "huge_abstract", "surrogate",
-        "title_type", "area_type", "deep", "big_int", "cut_line", "dup_same", "dup_later_valid",
-        "dup_later_invalid", "bad_utf8", "garbage_lines", "invitations", "dir_shard", "link_shard",
-        "not_gzip_shard", "empty_shard", "truncated_gzip", "other_forum_list", "huge_unknown_field", "dup_subs",
+        "rating",
+        "contribution",
+        "contribution_text",
+        "mdate",
+        "review_forum",
+        "sub_forum_collision",
+        "sub_forum_list",
+        "review_other_forum",
+        "id",
+        "content",
+        "huge_review",
+        "huge_abstract",
+        "surrogate",
+        "title_type",
+        "area_type",
+        "deep",
+        "big_int",
+        "cut_line",
+        "dup_same",
+        "dup_later_valid",
+        "dup_later_invalid",
+        "bad_utf8",
+        "garbage_lines",
+        "invitations",
+        "dir_shard",
+        "link_shard",
+        "not_gzip_shard",
+        "empty_shard",
+        "truncated_gzip",
+        "other_forum_list",
+        "huge_unknown_field",
+        "dup_subs",
     ]
     kind = rng.choice(kinds)
     if kind == "rating":
@@ -171,9 +214,19 @@ def mutations(notes: list[dict[str, Any]], rng: random.Random) -> Case:
             m["content"] = v
         return one(f"content={v!r}", i, m, None)
     if kind == "huge_review":
-        return one("review text over 100,000 characters", r, _set(review, "weaknesses", "novel " * 40_000), None)
+        return one(
+            "review text over 100,000 characters",
+            r,
+            _set(review, "weaknesses", "novel " * 40_000),
+            None,
+        )
     if kind == "huge_abstract":
-        return one("abstract over 20,000 characters", s, _set(sub, "abstract", "We propose a method. " * 2_000), None)
+        return one(
+            "abstract over 20,000 characters",
+            s,
+            _set(sub, "abstract", "We propose a method. " * 2_000),
+            None,
+        )
     if kind == "surrogate":
         i = rng.choice([r, s])
         key = "strengths" if i == r else "abstract"
@@ -183,12 +236,17 @@ def mutations(notes: list[dict[str, Any]], rng: random.Random) -> Case:
         m = _set(sub, "title", rng.choice([5, ["t"], None]))
         return one("title wrong-typed", s, m, m)  # kept: a paper without a title keeps its label
     if kind == "area_type":
-        return one("primary_area wrong-typed", s, _set(sub, "primary_area", rng.choice([5, ["a"], None, ""])), None)
+        return one(
+            "primary_area wrong-typed",
+            s,
+            _set(sub, "primary_area", rng.choice([5, ["a"], None, ""])),
+            None,
+        )
     if kind == "deep":
         deep = b'{"id": "deep", "content": {"x": ' + b"[" * 200_000 + b"]" * 200_000 + b"}}\n"
         return one("deeply nested JSON", r, deep, None)
     if kind == "big_int":
-        m = encode(review).replace(b'"mdate": ', b'"mdate": ' + b"9" * 5000 + b", \"m2\": ", 1)
+        m = encode(review).replace(b'"mdate": ', b'"mdate": ' + b"9" * 5000 + b', "m2": ', 1)
         return one("integer with 5,000 digits", r, m, None)
     if kind == "cut_line":
         raw = encode(review)
@@ -200,18 +258,27 @@ def mutations(notes: list[dict[str, Any]], rng: random.Random) -> Case:
     if kind == "dup_later_valid":
         m = _set(review, "rating", rng.choice([0, 2, 4, 6, 8, 10]))
         m["mdate"] = int(review.get("mdate") or 0) + 1000
-        return Case("later duplicate with another valid rating", {"notes-00.jsonl.gz": lines([*notes, m])},
-                    replaced(r, m))
+        return Case(
+            "later duplicate with another valid rating",
+            {"notes-00.jsonl.gz": lines([*notes, m])},
+            replaced(r, m),
+        )
     if kind == "dup_later_invalid":
         m = _set(review, "rating", float("nan"))
         m["mdate"] = int(review.get("mdate") or 0) + 1000
-        return Case("later duplicate with a NaN rating", {"notes-00.jsonl.gz": lines([*notes, m])}, replaced(r, None))
+        return Case(
+            "later duplicate with a NaN rating",
+            {"notes-00.jsonl.gz": lines([*notes, m])},
+            replaced(r, None),
+        )
     if kind == "bad_utf8":
         raw = encode(review).replace(b'"content"', b'"cont\xff\xfeent"', 1)
         return one("invalid UTF-8 bytes", r, raw, None)
     if kind == "garbage_lines":
         pos = rng.randrange(len(notes) + 1)
-        junk = rng.choice([b"\n", b"   \n", b"[1,2]\n", b"null\n", b"{\"id\": \"x\"}\n", b"NaN\n", b"\"str\"\n"])
+        junk = rng.choice(
+            [b"\n", b"   \n", b"[1,2]\n", b"null\n", b'{"id": "x"}\n', b"NaN\n", b'"str"\n']
+        )
         ml = [*notes[:pos], junk, *notes[pos:]]
         return Case(f"garbage line {junk[:10]!r}", {"notes-00.jsonl.gz": lines(ml)}, notes)
     if kind == "invitations":
@@ -283,7 +350,10 @@ class RunOutcome:
     stderr: str
 
 
-AS_OF = ("--reviews-as-of", "2025-11-13T08:00Z")  # every fourth case also reads reviews as of the bundled set's time
+AS_OF = (
+    "--reviews-as-of",
+    "2025-11-13T08:00Z",
+)  # every fourth case also reads reviews as of the bundled set's time
 
 
 def run(cache: Path, out: Path, options: tuple[str, ...] = ()) -> RunOutcome:
@@ -293,8 +363,22 @@ def run(cache: Path, out: Path, options: tuple[str, ...] = ()) -> RunOutcome:
     tb = None
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(sink):
         try:
-            code = main(["mine", "--source", f"snapshot:{cache}", "--out", str(out), "--no-progress", "--workers", "1",
-                         "--extractor", "offline", *LOOSE, *options])
+            code = main(
+                [
+                    "mine",
+                    "--source",
+                    f"snapshot:{cache}",
+                    "--out",
+                    str(out),
+                    "--no-progress",
+                    "--workers",
+                    "1",
+                    "--extractor",
+                    "offline",
+                    *LOOSE,
+                    *options,
+                ]
+            )
         except SystemExit as exc:
             code = int(exc.code or 0)
         except BaseException:  # noqa: BLE001 - the fuzzer counts every escaping exception
@@ -309,10 +393,14 @@ def run(cache: Path, out: Path, options: tuple[str, ...] = ()) -> RunOutcome:
                 path.read_bytes().decode("utf-8")
             except UnicodeDecodeError:
                 utf8 = False
-        for line in (set_dir / "pointwise.jsonl").read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in (
+            (set_dir / "pointwise.jsonl").read_text(encoding="utf-8", errors="replace").splitlines()
+        ):
             item = json.loads(line)
             labels[item["item_id"]] = item["gold"]
-        accounting = json.loads((set_dir / "manifest.json").read_text())["mining"]["skips"]["accounting"]
+        accounting = json.loads((set_dir / "manifest.json").read_text())["mining"]["skips"][
+            "accounting"
+        ]
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             valid = main(["validate", str(set_dir)]) == 0
     return RunOutcome(code, tb, labels, accounting, valid, utf8, err.getvalue())
@@ -333,10 +421,16 @@ class FuzzReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready counts."""
-        return {"runs": self.runs, "tracebacks": self.tracebacks, "notes_unaccounted": self.unaccounted,
-                "invalid_outputs": self.invalid_outputs, "corrupted_labels": self.corrupted_labels,
-                "label_checks_skipped_truncated_gzip": self.label_checks_skipped,
-                "cases_by_mutation": dict(sorted(self.by_kind.items())), "failures": self.failures[:20]}
+        return {
+            "runs": self.runs,
+            "tracebacks": self.tracebacks,
+            "notes_unaccounted": self.unaccounted,
+            "invalid_outputs": self.invalid_outputs,
+            "corrupted_labels": self.corrupted_labels,
+            "label_checks_skipped_truncated_gzip": self.label_checks_skipped,
+            "cases_by_mutation": dict(sorted(self.by_kind.items())),
+            "failures": self.failures[:20],
+        }
 
 
 def fuzz(budget: int, work: Path, seed: int = 20260) -> FuzzReport:
@@ -359,13 +453,18 @@ def fuzz(budget: int, work: Path, seed: int = 20260) -> FuzzReport:
             problem = "traceback: " + got.error.strip().splitlines()[-1]
         elif got.code not in (0, 1, 2):
             problem = f"exit code {got.code}"
-        elif got.code in (1, 2) and len([ln for ln in got.stderr.splitlines() if "error" in ln]) != 1:
+        elif (
+            got.code in (1, 2) and len([ln for ln in got.stderr.splitlines() if "error" in ln]) != 1
+        ):
             problem = "a failing run without exactly one error line"
         if got.code == 0 and got.error is None:
             acc = got.accounting or {}
             read = acc.get("lines_read")
-            if acc.get("unaccounted") != 0 or (case.expected is not None and read != case.lines_written) or \
-                    (case.expected is None and (read is None or read > case.lines_written)):
+            if (
+                acc.get("unaccounted") != 0
+                or (case.expected is not None and read != case.lines_written)
+                or (case.expected is None and (read is None or read > case.lines_written))
+            ):
                 report.unaccounted += 1
                 problem = f"accounting {acc} for {case.lines_written} lines"
             if not (got.valid and got.utf8):
@@ -374,16 +473,26 @@ def fuzz(budget: int, work: Path, seed: int = 20260) -> FuzzReport:
         if case.expected is None:
             report.label_checks_skipped += 1
         elif got.error is None:
-            key = hashlib.sha256(b"".join(encode(n) for n in case.expected) + " ".join(options).encode()).hexdigest()
+            key = hashlib.sha256(
+                b"".join(encode(n) for n in case.expected) + " ".join(options).encode()
+            ).hexdigest()
             if key not in expected_runs:
-                clean = Case("expected", {"notes-00.jsonl.gz": [encode(n) for n in case.expected]}, case.expected)
+                clean = Case(
+                    "expected",
+                    {"notes-00.jsonl.gz": [encode(n) for n in case.expected]},
+                    case.expected,
+                )
                 root = work / f"expected-{key[:12]}"
                 write_cache(root / "cache", clean)
                 expected_runs[key] = run(root / "cache", root / "out", options)
             want = expected_runs[key]
             if want.labels != got.labels or want.code != got.code:
                 report.corrupted_labels += 1
-                diff = {f for f in set(want.labels) | set(got.labels) if want.labels.get(f) != got.labels.get(f)}
+                diff = {
+                    f
+                    for f in set(want.labels) | set(got.labels)
+                    if want.labels.get(f) != got.labels.get(f)
+                }
                 problem = f"labels differ from the expected run on {sorted(diff)[:5]} (codes {got.code}/{want.code})"
         if problem:
             report.failures.append(f"case {k} ({case.name}): {problem}")

@@ -8,6 +8,21 @@ the rule itself is tested with its defaults in tests/mine/test_select.py.
 from pathlib import Path
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
-LOOSE = ["--top-quantile", "0.6", "--bottom-quantile", "0.4", "--novel-min-rating", "none",
-         "--not-novel-max-rating", "none", "--novel-min-contribution", "2.5", "--not-novel-max-contribution", "2.5",
-         "--majority", "0.3", "--max-opposing", "1"]
+LOOSE = [
+    "--top-quantile",
+    "0.6",
+    "--bottom-quantile",
+    "0.4",
+    "--novel-min-rating",
+    "none",
+    "--not-novel-max-rating",
+    "none",
+    "--novel-min-contribution",
+    "2.5",
+    "--not-novel-max-contribution",
+    "2.5",
+    "--majority",
+    "0.3",
+    "--max-opposing",
+    "1",
+]

@@ -24,7 +24,9 @@ UNKNOWN_COST = 1.0  # seconds assumed for a module the file does not list
 
 def module_costs(path: Path = COSTS_FILE) -> dict[str, float]:
     """Module path (as in node ids, e.g. `tests/test_readme.py`) -> seconds its tests took in a full run."""
-    return {str(k): float(v) for k, v in json.loads(path.read_text(encoding="utf-8"))["seconds"].items()}
+    return {
+        str(k): float(v) for k, v in json.loads(path.read_text(encoding="utf-8"))["seconds"].items()
+    }
 
 
 def by_cost(items: Sequence[pytest.Item], costs: dict[str, float]) -> list[pytest.Item]:

@@ -19,7 +19,11 @@ def _snapshot(root: Path) -> set[tuple[str, int, int]]:
     """Every file below `root` with its size and mtime (empty when `root` does not exist)."""
     if not root.is_dir():
         return set()
-    return {(str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+    return {
+        (str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
 
 
 def test_every_cache_variable_points_into_the_session_dir() -> None:
@@ -33,8 +37,10 @@ def test_a_cached_inspect_run_writes_only_into_the_session_dir(tmp_path: Path) -
     before = _snapshot(user_inspect)
     session_cache = Path(os.environ["INSPECT_CACHE_DIR"])
     cached_before = _snapshot(session_cache)
-    task = Task(dataset=[Sample(input=f"cache isolation probe {tmp_path.name}", target="x")],
-                solver=generate(cache=True))
+    task = Task(
+        dataset=[Sample(input=f"cache isolation probe {tmp_path.name}", target="x")],
+        solver=generate(cache=True),
+    )
     [log] = eval(task, model="mockllm/model", log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
     written = _snapshot(session_cache) - cached_before

@@ -63,11 +63,15 @@ def test_other_errors_are_not_found() -> None:
 def test_hook_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     calls: list[BaseException] = []
 
-    def previous(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    def previous(
+        exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         calls.append(exc)
 
     hook = UserErrorHook(previous)
-    group = _raised(ExceptionGroup("unhandled errors in a TaskGroup", [TaskOptionError("-T  seed=abc:\n bad")]))
+    group = _raised(
+        ExceptionGroup("unhandled errors in a TaskGroup", [TaskOptionError("-T  seed=abc:\n bad")])
+    )
     with pytest.raises(SystemExit) as info:
         hook(type(group), group, group.__traceback__)
     assert info.value.code == 2
@@ -78,7 +82,9 @@ def test_hook_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) ->
 def test_hook_delegates_everything_else() -> None:
     calls: list[BaseException] = []
 
-    def previous(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    def previous(
+        exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         calls.append(exc)
 
     other = _raised(RuntimeError("a real crash"))
@@ -88,7 +94,10 @@ def test_hook_delegates_everything_else() -> None:
 
 def test_install_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
     """Installed once per process: importing the registry twice does not stack the link."""
-    def original(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+
+    def original(
+        exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         return None
 
     monkeypatch.setattr(sys, "excepthook", original)

@@ -18,7 +18,9 @@ from judgeaudit.files import (
 )
 
 
-def test_a_held_lock_makes_the_second_writer_refuse_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_held_lock_makes_the_second_writer_refuse_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("JUDGEAUDIT_LOCK_WAIT", "0.2")
     out = tmp_path / "out"
     out.mkdir()
@@ -28,12 +30,19 @@ def test_a_held_lock_makes_the_second_writer_refuse_with_one_line(tmp_path: Path
             with locked_output_dir(out):
                 pytest.fail("entered a directory another run holds")
     message = str(err.value)
-    assert "\n" not in message and str(out) in message and "another run" in message and "0.2 s" in message
+    assert (
+        "\n" not in message
+        and str(out) in message
+        and "another run" in message
+        and "0.2 s" in message
+    )
     with locked_output_dir(out) as got:  # released: the next run gets in
         assert got == out
 
 
-def test_a_file_in_place_of_the_directory_and_a_bad_wait_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_in_place_of_the_directory_and_a_bad_wait_are_one_line_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     with pytest.raises(OutputDirError, match="is a file, not a directory"):
@@ -60,20 +69,31 @@ def test_leftovers_of_a_killed_run_are_removed_and_nothing_else(tmp_path: Path) 
 def _manifest(staging: Path, names: list[str]) -> None:
     for n in names:
         (staging / n).write_text(f"new {n}", encoding="utf-8")
-    (staging / "report.json").write_text(json.dumps({"files": {"t": [str(staging / n) for n in names]}}), encoding="utf-8")
+    (staging / "report.json").write_text(
+        json.dumps({"files": {"t": [str(staging / n) for n in names]}}), encoding="utf-8"
+    )
 
 
-def test_staged_outputs_move_in_manifest_last_and_drop_the_previous_runs_files(tmp_path: Path) -> None:
+def test_staged_outputs_move_in_manifest_last_and_drop_the_previous_runs_files(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "out"
     with staged_outputs(out, "report.json") as staging:
         _manifest(staging, ["a.csv", "b.csv"])
     # the manifest names staged paths; rewrite them as the report does (relocate_paths), here by hand
-    (out / "report.json").write_text(json.dumps({"files": {"t": [str(out / "a.csv"), str(out / "b.csv")]}}), encoding="utf-8")
+    (out / "report.json").write_text(
+        json.dumps({"files": {"t": [str(out / "a.csv"), str(out / "b.csv")]}}), encoding="utf-8"
+    )
     (out / "user.txt").write_text("mine", encoding="utf-8")
     with staged_outputs(out, "report.json") as staging:
         _manifest(staging, ["a.csv", "c.csv"])
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["a.csv", "c.csv", "report.json", "user.txt"]  # b.csv was the old run's, user.txt is not ours
+    assert names == [
+        "a.csv",
+        "c.csv",
+        "report.json",
+        "user.txt",
+    ]  # b.csv was the old run's, user.txt is not ours
     assert (out / "a.csv").read_text(encoding="utf-8") == "new a.csv"
 
 

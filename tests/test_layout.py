@@ -16,7 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "judgeaudit"
 # Function-local imports of our own modules allowed: the `local` extra's provider loads only when used.
 LOCAL_IMPORTS_ALLOWED = {("judgeaudit.providers.register", "judgeaudit.providers.local_llama")}
-STACK_CALLS = {("sys", "_getframe"), ("inspect", "stack"), ("inspect", "currentframe"), ("sys", "_current_frames")}
+STACK_CALLS = {
+    ("sys", "_getframe"),
+    ("inspect", "stack"),
+    ("inspect", "currentframe"),
+    ("sys", "_current_frames"),
+}
 
 
 def _modules() -> dict[str, Path]:
@@ -41,7 +46,11 @@ def _resolve(name: str) -> str | None:
 
 def _type_checking(node: ast.stmt) -> TypeGuard[ast.If]:
     """Whether `node` is an `if TYPE_CHECKING:` block (the imports of a lazy package's names, for type checkers)."""
-    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+    )
 
 
 def _imports(module: str) -> list[tuple[ast.stmt, list[str], bool]]:
@@ -62,7 +71,9 @@ def _imports(module: str) -> list[tuple[ast.stmt, list[str], bool]]:
                 prefix = ".".join(base + ([node.module] if node.module else []))
             else:
                 prefix = node.module or ""
-            out.append((node, [prefix] + [f"{prefix}.{a.name}" for a in node.names], id(node) in tops))
+            out.append(
+                (node, [prefix] + [f"{prefix}.{a.name}" for a in node.names], id(node) in tops)
+            )
     return out
 
 
@@ -118,7 +129,10 @@ def _package(module: str) -> str:
 
 def test_the_graph_sees_every_module_and_a_known_edge() -> None:
     graph = _graph()
-    assert "judgeaudit.judges.tasks" in MODULES and "judgeaudit.judges.catalog" in graph["judgeaudit.judges.tasks"]
+    assert (
+        "judgeaudit.judges.tasks" in MODULES
+        and "judgeaudit.judges.catalog" in graph["judgeaudit.judges.tasks"]
+    )
 
 
 def test_cycle_finder_finds_a_cycle() -> None:
@@ -150,8 +164,11 @@ def test_public_inspect_api_only_and_no_stack_inspection() -> None:
                 if parts[0] == "inspect_ai" and any(p.startswith("_") for p in parts[1:]):
                     private.append(f"{module}: {name}")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and (node.value.id, node.attr) in STACK_CALLS):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and (node.value.id, node.attr) in STACK_CALLS
+            ):
                 stack.append(f"{module}: {node.value.id}.{node.attr}")
     assert not private, f"private inspect_ai imports: {private}"
     assert not stack, f"call-stack inspection: {stack}"
@@ -161,14 +178,19 @@ def test_own_modules_are_imported_at_module_top() -> None:
     local = []
     for module in MODULES:
         for node, names, top in _imports(module):
-            targets = {_resolve(n) for n in names if n.split(".")[0] == "judgeaudit"} - {None, module}
+            targets = {_resolve(n) for n in names if n.split(".")[0] == "judgeaudit"} - {
+                None,
+                module,
+            }
             if not top and targets and not {(module, t) for t in targets} <= LOCAL_IMPORTS_ALLOWED:
                 local.append(f"{module}:{node.lineno}")
     assert not local, f"function-local imports of our own modules: {local}"
 
 
 STUDY = "judgeaudit.mine.study"
-CLI_OF_THE_MINER = "judgeaudit.mine.commands"  # `judgeaudit mine --dev` measures with the study's calibration
+CLI_OF_THE_MINER = (
+    "judgeaudit.mine.commands"  # `judgeaudit mine --dev` measures with the study's calibration
+)
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -183,9 +205,17 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 
 def test_the_miner_pipeline_and_its_export_never_import_the_extractor_study() -> None:
     graph = _graph()
-    assert any(t.startswith(STUDY) for t in graph[CLI_OF_THE_MINER])  # the check below sees study imports
-    offenders = sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
-                       if m.startswith("judgeaudit.") and not m.startswith(STUDY) and m != CLI_OF_THE_MINER
-                       and t.startswith(STUDY))
+    assert any(
+        t.startswith(STUDY) for t in graph[CLI_OF_THE_MINER]
+    )  # the check below sees study imports
+    offenders = sorted(
+        f"{m} -> {t}"
+        for m, targets in graph.items()
+        for t in targets
+        if m.startswith("judgeaudit.")
+        and not m.startswith(STUDY)
+        and m != CLI_OF_THE_MINER
+        and t.startswith(STUDY)
+    )
     assert not offenders, f"pipeline modules importing the study: {offenders}"
     assert not {t for t in _reachable(graph, "judgeaudit.mine.export") if t.startswith(STUDY)}

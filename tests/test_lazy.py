@@ -18,8 +18,13 @@ def test_every_exported_name_is_its_modules_object(package: str) -> None:
     for name in module.__all__:
         value = getattr(module, name)
         assert not isinstance(value, types.ModuleType), name
-        homes = [m for m in vars(module).values() if isinstance(m, types.ModuleType)
-                 and m.__name__.startswith(package + ".") and getattr(m, name, None) is value]
+        homes = [
+            m
+            for m in vars(module).values()
+            if isinstance(m, types.ModuleType)
+            and m.__name__.startswith(package + ".")
+            and getattr(m, name, None) is value
+        ]
         assert homes, f"{package}.{name} is no submodule's {name}"
 
 
@@ -39,4 +44,8 @@ def test_a_submodule_is_still_importable_through_the_package() -> None:
 
 def test_a_name_shared_with_a_submodule_is_refused() -> None:
     with pytest.raises(ValueError, match=r"\['surface_ratio'\]"):
-        lazy_names("judgeaudit.stats", ["surface_ratio", "weighted_medians"], ["bootstrap", "surface_ratio"])
+        lazy_names(
+            "judgeaudit.stats",
+            ["surface_ratio", "weighted_medians"],
+            ["bootstrap", "surface_ratio"],
+        )

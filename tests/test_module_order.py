@@ -13,10 +13,26 @@ def _items(*nodeids: str) -> list[Any]:
 
 
 def test_costliest_module_first_and_each_module_kept_whole() -> None:
-    items = _items("t/a.py::x", "t/a.py::y", "t/b.py::x", "t/c.py::C::x", "t/c.py::C::y", "t/new.py::x", "t/d.py::x")
+    items = _items(
+        "t/a.py::x",
+        "t/a.py::y",
+        "t/b.py::x",
+        "t/c.py::C::x",
+        "t/c.py::C::y",
+        "t/new.py::x",
+        "t/d.py::x",
+    )
     costs = {"t/a.py": 0.5, "t/b.py": 9.0, "t/c.py": 3.0, "t/d.py": UNKNOWN_COST}
     ordered = [i.nodeid for i in by_cost(items, costs)]
-    assert ordered == ["t/b.py::x", "t/c.py::C::x", "t/c.py::C::y", "t/new.py::x", "t/d.py::x", "t/a.py::x", "t/a.py::y"]
+    assert ordered == [
+        "t/b.py::x",
+        "t/c.py::C::x",
+        "t/c.py::C::y",
+        "t/new.py::x",
+        "t/d.py::x",
+        "t/a.py::x",
+        "t/a.py::y",
+    ]
 
 
 def test_the_measured_costs_name_test_modules_by_their_node_id_path() -> None:

@@ -18,7 +18,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from judgeaudit import offline
 
-GUARD = '''\
+GUARD = """\
 import socket
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -47,7 +47,7 @@ def getaddrinfo(host, *args, **kwargs):
 
 
 socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo = connect, connect_ex, getaddrinfo
-'''
+"""
 
 
 @pytest.fixture
@@ -58,7 +58,11 @@ def offline_env(tmp_path: Path) -> dict[str, str]:
     (guard_dir / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
     fresh_tmp = tmp_path / "tmp"
     fresh_tmp.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "CUSTOM_TIKTOKEN_CACHE_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TIKTOKEN_CACHE_DIR", "CUSTOM_TIKTOKEN_CACHE_DIR")
+    }
     env.update(PYTHONPATH=str(guard_dir), TMPDIR=str(fresh_tmp), NO_COLOR="1")
     return env
 
@@ -73,27 +77,72 @@ def test_the_guard_blocks_the_network(offline_env: dict[str, str], tmp_path: Pat
     assert done.returncode != 0 and "network disabled by the offline test" in done.stderr
 
 
-def test_inspect_eval_with_mockllm_runs_offline(offline_env: dict[str, str], tmp_path: Path) -> None:
+def test_inspect_eval_with_mockllm_runs_offline(
+    offline_env: dict[str, str], tmp_path: Path
+) -> None:
     logs = tmp_path / "logs"
-    done = _run([sys.executable, "-m", "inspect_ai", "eval", "judgeaudit/novelty_pairwise", "--model", "mockllm/model",
-                 "--limit", "2", "--log-dir", str(logs), "--display", "none", "--log-format", "json"],
-                offline_env, tmp_path)
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "judgeaudit/novelty_pairwise",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "2",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "none",
+            "--log-format",
+            "json",
+        ],
+        offline_env,
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     [info] = list_eval_logs(str(logs))
     log = read_eval_log(info)
     assert log.status == "success", log.error
     assert log.samples and len(log.samples) == 2
-    assert all(s.error is None for s in log.samples), [s.error.message for s in log.samples if s.error]
-    assert all(s.output.usage is not None for s in log.samples)  # mockllm counted the tokens offline
+    assert all(s.error is None for s in log.samples), [
+        s.error.message for s in log.samples if s.error
+    ]
+    assert all(
+        s.output.usage is not None for s in log.samples
+    )  # mockllm counted the tokens offline
 
 
-def test_mine_generate_with_mockllm_runs_offline(offline_env: dict[str, str], tmp_path: Path) -> None:
-    done = _run([sys.executable, "-m", "judgeaudit.cli", "mine", "generate", "--model", "mockllm/model", "--limit", "1",
-                 "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--no-progress"],
-                offline_env, tmp_path)
+def test_mine_generate_with_mockllm_runs_offline(
+    offline_env: dict[str, str], tmp_path: Path
+) -> None:
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "judgeaudit.cli",
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "1",
+            "--out",
+            str(tmp_path / "out"),
+            "--cache",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        ],
+        offline_env,
+        tmp_path,
+    )
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     assert "network disabled" not in done.stderr + done.stdout
-    assert "model calls: " in done.stdout or "no pair could be generated" in done.stderr, done.stderr
+    assert "model calls: " in done.stdout or "no pair could be generated" in done.stderr, (
+        done.stderr
+    )
 
 
 def test_user_setting_is_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -41,7 +41,9 @@ def test_package_list_covers_every_package() -> None:
     assert not missing, f"add to [tool.setuptools] packages in pyproject.toml: {missing}"
     # bundled_datasets is a data-only namespace portion: an __init__.py in the top-level
     # datasets/ folder would shadow the Hugging Face `datasets` library at the checkout root.
-    absent = sorted(p for p in listed if p not in _source_packages() and p != "judgeaudit.bundled_datasets")
+    absent = sorted(
+        p for p in listed if p not in _source_packages() and p != "judgeaudit.bundled_datasets"
+    )
     assert not absent, f"listed packages without an __init__.py: {absent}"
 
 
@@ -52,7 +54,9 @@ def test_entry_points_declared() -> None:
 
 
 def test_readme_exists_for_the_build() -> None:
-    assert (ROOT / PYPROJECT["project"]["readme"]).is_file(), "pyproject names a readme that does not exist"
+    assert (ROOT / PYPROJECT["project"]["readme"]).is_file(), (
+        "pyproject names a readme that does not exist"
+    )
 
 
 def _shipped_files() -> dict[str, str]:
@@ -61,7 +65,11 @@ def _shipped_files() -> dict[str, str]:
     for src, dest in SHIPPED_TREES.items():
         for path in (ROOT / src).rglob("*"):
             rel = path.relative_to(ROOT / src)
-            if path.is_dir() or _JUNK_DIRS & set(rel.parts) or any(p.startswith(".") for p in rel.parts):
+            if (
+                path.is_dir()
+                or _JUNK_DIRS & set(rel.parts)
+                or any(p.startswith(".") for p in rel.parts)
+            ):
                 continue
             if path.suffix == ".pyc":
                 continue
@@ -85,8 +93,24 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for directory in {"judgeaudit", *PACKAGE_DIRS.values()}:
         shutil.copytree(ROOT / directory, src / directory, ignore=ignore)
     env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp / "dist"), str(src)], check=True, capture_output=True, env=env, cwd=tmp)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=tmp,
+    )
     [built] = list((tmp / "dist").glob("judgeaudit-*.whl"))
     return built
 
@@ -120,12 +144,22 @@ def test_installed_wheel_finds_its_resources(wheel: Path, tmp_path: Path) -> Non
         "print(judgeaudit.__file__); print(r.datasets_root()); "
         "import json; print(json.dumps(sorted(p.name for p in r.prompts_root().iterdir() if p.is_dir())))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(target)},
+    )
     module_file, data_root, prompt_dirs = out.stdout.strip().splitlines()
     assert module_file.startswith(str(target))
     assert data_root.startswith(str(target))
-    expected_dirs = sorted(p.name for p in (ROOT / "prompts").iterdir()
-                           if p.is_dir() and p.name not in _JUNK_DIRS and any(
-                               f.is_file() and not f.name.startswith(".") for f in p.rglob("*")))
+    expected_dirs = sorted(
+        p.name
+        for p in (ROOT / "prompts").iterdir()
+        if p.is_dir()
+        and p.name not in _JUNK_DIRS
+        and any(f.is_file() and not f.name.startswith(".") for f in p.rglob("*"))
+    )
     assert json.loads(prompt_dirs) == expected_dirs

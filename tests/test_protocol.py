@@ -34,13 +34,22 @@ def test_every_prompt_variant_asks_for_the_protocol_instruction(kind: str) -> No
         assert rendered.endswith(instruction), name
 
 
-@pytest.mark.parametrize(("grammar", "kind", "labels"), [("pairwise", "pairwise", "AB"),
-                                                         ("pairwise_12", "pairwise", "12"),
-                                                         ("pointwise", "pointwise", "AB")])
-def test_grammars_allow_exactly_the_final_lines_and_they_parse_strictly(grammar: str, kind: str, labels: str) -> None:
+@pytest.mark.parametrize(
+    ("grammar", "kind", "labels"),
+    [
+        ("pairwise", "pairwise", "AB"),
+        ("pairwise_12", "pairwise", "12"),
+        ("pointwise", "pointwise", "AB"),
+    ],
+)
+def test_grammars_allow_exactly_the_final_lines_and_they_parse_strictly(
+    grammar: str, kind: str, labels: str
+) -> None:
     assert GRAMMARS[grammar] == f"root ::= verdict\n{protocol.grammar_rule(kind, labels)}\n"
     assert protocol.grammar_rule(kind, labels) in GRAMMARS[f"{grammar}_reasoned"]
-    for option, line in zip(protocol.options(kind, labels), protocol.final_lines(kind, labels), strict=True):
+    for option, line in zip(
+        protocol.options(kind, labels), protocol.final_lines(kind, labels), strict=True
+    ):
         assert f'"{option.token}"' in GRAMMARS[grammar]
         parsed = parse_verdict(f"Some reasoning.\n{line}", kind, labels=labels)
         assert (parsed.verdict, parsed.path) == (option.reading, "strict")

@@ -28,12 +28,28 @@ README = ROOT / "README.md"
 PARSE_ONLY: dict[tuple[str, ...], str] = {
     ("pip", "install"): "installs the package (CI's own set-up step)",
     ("python", "-m", "pytest"): "the test suite itself",
-    ("judgeaudit", "audit"): "a full probe battery on the whole set (hosted, local Gemma or minutes of CPU)",
-    ("judgeaudit", "mine"): "mining reads the live OpenReview API or a full raw cache, or calls a hosted model",
-    ("judgeaudit", "convert"): "needs the published benchmark's files (./novelty-judge-bench), not in the repo",
+    (
+        "judgeaudit",
+        "audit",
+    ): "a full probe battery on the whole set (hosted, local Gemma or minutes of CPU)",
+    (
+        "judgeaudit",
+        "mine",
+    ): "mining reads the live OpenReview API or a full raw cache, or calls a hosted model",
+    (
+        "judgeaudit",
+        "convert",
+    ): "needs the published benchmark's files (./novelty-judge-bench), not in the repo",
 }
 SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
-    (), ("validate",), ("convert",), ("mine",), ("mine", "generate"), ("mine", "plan"), ("report",), ("audit",),
+    (),
+    ("validate",),
+    ("convert",),
+    ("mine",),
+    ("mine", "generate"),
+    ("mine", "plan"),
+    ("report",),
+    ("audit",),
 )
 
 
@@ -68,11 +84,19 @@ def parse_only_reason(argv: list[str]) -> str | None:
 
 def test_readme_has_the_commands_of_each_stage() -> None:
     firsts = {tuple(c[:2]) for c in readme_commands()}
-    assert {("judgeaudit", "validate"), ("judgeaudit", "report"), ("inspect", "eval"), ("inspect", "eval-set"),
-            ("judgeaudit", "mine"), ("judgeaudit", "audit")} <= firsts
+    assert {
+        ("judgeaudit", "validate"),
+        ("judgeaudit", "report"),
+        ("inspect", "eval"),
+        ("inspect", "eval-set"),
+        ("judgeaudit", "mine"),
+        ("judgeaudit", "audit"),
+    } <= firsts
 
 
-@pytest.mark.parametrize("argv", [c for c in readme_commands() if c[0] == "judgeaudit"], ids=shlex.join)
+@pytest.mark.parametrize(
+    "argv", [c for c in readme_commands() if c[0] == "judgeaudit"], ids=shlex.join
+)
 def test_every_judgeaudit_command_parses(argv: list[str]) -> None:
     """The real parser accepts each judgeaudit command exactly as written (no usage error)."""
     args = build_parser().parse_args(argv[1:])
@@ -89,14 +113,17 @@ def test_help_of_every_subcommand(sub: tuple[str, ...], capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize("sub", SUBCOMMANDS, ids=lambda s: " ".join(s) or "judgeaudit")
-def test_help_describes_the_command_without_outside_files(sub: tuple[str, ...],
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_describes_the_command_without_outside_files(
+    sub: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit):
         main([*sub, "--help"])
     out = capsys.readouterr().out
     assert "DESIGN.md" not in out, "help cites DESIGN.md, which is not in the repository"
     usage_end = out.index("\n\n")
-    assert not out[usage_end:].lstrip().startswith(("positional arguments", "options")), "no description"
+    assert not out[usage_end:].lstrip().startswith(("positional arguments", "options")), (
+        "no description"
+    )
 
 
 def _mockllm(argv: list[str]) -> list[str]:
@@ -148,20 +175,34 @@ for argv in json.loads(sys.argv[1]):
 
 def _run_all(commands: list[list[str]], cwd: Path) -> subprocess.CompletedProcess[str]:
     """`commands` run in order in one fresh interpreter (README_DRIVER) in `cwd`."""
-    return subprocess.run([sys.executable, "-c", README_DRIVER, json.dumps(commands)], cwd=cwd,
-                          capture_output=True, text=True, timeout=900, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", README_DRIVER, json.dumps(commands)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
 
 
 @pytest.mark.slow
 def test_cheap_readme_commands_run(workdir: Path) -> None:
     """validate, each inspect command (mockllm, --limit 1) and the report on the grid they wrote, in README order."""
-    commands = [_mockllm(argv) if argv[0] == "inspect" else argv
-                for argv in readme_commands() if not parse_only_reason(argv)]
-    assert {tuple(c[:2]) for c in commands} >= {("judgeaudit", "report"), ("inspect", "eval-set"),
-                                                  ("judgeaudit", "validate")}
+    commands = [
+        _mockllm(argv) if argv[0] == "inspect" else argv
+        for argv in readme_commands()
+        if not parse_only_reason(argv)
+    ]
+    assert {tuple(c[:2]) for c in commands} >= {
+        ("judgeaudit", "report"),
+        ("inspect", "eval-set"),
+        ("judgeaudit", "validate"),
+    }
     proc = _run_all(commands, workdir)
     assert proc.returncode == 0, f"{proc.stdout[-1500:]}\n{proc.stderr[-3000:]}"
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
-    assert [line[2:] for line in proc.stderr.splitlines() if line.startswith("$ ")] == [shlex.join(c) for c in commands]
+    assert [line[2:] for line in proc.stderr.splitlines() if line.startswith("$ ")] == [
+        shlex.join(c) for c in commands
+    ]
     report = (workdir / "reports" / "grid" / "report.json").read_text(encoding="utf-8")
     assert '"reference": "prompt=reference"' in report

@@ -25,14 +25,18 @@ def test_plan_format_on_a_set_without_plans_names_the_command(tmp_path: Path) ->
 def test_bundled_main_set_without_plans() -> None:
     root = datasets_root() / "iclr2026" / "human_only"
     assert (root / "pointwise.jsonl").is_file() and not (root / "pointwise_plan.jsonl").exists()
-    with pytest.raises(FileNotFoundError, match=r"has no pointwise_plan\.jsonl .*judgeaudit mine plan --dataset "):
+    with pytest.raises(
+        FileNotFoundError, match=r"has no pointwise_plan\.jsonl .*judgeaudit mine plan --dataset "
+    ):
         resolve_dataset_file("iclr2026/human_only", "pointwise", "plan")
 
 
 def test_a_set_with_plans_resolves(tmp_path: Path) -> None:
     write_items(tmp_path / "pairwise.jsonl", make_pairs())
     write_items(tmp_path / "pairwise_plan.jsonl", make_pairs(2, fmt="plan"))
-    assert resolve_dataset_file(str(tmp_path), "pairwise", "plan") == tmp_path / "pairwise_plan.jsonl"
+    assert (
+        resolve_dataset_file(str(tmp_path), "pairwise", "plan") == tmp_path / "pairwise_plan.jsonl"
+    )
 
 
 def test_a_missing_kind_keeps_the_plain_message(tmp_path: Path) -> None:

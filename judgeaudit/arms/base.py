@@ -39,4 +39,8 @@ class ProbedItem:
     @property
     def sample_id(self) -> str:
         """Unique Sample id within a task: item id, plus the arm when there is one."""
-        return self.item.item_id if not self.probe_variant else f"{self.item.item_id}|{self.probe_variant}"
+        return (
+            self.item.item_id
+            if not self.probe_variant
+            else f"{self.item.item_id}|{self.probe_variant}"
+        )

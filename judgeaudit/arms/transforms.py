@@ -84,14 +84,22 @@ def _pad_side(item: PairItem, side: str, rng: random.Random) -> PairItem:
 def _inject_pair(item: PairItem, side: str) -> PairItem:
     """The instruction on `side`, a neutral note of similar length on the other idea."""
     injected = _edit_side(item, side, lambda text: edits.inject_text(text, edits.INJECT_PAIRWISE))
-    return _edit_side(injected, _other(side), lambda text: edits.inject_text(text, edits.NEUTRAL_NOTE))
+    return _edit_side(
+        injected, _other(side), lambda text: edits.inject_text(text, edits.NEUTRAL_NOTE)
+    )
 
 
 def _surface_pair(item: PairItem, arm: str, seed: int) -> PairItem:
     return replace(
         item,
-        idea_a=_with_text(item.idea_a, surface_edit(arm, item.idea_a.text, _rng(seed, "surface", item.pair_id, arm + "a"))),
-        idea_b=_with_text(item.idea_b, surface_edit(arm, item.idea_b.text, _rng(seed, "surface", item.pair_id, arm + "b"))),
+        idea_a=_with_text(
+            item.idea_a,
+            surface_edit(arm, item.idea_a.text, _rng(seed, "surface", item.pair_id, arm + "a")),
+        ),
+        idea_b=_with_text(
+            item.idea_b,
+            surface_edit(arm, item.idea_b.text, _rng(seed, "surface", item.pair_id, arm + "b")),
+        ),
     )
 
 
@@ -122,23 +130,41 @@ def _pair_arms(probe: str, item: PairItem, seed: int) -> list[ProbedItem]:
     if probe == "presumption":
         return [
             ProbedItem(item, p, "framing", prompt=FRAMING_PROMPT),
-            ProbedItem(item, p, "cue_gold", probe_target=gold, orders=("ab",),
-                       cue=CUE_PAIRWISE.format(side=gold.upper())),
-            ProbedItem(item, p, "cue_other", probe_target=other, orders=("ab",),
-                       cue=CUE_PAIRWISE.format(side=other.upper())),
+            ProbedItem(
+                item,
+                p,
+                "cue_gold",
+                probe_target=gold,
+                orders=("ab",),
+                cue=CUE_PAIRWISE.format(side=gold.upper()),
+            ),
+            ProbedItem(
+                item,
+                p,
+                "cue_other",
+                probe_target=other,
+                orders=("ab",),
+                cue=CUE_PAIRWISE.format(side=other.upper()),
+            ),
         ]
     if probe == "verbosity":
         return [
-            ProbedItem(_pad_side(item, side, _rng(seed, p, item.pair_id, side)), p, arm, probe_target=side)
+            ProbedItem(
+                _pad_side(item, side, _rng(seed, p, item.pair_id, side)), p, arm, probe_target=side
+            )
             for arm, side in (("pad_gold", gold), ("pad_other", other))
         ]
     if probe == "surface":
         return [ProbedItem(_surface_pair(item, arm, seed), p, arm) for arm in SURFACE_ARMS]
     if probe == "injection":
-        return [ProbedItem(_inject_pair(item, side), p, arm, probe_target=side)
-                for arm, side in (("inject_gold", gold), ("inject_other", other))]
+        return [
+            ProbedItem(_inject_pair(item, side), p, arm, probe_target=side)
+            for arm, side in (("inject_gold", gold), ("inject_other", other))
+        ]
     if probe == "self_preference":
-        generated = [s for s, idea in (("a", item.idea_a), ("b", item.idea_b)) if idea.source == "generated"]
+        generated = [
+            s for s, idea in (("a", item.idea_a), ("b", item.idea_b)) if idea.source == "generated"
+        ]
         if len(generated) != 1:
             return []
         return [ProbedItem(item, p, "generated", probe_target=generated[0])]
@@ -160,7 +186,9 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
         return replace(item, idea=_with_text(idea, text))
 
     if probe == "position":
-        raise ProbeError("probe 'position' needs pairwise items (a pointwise item has one idea and no order)")
+        raise ProbeError(
+            "probe 'position' needs pairwise items (a pointwise item has one idea and no order)"
+        )
     if probe == "presumption":
         return [
             ProbedItem(item, p, "framing", prompt=FRAMING_PROMPT),
@@ -168,16 +196,24 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
             ProbedItem(item, p, "cue_other", probe_target=other, cue=CUE_POINTWISE[other]),
         ]
     if probe == "verbosity":
-        return [ProbedItem(edited(edits.pad_text(idea.text, _rng(seed, p, item.item_id))), p, "pad")]
+        return [
+            ProbedItem(edited(edits.pad_text(idea.text, _rng(seed, p, item.item_id))), p, "pad")
+        ]
     if probe == "surface":
         return [
-            ProbedItem(edited(surface_edit(arm, idea.text, _rng(seed, p, item.item_id, arm))), p, arm)
+            ProbedItem(
+                edited(surface_edit(arm, idea.text, _rng(seed, p, item.item_id, arm))), p, arm
+            )
             for arm in SURFACE_ARMS
         ]
     if probe == "injection":
         return [
-            ProbedItem(edited(edits.inject_text(idea.text, edits.INJECT_POINTWISE[label])), p,
-                       f"inject_{label}", probe_target=label)
+            ProbedItem(
+                edited(edits.inject_text(idea.text, edits.INJECT_POINTWISE[label])),
+                p,
+                f"inject_{label}",
+                probe_target=label,
+            )
             for label in ("novel", "not_novel")
         ]
     if probe == "self_preference":
@@ -220,7 +256,9 @@ def probe_arms(name: str, kind: str) -> tuple[str, ...]:
         "presumption": ("framing", "cue_gold", "cue_other"),
         "verbosity": ("pad_gold", "pad_other") if pair else ("pad",),
         "surface": SURFACE_ARMS,
-        "injection": ("inject_gold", "inject_other") if pair else ("inject_novel", "inject_not_novel"),
+        "injection": ("inject_gold", "inject_other")
+        if pair
+        else ("inject_novel", "inject_not_novel"),
         "self_preference": ("generated",),
         "repeat": tuple(REPEAT_SEEDS),
     }

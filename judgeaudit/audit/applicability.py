@@ -27,14 +27,22 @@ from typing import Any
 
 from judgeaudit.audit.surface_ratio import score_judges
 
-NO_ORDER_SCORE = ("this judge scores each idea on its own, with no presentation order, so swapping the "
-                  "order cannot change its verdict")
-NO_PROMPT_SCORE = ("this judge reads only the idea texts; the presumption cue and framing prompt change no "
-                   "text, so the probe could only measure zero")
+NO_ORDER_SCORE = (
+    "this judge scores each idea on its own, with no presentation order, so swapping the "
+    "order cannot change its verdict"
+)
+NO_PROMPT_SCORE = (
+    "this judge reads only the idea texts; the presumption cue and framing prompt change no "
+    "text, so the probe could only measure zero"
+)
 NO_BACKBONE = "this judge has no LLM backbone, so no idea can come from its own backbone"
-OWN_CALL_PER_IDEA = "this judge scores each idea in its own call: there is no presentation order to swap"
-NO_CUE_SLOT = ("this judge's own prompt has no cue slot and ignores the framing prompt variant, so the "
-               "probe could only measure zero")
+OWN_CALL_PER_IDEA = (
+    "this judge scores each idea in its own call: there is no presentation order to swap"
+)
+NO_CUE_SLOT = (
+    "this judge's own prompt has no cue slot and ignores the framing prompt variant, so the "
+    "probe could only measure zero"
+)
 REFUSES_ORDER = "this judge uses its own presentation and refuses the probe's forced orders"
 REFUSES_PROMPT = "this judge uses its own prompt and refuses the probe's cue and framing prompt"
 
@@ -60,7 +68,9 @@ def inapplicable_probes(judge: str, options: Mapping[str, Any] | None = None) ->
     """Probe -> why it cannot apply to `judge` with these task options (empty when every probe applies)."""
     if is_score_judge(judge):
         limits = {"position": NO_ORDER_SCORE, "presumption": NO_PROMPT_SCORE}
-        if not needs_model(judge, options):  # an LLM concept extractor is a backbone whose ideas it may favour
+        if not needs_model(
+            judge, options
+        ):  # an LLM concept extractor is a backbone whose ideas it may favour
             limits["self_preference"] = NO_BACKBONE
         return limits
     return dict(LLM_LIMITS.get(judge, {}))

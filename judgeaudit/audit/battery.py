@@ -62,14 +62,26 @@ from judgeaudit.stats.metrics import metrics_for, outcomes_for
 CARD_SCHEMA = "judgeaudit.audit/1"
 DEFAULT_DATASET = "iclr2026/human_only"
 PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
-    "pairwise": ("position", "presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+    "pairwise": (
+        "position",
+        "presumption",
+        "verbosity",
+        "surface",
+        "injection",
+        "self_preference",
+        "repeat",
+    ),
     "pointwise": ("presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
 }
 # Probes that run as their own task; `repeat` is the second unperturbed run.
-TASK_PROBES: frozenset[str] = frozenset({"position", "presumption", "verbosity", "surface", "injection", "self_preference"})
+TASK_PROBES: frozenset[str] = frozenset(
+    {"position", "presumption", "verbosity", "surface", "injection", "self_preference"}
+)
 HEADLINE_METRIC: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
 CHANCE = 0.5
-COULD_NOT_JUDGE = "could not judge"  # the verdict when model calls failed (judgeaudit.audit.failures)
+COULD_NOT_JUDGE = (
+    "could not judge"  # the verdict when model calls failed (judgeaudit.audit.failures)
+)
 DEFAULT_JUDGE = "prompted"
 PANEL = "panel"  # the panel judge (judgeaudit.judges.llm.panel): its members are its models
 NO_MODEL = "none"
@@ -77,8 +89,14 @@ REALTIME_ENV = "JUDGEAUDIT_LOG_REALTIME"
 IN_PROCESS_PREFIX = "local/"  # models run in this process (providers/local_llama.py)
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
 RESERVED_TASK_ARGS: dict[str, str] = {
-    "dataset": "--dataset", "seed": "--seed", "probe": "--probes", "judge": "--judge", "prompt": "--prompt",
-    "cache": "--no-cache", "resamples": "--resamples", "idea_format": "nothing (the audit judges abstracts)",
+    "dataset": "--dataset",
+    "seed": "--seed",
+    "probe": "--probes",
+    "judge": "--judge",
+    "prompt": "--prompt",
+    "cache": "--no-cache",
+    "resamples": "--resamples",
+    "idea_format": "nothing (the audit judges abstracts)",
 }
 
 
@@ -109,16 +127,27 @@ class AuditSpec:
     judge: str = DEFAULT_JUDGE
     judge_options: dict[str, Any] = field(default_factory=dict)
     generated: tuple[str, ...] = ()
-    confidence: float = DEFAULT_CONFIDENCE  # of every interval; below 95% only at a look of `audit.sequential`
+    confidence: float = (
+        DEFAULT_CONFIDENCE  # of every interval; below 95% only at a look of `audit.sequential`
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; model args and judge options with secret-looking names are redacted."""
         return {
-            "judge": self.judge, "judge_options": safe_model_args(self.judge_options),
-            "model": self.model, "model_args": safe_model_args(self.model_args),
-            "prompt": self.prompt, "dataset": self.dataset, "kind": self.kind,
-            "limit": self.limit, "seed": self.seed, "probes": list(self.probes), "cache": self.cache,
-            "resamples": self.resamples, "gates_file": self.gates_file, "generated": list(self.generated),
+            "judge": self.judge,
+            "judge_options": safe_model_args(self.judge_options),
+            "model": self.model,
+            "model_args": safe_model_args(self.model_args),
+            "prompt": self.prompt,
+            "dataset": self.dataset,
+            "kind": self.kind,
+            "limit": self.limit,
+            "seed": self.seed,
+            "probes": list(self.probes),
+            "cache": self.cache,
+            "resamples": self.resamples,
+            "gates_file": self.gates_file,
+            "generated": list(self.generated),
             "confidence": self.confidence,
         }
 
@@ -202,15 +231,22 @@ def generated_set_dirs(paths: Sequence[str], kind: str) -> list[Path]:
         if (root / f"{kind}.jsonl").is_file():
             found = [root]
         else:
-            found = sorted(d for d in root.iterdir() if d.is_dir() and (d / f"{kind}.jsonl").is_file())
+            found = sorted(
+                d for d in root.iterdir() if d.is_dir() and (d / f"{kind}.jsonl").is_file()
+            )
         if not found:
-            raise AuditError(f"--generated {value!r}: no {kind}.jsonl in {root} nor in its subfolders")
+            raise AuditError(
+                f"--generated {value!r}: no {kind}.jsonl in {root} nor in its subfolders"
+            )
         out += [d for d in found if d not in out]
     return out
 
 
-def _renamed(item: Item, suffix: str, seen_items: set[str], seen_ideas: dict[str, dict[str, Any]]) -> Item:
+def _renamed(
+    item: Item, suffix: str, seen_items: set[str], seen_ideas: dict[str, dict[str, Any]]
+) -> Item:
     """`item` with `@suffix` added to its id and to each idea id an earlier set used for other content."""
+
     def idea(i: Idea) -> Idea:
         if seen_ideas.setdefault(i.idea_id, i.to_dict()) == i.to_dict():
             return i
@@ -239,11 +275,15 @@ def select_generated(paths: Sequence[str], kind: str, limit: int | None) -> list
     for set_dir in generated_set_dirs(paths, kind):
         items = [i for i in load_items(str(set_dir), kind) if apply_probe("self_preference", [i])]
         if not items:
-            raise AuditError(f"--generated {str(set_dir)!r}: no Human+Generated {kind} items with a generated side")
+            raise AuditError(
+                f"--generated {str(set_dir)!r}: no Human+Generated {kind} items with a generated side"
+            )
         for item in balanced_head(items, limit) if limit is not None else items:
             item = _renamed(item, set_dir.name, seen_items, seen_ideas)
             if item.item_id in seen_items:
-                raise AuditError(f"--generated {str(set_dir)!r}: item id {item.item_id!r} is given twice")
+                raise AuditError(
+                    f"--generated {str(set_dir)!r}: item id {item.item_id!r} is given twice"
+                )
             seen_items.add(item.item_id)
             merged.append(item)
     return merged
@@ -251,12 +291,23 @@ def select_generated(paths: Sequence[str], kind: str, limit: int | None) -> list
 
 def items_digest(items: Sequence[Item]) -> str:
     """SHA-256 over the audited items' canonical JSON (ids, texts, gold)."""
-    return hashlib.sha256("\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()).hexdigest()
+    return hashlib.sha256(
+        "\n".join(json.dumps(i.to_dict(), sort_keys=True) for i in items).encode()
+    ).hexdigest()
 
 
 RUN_FILE = "audit-run.json"
 # Options that decide which calls the eval-set makes; a resume must agree on all of them.
-_RUN_KEYS: tuple[str, ...] = ("judge", "judge_options", "model", "model_args", "prompt", "kind", "seed", "cache")
+_RUN_KEYS: tuple[str, ...] = (
+    "judge",
+    "judge_options",
+    "model",
+    "model_args",
+    "prompt",
+    "kind",
+    "seed",
+    "cache",
+)
 # What a run file written before a key existed implied for it.
 _RUN_DEFAULTS: dict[str, Any] = {"judge": DEFAULT_JUDGE, "judge_options": {}}
 # Keys a run file written before the rename carries, by their current name.
@@ -266,7 +317,6 @@ _RUN_RENAMED: dict[str, str] = {"judge_kind": "judge"}
 def task_option_names(kind: str) -> list[str]:
     """The judge task options `-T` may set for `kind` (the task's parameters the audit leaves open)."""
     import inspect
-
 
     make = novelty_pairwise if kind == "pairwise" else novelty_pointwise
     return [p for p in inspect.signature(make).parameters if p not in RESERVED_TASK_ARGS]
@@ -281,17 +331,25 @@ def check_spec(spec: AuditSpec) -> None:
         raise AuditError(f"kind must be 'pairwise' or 'pointwise', got {spec.kind!r}")
     for key in spec.judge_options:
         if key in RESERVED_TASK_ARGS:
-            raise AuditError(f"-T {key}=... is set by the audit itself; use {RESERVED_TASK_ARGS[key]}")
+            raise AuditError(
+                f"-T {key}=... is set by the audit itself; use {RESERVED_TASK_ARGS[key]}"
+            )
         if key not in task_option_names(spec.kind):
-            raise AuditError(f"-T {key}: not an option of the {spec.kind} judge task "
-                             f"(options: {', '.join(task_option_names(spec.kind))})")
+            raise AuditError(
+                f"-T {key}: not an option of the {spec.kind} judge task "
+                f"(options: {', '.join(task_option_names(spec.kind))})"
+            )
     if spec.judge == PANEL:
         if spec.model != NO_MODEL:
-            raise AuditError(f"--judge {PANEL}: the panel's models are its members (-T panel=...); give --model "
-                             f"{NO_MODEL}, not --model {spec.model}")
+            raise AuditError(
+                f"--judge {PANEL}: the panel's models are its members (-T panel=...); give --model "
+                f"{NO_MODEL}, not --model {spec.model}"
+            )
     elif spec.model == NO_MODEL and needs_model(spec.judge, spec.judge_options):
-        raise AuditError(f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
-                         "the metric, distance and concept judges, the latter with keyphrase concepts)")
+        raise AuditError(
+            f"judge {spec.judge!r} calls an LLM: give it a --model (--model none works only for "
+            "the metric, distance and concept judges, the latter with keyphrase concepts)"
+        )
 
 
 def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool = True) -> None:
@@ -308,7 +366,9 @@ def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool
         try:
             previous = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise AuditError(f"{path} is not valid JSON ({exc.msg}); remove it or use another --out") from exc
+            raise AuditError(
+                f"{path} is not valid JSON ({exc.msg}); remove it or use another --out"
+            ) from exc
         previous = {_RUN_RENAMED.get(k, k): v for k, v in previous.items()}
         differs = sorted(k for k in current if previous.get(k, _RUN_DEFAULTS.get(k)) != current[k])
         if differs:
@@ -321,20 +381,30 @@ def claim_out_dir(spec: AuditSpec, items: Sequence[Item], out: Path, write: bool
         atomic_write_text(path, json.dumps(current, indent=2) + "\n")
 
 
-def build_tasks(spec: AuditSpec, items_dir: Path, probes: Sequence[str], generated_dir: Path | None = None) -> list[Any]:
+def build_tasks(
+    spec: AuditSpec, items_dir: Path, probes: Sequence[str], generated_dir: Path | None = None
+) -> list[Any]:
     """The battery's Inspect tasks: unperturbed (seed S), repeat (seed S+1), one per probe.
 
     With `generated_dir` (the merged `--generated` sets) the self-preference task judges those items.
     """
     make = novelty_pairwise if spec.kind == "pairwise" else novelty_pointwise
-    common: dict[str, Any] = {"dataset": str(items_dir), "prompt": spec.prompt, "cache": spec.cache,
-                              **judge_task_args(spec)}
+    common: dict[str, Any] = {
+        "dataset": str(items_dir),
+        "prompt": spec.prompt,
+        "cache": spec.cache,
+        **judge_task_args(spec),
+    }
     tasks = [make(seed=spec.seed, **common)]
     if "repeat" in probes:
         tasks.append(make(seed=spec.seed + 1, **common))
     for probe in probes:
         if probe in TASK_PROBES:
-            own = {"dataset": str(generated_dir)} if probe == "self_preference" and generated_dir else {}
+            own = (
+                {"dataset": str(generated_dir)}
+                if probe == "self_preference" and generated_dir
+                else {}
+            )
             tasks.append(make(seed=spec.seed, probe=probe, **{**common, **own}))
     return tasks
 
@@ -344,11 +414,17 @@ def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
     return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
 
 
-def runnable_probes(spec: AuditSpec, items: Sequence[Item], generated: Sequence[Item] = ()) -> tuple[list[str], dict[str, str]]:
+def runnable_probes(
+    spec: AuditSpec, items: Sequence[Item], generated: Sequence[Item] = ()
+) -> tuple[list[str], dict[str, str]]:
     """Probes that apply to these items (self-preference: to `generated` when given) and this judge,
     and a reason for each one that does not."""
     wanted = [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind]]
-    skipped = {p: f"probe {p!r} does not apply to {spec.kind} items" for p in spec.probes if p not in wanted}
+    skipped = {
+        p: f"probe {p!r} does not apply to {spec.kind} items"
+        for p in spec.probes
+        if p not in wanted
+    }
     limits = inapplicable_probes(spec.judge, spec.judge_options)
     run = []
     for p in wanted:
@@ -362,8 +438,9 @@ def runnable_probes(spec: AuditSpec, items: Sequence[Item], generated: Sequence[
     return run, skipped
 
 
-def run_battery(spec: AuditSpec, out: Path, display: str = "none",
-                max_connections: int | None = None) -> tuple[list[Any], list[Item], dict[str, str], list[Item]]:
+def run_battery(
+    spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None
+) -> tuple[list[Any], list[Item], dict[str, str], list[Item]]:
     """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items)."""
     from inspect_ai import eval_set
 
@@ -373,11 +450,17 @@ def run_battery(spec: AuditSpec, out: Path, display: str = "none",
     generated = select_generated(spec.generated, spec.kind, spec.limit) if spec.generated else []
     claim_out_dir(spec, [*items, *generated], out, write=False)
     items_dir = write_audit_items(items, out, spec.kind)
-    generated_dir = write_audit_items(generated, out / "items", spec.kind, "generated") if generated else None
+    generated_dir = (
+        write_audit_items(generated, out / "items", spec.kind, "generated") if generated else None
+    )
     probes, skipped = runnable_probes(spec, items, generated)
-    tasks = build_tasks(spec, items_dir, probes, generated_dir)  # a judge option the task refuses fails here
+    tasks = build_tasks(
+        spec, items_dir, probes, generated_dir
+    )  # a judge option the task refuses fails here
     claim_out_dir(spec, [*items, *generated], out)
-    kwargs: dict[str, Any] = dict(concurrency(spec.model, [len(task.dataset) for task in tasks], max_connections))
+    kwargs: dict[str, Any] = dict(
+        concurrency(spec.model, [len(task.dataset) for task in tasks], max_connections)
+    )
     if not realtime_logging():
         kwargs["log_realtime"] = False
     success, logs = eval_set(
@@ -421,7 +504,9 @@ def realtime_logging() -> bool:
     return os.environ.get(REALTIME_ENV, "1").strip().lower() not in ("0", "false", "no")
 
 
-def concurrency(model: str, task_samples: Sequence[int], max_connections: int | None) -> dict[str, int]:
+def concurrency(
+    model: str, task_samples: Sequence[int], max_connections: int | None
+) -> dict[str, int]:
     """The eval-set's sample and connection limits for tasks of these sizes: an in-process model gets
     every sample started and every call queued at once (it runs one call at a time anyway, and its
     queue, providers/call_queue.py, can then order all the calls for prefix reuse); `--max-connections` wins."""
@@ -436,9 +521,14 @@ def concurrency(model: str, task_samples: Sequence[int], max_connections: int | 
 
 def incomplete(failed: Sequence[Any]) -> CouldNotJudge:
     """The error of a battery whose evals did not complete, naming each failed eval and its cause."""
-    named = [f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}: {log_cause(log)}" for log in failed]
-    return CouldNotJudge(f"could not judge: the audit eval-set did not complete; rerun the same command to "
-                         f"resume. Failed: {named}")
+    named = [
+        f"{log.eval.task}({log.eval.task_args.get('probe')}): {log.status}: {log_cause(log)}"
+        for log in failed
+    ]
+    return CouldNotJudge(
+        f"could not judge: the audit eval-set did not complete; rerun the same command to "
+        f"resume. Failed: {named}"
+    )
 
 
 def label_runs(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
@@ -464,18 +554,30 @@ def headline(frame: pd.DataFrame, kind: str, cfg: ReadingConfig) -> Reading:
     base = frame[frame["probe"].isna()].sort_values("item_id")
     if base.empty:
         raise AuditError("no unperturbed run in the audit logs")
-    outcomes = outcomes_for(kind, base["verdict"].astype(str).tolist(), base["gold"].astype(str).tolist())
+    outcomes = outcomes_for(
+        kind, base["verdict"].astype(str).tolist(), base["gold"].astype(str).tolist()
+    )
     metrics = metrics_for(kind)
     figures = {
-        "accuracy": Figure("accuracy", HEADLINE_METRIC[kind].replace("_", " "),
-                           interval(outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed,
-                                    cfg.confidence)),
-        "invalid_rate": Figure("invalid_rate", "invalid rate",
-                               interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed, cfg.confidence)),
+        "accuracy": Figure(
+            "accuracy",
+            HEADLINE_METRIC[kind].replace("_", " "),
+            interval(
+                outcomes, metrics[HEADLINE_METRIC[kind]], cfg.resamples, cfg.seed, cfg.confidence
+            ),
+        ),
+        "invalid_rate": Figure(
+            "invalid_rate",
+            "invalid rate",
+            interval(outcomes, metrics["invalid_rate"], cfg.resamples, cfg.seed, cfg.confidence),
+        ),
     }
     if kind == "pairwise":
-        figures["tie_rate"] = Figure("tie_rate", "tie rate",
-                                     interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed, cfg.confidence))
+        figures["tie_rate"] = Figure(
+            "tie_rate",
+            "tie rate",
+            interval(outcomes, metrics["tie_rate"], cfg.resamples, cfg.seed, cfg.confidence),
+        )
     return Reading(HEADLINE, "ok", len(base), figures)
 
 
@@ -490,7 +592,9 @@ def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
     """Item id -> generator model of its generated idea (None when it has none)."""
     out: dict[str, str | None] = {}
     for item in items:
-        out[item.item_id] = next((i.generator for i in item_ideas(item) if i.source == "generated"), None)
+        out[item.item_id] = next(
+            (i.generator for i in item_ideas(item) if i.source == "generated"), None
+        )
     return out
 
 
@@ -509,9 +613,15 @@ class AuditResult:
     items: dict[str, Any]
     log_dir: str
     surface_ratio: dict[str, Any] = field(default_factory=dict)
-    failures: CallFailures | None = None  # failed model calls; any makes the verdict `could not judge`
-    members: dict[str, Any] | None = None  # a panel's members, each audited from the panel's logs (audit.panel)
-    looks: dict[str, Any] | None = None  # a sequential audit's looks (audit.sequential), on its last look's card
+    failures: CallFailures | None = (
+        None  # failed model calls; any makes the verdict `could not judge`
+    )
+    members: dict[str, Any] | None = (
+        None  # a panel's members, each audited from the panel's logs (audit.panel)
+    )
+    looks: dict[str, Any] | None = (
+        None  # a sequential audit's looks (audit.sequential), on its last look's card
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON-ready data."""
@@ -522,17 +632,24 @@ class AuditResult:
             "reasons": [r.to_dict() for r in self.reasons],
             "judge": self.spec.to_dict(),
             "items": self.items,
-            "headline": {**self.headline.to_dict(), "chance": CHANCE, "above_chance": self.above_chance()},
+            "headline": {
+                **self.headline.to_dict(),
+                "chance": CHANCE,
+                "above_chance": self.above_chance(),
+            },
             "probes": {k: r.to_dict() for k, r in self.readings.items()},
             "surface_ratio": self.surface_ratio,
             "gates": [{**g.to_dict(), "more_items": self.more_items(g)} for g in self.gates],
             "cost": self.cost,
             "skipped_samples": self.skipped_samples,
             "log_dir": self.log_dir,
-            **({"members": {name: m.to_dict() for name, m in self.members.items()}} if self.members else {}),
+            **(
+                {"members": {name: m.to_dict() for name, m in self.members.items()}}
+                if self.members
+                else {}
+            ),
             **({"looks": self.looks} if self.looks else {}),
         }
-
 
     def usd_per_item(self) -> float | None:
         """This run's cost per audited item (every probe's calls over the items), None when the provider
@@ -548,10 +665,17 @@ class AuditResult:
         items = result.more.items
         usd = per_item * items if per_item is not None and items is not None else None
         # the logs' span: the battery's time even when this run only resumed it (else this run's wall time)
-        seconds, count = self.cost.get("logs_seconds") or self.cost.get("battery_seconds"), self.items.get("count")
+        seconds, count = (
+            self.cost.get("logs_seconds") or self.cost.get("battery_seconds"),
+            self.items.get("count"),
+        )
         per_second = float(seconds) / int(count) if seconds is not None and count else None
-        return {**result.more.to_dict(), "usd": usd, "usd_per_item": per_item,
-                "seconds": per_second * items if per_second is not None and items is not None else None}
+        return {
+            **result.more.to_dict(),
+            "usd": usd,
+            "usd_per_item": per_item,
+            "seconds": per_second * items if per_second is not None and items is not None else None,
+        }
 
     def above_chance(self) -> bool:
         """Whether the headline interval excludes chance from above (`stats.results.excludes_from_above`)."""
@@ -571,10 +695,14 @@ def logs_span_seconds(logs: Sequence[Any]) -> float | None:
     return (max(ends) - min(starts)).total_seconds() if starts else None
 
 
-def cost_summary(frame: pd.DataFrame, seconds: float | None = None, logs_seconds: float | None = None) -> dict[str, Any]:
+def cost_summary(
+    frame: pd.DataFrame, seconds: float | None = None, logs_seconds: float | None = None
+) -> dict[str, Any]:
     """Tokens, calls, USD (None, "unknown", when any sample's cost is unknown: usage without a
     price, as the report has it) and the battery's real wall time."""
-    run1 = (frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")  # a view: no calls of its own
+    run1 = (frame["probe"] == "repeat") & (
+        frame["probe_variant"] == "run1"
+    )  # a view: no calls of its own
     costs = frame.loc[~run1, "cost_usd"].tolist()
     unknown = sum(1 for c in costs if c is None or c != c)
     return {
@@ -589,10 +717,18 @@ def cost_summary(frame: pd.DataFrame, seconds: float | None = None, logs_seconds
     }
 
 
-def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped_probes: dict[str, str],
-             gates: tuple[Gate, ...], log_dir: str, seconds: float | None = None,
-             ratio: tuple[Reading, dict[str, Any]] | None = None, generated: Sequence[Item] = (),
-             logs_seconds: float | None = None) -> AuditResult:
+def assemble(
+    spec: AuditSpec,
+    logframe: LogFrame,
+    items: Sequence[Item],
+    skipped_probes: dict[str, str],
+    gates: tuple[Gate, ...],
+    log_dir: str,
+    seconds: float | None = None,
+    ratio: tuple[Reading, dict[str, Any]] | None = None,
+    generated: Sequence[Item] = (),
+    logs_seconds: float | None = None,
+) -> AuditResult:
     """Readings, gates and the verdict from the battery's logs (and the surface ratio, if computed);
     `seconds` is the battery's real wall time; `generated` are the merged `--generated` sets the
     self-preference task judged. Failed model calls refuse a verdict (`could not judge`)."""
@@ -600,23 +736,57 @@ def assemble(spec: AuditSpec, logframe: LogFrame, items: Sequence[Item], skipped
     frame = label_runs(logframe.frame, spec.seed)
     head = headline(frame, spec.kind, cfg)
     limits = inapplicable_probes(spec.judge, spec.judge_options)
-    readings = read_all(frame, [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits], cfg,
-                        judge_model=judge_models(spec), generators=generators_of([*items, *generated]))
+    readings = read_all(
+        frame,
+        [p for p in spec.probes if p in PROBES_BY_KIND[spec.kind] and p not in limits],
+        cfg,
+        judge_model=judge_models(spec),
+        generators=generators_of([*items, *generated]),
+    )
     for probe, reason in skipped_probes.items():
-        readings[probe] = Reading(probe, "not_applicable" if probe in limits else "not_run", 0, note=reason)
+        readings[probe] = Reading(
+            probe, "not_applicable" if probe in limits else "not_run", 0, note=reason
+        )
     if ratio is None:
-        ratio = (Reading("surface_ratio", "not_run", 0, note="not computed"), {"applies": None, "note": "not computed"})
-    results = evaluate(gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind, project=True)
+        ratio = (
+            Reading("surface_ratio", "not_run", 0, note="not computed"),
+            {"applies": None, "note": "not computed"},
+        )
+    results = evaluate(
+        gates, {HEADLINE: head, **readings, ratio[0].probe: ratio[0]}, spec.kind, project=True
+    )
     word, reasons = verdict(results)
     failures = frame_failures(frame)
     if failures.failed:
         word, reasons = COULD_NOT_JUDGE, []
     digest = items_digest(items)
-    items_info = {"count": len(items), "kind": spec.kind, "dataset": spec.dataset, "limit": spec.limit,
-                  "items_sha256": digest, "setups": sorted({i.setup for i in items}), "judged": head.n_items}
+    items_info = {
+        "count": len(items),
+        "kind": spec.kind,
+        "dataset": spec.dataset,
+        "limit": spec.limit,
+        "items_sha256": digest,
+        "setups": sorted({i.setup for i in items}),
+        "judged": head.n_items,
+    }
     if generated:
-        items_info["generated"] = {"sets": list(spec.generated), "count": len(generated),
-                                   "items_sha256": items_digest(generated),
-                                   "by_generator": dict(Counter(str(g) for g in generators_of(generated).values()))}
-    return AuditResult(spec, word, reasons, head, readings, results, cost_summary(frame, seconds, logs_seconds),
-                       logframe.skipped, items_info, log_dir, ratio[1], failures)
+        items_info["generated"] = {
+            "sets": list(spec.generated),
+            "count": len(generated),
+            "items_sha256": items_digest(generated),
+            "by_generator": dict(Counter(str(g) for g in generators_of(generated).values())),
+        }
+    return AuditResult(
+        spec,
+        word,
+        reasons,
+        head,
+        readings,
+        results,
+        cost_summary(frame, seconds, logs_seconds),
+        logframe.skipped,
+        items_info,
+        log_dir,
+        ratio[1],
+        failures,
+    )

@@ -24,32 +24,93 @@ def register(subparsers: Any) -> None:
         "could not judge (model calls failed: the card is written and says so; or the battery did not complete), "
         "with one stderr line saying why; another non-zero status on bad input or another failure.",
     )
-    p.add_argument("--model", required=True,
-                   help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
-                   "distance and concept judges")
-    p.add_argument("--judge", default="prompted",
-                   help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
-                   "distance_nn, metric_embedding, concept_set, ...; default: prompted)")
-    p.add_argument("-T", dest="task_options", action="append", default=[], metavar="KEY=VALUE",
-                   help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)")
-    p.add_argument("--prompt", default="reference", help="judge prompt variant (default: reference)")
-    p.add_argument("--dataset", default="iclr2026/human_only", help="bundled set name, set directory or JSONL file")
-    p.add_argument("--generated", action="append", default=[], metavar="DIR",
-                   help="Human+Generated set for the self-preference probe, or a directory of them (one subfolder per "
-                   "backbone, e.g. datasets/iclr2026/human_generated); repeatable, the sets are merged")
-    p.add_argument("--kind", choices=("pairwise", "pointwise"), default="pairwise", help="judge kind (default: pairwise)")
-    p.add_argument("--limit", type=int, default=None, help="audit only N items: the first ones of the file, gold classes taken in turn")
-    p.add_argument("--until-decided", action="store_true",
-                   help="audit a growing set of items (--limit, default 10, then doubling up to --max-items) and stop "
-                   "once every gate has decided; intervals are Bonferroni-adjusted over the planned looks")
-    p.add_argument("--max-items", type=int, default=None,
-                   help="with --until-decided: the most items to audit (the last look); required with it")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"output directory for logs and the card (default: {DEFAULT_OUT})")
-    p.add_argument("--gates", default=None, help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)")
-    p.add_argument("--probes", default=None, help="comma-separated subset of probes to run (default: all for the kind)")
+    p.add_argument(
+        "--model",
+        required=True,
+        help="Inspect model, e.g. local/gemma-3-270m or openai/gpt-4o-mini; 'none' for the metric, "
+        "distance and concept judges",
+    )
+    p.add_argument(
+        "--judge",
+        default="prompted",
+        help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
+        "distance_nn, metric_embedding, concept_set, ...; default: prompted)",
+    )
+    p.add_argument(
+        "-T",
+        dest="task_options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="judge task option passed to every task of the battery, e.g. -T retrieval=5 (repeatable)",
+    )
+    p.add_argument(
+        "--prompt", default="reference", help="judge prompt variant (default: reference)"
+    )
+    p.add_argument(
+        "--dataset",
+        default="iclr2026/human_only",
+        help="bundled set name, set directory or JSONL file",
+    )
+    p.add_argument(
+        "--generated",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="Human+Generated set for the self-preference probe, or a directory of them (one subfolder per "
+        "backbone, e.g. datasets/iclr2026/human_generated); repeatable, the sets are merged",
+    )
+    p.add_argument(
+        "--kind",
+        choices=("pairwise", "pointwise"),
+        default="pairwise",
+        help="judge kind (default: pairwise)",
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="audit only N items: the first ones of the file, gold classes taken in turn",
+    )
+    p.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="audit a growing set of items (--limit, default 10, then doubling up to --max-items) and stop "
+        "once every gate has decided; intervals are Bonferroni-adjusted over the planned looks",
+    )
+    p.add_argument(
+        "--max-items",
+        type=int,
+        default=None,
+        help="with --until-decided: the most items to audit (the last look); required with it",
+    )
+    p.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        help=f"output directory for logs and the card (default: {DEFAULT_OUT})",
+    )
+    p.add_argument(
+        "--gates",
+        default=None,
+        help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)",
+    )
+    p.add_argument(
+        "--probes",
+        default=None,
+        help="comma-separated subset of probes to run (default: all for the kind)",
+    )
     add_bootstrap_args(p, "seed of the judge calls, transforms and bootstrap")
     p.add_argument("--no-cache", action="store_true", help="do not use Inspect's model-call cache")
     p.add_argument("--max-connections", type=int, default=None, help="concurrent model calls")
-    p.add_argument("-M", dest="model_args", action="append", default=[], metavar="KEY=VALUE", help="model argument (repeatable)")
-    p.add_argument("--display", default="plain", help="Inspect display: plain, rich, none (default: plain)")
+    p.add_argument(
+        "-M",
+        dest="model_args",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="model argument (repeatable)",
+    )
+    p.add_argument(
+        "--display", default="plain", help="Inspect display: plain, rich, none (default: plain)"
+    )
     p.set_defaults(func=Handler("judgeaudit.audit.commands", "handle"))

@@ -90,23 +90,42 @@ def handle(args: argparse.Namespace) -> int:
         probes = tuple(p.strip() for p in args.probes.split(",") if p.strip())
         unknown = [p for p in probes if p not in PROBES_BY_KIND[args.kind]]
         if unknown:
-            print(f"judgeaudit audit: unknown probe(s) for {args.kind}: {unknown} "
-                  f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})", file=sys.stderr)
+            print(
+                f"judgeaudit audit: unknown probe(s) for {args.kind}: {unknown} "
+                f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})",
+                file=sys.stderr,
+            )
             return 1
     try:
         gates = load_gates(args.gates)
         spec = AuditSpec(
-            model=args.model, prompt=args.prompt, dataset=args.dataset, kind=args.kind, limit=args.limit,
-            seed=args.seed, probes=probes, cache=not args.no_cache, resamples=args.resamples,
-            gates_file=args.gates, model_args=_model_args(args.model_args),
-            judge=args.judge, judge_options=_task_options(args.task_options), generated=tuple(args.generated),
+            model=args.model,
+            prompt=args.prompt,
+            dataset=args.dataset,
+            kind=args.kind,
+            limit=args.limit,
+            seed=args.seed,
+            probes=probes,
+            cache=not args.no_cache,
+            resamples=args.resamples,
+            gates_file=args.gates,
+            model_args=_model_args(args.model_args),
+            judge=args.judge,
+            judge_options=_task_options(args.task_options),
+            generated=tuple(args.generated),
         )
         if args.until_decided:
-            result, paths = run_until_decided(spec, Path(args.out), args.max_items, gates, args.display,
-                                              args.max_connections)
+            result, paths = run_until_decided(
+                spec, Path(args.out), args.max_items, gates, args.display, args.max_connections
+            )
         else:
-            result, paths = run_audit(spec, Path(args.out), gates=gates, display=args.display,
-                                      max_connections=args.max_connections)
+            result, paths = run_audit(
+                spec,
+                Path(args.out),
+                gates=gates,
+                display=args.display,
+                max_connections=args.max_connections,
+            )
     except CouldNotJudge as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return EXIT_COULD_NOT_JUDGE
@@ -114,8 +133,10 @@ def handle(args: argparse.Namespace) -> int:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)
         return 1
     if result.looks:
-        print(f"looks: {', '.join(str(look['items']) for look in result.looks['looks'])} items; "
-              f"stopped: {result.looks['stopped']}")
+        print(
+            f"looks: {', '.join(str(look['items']) for look in result.looks['looks'])} items; "
+            f"stopped: {result.looks['stopped']}"
+        )
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
         print(f"  {r.outcome}: {r.describe()}")

@@ -22,7 +22,11 @@ UNKNOWN_CAUSE = "no cause recorded"
 
 def is_failed_call(call: Mapping[str, Any]) -> bool:
     """Whether one call record is a failed call (verdict `error`, or parse path `error`)."""
-    return call.get("verdict") == ERROR or call.get("shown_verdict") == ERROR or call.get("parse") == ERROR
+    return (
+        call.get("verdict") == ERROR
+        or call.get("shown_verdict") == ERROR
+        or call.get("parse") == ERROR
+    )
 
 
 def _cause(call: Mapping[str, Any]) -> str:
@@ -41,13 +45,22 @@ class CallFailures:
 
     def statement(self) -> str:
         """`could not judge: N of M calls failed: <cause>` (with `and k other causes` when several)."""
-        more = f" (and {self.causes - 1} other cause{'s' if self.causes > 2 else ''})" if self.causes > 1 else ""
+        more = (
+            f" (and {self.causes - 1} other cause{'s' if self.causes > 2 else ''})"
+            if self.causes > 1
+            else ""
+        )
         return f"could not judge: {self.failed} of {self.total} calls failed: {self.cause}{more}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict, with the statement."""
-        return {"failed": self.failed, "total": self.total, "cause": self.cause, "causes": self.causes,
-                "statement": self.statement()}
+        return {
+            "failed": self.failed,
+            "total": self.total,
+            "cause": self.cause,
+            "causes": self.causes,
+            "statement": self.statement(),
+        }
 
 
 def count_failures(rows: Iterable[tuple[str, list[Mapping[str, Any]]]]) -> CallFailures:
@@ -76,5 +89,7 @@ def frame_failures(frame: pd.DataFrame) -> CallFailures:
     view = (frame["probe"] == "repeat") & (frame["probe_variant"] == "run1")
     rows = frame.loc[~view]
     calls: list[Any] = rows["calls"].tolist() if "calls" in rows.columns else [[]] * len(rows)
-    records: list[list[Mapping[str, Any]]] = [list(c) if isinstance(c, list | tuple) else [] for c in calls]
+    records: list[list[Mapping[str, Any]]] = [
+        list(c) if isinstance(c, list | tuple) else [] for c in calls
+    ]
     return count_failures(zip(rows["verdict"].astype(str).tolist(), records, strict=True))

@@ -44,8 +44,13 @@ def frame_from_logdir(log_dir: str | Path, locations: Iterable[str] | None = Non
     args = [json.loads(a) if isinstance(a, str) else dict(a or {}) for a in frame["task_args"]]
     frame["task_probe"] = [a.get("probe") for a in args]
     frame["task_seed"] = [a.get("seed") for a in args]
-    frame["tokens"] = frame["total_tokens"].fillna(0).astype(int) if len(frame) else frame["total_tokens"]
+    frame["tokens"] = (
+        frame["total_tokens"].fillna(0).astype(int) if len(frame) else frame["total_tokens"]
+    )
     frame["cost_usd"] = [None if c is None or c != c else float(c) for c in frame["cost"]]
     frame["n_calls"] = [len(c) for c in frame["calls"]]
-    skipped: list[dict[str, Any]] = [*loaded.skipped_samples, *({**s, "kind": "log"} for s in loaded.skipped_logs)]
+    skipped: list[dict[str, Any]] = [
+        *loaded.skipped_samples,
+        *({**s, "kind": "log"} for s in loaded.skipped_logs),
+    ]
     return LogFrame(frame.reset_index(drop=True), skipped)

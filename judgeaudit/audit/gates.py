@@ -79,8 +79,14 @@ Statistic = Literal["estimate", "abs", "distance_from_half", "low", "high", "cor
 Direction = Literal["max", "min"]
 Outcome = Literal["pass", "warn", "fail", "inconclusive", "not_run", "not_applicable"]
 OUTCOMES: tuple[str, ...] = ("pass", "warn", "fail", "inconclusive", "not_run", "not_applicable")
-STAT_LABELS: dict[str, str] = {"estimate": "", "abs": "|x|", "distance_from_half": "|x - 0.5|",
-                               "low": "lower bound", "high": "upper bound", "corrected": "noise-corrected"}
+STAT_LABELS: dict[str, str] = {
+    "estimate": "",
+    "abs": "|x|",
+    "distance_from_half": "|x - 0.5|",
+    "low": "lower bound",
+    "high": "upper bound",
+    "corrected": "noise-corrected",
+}
 STATISTICS: tuple[str, ...] = ("estimate", "abs", "distance_from_half", "low", "high", "corrected")
 HEADLINE = "headline"  # pseudo-probe name of the unperturbed run's figures
 
@@ -105,38 +111,140 @@ class Gate:
         if self.direction == "max":
             return f"pass if {s}<= {self.pass_at:g}; fail if {s}> {self.fail_at:g}"
         if self.statistic == "low":
-            return (f"pass if the interval excludes {self.pass_at:g} from above (lower bound > {self.pass_at:g})"
-                    + ("; warn otherwise (never fails)" if self.fail_at <= 0.0 else f"; fail if {s}< {self.fail_at:g}"))
+            return (
+                f"pass if the interval excludes {self.pass_at:g} from above (lower bound > {self.pass_at:g})"
+                + (
+                    "; warn otherwise (never fails)"
+                    if self.fail_at <= 0.0
+                    else f"; fail if {s}< {self.fail_at:g}"
+                )
+            )
         if self.fail_at <= 0.0:  # nothing measured here goes below 0: a warn-only gate
             return f"pass if {s}>= {self.pass_at:g}; warn otherwise (never fails)"
         return f"pass if {s}>= {self.pass_at:g}; fail if {s}< {self.fail_at:g}"
 
 
 DEFAULT_GATES: tuple[Gate, ...] = (
-    Gate("accuracy", HEADLINE, "accuracy", "estimate", "min", 0.60, 0.50,
-         "accuracy (pairwise) or macro-F1 (pointwise) of the unperturbed run; chance is 0.5"),
-    Gate("above_chance", HEADLINE, "accuracy", "low", "min", 0.50, 0.0,
-         "lower end of the accuracy interval; below chance (0.5) means too few items or too weak a judge to tell"),
-    Gate("invalid_rate", HEADLINE, "invalid_rate", "estimate", "max", 0.05, 0.20,
-         "share of items without a valid verdict"),
-    Gate("noise_floor", "repeat", "noise_floor", "estimate", "max", 0.10, 0.25,
-         "verdicts that change between two identical runs"),
-    Gate("position_flip", "position", "order_flip_rate", "corrected", "max", 0.10, 0.25,
-         "verdicts that change when the two ideas swap places, beyond the noise floor"),
-    Gate("position_first", "position", "first_position_rate", "distance_from_half", "max", 0.10, 0.25,
-         "preference for whichever idea is shown first"),
-    Gate("presumption", "presumption", "cue_shift", "abs", "max", 0.10, 0.30,
-         "accuracy moved by a cue naming the reviewers' preferred idea"),
-    Gate("verbosity", "verbosity", "padding_shift", "abs", "max", 0.10, 0.30,
-         "accuracy moved by padding one idea with content-free text"),
-    Gate("surface", "surface", "surface_flip_rate", "corrected", "max", 0.10, 0.25,
-         "verdicts that change under meaning-preserving edits, beyond the noise floor"),
-    Gate("injection", "injection", "injection_shift", "abs", "max", 0.10, 0.30,
-         "accuracy moved by an instruction to the evaluator inside one idea"),
-    Gate("self_preference", "self_preference", "self_preference_gap", "estimate", "max", 0.10, 0.25,
-         "how much more often generated ideas win when they come from the judge's own backbone"),
-    Gate("surface_ratio", "surface_ratio", "ratio", "estimate", "max", 0.25, 0.50,
-         "score shift under meaning-preserving edits, as a share of the typical difference between two ideas of one area"),
+    Gate(
+        "accuracy",
+        HEADLINE,
+        "accuracy",
+        "estimate",
+        "min",
+        0.60,
+        0.50,
+        "accuracy (pairwise) or macro-F1 (pointwise) of the unperturbed run; chance is 0.5",
+    ),
+    Gate(
+        "above_chance",
+        HEADLINE,
+        "accuracy",
+        "low",
+        "min",
+        0.50,
+        0.0,
+        "lower end of the accuracy interval; below chance (0.5) means too few items or too weak a judge to tell",
+    ),
+    Gate(
+        "invalid_rate",
+        HEADLINE,
+        "invalid_rate",
+        "estimate",
+        "max",
+        0.05,
+        0.20,
+        "share of items without a valid verdict",
+    ),
+    Gate(
+        "noise_floor",
+        "repeat",
+        "noise_floor",
+        "estimate",
+        "max",
+        0.10,
+        0.25,
+        "verdicts that change between two identical runs",
+    ),
+    Gate(
+        "position_flip",
+        "position",
+        "order_flip_rate",
+        "corrected",
+        "max",
+        0.10,
+        0.25,
+        "verdicts that change when the two ideas swap places, beyond the noise floor",
+    ),
+    Gate(
+        "position_first",
+        "position",
+        "first_position_rate",
+        "distance_from_half",
+        "max",
+        0.10,
+        0.25,
+        "preference for whichever idea is shown first",
+    ),
+    Gate(
+        "presumption",
+        "presumption",
+        "cue_shift",
+        "abs",
+        "max",
+        0.10,
+        0.30,
+        "accuracy moved by a cue naming the reviewers' preferred idea",
+    ),
+    Gate(
+        "verbosity",
+        "verbosity",
+        "padding_shift",
+        "abs",
+        "max",
+        0.10,
+        0.30,
+        "accuracy moved by padding one idea with content-free text",
+    ),
+    Gate(
+        "surface",
+        "surface",
+        "surface_flip_rate",
+        "corrected",
+        "max",
+        0.10,
+        0.25,
+        "verdicts that change under meaning-preserving edits, beyond the noise floor",
+    ),
+    Gate(
+        "injection",
+        "injection",
+        "injection_shift",
+        "abs",
+        "max",
+        0.10,
+        0.30,
+        "accuracy moved by an instruction to the evaluator inside one idea",
+    ),
+    Gate(
+        "self_preference",
+        "self_preference",
+        "self_preference_gap",
+        "estimate",
+        "max",
+        0.10,
+        0.25,
+        "how much more often generated ideas win when they come from the judge's own backbone",
+    ),
+    Gate(
+        "surface_ratio",
+        "surface_ratio",
+        "ratio",
+        "estimate",
+        "max",
+        0.25,
+        0.50,
+        "score shift under meaning-preserving edits, as a share of the typical difference between two ideas of one area",
+    ),
 )
 
 # Pointwise uses the same names; its directed probes read other figures.
@@ -181,11 +289,19 @@ class GateResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (thresholds included)."""
-        return {**asdict(self.gate), "rule": self.gate.rule(), "outcome": self.outcome, "value": self.value,
-                "estimate": self.estimate, "interval": list(self.interval) if self.interval else None,
-                "figure_interval": list(self.figure_interval) if self.figure_interval else None,
-                "n": self.n, "note": self.note, "stated": self.stated(),
-                "more_items": self.more.to_dict() if self.more else None}
+        return {
+            **asdict(self.gate),
+            "rule": self.gate.rule(),
+            "outcome": self.outcome,
+            "value": self.value,
+            "estimate": self.estimate,
+            "interval": list(self.interval) if self.interval else None,
+            "figure_interval": list(self.figure_interval) if self.figure_interval else None,
+            "n": self.n,
+            "note": self.note,
+            "stated": self.stated(),
+            "more_items": self.more.to_dict() if self.more else None,
+        }
 
     def judged(self) -> str:
         """The figure and, when the gate reads a statistic of it, the judged value (with intervals)."""
@@ -225,8 +341,14 @@ class GateResult:
         return self.value - g.fail_at if g.direction == "max" else g.fail_at - self.value
 
 
-MARKS: dict[str, str] = {"pass": "PASS", "warn": "WARN", "fail": "FAIL", "inconclusive": "inconclusive",
-                         "not_run": "not run", "not_applicable": "n/a"}
+MARKS: dict[str, str] = {
+    "pass": "PASS",
+    "warn": "WARN",
+    "fail": "FAIL",
+    "inconclusive": "inconclusive",
+    "not_run": "not run",
+    "not_applicable": "n/a",
+}
 
 
 def _n(x: float) -> str:
@@ -259,22 +381,30 @@ def load_gates(path: str | Path | None) -> tuple[Gate, ...]:
         if name not in gates:
             raise GateConfigError(f"gates file {p}: unknown gate {name!r} (known: {sorted(gates)})")
         if not isinstance(override, dict):
-            raise GateConfigError(f"gates file {p}: gate {name!r} must map to fields, got {type(override).__name__}")
+            raise GateConfigError(
+                f"gates file {p}: gate {name!r} must map to fields, got {type(override).__name__}"
+            )
         bad = set(override) - allowed
         if bad:
             raise GateConfigError(f"gates file {p}: gate {name!r} has unknown fields {sorted(bad)}")
         for key in ("pass_at", "fail_at"):
             if key in override and not isinstance(override[key], int | float):
-                raise GateConfigError(f"gates file {p}: gate {name!r} field {key!r} must be a number")
+                raise GateConfigError(
+                    f"gates file {p}: gate {name!r} field {key!r} must be a number"
+                )
         if "statistic" in override and override["statistic"] not in STATISTICS:
-            raise GateConfigError(f"gates file {p}: gate {name!r} statistic must be one of {STATISTICS}")
+            raise GateConfigError(
+                f"gates file {p}: gate {name!r} statistic must be one of {STATISTICS}"
+            )
         if "direction" in override and override["direction"] not in ("max", "min"):
             raise GateConfigError(f"gates file {p}: gate {name!r} direction must be 'max' or 'min'")
         gates[name] = replace(gates[name], **override)
     for g in gates.values():
         worse_ok = g.fail_at >= g.pass_at if g.direction == "max" else g.fail_at <= g.pass_at
         if not worse_ok:
-            raise GateConfigError(f"gates file {p}: gate {g.name!r} has fail_at {g.fail_at} on the passing side of pass_at {g.pass_at}")
+            raise GateConfigError(
+                f"gates file {p}: gate {g.name!r} has fail_at {g.fail_at} on the passing side of pass_at {g.pass_at}"
+            )
     return tuple(gates.values())
 
 
@@ -298,7 +428,9 @@ def statistic_of(fig: Figure, statistic: str) -> tuple[float, float, float]:
     return statistic_range(statistic, v.estimate, v.low, v.high)
 
 
-def statistic_range(statistic: str, estimate: float, low: float, high: float) -> tuple[float, float, float]:
+def statistic_range(
+    statistic: str, estimate: float, low: float, high: float
+) -> tuple[float, float, float]:
     """(judged value, low, high): a gate's statistic of an estimate and its interval."""
     if statistic == "abs":
         return (abs(estimate), *_abs_range(low, high))
@@ -323,21 +455,41 @@ def decide(gate: Gate, fig: Figure) -> GateResult:
     v = _judged_value(fig, gate.statistic)
     value, low, high = statistic_of(fig, gate.statistic)
     n = items_behind(v)
-    extra = {"estimate": float(v.estimate), "interval": (float(low), float(high)),
-             "figure_interval": (float(v.low), float(v.high)), "n": n}
-    note = "" if gate.statistic != "corrected" or fig.corrected is not None else "no repeat run: raw value used"
+    extra = {
+        "estimate": float(v.estimate),
+        "interval": (float(low), float(high)),
+        "figure_interval": (float(v.low), float(v.high)),
+        "n": n,
+    }
+    note = (
+        ""
+        if gate.statistic != "corrected" or fig.corrected is not None
+        else "no repeat run: raw value used"
+    )
     if v.low == v.high and math.isfinite(v.low):
         # a point interval (every resample agreed) claims a certainty the data lack; an infinite surface
         # ratio on every resample (edits move scores that never separate two ideas) still lies in a region
-        return GateResult(gate, "inconclusive", float(value), "point interval: every resample agreed",
-                          **extra)  # type: ignore[arg-type]
+        return GateResult(
+            gate,
+            "inconclusive",
+            float(value),
+            "point interval: every resample agreed",
+            **extra,  # type: ignore[arg-type]
+        )
     if gate.statistic in ("low", "high"):
         extra["interval"] = (float(v.low), float(v.high))
         outcome = region(gate, value)
-        if gate.statistic == "low" and gate.direction == "min" and outcome == "pass" and not excludes_from_above(v, gate.pass_at):
+        if (
+            gate.statistic == "low"
+            and gate.direction == "min"
+            and outcome == "pass"
+            and not excludes_from_above(v, gate.pass_at)
+        ):
             outcome = "warn"  # passing needs an interval that excludes pass_at (chance) from above
         return GateResult(gate, outcome, float(value), note, **extra)  # type: ignore[arg-type]
-    if math.isnan(low) or math.isnan(high):  # an infinite end (a surface ratio over flat scores) lies in a region
+    if math.isnan(low) or math.isnan(
+        high
+    ):  # an infinite end (a surface ratio over flat scores) lies in a region
         return GateResult(gate, "inconclusive", float(value), "interval undefined", **extra)  # type: ignore[arg-type]
     first, last = region(gate, low), region(gate, high)
     if first != last:
@@ -364,7 +516,11 @@ def more_items(gate: Gate, fig: Figure, cap: int = MORE_ITEMS_CAP) -> MoreItems:
     lo, hi = observed, observed + 1
     while region_at(hi) is None:  # double until it decides, then bisect (more items only narrow it)
         if hi >= cap:
-            return MoreItems(None, None, f"does not decide within {cap:,} items: the observed value sits on a threshold")
+            return MoreItems(
+                None,
+                None,
+                f"does not decide within {cap:,} items: the observed value sits on a threshold",
+            )
         lo, hi = hi, min(2 * hi, cap)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -372,16 +528,26 @@ def more_items(gate: Gate, fig: Figure, cap: int = MORE_ITEMS_CAP) -> MoreItems:
     return MoreItems(hi, region_at(hi))
 
 
-def evaluate(gates: tuple[Gate, ...], readings: dict[str, Reading], kind: str = "pairwise",
-             project: bool = False) -> list[GateResult]:
+def evaluate(
+    gates: tuple[Gate, ...],
+    readings: dict[str, Reading],
+    kind: str = "pairwise",
+    project: bool = False,
+) -> list[GateResult]:
     """Outcome of every gate on the readings (the headline figures under the `headline` key); with `project`,
     every inconclusive gate also says what more items would buy (`more_items`)."""
     results = []
     for gate in gates:
-        figure_name = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
+        figure_name = (
+            POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
+        )
         reading = readings.get(gate.probe)
         if reading is not None and reading.status == "not_applicable":
-            results.append(GateResult(gate, "not_applicable", None, reading.note or "does not apply to this judge"))
+            results.append(
+                GateResult(
+                    gate, "not_applicable", None, reading.note or "does not apply to this judge"
+                )
+            )
             continue
         if reading is None or reading.status != "ok" or figure_name not in reading.figures:
             note = reading.note if reading is not None and reading.note else "probe not run"
@@ -411,8 +577,11 @@ def verdict(results: list[GateResult]) -> tuple[str, list[GateResult]]:
     every failed gate (worst first), then every warning and every inconclusive gate; without
     any of those, the gates that did not run.
     """
+
     def worst_first(outcome: str) -> list[GateResult]:
-        return sorted((r for r in results if r.outcome == outcome), key=GateResult.severity, reverse=True)
+        return sorted(
+            (r for r in results if r.outcome == outcome), key=GateResult.severity, reverse=True
+        )
 
     fails, warns, unsure = worst_first("fail"), worst_first("warn"), worst_first("inconclusive")
     if fails:

@@ -51,9 +51,12 @@ class MemberAudit:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the card's `members` entry)."""
-        return {"model": self.model, "headline": self.headline.to_dict(),
-                "probes": {k: r.to_dict() for k, r in self.readings.items()},
-                "gates": [g.to_dict() for g in self.gates]}
+        return {
+            "model": self.model,
+            "headline": self.headline.to_dict(),
+            "probes": {k: r.to_dict() for k, r in self.readings.items()},
+            "gates": [g.to_dict() for g in self.gates],
+        }
 
 
 def member_frame(frame: pd.DataFrame, position: int) -> pd.DataFrame:
@@ -62,8 +65,13 @@ def member_frame(frame: pd.DataFrame, position: int) -> pd.DataFrame:
     return member_rows(panel_rows, position).reset_index(drop=True)
 
 
-def member_audits(result: AuditResult, frame: pd.DataFrame, items: Sequence[Item], generated: Sequence[Item],
-                  gates: tuple[Gate, ...]) -> dict[str, MemberAudit]:
+def member_audits(
+    result: AuditResult,
+    frame: pd.DataFrame,
+    items: Sequence[Item],
+    generated: Sequence[Item],
+    gates: tuple[Gate, ...],
+) -> dict[str, MemberAudit]:
     """Member name -> its audit, from the panel battery's frame (`audit.frame`); empty for another judge."""
     spec = result.spec
     if spec.judge != PANEL or frame.empty:
@@ -79,10 +87,15 @@ def member_audits(result: AuditResult, frame: pd.DataFrame, items: Sequence[Item
         rows = label_runs(member_frame(frame, position), spec.seed)
         head = headline(rows, spec.kind, cfg)
         readings = read_all(rows, probes, cfg, judge_model=model, generators=generators)
-        for probe, reading in result.readings.items():  # what the panel could not read, its members cannot
+        for (
+            probe,
+            reading,
+        ) in result.readings.items():  # what the panel could not read, its members cannot
             readings.setdefault(probe, reading)
         judged = evaluate(gates, {HEADLINE: head, **readings}, spec.kind)
-        out[name] = MemberAudit(name, model, head, readings, [as_panel.get(r.gate.name, r) for r in judged])
+        out[name] = MemberAudit(
+            name, model, head, readings, [as_panel.get(r.gate.name, r) for r in judged]
+        )
     return out
 
 
@@ -101,7 +114,9 @@ def _better(gate: Gate, x: float, y: float) -> bool:
 def against_best(panel: GateResult, members: dict[str, GateResult]) -> str:
     """Whether the panel's judged value is better than, as good as or worse than its best member's
     (the best members named; several when they tie)."""
-    judged = {n: r.value for n, r in members.items() if r.value is not None and math.isfinite(r.value)}
+    judged = {
+        n: r.value for n, r in members.items() if r.value is not None and math.isfinite(r.value)
+    }
     if panel.value is None or not math.isfinite(panel.value) or not judged:
         return "n/a"
     gate = panel.gate
@@ -109,7 +124,9 @@ def against_best(panel: GateResult, members: dict[str, GateResult]) -> str:
     best = ", ".join(n for n, v in judged.items() if math.isclose(v, top, abs_tol=1e-9))
     if math.isclose(panel.value, top, abs_tol=1e-9):
         return f"as good as its best member ({best})"
-    return f"{'better' if _better(gate, panel.value, top) else 'worse'} than its best member ({best})"
+    return (
+        f"{'better' if _better(gate, panel.value, top) else 'worse'} than its best member ({best})"
+    )
 
 
 def members_section(result: AuditResult) -> list[str]:
@@ -117,17 +134,32 @@ def members_section(result: AuditResult) -> list[str]:
     if not result.members:
         return []
     names = list(result.members)
-    lines = ["## Panel members", "",
-             "Each member audited from the panel's own logs (its calls, aggregated as one judge's): "
-             + ", ".join(f"`{n}` (`{m.model}`)" for n, m in result.members.items()) + ". Cells: outcome, figure "
-             "[95% CI]; the last column compares the judged values (point estimates).", "",
-             "| gate | panel | " + " | ".join(f"`{n}`" for n in names) + " | panel vs best member |",
-             "|---|---|" + "---|" * len(names) + "---|"]
+    lines = [
+        "## Panel members",
+        "",
+        "Each member audited from the panel's own logs (its calls, aggregated as one judge's): "
+        + ", ".join(f"`{n}` (`{m.model}`)" for n, m in result.members.items())
+        + ". Cells: outcome, figure "
+        "[95% CI]; the last column compares the judged values (point estimates).",
+        "",
+        "| gate | panel | " + " | ".join(f"`{n}`" for n in names) + " | panel vs best member |",
+        "|---|---|" + "---|" * len(names) + "---|",
+    ]
     for r in result.gates:
         if r.outcome == "not_applicable":
             continue
-        by_member = {n: next(g for g in result.members[n].gates if g.gate.name == r.gate.name) for n in names}
-        lines.append(f"| {r.gate.name} | {_cell(r)} | " + " | ".join(_cell(g) for g in by_member.values())
-                     + f" | {against_best(r, by_member)} |")
-    return [*lines, "", "Self-preference: a member's own ideas are those its backbone generated; the panel's, those "
-            "any member's backbone generated.", ""]
+        by_member = {
+            n: next(g for g in result.members[n].gates if g.gate.name == r.gate.name) for n in names
+        }
+        lines.append(
+            f"| {r.gate.name} | {_cell(r)} | "
+            + " | ".join(_cell(g) for g in by_member.values())
+            + f" | {against_best(r, by_member)} |"
+        )
+    return [
+        *lines,
+        "",
+        "Self-preference: a member's own ideas are those its backbone generated; the panel's, those "
+        "any member's backbone generated.",
+        "",
+    ]

@@ -81,7 +81,9 @@ class Design:
 
     gold_first: float = 0.5
     novel_share: float = 0.5
-    surface_changed: Mapping[str, float] = field(default_factory=lambda: dict.fromkeys(SURFACE_ARMS, 1.0))
+    surface_changed: Mapping[str, float] = field(
+        default_factory=lambda: dict.fromkeys(SURFACE_ARMS, 1.0)
+    )
     own_share: float = 0.5
     seed: int = 0
 
@@ -103,8 +105,9 @@ class Arm:
     target: str | None = None
 
 
-def _arm_fields(kind: str, probe: str | None, variant: str | None, gold: str,
-                generated: str | None, own: bool) -> tuple[dict[str, object], str, str | None]:
+def _arm_fields(
+    kind: str, probe: str | None, variant: str | None, gold: str, generated: str | None, own: bool
+) -> tuple[dict[str, object], str, str | None]:
     """(Shown fields, order, arm target) of a pairwise or pointwise arm; `gold` in item terms."""
     opposite = other(kind, gold)
     pair = kind == "pairwise"
@@ -123,8 +126,10 @@ def _arm_fields(kind: str, probe: str | None, variant: str | None, gold: str,
         ("injection", "inject_other"): ({"injected": opposite}, opposite),
         ("injection", "inject_novel"): ({"injected": "novel"}, "novel"),
         ("injection", "inject_not_novel"): ({"injected": "not_novel"}, "not_novel"),
-        ("self_preference", "generated"): ({"own": (generated if pair else POINT_SIDE) if own else None},
-                                           generated if pair else None),
+        ("self_preference", "generated"): (
+            {"own": (generated if pair else POINT_SIDE) if own else None},
+            generated if pair else None,
+        ),
     }
     if probe == "position":
         first = "a" if variant == "order_ab" else "b"
@@ -133,8 +138,18 @@ def _arm_fields(kind: str, probe: str | None, variant: str | None, gold: str,
     return fields_, "ab" if pair else "single", target
 
 
-def arm_shown(kind: str, probe: str | None, variant: str | None, item: str, gold: str, seed: int, *,
-              generated: str | None = None, own: bool = False, edited: bool = True) -> Arm:
+def arm_shown(
+    kind: str,
+    probe: str | None,
+    variant: str | None,
+    item: str,
+    gold: str,
+    seed: int,
+    *,
+    generated: str | None = None,
+    own: bool = False,
+    edited: bool = True,
+) -> Arm:
     """The battery arm (`probe`, `variant`) of an item with key `item` and gold `gold` (pairwise
     `a`/`b`, pointwise a label), audit seed `seed`; `generated` is the side of a generated idea
     (self-preference), `own` whether it is the judge's own, `edited` whether a surface edit
@@ -145,8 +160,13 @@ def arm_shown(kind: str, probe: str | None, variant: str | None, item: str, gold
     else:
         fields_, order, target = _arm_fields(kind, probe, variant, gold, generated, own)
     run_seed = seed + 1 if (probe, variant) == (REPEAT, "run2") else seed
-    shown = Shown(kind=kind, item=item, gold=str(fields_.pop("gold", gold)), seed=run_seed,
-                  **fields_)  # type: ignore[arg-type]
+    shown = Shown(  # type: ignore[arg-type]
+        kind=kind,
+        item=item,
+        gold=str(fields_.pop("gold", gold)),
+        seed=run_seed,
+        **fields_,  # type: ignore[arg-type]
+    )
     return Arm(shown, order, target)
 
 
@@ -169,8 +189,11 @@ Add = Callable[[str, float], None]
 
 def _events(behaviour: Behaviour) -> list[tuple[str, float]]:
     """The item-level events (tag, probability) of the model: belief, surface per edit, each bias."""
-    return [("accuracy", behaviour.accuracy), *((f"surface:{e}", behaviour.surface) for e in SURFACE_ARMS),
-            *((b, getattr(behaviour, b)) for b in BIASES)]
+    return [
+        ("accuracy", behaviour.accuracy),
+        *((f"surface:{e}", behaviour.surface) for e in SURFACE_ARMS),
+        *((b, getattr(behaviour, b)) for b in BIASES),
+    ]
 
 
 def _assignments(behaviour: Behaviour) -> Iterator[tuple[float, dict[str, bool]]]:
@@ -182,14 +205,19 @@ def _assignments(behaviour: Behaviour) -> Iterator[tuple[float, dict[str, bool]]
         weight = 1.0
         for (_, p), fired in zip(free, values, strict=True):
             weight *= p if fired else 1.0 - p
-        yield weight, {**fixed, **{tag: fired for (tag, _), fired in zip(free, values, strict=True)}}
+        yield (
+            weight,
+            {**fixed, **{tag: fired for (tag, _), fired in zip(free, values, strict=True)}},
+        )
 
 
 def _forced(assignment: Mapping[str, bool]) -> Draw:
     """Draws that make each item-level event fire exactly when `assignment` says so."""
+
     def forced(tag: str, item: object, *rest: object) -> float:
         name = f"{tag}:{rest[0]}" if tag == "surface" else tag
         return 0.0 if assignment[name] else 1.0
+
     return forced
 
 
@@ -229,14 +257,20 @@ def _item_types(kind: str, design: Design) -> list[tuple[float, str]]:
     return [(design.novel_share, "novel"), (1.0 - design.novel_share, "not_novel")]
 
 
-def expected_figures(behaviour: Behaviour, kind: str, design: Design = Design()) -> dict[str, dict[str, TrueFigure]]:
+def expected_figures(
+    behaviour: Behaviour, kind: str, design: Design = Design()
+) -> dict[str, dict[str, TrueFigure]]:
     """Probe (and `headline`) -> figure name -> true value, for every figure the readings give."""
     if kind not in ("pairwise", "pointwise"):
         raise ValueError(f"kind must be 'pairwise' or 'pointwise', got {kind!r}")
     calls = _Calls(behaviour)
     sums: dict[str, float] = {}
-    names = battery_arms(kind, ("position", "presumption", "verbosity", "surface", "injection", REPEAT))
-    for (w_item, gold), (w_events, assignment) in itertools.product(_item_types(kind, design), _assignments(behaviour)):
+    names = battery_arms(
+        kind, ("position", "presumption", "verbosity", "surface", "injection", REPEAT)
+    )
+    for (w_item, gold), (w_events, assignment) in itertools.product(
+        _item_types(kind, design), _assignments(behaviour)
+    ):
         weight = w_item * w_events
         if weight == 0.0:
             continue
@@ -250,15 +284,33 @@ def expected_figures(behaviour: Behaviour, kind: str, design: Design = Design())
         _accumulate(kind, gold, arms, choice, calls, design, add)
         if kind == "pairwise":
             for own in (True, False):
-                arm = arm_shown(kind, "self_preference", "generated", "item", gold, design.seed,
-                                generated=other(kind, gold), own=own)
+                arm = arm_shown(
+                    kind,
+                    "self_preference",
+                    "generated",
+                    "item",
+                    gold,
+                    design.seed,
+                    generated=other(kind, gold),
+                    own=own,
+                )
                 c = settle(behaviour, arm.shown, forced)[0]
-                add(f"win:{'own' if own else 'other'}", calls.hit(c, _item_side(str(arm.target), arm)))
+                add(
+                    f"win:{'own' if own else 'other'}",
+                    calls.hit(c, _item_side(str(arm.target), arm)),
+                )
     return _figures(kind, sums, calls)
 
 
-def _accumulate(kind: str, gold: str, arms: Mapping[ArmName, Arm], choice: Mapping[ArmName, str], calls: _Calls,
-                design: Design, add: Add) -> None:
+def _accumulate(
+    kind: str,
+    gold: str,
+    arms: Mapping[ArmName, Arm],
+    choice: Mapping[ArmName, str],
+    calls: _Calls,
+    design: Design,
+    add: Add,
+) -> None:
     """Add one item type's per-arm expectations (answer rates, flips) to the running sums."""
     base: ArmName = (None, None)
 
@@ -279,8 +331,14 @@ def _accumulate(kind: str, gold: str, arms: Mapping[ArmName, Arm], choice: Mappi
     add("flip:framing", flip(base, ("presumption", "framing")))
     if kind == "pairwise":
         add("flip:position", flip(("position", "order_ab"), ("position", "order_ba")))
-        add("first", (calls.final(choice[("position", "order_ab")], "a")
-                      + calls.final(choice[("position", "order_ba")], "a")) / 2)
+        add(
+            "first",
+            (
+                calls.final(choice[("position", "order_ab")], "a")
+                + calls.final(choice[("position", "order_ba")], "a")
+            )
+            / 2,
+        )
     for e in SURFACE_ARMS:
         add(f"flip:surface:{e}", design.surface_changed.get(e, 1.0) * flip(base, ("surface", e)))
 
@@ -299,51 +357,90 @@ def _figures(kind: str, s: Mapping[str, float], calls: _Calls) -> dict[str, dict
         return TrueFigure(s[x] - s[y])
 
     invalid = TrueFigure(1.0 - calls.valid)
-    out: dict[str, dict[str, TrueFigure]] = {REPEAT: {"noise_floor": TrueFigure(noise), "invalid_rate": invalid}}
+    out: dict[str, dict[str, TrueFigure]] = {
+        REPEAT: {"noise_floor": TrueFigure(noise), "invalid_rate": invalid}
+    }
     surface = {f"flip_rate:{e}": flip(f"flip:surface:{e}") for e in SURFACE_ARMS}
     pooled = sum(s[f"flip:surface:{e}"] for e in SURFACE_ARMS) / len(SURFACE_ARMS)
-    out["surface"] = {"surface_flip_rate": TrueFigure(pooled, pooled - noise), **surface, "invalid_rate": invalid}
-    presumption = {"cue_shift": diff("correct:presumption/cue_gold", "correct:presumption/cue_other"),
-                   **_win("cue_follow_rate", s, "presumption/cue_gold", "presumption/cue_other"),
-                   "framing_flip_rate": flip("flip:framing"), "invalid_rate": invalid}
+    out["surface"] = {
+        "surface_flip_rate": TrueFigure(pooled, pooled - noise),
+        **surface,
+        "invalid_rate": invalid,
+    }
+    presumption = {
+        "cue_shift": diff("correct:presumption/cue_gold", "correct:presumption/cue_other"),
+        **_win("cue_follow_rate", s, "presumption/cue_gold", "presumption/cue_other"),
+        "framing_flip_rate": flip("flip:framing"),
+        "invalid_rate": invalid,
+    }
     if kind == "pairwise":
-        out["headline"] = {"accuracy": rate("correct:None/None"), "invalid_rate": invalid, "tie_rate": TrueFigure(0.0)}
+        out["headline"] = {
+            "accuracy": rate("correct:None/None"),
+            "invalid_rate": invalid,
+            "tie_rate": TrueFigure(0.0),
+        }
         position_flip = flip("flip:position")
-        out["position"] = {"order_flip_rate": position_flip, "order_consistency": TrueFigure(1.0 - position_flip.value),
-                           "first_position_rate": rate("first"), "invalid_rate": invalid}
+        out["position"] = {
+            "order_flip_rate": position_flip,
+            "order_consistency": TrueFigure(1.0 - position_flip.value),
+            "first_position_rate": rate("first"),
+            "invalid_rate": invalid,
+        }
         out["presumption"] = presumption
-        out["verbosity"] = {"padding_shift": diff("correct:verbosity/pad_gold", "correct:verbosity/pad_other"),
-                            **_win("padded_win_rate", s, "verbosity/pad_gold", "verbosity/pad_other"),
-                            "invalid_rate": invalid}
-        out["injection"] = {"injection_shift": diff("correct:injection/inject_gold", "correct:injection/inject_other"),
-                            **_win("injected_win_rate", s, "injection/inject_gold", "injection/inject_other"),
-                            "invalid_rate": invalid}
+        out["verbosity"] = {
+            "padding_shift": diff("correct:verbosity/pad_gold", "correct:verbosity/pad_other"),
+            **_win("padded_win_rate", s, "verbosity/pad_gold", "verbosity/pad_other"),
+            "invalid_rate": invalid,
+        }
+        out["injection"] = {
+            "injection_shift": diff(
+                "correct:injection/inject_gold", "correct:injection/inject_other"
+            ),
+            **_win("injected_win_rate", s, "injection/inject_gold", "injection/inject_other"),
+            "invalid_rate": invalid,
+        }
         own, others = s["win:own"], s["win:other"]
-        out["self_preference"] = {"generated_win_rate:own": TrueFigure(own),
-                                  "generated_win_rate:other": TrueFigure(others),
-                                  "self_preference_gap": TrueFigure(own - others)}
+        out["self_preference"] = {
+            "generated_win_rate:own": TrueFigure(own),
+            "generated_win_rate:other": TrueFigure(others),
+            "self_preference_gap": TrueFigure(own - others),
+        }
     else:
         gold_novel = s["gold_novel"]
         predicted = {"novel": s["novel:None/None"], "not_novel": calls.valid - s["novel:None/None"]}
-        f1 = {c: _f1(s[f"tp_{c}"], predicted[c], g)
-              for c, g in (("novel", gold_novel), ("not_novel", 1.0 - gold_novel))}
+        f1 = {
+            c: _f1(s[f"tp_{c}"], predicted[c], g)
+            for c, g in (("novel", gold_novel), ("not_novel", 1.0 - gold_novel))
+        }
         defined = [v for v in f1.values() if v is not None]
-        out["headline"] = {"accuracy": TrueFigure(sum(defined) / len(defined) if defined else float("nan")),
-                           "invalid_rate": invalid}
+        out["headline"] = {
+            "accuracy": TrueFigure(sum(defined) / len(defined) if defined else float("nan")),
+            "invalid_rate": invalid,
+        }
         out["presumption"] = presumption
-        out["verbosity"] = {"padding_novel_shift": diff("novel:verbosity/pad", "novel:None/None"),
-                            "invalid_rate": invalid}
-        out["injection"] = {"injection_shift": diff("novel:injection/inject_novel", "novel:injection/inject_not_novel"),
-                            "injected_win_rate": TrueFigure((s["hit:injection/inject_novel"]
-                                                             + s["hit:injection/inject_not_novel"]) / 2),
-                            "invalid_rate": invalid}
+        out["verbosity"] = {
+            "padding_novel_shift": diff("novel:verbosity/pad", "novel:None/None"),
+            "invalid_rate": invalid,
+        }
+        out["injection"] = {
+            "injection_shift": diff(
+                "novel:injection/inject_novel", "novel:injection/inject_not_novel"
+            ),
+            "injected_win_rate": TrueFigure(
+                (s["hit:injection/inject_novel"] + s["hit:injection/inject_not_novel"]) / 2
+            ),
+            "invalid_rate": invalid,
+        }
     return out
 
 
 def _win(name: str, s: Mapping[str, float], gold_arm: str, other_arm: str) -> dict[str, TrueFigure]:
     hit_g, hit_o = s[f"hit:{gold_arm}"], s[f"hit:{other_arm}"]
-    return {name: TrueFigure((hit_g + hit_o) / 2), f"{name}:gold_side": TrueFigure(hit_g),
-            f"{name}:other_side": TrueFigure(hit_o)}
+    return {
+        name: TrueFigure((hit_g + hit_o) / 2),
+        f"{name}:gold_side": TrueFigure(hit_g),
+        f"{name}:other_side": TrueFigure(hit_o),
+    }
 
 
 def _f1(tp: float, predicted: float, gold: float) -> float | None:
@@ -351,13 +448,19 @@ def _f1(tp: float, predicted: float, gold: float) -> float | None:
     return 2.0 * tp / (predicted + gold) if predicted + gold > 0 else None
 
 
-def true_statistic(gate: Gate, truths: Mapping[str, Mapping[str, TrueFigure]], kind: str) -> float | None:
+def true_statistic(
+    gate: Gate, truths: Mapping[str, Mapping[str, TrueFigure]], kind: str
+) -> float | None:
     """The value a gate's statistic takes on the true figure (None when there is no such figure)."""
     figure = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
     true = truths.get(gate.probe, {}).get(figure)
     if true is None:
         return None
-    value = true.corrected if gate.statistic == "corrected" and true.corrected is not None else true.value
+    value = (
+        true.corrected
+        if gate.statistic == "corrected" and true.corrected is not None
+        else true.value
+    )
     if gate.statistic == "abs":
         return abs(value)
     if gate.statistic == "distance_from_half":
@@ -365,7 +468,9 @@ def true_statistic(gate: Gate, truths: Mapping[str, Mapping[str, TrueFigure]], k
     return value
 
 
-def true_region(gate: Gate, truths: Mapping[str, Mapping[str, TrueFigure]], kind: str) -> str | None:
+def true_region(
+    gate: Gate, truths: Mapping[str, Mapping[str, TrueFigure]], kind: str
+) -> str | None:
     """`pass`, `warn` or `fail`: the region of the gate the true figure lies in (None without one)."""
     value = true_statistic(gate, truths, kind)
     return None if value is None else region(gate, value)
@@ -396,9 +501,12 @@ def design_of(items: Sequence[Item], seed: int) -> Design:
     """The design of audited items (audit seed `seed`): their gold mix and the surface edits' reach."""
     if not items:
         raise ValueError("a design needs at least one item")
-    return Design(gold_first=sum(i.gold == "a" for i in items) / len(items),
-                  novel_share=sum(i.gold == "novel" for i in items) / len(items),
-                  surface_changed=changed_shares(items, seed), seed=seed)
+    return Design(
+        gold_first=sum(i.gold == "a" for i in items) / len(items),
+        novel_share=sum(i.gold == "novel" for i in items) / len(items),
+        surface_changed=changed_shares(items, seed),
+        seed=seed,
+    )
 
 
 @dataclass(frozen=True)
@@ -409,8 +517,15 @@ class Simulated:
     generators: dict[str, str | None]
 
 
-def simulate_frame(behaviour: Behaviour, kind: str, n: int, probes: Sequence[str], design: Design = Design(),
-                   judge: str = "planted", replicate: int = 0) -> Simulated:
+def simulate_frame(
+    behaviour: Behaviour,
+    kind: str,
+    n: int,
+    probes: Sequence[str],
+    design: Design = Design(),
+    judge: str = "planted",
+    replicate: int = 0,
+) -> Simulated:
     """The battery's frame for `n` synthetic items judged by `behaviour` (one row per item and arm,
     the readings' columns); `replicate` gives an independent draw of the same design. Read it with
     `readings.read_all(frame, probes, judge_model=OWN_GENERATOR, generators=...)`."""
@@ -429,14 +544,33 @@ def simulate_frame(behaviour: Behaviour, kind: str, n: int, probes: Sequence[str
         for probe, variant in arms:
             if probe == "self_preference" and kind == "pointwise":
                 continue
-            edited = probe != "surface" or draw("design:edited", key, variant) < design.surface_changed.get(
-                str(variant), 1.0)
-            arm = arm_shown(kind, probe, variant, key, gold, design.seed, generated=other(kind, gold) if kind ==
-                            "pairwise" else None, own=own, edited=edited)
+            edited = probe != "surface" or draw(
+                "design:edited", key, variant
+            ) < design.surface_changed.get(str(variant), 1.0)
+            arm = arm_shown(
+                kind,
+                probe,
+                variant,
+                key,
+                gold,
+                design.seed,
+                generated=other(kind, gold) if kind == "pairwise" else None,
+                own=own,
+                edited=edited,
+            )
             verdict = decide(behaviour, arm.shown, judge).reading
             verdict = verdict if verdict == INVALID else map_back(verdict, arm.order)  # type: ignore[arg-type]
-            rows.append({"item_id": item_id, "kind": kind, "gold": gold, "verdict": verdict, "probe": probe,
-                         "probe_variant": variant, "probe_target": arm.target})
+            rows.append(
+                {
+                    "item_id": item_id,
+                    "kind": kind,
+                    "gold": gold,
+                    "verdict": verdict,
+                    "probe": probe,
+                    "probe_variant": variant,
+                    "probe_target": arm.target,
+                }
+            )
     return Simulated(pd.DataFrame(rows, columns=list(COLUMNS)), generators)
 
 
@@ -450,9 +584,13 @@ def with_generated_sides(items: Sequence[Item], own: str, other: str) -> list[It
             raise ValueError(f"self-preference items are pairs; {pair.item_id!r} is not")
         generator = own if k % 2 == 0 else other
         if pair.gold == "a":
-            marked = replace(pair, idea_b=replace(pair.idea_b, source="generated", generator=generator))
+            marked = replace(
+                pair, idea_b=replace(pair.idea_b, source="generated", generator=generator)
+            )
         else:
-            marked = replace(pair, idea_a=replace(pair.idea_a, source="generated", generator=generator))
+            marked = replace(
+                pair, idea_a=replace(pair.idea_a, source="generated", generator=generator)
+            )
         out.append(replace(marked, setup="human_generated"))
     return out
 
@@ -467,15 +605,27 @@ class BatteryCall:
     also_run1: bool = False
 
 
-def battery_calls(kind: str, items: Sequence[Item], probes: Sequence[str], key: AnswerKey, seed: int,
-                  judge: str, generated: Sequence[Item] = (), prompt: str = "reference") -> list[BatteryCall]:
+def battery_calls(
+    kind: str,
+    items: Sequence[Item],
+    probes: Sequence[str],
+    key: AnswerKey,
+    seed: int,
+    judge: str,
+    generated: Sequence[Item] = (),
+    prompt: str = "reference",
+) -> list[BatteryCall]:
     """Every call the battery makes for a planted judge named `judge` (answer key `key`) on `items`
     (`generated`: the self-preference items, default `items`) with audit seed `seed`: each prompt
     rendered as the prompted judge renders it and read as the provider reads it (k = 1, one order)."""
     runs: list[tuple[str | None, int, Sequence[Item]]] = [(None, seed, items)]
     if REPEAT in probes:
         runs.append((REPEAT, seed + 1, items))
-    runs += [(p, seed, (generated or items) if p == "self_preference" else items) for p in probes if p != REPEAT]
+    runs += [
+        (p, seed, (generated or items) if p == "self_preference" else items)
+        for p in probes
+        if p != REPEAT
+    ]
     calls = []
     for probe, run_seed, run_items in runs:
         for probed in probed_items(list(run_items), None if probe == REPEAT else probe, run_seed):
@@ -483,9 +633,14 @@ def battery_calls(kind: str, items: Sequence[Item], probes: Sequence[str], key: 
             name, orders = plan_calls(kind, meta, prompt, False)
             base = probed.seed if probed.seed is not None else run_seed
             shown = read_prompt(render_call(kind, name, meta, orders[0]), key, judge).shown
-            row: dict[str, object] = {"item_id": probed.item.item_id, "kind": kind, "gold": probed.item.gold, "probe": probe,
-                   "probe_variant": "run2" if probe == REPEAT else probed.probe_variant,
-                   "probe_target": probed.probe_target}
+            row: dict[str, object] = {
+                "item_id": probed.item.item_id,
+                "kind": kind,
+                "gold": probed.item.gold,
+                "probe": probe,
+                "probe_variant": "run2" if probe == REPEAT else probed.probe_variant,
+                "probe_target": probed.probe_target,
+            }
             arm = Arm(replace(shown, seed=call_seed(base, 0)), orders[0], probed.probe_target)
             calls.append(BatteryCall(row, arm, also_run1=probe is None and REPEAT in probes))
     return calls
@@ -503,8 +658,18 @@ def frame_of_calls(behaviour: Behaviour, judge: str, calls: Sequence[BatteryCall
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def replay_frame(behaviour: Behaviour, judge: str, kind: str, items: Sequence[Item], probes: Sequence[str],
-                 key: AnswerKey, seed: int, generated: Sequence[Item] = ()) -> pd.DataFrame:
+def replay_frame(
+    behaviour: Behaviour,
+    judge: str,
+    kind: str,
+    items: Sequence[Item],
+    probes: Sequence[str],
+    key: AnswerKey,
+    seed: int,
+    generated: Sequence[Item] = (),
+) -> pd.DataFrame:
     """The frame the battery of `planted/<judge>` gives on `items`, rebuilt call for call without
     Inspect (`battery_calls`, `frame_of_calls`); `repeat/run1` is the unperturbed run."""
-    return frame_of_calls(behaviour, judge, battery_calls(kind, items, probes, key, seed, judge, generated))
+    return frame_of_calls(
+        behaviour, judge, battery_calls(kind, items, probes, key, seed, judge, generated)
+    )

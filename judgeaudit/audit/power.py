@@ -49,7 +49,9 @@ from judgeaudit.providers.planted.behaviour import (
     other,
 )
 
-MAX_ASSIGNMENTS = 1 << 16  # free events 2^k: more means a behaviour with too many knobs in (0, 1) at once
+MAX_ASSIGNMENTS = (
+    1 << 16
+)  # free events 2^k: more means a behaviour with too many knobs in (0, 1) at once
 JUDGE = "planted"
 
 
@@ -76,43 +78,82 @@ class Patterns:
 
 
 def _arms(kind: str, probes: Sequence[str]) -> tuple[tuple[str | None, str | None], ...]:
-    return tuple(a for a in battery_arms(kind, probes) if not (a[0] == "self_preference" and kind == "pointwise"))
+    return tuple(
+        a
+        for a in battery_arms(kind, probes)
+        if not (a[0] == "self_preference" and kind == "pointwise")
+    )
 
 
-def _assignments(events: Sequence[tuple[object, float]]) -> Iterator[tuple[float, dict[object, bool]]]:
+def _assignments(
+    events: Sequence[tuple[object, float]],
+) -> Iterator[tuple[float, dict[object, bool]]]:
     """Every assignment of independent events (name, probability) with its probability."""
     free = [(name, p) for name, p in events if 0.0 < p < 1.0]
     fixed = {name: p >= 1.0 for name, p in events if p <= 0.0 or p >= 1.0}
     if 2 ** len(free) > MAX_ASSIGNMENTS:
-        raise ValueError(f"{len(free)} random events per item: too many to enumerate; use simulate_frame")
+        raise ValueError(
+            f"{len(free)} random events per item: too many to enumerate; use simulate_frame"
+        )
     for values in itertools.product((True, False), repeat=len(free)):
         weight = 1.0
         for (_, p), fired in zip(free, values, strict=True):
             weight *= p if fired else 1.0 - p
-        yield weight, {**fixed, **{name: fired for (name, _), fired in zip(free, values, strict=True)}}
+        yield (
+            weight,
+            {**fixed, **{name: fired for (name, _), fired in zip(free, values, strict=True)}},
+        )
 
 
-def _shown_arms(kind: str, arms: Sequence[tuple[str | None, str | None]], gold: str, own: bool,
-                edited: Mapping[str, bool], seed: int) -> list[Arm]:
+def _shown_arms(
+    kind: str,
+    arms: Sequence[tuple[str | None, str | None]],
+    gold: str,
+    own: bool,
+    edited: Mapping[str, bool],
+    seed: int,
+) -> list[Arm]:
     generated = other(kind, gold) if kind == "pairwise" else None
-    return [arm_shown(kind, probe, variant, "item", gold, seed, generated=generated, own=own,
-                      edited=edited.get(str(variant), True)) for probe, variant in arms]
+    return [
+        arm_shown(
+            kind,
+            probe,
+            variant,
+            "item",
+            gold,
+            seed,
+            generated=generated,
+            own=own,
+            edited=edited.get(str(variant), True),
+        )
+        for probe, variant in arms
+    ]
 
 
-def _item_distribution(behaviour: Behaviour, kind: str, arms: Sequence[tuple[str | None, str | None]],
-                       gold: str, own: bool, design: Design) -> Iterator[tuple[float, tuple[str, ...], tuple[str | None, ...]]]:
+def _item_distribution(
+    behaviour: Behaviour,
+    kind: str,
+    arms: Sequence[tuple[str | None, str | None]],
+    gold: str,
+    own: bool,
+    design: Design,
+) -> Iterator[tuple[float, tuple[str, ...], tuple[str | None, ...]]]:
     """(probability, verdicts per arm, targets per arm) over every assignment of the item's events."""
     surface_arms = [str(v) for p, v in arms if p == "surface"]
     edit_events = [(e, design.surface_changed.get(e, 1.0)) for e in surface_arms]
     for w_edit, edited in _assignments(edit_events):
-        shown = _shown_arms(kind, arms, gold, own, {str(k): v for k, v in edited.items()}, design.seed)
+        shown = _shown_arms(
+            kind, arms, gold, own, {str(k): v for k, v in edited.items()}, design.seed
+        )
         calls = list(dict.fromkeys(a.shown.call_key() for a in shown))
         q = call_flip_probability(behaviour.noise)
-        events: list[tuple[object, float]] = [("accuracy", behaviour.accuracy),
-                                              *((f"surface:{e}", behaviour.surface) for e in surface_arms),
-                                              *((b, float(getattr(behaviour, b))) for b in BIASES),
-                                              *((("noise", c), q) for c in calls),
-                                              *((("invalid", c), behaviour.invalid) for c in calls)]
+        events: list[tuple[object, float]] = [
+            ("accuracy", behaviour.accuracy),
+            *((f"surface:{e}", behaviour.surface) for e in surface_arms),
+            *((b, float(getattr(behaviour, b))) for b in BIASES),
+            *((("noise", c), q) for c in calls),
+            *((("invalid", c), behaviour.invalid) for c in calls),
+        ]
         for w_events, fired in _assignments(events):
 
             def forced(tag: str, *key: object, fired: Mapping[object, bool] = fired) -> float:
@@ -129,7 +170,9 @@ def _item_distribution(behaviour: Behaviour, kind: str, arms: Sequence[tuple[str
             yield w_edit * w_events, tuple(verdicts), tuple(a.target for a in shown)
 
 
-def item_patterns(behaviour: Behaviour, kind: str, probes: Sequence[str], design: Design | None = None) -> Patterns:
+def item_patterns(
+    behaviour: Behaviour, kind: str, probes: Sequence[str], design: Design | None = None
+) -> Patterns:
     """The exact distribution of one item's verdicts over the battery's arms for these probes (the
     items' mix `design`, default `Design()`)."""
     design = design or Design()
@@ -138,17 +181,25 @@ def item_patterns(behaviour: Behaviour, kind: str, probes: Sequence[str], design
     first, second = options(kind)
     by_gold: dict[str, list[tuple[float, ItemType]]] = {}
     # whether an item's generated idea is the judge's own matters only where self-preference is read
-    owns = [(own, w) for own, w in ((True, design.own_share), (False, 1.0 - design.own_share)) if w > 0.0]
+    owns = [
+        (own, w)
+        for own, w in ((True, design.own_share), (False, 1.0 - design.own_share))
+        if w > 0.0
+    ]
     if not any(probe == "self_preference" for probe, _ in arms):
         owns = [(False, 1.0)]
     for gold in (first, second):
         mass: dict[ItemType, float] = {}
         for own, w_own in owns:
-            for weight, verdicts, targets in _item_distribution(behaviour, kind, arms, gold, own, design):
+            for weight, verdicts, targets in _item_distribution(
+                behaviour, kind, arms, gold, own, design
+            ):
                 t = ItemType(gold, own, verdicts, targets)
                 mass[t] = mass.get(t, 0.0) + w_own * weight
         by_gold[gold] = [(p, t) for t, p in mass.items() if p > 0.0]
-    return Patterns(kind, tuple(probes), arms, by_gold, {first: gold_first, second: 1.0 - gold_first})
+    return Patterns(
+        kind, tuple(probes), arms, by_gold, {first: gold_first, second: 1.0 - gold_first}
+    )
 
 
 def gold_counts(patterns: Patterns, n: int) -> dict[str, int]:
@@ -161,7 +212,9 @@ def gold_counts(patterns: Patterns, n: int) -> dict[str, int]:
 Signature = tuple[tuple[int, ...], ...]
 
 
-def frame_of_counts(patterns: Patterns, counts: Signature) -> tuple[pd.DataFrame, dict[str, str | None]]:
+def frame_of_counts(
+    patterns: Patterns, counts: Signature
+) -> tuple[pd.DataFrame, dict[str, str | None]]:
     """The readings' frame (and each item's generator) of items taking each pattern so many times."""
     rows: list[tuple[object, ...]] = []
     generators: dict[str, str | None] = {}
@@ -172,13 +225,25 @@ def frame_of_counts(patterns: Patterns, counts: Signature) -> tuple[pd.DataFrame
                 item_id = f"sim{k:05d}"
                 k += 1
                 generators[item_id] = OWN_GENERATOR if t.own else OTHER_GENERATOR
-                rows.extend((item_id, patterns.kind, gold, verdict, probe, variant, target)
-                            for (probe, variant), verdict, target in zip(patterns.arms, t.verdicts, t.targets, strict=True))
-    return pd.DataFrame(rows, columns=list(COLUMNS), dtype=object), generators  # object columns: faster reads
+                rows.extend(
+                    (item_id, patterns.kind, gold, verdict, probe, variant, target)
+                    for (probe, variant), verdict, target in zip(
+                        patterns.arms, t.verdicts, t.targets, strict=True
+                    )
+                )
+    return pd.DataFrame(
+        rows, columns=list(COLUMNS), dtype=object
+    ), generators  # object columns: faster reads
 
 
-def gate_results(frame: pd.DataFrame, kind: str, probes: Sequence[str], generators: Mapping[str, str | None],
-                 gates: tuple[Gate, ...] = DEFAULT_GATES, config: ReadingConfig | None = None) -> list[GateResult]:
+def gate_results(
+    frame: pd.DataFrame,
+    kind: str,
+    probes: Sequence[str],
+    generators: Mapping[str, str | None],
+    gates: tuple[Gate, ...] = DEFAULT_GATES,
+    config: ReadingConfig | None = None,
+) -> list[GateResult]:
     """Every gate's outcome on a battery's frame, read as the audit reads it (the judge's own
     backbone is `OWN_GENERATOR`)."""
     cfg = config or ReadingConfig()
@@ -216,7 +281,9 @@ class Simulator:
         """Gate name -> outcome and estimate on the battery with these counts."""
         if counts not in self.cache:
             frame, generators = frame_of_counts(self.patterns, counts)
-            results = gate_results(frame, self.patterns.kind, self.patterns.probes, generators, self.gates, self.config)
+            results = gate_results(
+                frame, self.patterns.kind, self.patterns.probes, generators, self.gates, self.config
+            )
             self.cache[counts] = {r.gate.name: Judged(r.outcome, r.estimate) for r in results}
         return self.cache[counts]
 

@@ -69,7 +69,15 @@ from judgeaudit.stats.metrics import FLIP_RATE, Metric, metrics_for, outcomes_fo
 # not_run: the probe could apply but was not measured; not_applicable: it cannot apply to this judge.
 Status = Literal["ok", "not_run", "not_applicable"]
 Value = Interval | PairedDifference | UnpairedDifference | SurfaceRatio
-COLUMNS: tuple[str, ...] = ("item_id", "kind", "gold", "verdict", "probe", "probe_variant", "probe_target")
+COLUMNS: tuple[str, ...] = (
+    "item_id",
+    "kind",
+    "gold",
+    "verdict",
+    "probe",
+    "probe_variant",
+    "probe_target",
+)
 
 
 def fractions(ks: Sequence[int]) -> tuple[float, ...]:
@@ -128,7 +136,9 @@ class ReadingConfig:
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
-    confidence: float = DEFAULT_CONFIDENCE  # of every interval (lower at each look of a sequential audit)
+    confidence: float = (
+        DEFAULT_CONFIDENCE  # of every interval (lower at each look of a sequential audit)
+    )
 
 
 def _check_frame(frame: pd.DataFrame) -> None:
@@ -197,10 +207,16 @@ class Reader:
     def _interval(self, outcomes: Mapping[str, Any], metric: Metric) -> Interval:
         return interval(outcomes, metric, self.cfg.resamples, self.cfg.seed, self.cfg.confidence)
 
-    def _paired(self, x: Mapping[str, Any], y: Mapping[str, Any], metric: Metric) -> PairedDifference:
-        return paired_difference(x, y, metric, self.cfg.resamples, self.cfg.seed, self.cfg.confidence)
+    def _paired(
+        self, x: Mapping[str, Any], y: Mapping[str, Any], metric: Metric
+    ) -> PairedDifference:
+        return paired_difference(
+            x, y, metric, self.cfg.resamples, self.cfg.seed, self.cfg.confidence
+        )
 
-    def _share(self, name: str, values: np.ndarray, support: tuple[float, ...] = BINARY) -> Interval:
+    def _share(
+        self, name: str, values: np.ndarray, support: tuple[float, ...] = BINARY
+    ) -> Interval:
         """The interval of the mean of per-item values on `support` (NaN items left out)."""
         return self._interval({name: values}, share_metric(name, name, support))
 
@@ -217,8 +233,14 @@ class Reader:
             self._noise = (ids, flip_flags(_verdicts(r1, ids), _verdicts(r2, ids)))
         return self._noise
 
-    def _flip_figure(self, name: str, label: str, ids: list[str], flags: np.ndarray,
-                     support: tuple[float, ...] = BINARY) -> Figure:
+    def _flip_figure(
+        self,
+        name: str,
+        label: str,
+        ids: list[str],
+        flags: np.ndarray,
+        support: tuple[float, ...] = BINARY,
+    ) -> Figure:
         metric = FLIP_RATE if support == BINARY else share_metric("flip_rate", "flip", support)
         value = self._interval({"flip": flags}, metric)
         corrected = None
@@ -226,7 +248,9 @@ class Reader:
             noise_ids, noise = self.noise_flags()
             if set(noise_ids) != set(ids):
                 missing = sorted(set(ids) ^ set(noise_ids))[:5]
-                raise ReadingError(f"{name}: the repeat runs cover different items than this probe ({missing})")
+                raise ReadingError(
+                    f"{name}: the repeat runs cover different items than this probe ({missing})"
+                )
             pos = {i: k for k, i in enumerate(noise_ids)}
             aligned = noise[[pos[i] for i in ids]]
             corrected = noise_corrected_flip_rate(flags, aligned, self.cfg.confidence)
@@ -237,17 +261,43 @@ class Reader:
         if reading.status != "ok":
             return reading
         rows = self.frame[self.frame["probe"] == reading.probe]
-        per_item = rows.assign(bad=(rows["verdict"] == "invalid").astype(float)).groupby("item_id")["bad"].agg(["mean", "size"])
-        fig = Figure("invalid_rate", "verdicts that are invalid, over this probe's arms",
-                     self._share("invalid_rate", per_item["mean"].to_numpy(), fractions(per_item["size"].unique().tolist())))
-        return Reading(reading.probe, reading.status, reading.n_items, {**reading.figures, "invalid_rate": fig}, reading.note)
+        per_item = (
+            rows.assign(bad=(rows["verdict"] == "invalid").astype(float))
+            .groupby("item_id")["bad"]
+            .agg(["mean", "size"])
+        )
+        fig = Figure(
+            "invalid_rate",
+            "verdicts that are invalid, over this probe's arms",
+            self._share(
+                "invalid_rate",
+                per_item["mean"].to_numpy(),
+                fractions(per_item["size"].unique().tolist()),
+            ),
+        )
+        return Reading(
+            reading.probe,
+            reading.status,
+            reading.n_items,
+            {**reading.figures, "invalid_rate": fig},
+            reading.note,
+        )
 
     # --- probes ----------------------------------------------------------------------
     def repeat(self) -> Reading:
         """Noise floor: flip rate between two identical runs."""
         ids, flags = self.noise_flags()
         value = self._interval({"flip": flags}, FLIP_RATE)
-        return Reading("repeat", "ok", len(ids), {"noise_floor": Figure("noise_floor", "flip rate between two identical runs (noise floor)", value)})
+        return Reading(
+            "repeat",
+            "ok",
+            len(ids),
+            {
+                "noise_floor": Figure(
+                    "noise_floor", "flip rate between two identical runs (noise floor)", value
+                )
+            },
+        )
 
     def position(self) -> Reading:
         """Order consistency, its flip rate (noise-floor corrected) and first-position preference."""
@@ -260,82 +310,148 @@ class Reader:
         first = ((v_ab == "a").astype(float) + (v_ba == "b").astype(float)) / 2
         both_decided = np.isin(v_ab, ("a", "b")) & np.isin(v_ba, ("a", "b"))
         figures = {
-            "order_flip_rate": self._flip_figure("order_flip_rate", "verdict changes when the order is swapped", ids, flags),
-            "order_consistency": Figure("order_consistency", "same verdict in both orders",
-                                        self._share("order_consistency", 1.0 - flags)),
+            "order_flip_rate": self._flip_figure(
+                "order_flip_rate", "verdict changes when the order is swapped", ids, flags
+            ),
+            "order_consistency": Figure(
+                "order_consistency",
+                "same verdict in both orders",
+                self._share("order_consistency", 1.0 - flags),
+            ),
             "first_position_rate": Figure(
-                "first_position_rate", "judgments choosing the idea shown first, over items decided in both orders",
-                self._share("first_position_rate", np.where(both_decided, first, np.nan), HALVES)),
+                "first_position_rate",
+                "judgments choosing the idea shown first, over items decided in both orders",
+                self._share("first_position_rate", np.where(both_decided, first, np.nan), HALVES),
+            ),
         }
         return Reading("position", "ok", len(ids), figures)
 
-    def _directed(self, probe: str, gold_arm: str, other_arm: str, shift_name: str, shift_label: str,
-                  win_name: str, win_label: str) -> tuple[list[str], dict[str, Figure]]:
+    def _directed(
+        self,
+        probe: str,
+        gold_arm: str,
+        other_arm: str,
+        shift_name: str,
+        shift_label: str,
+        win_name: str,
+        win_label: str,
+    ) -> tuple[list[str], dict[str, Figure]]:
         g, o = arm(self.frame, probe, gold_arm), arm(self.frame, probe, other_arm)
         ids = align({gold_arm: g, other_arm: o})
         acc = _accuracy_metric(self.kind)
         shift = self._paired(_outcomes(self.kind, g, ids), _outcomes(self.kind, o, ids), acc)
-        hit_g = (np.asarray(_verdicts(g, ids)) == np.asarray([str(t) for t in g.loc[ids, "probe_target"]])).astype(float)
-        hit_o = (np.asarray(_verdicts(o, ids)) == np.asarray([str(t) for t in o.loc[ids, "probe_target"]])).astype(float)
+        hit_g = (
+            np.asarray(_verdicts(g, ids))
+            == np.asarray([str(t) for t in g.loc[ids, "probe_target"]])
+        ).astype(float)
+        hit_o = (
+            np.asarray(_verdicts(o, ids))
+            == np.asarray([str(t) for t in o.loc[ids, "probe_target"]])
+        ).astype(float)
         figures = {
             shift_name: Figure(shift_name, shift_label, shift),
-            win_name: Figure(win_name, win_label, self._share(win_name, (hit_g + hit_o) / 2, HALVES)),
-            f"{win_name}:gold_side": Figure(f"{win_name}:gold_side", f"{win_label} (perturbation on the gold side)",
-                                            self._share(win_name, hit_g)),
-            f"{win_name}:other_side": Figure(f"{win_name}:other_side", f"{win_label} (perturbation on the other side)",
-                                             self._share(win_name, hit_o)),
+            win_name: Figure(
+                win_name, win_label, self._share(win_name, (hit_g + hit_o) / 2, HALVES)
+            ),
+            f"{win_name}:gold_side": Figure(
+                f"{win_name}:gold_side",
+                f"{win_label} (perturbation on the gold side)",
+                self._share(win_name, hit_g),
+            ),
+            f"{win_name}:other_side": Figure(
+                f"{win_name}:other_side",
+                f"{win_label} (perturbation on the other side)",
+                self._share(win_name, hit_o),
+            ),
         }
         return ids, figures
 
     def _vs_baseline_flip(self, probe: str, variant: str, name: str, label: str) -> Figure:
         base, arm_rows = arm(self.frame, None, None), arm(self.frame, probe, variant)
         ids = align({"unperturbed": base, variant: arm_rows})
-        return self._flip_figure(name, label, ids, flip_flags(_verdicts(base, ids), _verdicts(arm_rows, ids)))
+        return self._flip_figure(
+            name, label, ids, flip_flags(_verdicts(base, ids), _verdicts(arm_rows, ids))
+        )
 
     def presumption(self) -> Reading:
         """How often the verdict follows a cue naming the reviewers' preference; P3 framing flips."""
         ids, figures = self._directed(
-            "presumption", "cue_gold", "cue_other", "cue_shift",
+            "presumption",
+            "cue_gold",
+            "cue_other",
+            "cue_shift",
             "accuracy when the cue names the gold answer minus when it names the other",
-            "cue_follow_rate", "verdicts that follow the cue",
+            "cue_follow_rate",
+            "verdicts that follow the cue",
         )
         if self.has(None) and (self.frame["probe_variant"] == "framing").any():
             figures["framing_flip_rate"] = self._vs_baseline_flip(
-                "presumption", "framing", "framing_flip_rate", "verdict changes under the 'reviewers judged one novel' framing")
+                "presumption",
+                "framing",
+                "framing_flip_rate",
+                "verdict changes under the 'reviewers judged one novel' framing",
+            )
         return Reading("presumption", "ok", len(ids), figures)
 
     def verbosity(self) -> Reading:
         """Shift toward the idea padded with content-free text."""
         if self.kind == "pairwise":
             ids, figures = self._directed(
-                "verbosity", "pad_gold", "pad_other", "padding_shift",
+                "verbosity",
+                "pad_gold",
+                "pad_other",
+                "padding_shift",
                 "accuracy with the gold idea padded minus with the other padded",
-                "padded_win_rate", "verdicts choosing the padded idea",
+                "padded_win_rate",
+                "verdicts choosing the padded idea",
             )
             return Reading("verbosity", "ok", len(ids), figures)
         base, pad = arm(self.frame, None, None), arm(self.frame, "verbosity", "pad")
         ids = align({"unperturbed": base, "pad": pad})
         novel = share_metric("novel_rate", "novel")
-        shift = self._paired({"novel": (np.asarray(_verdicts(pad, ids)) == "novel").astype(float)},
-                             {"novel": (np.asarray(_verdicts(base, ids)) == "novel").astype(float)}, novel)
-        return Reading("verbosity", "ok", len(ids), {"padding_novel_shift": Figure(
-            "padding_novel_shift", "share judged novel, padded minus unperturbed", shift)})
+        shift = self._paired(
+            {"novel": (np.asarray(_verdicts(pad, ids)) == "novel").astype(float)},
+            {"novel": (np.asarray(_verdicts(base, ids)) == "novel").astype(float)},
+            novel,
+        )
+        return Reading(
+            "verbosity",
+            "ok",
+            len(ids),
+            {
+                "padding_novel_shift": Figure(
+                    "padding_novel_shift", "share judged novel, padded minus unperturbed", shift
+                )
+            },
+        )
 
     def surface(self) -> Reading:
         """Flip rate under meaning-preserving surface edits (pooled over edits, and per edit)."""
         base = arm(self.frame, None, None)
-        variants = sorted(set(self.frame.loc[self.frame["probe"] == "surface", "probe_variant"].dropna()))
+        variants = sorted(
+            set(self.frame.loc[self.frame["probe"] == "surface", "probe_variant"].dropna())
+        )
         if not variants:
             raise ReadingError("surface probe has no arms in the frame")
         rows = {v: arm(self.frame, "surface", v) for v in variants}
         ids = align({"unperturbed": base, **rows})
         per_arm = {v: flip_flags(_verdicts(base, ids), _verdicts(r, ids)) for v, r in rows.items()}
-        pooled = np.mean(np.stack(list(per_arm.values())), axis=0)  # NaN for an item invalid under any edit
-        figures = {"surface_flip_rate": self._flip_figure(
-            "surface_flip_rate", "verdict changes under meaning-preserving edits (mean over edits)", ids, pooled,
-            fractions([len(per_arm)]))}
+        pooled = np.mean(
+            np.stack(list(per_arm.values())), axis=0
+        )  # NaN for an item invalid under any edit
+        figures = {
+            "surface_flip_rate": self._flip_figure(
+                "surface_flip_rate",
+                "verdict changes under meaning-preserving edits (mean over edits)",
+                ids,
+                pooled,
+                fractions([len(per_arm)]),
+            )
+        }
         for v, flags in per_arm.items():
-            figures[f"flip_rate:{v}"] = self._flip_figure(f"flip_rate:{v}", f"verdict changes under the {v} edit", ids, flags)
+            figures[f"flip_rate:{v}"] = self._flip_figure(
+                f"flip_rate:{v}", f"verdict changes under the {v} edit", ids, flags
+            )
         return Reading("surface", "ok", len(ids), figures)
 
     def injection(self) -> Reading:
@@ -344,27 +460,53 @@ class Reader:
         if self.kind == "pointwise":
             return self._pointwise_injection()
         ids, figures = self._directed(
-            "injection", gold_arm, other_arm, "injection_shift",
+            "injection",
+            gold_arm,
+            other_arm,
+            "injection_shift",
             "accuracy with the gold idea injected minus with the other injected",
-            "injected_win_rate", "verdicts choosing the injected idea",
+            "injected_win_rate",
+            "verdicts choosing the injected idea",
         )
         return Reading("injection", "ok", len(ids), figures)
 
     def _pointwise_injection(self) -> Reading:
-        nov, non = arm(self.frame, "injection", "inject_novel"), arm(self.frame, "injection", "inject_not_novel")
+        nov, non = (
+            arm(self.frame, "injection", "inject_novel"),
+            arm(self.frame, "injection", "inject_not_novel"),
+        )
         ids = align({"inject_novel": nov, "inject_not_novel": non})
         novel = share_metric("novel_rate", "novel")
-        shift = self._paired({"novel": (np.asarray(_verdicts(nov, ids)) == "novel").astype(float)},
-                             {"novel": (np.asarray(_verdicts(non, ids)) == "novel").astype(float)}, novel)
-        hit = ((np.asarray(_verdicts(nov, ids)) == "novel").astype(float)
-               + (np.asarray(_verdicts(non, ids)) == "not_novel").astype(float)) / 2
-        return Reading("injection", "ok", len(ids), {
-            "injection_shift": Figure("injection_shift", "share judged novel when told 'novel' minus when told 'not novel'", shift),
-            "injected_win_rate": Figure("injected_win_rate", "verdicts that obey the injected instruction",
-                                        self._share("injected_win_rate", hit, HALVES)),
-        })
+        shift = self._paired(
+            {"novel": (np.asarray(_verdicts(nov, ids)) == "novel").astype(float)},
+            {"novel": (np.asarray(_verdicts(non, ids)) == "novel").astype(float)},
+            novel,
+        )
+        hit = (
+            (np.asarray(_verdicts(nov, ids)) == "novel").astype(float)
+            + (np.asarray(_verdicts(non, ids)) == "not_novel").astype(float)
+        ) / 2
+        return Reading(
+            "injection",
+            "ok",
+            len(ids),
+            {
+                "injection_shift": Figure(
+                    "injection_shift",
+                    "share judged novel when told 'novel' minus when told 'not novel'",
+                    shift,
+                ),
+                "injected_win_rate": Figure(
+                    "injected_win_rate",
+                    "verdicts that obey the injected instruction",
+                    self._share("injected_win_rate", hit, HALVES),
+                ),
+            },
+        )
 
-    def self_preference(self, judge_model: str | Sequence[str] | None, generators: Mapping[str, str | None]) -> Reading:
+    def self_preference(
+        self, judge_model: str | Sequence[str] | None, generators: Mapping[str, str | None]
+    ) -> Reading:
         """Generated-side win rate for ideas from the judge's own backbone vs other backbones.
 
         `generators` maps item id -> generator model id of the item's generated idea; `judge_model`
@@ -372,37 +514,67 @@ class Reader:
         its members' backbones generated it).
         """
         if not self.has("self_preference"):
-            return Reading("self_preference", "not_run", 0,
-                           note="no Human+Generated items with a generated side in this dataset")
+            return Reading(
+                "self_preference",
+                "not_run",
+                0,
+                note="no Human+Generated items with a generated side in this dataset",
+            )
         rows = arm(self.frame, "self_preference", "generated")
-        models = [judge_model] if judge_model is None or isinstance(judge_model, str) else list(judge_model)
+        models = (
+            [judge_model]
+            if judge_model is None or isinstance(judge_model, str)
+            else list(judge_model)
+        )
         own_keys = {backbone(m) for m in models}
         groups: dict[str, list[str]] = {"own": [], "other": []}
         for iid in rows.index:
-            groups["own" if backbone(generators.get(str(iid))) in own_keys else "other"].append(str(iid))
+            groups["own" if backbone(generators.get(str(iid))) in own_keys else "other"].append(
+                str(iid)
+            )
         figures: dict[str, Figure] = {}
         hits: dict[str, np.ndarray] = {}
         for g, ids in groups.items():
             if ids:
-                hit = (np.asarray(_verdicts(rows, ids)) == np.asarray([str(t) for t in rows.loc[ids, "probe_target"]])).astype(float)
+                hit = (
+                    np.asarray(_verdicts(rows, ids))
+                    == np.asarray([str(t) for t in rows.loc[ids, "probe_target"]])
+                ).astype(float)
                 hits[g] = hit
                 figures[f"generated_win_rate:{g}"] = Figure(
-                    f"generated_win_rate:{g}", f"generated idea wins ({g} backbone)",
-                    self._share("generated_win_rate", hit))
+                    f"generated_win_rate:{g}",
+                    f"generated idea wins ({g} backbone)",
+                    self._share("generated_win_rate", hit),
+                )
         if len(hits) == 2:
             figures["self_preference_gap"] = Figure(
-                "self_preference_gap", "generated-idea win rate, own backbone minus other backbones (unpaired)",
-                unpaired_difference(hits["own"], hits["other"], self.cfg.resamples, self.cfg.seed,
-                                    self.cfg.confidence))
+                "self_preference_gap",
+                "generated-idea win rate, own backbone minus other backbones (unpaired)",
+                unpaired_difference(
+                    hits["own"],
+                    hits["other"],
+                    self.cfg.resamples,
+                    self.cfg.seed,
+                    self.cfg.confidence,
+                ),
+            )
         own = ", ".join(sorted(own_keys))
-        note = "" if groups["own"] else f"no generated ideas from the judge's own backbone ({own}) in this dataset"
+        note = (
+            ""
+            if groups["own"]
+            else f"no generated ideas from the judge's own backbone ({own}) in this dataset"
+        )
         status: Status = "ok" if groups["own"] and groups["other"] else "not_run"
         return Reading("self_preference", status, len(rows), figures, note)
 
 
-def read_all(frame: pd.DataFrame, probes: Sequence[str], config: ReadingConfig | None = None,
-             judge_model: str | Sequence[str] | None = None,
-             generators: Mapping[str, str | None] | None = None) -> dict[str, Reading]:
+def read_all(
+    frame: pd.DataFrame,
+    probes: Sequence[str],
+    config: ReadingConfig | None = None,
+    judge_model: str | Sequence[str] | None = None,
+    generators: Mapping[str, str | None] | None = None,
+) -> dict[str, Reading]:
     """Readings of every requested probe present in the frame (absent probes are `not_run`); `judge_model`:
     see `Reader.self_preference`."""
     reader = Reader(frame, config)

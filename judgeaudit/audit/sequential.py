@@ -51,7 +51,9 @@ SPENDING = "Bonferroni"
 def look_sizes(first: int, max_items: int) -> list[int]:
     """The items of each planned look: first, 2 first, 4 first, ... below `max_items`, then `max_items`."""
     if first < 1 or max_items < first:
-        raise AuditError(f"--max-items ({max_items}) must be at least the first look's items ({first}), which is >= 1")
+        raise AuditError(
+            f"--max-items ({max_items}) must be at least the first look's items ({first}), which is >= 1"
+        )
     sizes = [first]
     while sizes[-1] * 2 < max_items:
         sizes.append(sizes[-1] * 2)
@@ -77,20 +79,40 @@ def settled(results: Sequence[GateResult]) -> str | None:
     if decided(results):
         return "every gate decided"
     failed = [r.gate.name for r in results if r.outcome == "fail"]
-    return f"{', '.join(failed)} failed: the verdict is unfit whatever the open gates show" if failed else None
+    return (
+        f"{', '.join(failed)} failed: the verdict is unfit whatever the open gates show"
+        if failed
+        else None
+    )
 
 
 def look_record(result: AuditResult) -> dict[str, Any]:
     """One look as the card lists it: items, gates decided and open, each gate's outcome, verdict, calls, cost."""
-    open_gates = [r.gate.name for r in result.gates if r.outcome not in DECIDED and r.outcome not in NOT_BLOCKING]
-    return {"items": result.items["count"], "verdict": result.verdict,
-            "decided": [r.gate.name for r in result.gates if r.outcome in DECIDED], "undecided": open_gates,
-            "outcomes": {r.gate.name: r.outcome for r in result.gates},
-            "judge_calls": result.cost["judge_calls"], "usd": result.cost["usd"], "log_dir": result.log_dir}
+    open_gates = [
+        r.gate.name
+        for r in result.gates
+        if r.outcome not in DECIDED and r.outcome not in NOT_BLOCKING
+    ]
+    return {
+        "items": result.items["count"],
+        "verdict": result.verdict,
+        "decided": [r.gate.name for r in result.gates if r.outcome in DECIDED],
+        "undecided": open_gates,
+        "outcomes": {r.gate.name: r.outcome for r in result.gates},
+        "judge_calls": result.cost["judge_calls"],
+        "usd": result.cost["usd"],
+        "log_dir": result.log_dir,
+    }
 
 
-def run_until_decided(spec: AuditSpec, out: Path, max_items: int, gates: tuple[Gate, ...] = DEFAULT_GATES,
-                      display: str = "none", max_connections: int | None = None) -> tuple[AuditResult, dict[str, Path]]:
+def run_until_decided(
+    spec: AuditSpec,
+    out: Path,
+    max_items: int,
+    gates: tuple[Gate, ...] = DEFAULT_GATES,
+    display: str = "none",
+    max_connections: int | None = None,
+) -> tuple[AuditResult, dict[str, Path]]:
     """Run the looks of `spec` (its `limit` the first look's items) into `<out>/looks/`, stop when the verdict
     is settled or at `max_items`, and write the last look's card, with the looks, to `out`."""
     sizes = look_sizes(spec.limit or FIRST_LOOK, max_items)
@@ -101,19 +123,35 @@ def run_until_decided(spec: AuditSpec, out: Path, max_items: int, gates: tuple[G
     with locked_output_dir(Path(out)) as locked:
         for size in sizes:
             look_spec = replace(spec, limit=size, confidence=confidence)
-            result, _ = run_audit(look_spec, locked / LOOKS_DIR / f"n{size}", gates, display, max_connections)
+            result, _ = run_audit(
+                look_spec, locked / LOOKS_DIR / f"n{size}", gates, display, max_connections
+            )
             looks.append(look_record(result))
-            why = "model calls failed: could not judge" if result.verdict == COULD_NOT_JUDGE else settled(result.gates)
+            why = (
+                "model calls failed: could not judge"
+                if result.verdict == COULD_NOT_JUDGE
+                else settled(result.gates)
+            )
             if why is not None:
                 stopped = why
                 break
-            if result.items["count"] < size:  # the dataset holds fewer items: no later look adds any
+            if (
+                result.items["count"] < size
+            ):  # the dataset holds fewer items: no later look adds any
                 stopped = f"the dataset holds only {result.items['count']} items"
                 break
         assert result is not None
-        result.looks = {"first": sizes[0], "max_items": max_items, "planned": sizes, "confidence": confidence,
-                        "family_confidence": spec.confidence, "spending": SPENDING, "stopped": stopped,
-                        "out": str(locked), "looks": looks}
+        result.looks = {
+            "first": sizes[0],
+            "max_items": max_items,
+            "planned": sizes,
+            "confidence": confidence,
+            "family_confidence": spec.confidence,
+            "spending": SPENDING,
+            "stopped": stopped,
+            "out": str(locked),
+            "looks": looks,
+        }
         with staged_outputs(locked, "card.json") as staging:
             paths = write_card(result, staging)
     return result, {k: Path(out) / p.name for k, p in paths.items()}

@@ -105,27 +105,45 @@ class SanityResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
-        return {"judge": self.judge, "embedder": self.embedder, "n_ideas": self.n_ideas,
-                "n_area_pairs": self.n_area_pairs, "typical_difference": self.typical_difference,
-                "edits": self.edits, "ratio": self.ratio, "skipped": self.skipped,
-                "ratio_interval": self.interval.to_dict()}
+        return {
+            "judge": self.judge,
+            "embedder": self.embedder,
+            "n_ideas": self.n_ideas,
+            "n_area_pairs": self.n_area_pairs,
+            "typical_difference": self.typical_difference,
+            "edits": self.edits,
+            "ratio": self.ratio,
+            "skipped": self.skipped,
+            "ratio_interval": self.interval.to_dict(),
+        }
 
 
-def area_pairs(ideas: Sequence[Idea], seed: int = DEFAULT_SEED, limit: int = MAX_PAIRS) -> list[tuple[int, int]]:
+def area_pairs(
+    ideas: Sequence[Idea], seed: int = DEFAULT_SEED, limit: int = MAX_PAIRS
+) -> list[tuple[int, int]]:
     """Seeded sample (at most `limit`) of index pairs of different ideas in the same area."""
     by_area: dict[str, list[int]] = {}
     for i, idea in enumerate(ideas):
         by_area.setdefault(idea.area, []).append(i)
-    pairs = [p for idx in by_area.values() for p in itertools.combinations(idx, 2)
-             if ideas[p[0]].text != ideas[p[1]].text]
+    pairs = [
+        p
+        for idx in by_area.values()
+        for p in itertools.combinations(idx, 2)
+        if ideas[p[0]].text != ideas[p[1]].text
+    ]
     if len(pairs) > limit:
         pairs = random.Random(seed).sample(pairs, limit)
     return sorted(pairs)
 
 
-def surface_sanity(scorer: Scorer, judge: str, ideas: Sequence[Idea], seed: int = DEFAULT_SEED,
-                   progress: Callable[[int], None] | None = None,
-                   resamples: int = DEFAULT_RESAMPLES) -> SanityResult:
+def surface_sanity(
+    scorer: Scorer,
+    judge: str,
+    ideas: Sequence[Idea],
+    seed: int = DEFAULT_SEED,
+    progress: Callable[[int], None] | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> SanityResult:
     """Median score shift under each surface edit, as a ratio to the typical same-area difference."""
     if len(ideas) < 2:
         raise ValueError(f"the sanity check needs at least 2 ideas, got {len(ideas)}")
@@ -152,13 +170,27 @@ def surface_sanity(scorer: Scorer, judge: str, ideas: Sequence[Idea], seed: int 
             if progress is not None:
                 progress(n)
         per_edit = surface_ratio(base, who, shifts, pairs, resamples, seed)
-        edits[edit] = {"n": float(len(shifts)), "skipped": float(skipped), "median_shift": per_edit.median_shift,
-                       "ratio": per_edit.estimate, "low": per_edit.low, "high": per_edit.high}
+        edits[edit] = {
+            "n": float(len(shifts)),
+            "skipped": float(skipped),
+            "median_shift": per_edit.median_shift,
+            "ratio": per_edit.estimate,
+            "low": per_edit.low,
+            "high": per_edit.high,
+        }
         all_who.extend(who)
         all_shifts.extend(shifts)
     overall = surface_ratio(base, all_who, all_shifts, pairs, resamples, seed)
-    return SanityResult(judge, scorer.embedder, len(ideas), len(pairs), overall.typical_difference, edits,
-                        overall.estimate, overall)
+    return SanityResult(
+        judge,
+        scorer.embedder,
+        len(ideas),
+        len(pairs),
+        overall.typical_difference,
+        edits,
+        overall.estimate,
+        overall,
+    )
 
 
 def render_markdown(results: Sequence[SanityResult]) -> str:
@@ -178,8 +210,11 @@ def scorer_families() -> list[tuple[tuple[str, ...], Callable[..., Scorer]]]:
     One row per family; a new family (or a judge added to one of these name tuples) is picked
     up by this check's CLI and by `judgeaudit audit`. Subclasses before their base classes.
     """
-    return [(tuple(CONCEPT_JUDGES), ConceptPrior), (tuple(DISTANCE_JUDGES), DistancePrior),
-            (tuple(METRIC_JUDGES), PriorWork)]
+    return [
+        (tuple(CONCEPT_JUDGES), ConceptPrior),
+        (tuple(DISTANCE_JUDGES), DistancePrior),
+        (tuple(METRIC_JUDGES), PriorWork),
+    ]
 
 
 def score_judges() -> tuple[str, ...]:
@@ -192,7 +227,9 @@ def scorer_class(judge: str) -> Callable[..., Scorer]:
     for names, cls in scorer_families():
         if judge in names:
             return cls
-    raise ValueError(f"judge {judge!r} is not a metric judge: use one of {', '.join(score_judges())}")
+    raise ValueError(
+        f"judge {judge!r} is not a metric judge: use one of {', '.join(score_judges())}"
+    )
 
 
 def scorer_for(judge: str, corpus: str, embedder: str) -> Scorer:
@@ -203,8 +240,10 @@ def scorer_for(judge: str, corpus: str, embedder: str) -> Scorer:
 RATIO = "surface_ratio"
 FIGURE = "ratio"
 LABEL = "median score shift under surface edits / median score difference of two ideas of one area"
-LLM_NOTE = ("does not apply: this judge gives no numeric score per idea (an LLM verdict); the surface probe "
-            "measures its verdict flips under meaning-preserving edits instead")
+LLM_NOTE = (
+    "does not apply: this judge gives no numeric score per idea (an LLM verdict); the surface probe "
+    "measures its verdict flips under meaning-preserving edits instead"
+)
 
 
 def audited_ideas(items: Sequence[Item]) -> list[Idea]:
@@ -235,20 +274,37 @@ def _mismatch(scorer: Any, judge_prior: Mapping[str, Any] | None) -> str | None:
     if judge_prior is None or not hasattr(scorer, "describe"):
         return None
     mine = scorer.describe()
-    differ = [k for k in ("corpus_sha256", "embedder") if k in judge_prior and judge_prior[k] != mine.get(k)]
+    differ = [
+        k
+        for k in ("corpus_sha256", "embedder")
+        if k in judge_prior and judge_prior[k] != mine.get(k)
+    ]
     if not differ:
         return None
-    return ("not computed: the judge task scored with " + ", ".join(f"{k} {judge_prior[k]!r}" for k in differ)
-            + ", the ratio's scorer with " + ", ".join(f"{k} {mine.get(k)!r}" for k in differ))
+    return (
+        "not computed: the judge task scored with "
+        + ", ".join(f"{k} {judge_prior[k]!r}" for k in differ)
+        + ", the ratio's scorer with "
+        + ", ".join(f"{k} {mine.get(k)!r}" for k in differ)
+    )
 
 
 def _not_run(note: str, n_ideas: int) -> tuple[Reading, dict[str, Any]]:
-    return Reading(RATIO, "not_run", 0, note=note), {"applies": True, "note": note, "n_ideas": n_ideas}
+    return Reading(RATIO, "not_run", 0, note=note), {
+        "applies": True,
+        "note": note,
+        "n_ideas": n_ideas,
+    }
 
 
-def surface_ratio_reading(judge: str, items: Sequence[Item], resamples: int, seed: int,
-                          options: Mapping[str, Any] | None = None,
-                          judge_prior: Mapping[str, Any] | None = None) -> tuple[Reading, dict[str, Any]]:
+def surface_ratio_reading(
+    judge: str,
+    items: Sequence[Item],
+    resamples: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    judge_prior: Mapping[str, Any] | None = None,
+) -> tuple[Reading, dict[str, Any]]:
     """(reading for the gates, detail record for the card) of `judge` (task `options`) on the audited items' ideas.
 
     `judge_prior` is what the judge task recorded it scored against (`judge_prior_work`); a
@@ -256,12 +312,18 @@ def surface_ratio_reading(judge: str, items: Sequence[Item], resamples: int, see
     """
     options = dict(options or {})
     if judge not in score_judges():
-        return Reading(RATIO, "not_applicable", 0, note=LLM_NOTE), {"applies": False, "note": LLM_NOTE}
+        return Reading(RATIO, "not_applicable", 0, note=LLM_NOTE), {
+            "applies": False,
+            "note": LLM_NOTE,
+        }
 
     ideas = audited_ideas(items)
     if options.get("concepts", "keyphrase") != "keyphrase":
-        return _not_run(f"not computed for -T concepts={options['concepts']}: that extractor's scores need model "
-                        "calls; the ratio is computed for keyphrase concepts only", len(ideas))
+        return _not_run(
+            f"not computed for -T concepts={options['concepts']}: that extractor's scores need model "
+            "calls; the ratio is computed for keyphrase concepts only",
+            len(ideas),
+        )
     corpus = str(options.get("retrieval_corpus") or DEFAULT_CORPUS)
     try:
         scorer = scorer_for(judge, corpus, DEFAULT_EMBEDDER)
@@ -272,12 +334,20 @@ def surface_ratio_reading(judge: str, items: Sequence[Item], resamples: int, see
     except ValueError as exc:
         return _not_run(f"not computed on these items: {exc}", len(ideas))
     detail = {
-        "applies": True, "judge": judge, "corpus": corpus, "embedder": result.embedder,
+        "applies": True,
+        "judge": judge,
+        "corpus": corpus,
+        "embedder": result.embedder,
         "ideas": "every distinct idea of the audited items, fit and scored split alike",
-        "n_ideas": result.n_ideas, "n_area_pairs": result.n_area_pairs, "edits_list": list(EDITS),
-        "edits_applied": int(sum(e["n"] for e in result.edits.values())), "edits_skipped": result.skipped,
-        "typical_difference": result.typical_difference, "median_shift": result.interval.median_shift,
-        "ratio": result.interval.to_dict(), "edits": result.edits,
+        "n_ideas": result.n_ideas,
+        "n_area_pairs": result.n_area_pairs,
+        "edits_list": list(EDITS),
+        "edits_applied": int(sum(e["n"] for e in result.edits.values())),
+        "edits_skipped": result.skipped,
+        "typical_difference": result.typical_difference,
+        "median_shift": result.interval.median_shift,
+        "ratio": result.interval.to_dict(),
+        "edits": result.edits,
     }
     figure = Figure(FIGURE, LABEL, result.interval)
     return Reading(RATIO, "ok", result.n_ideas, {FIGURE: figure}), detail
@@ -285,13 +355,22 @@ def surface_ratio_reading(judge: str, items: Sequence[Item], resamples: int, see
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI: sanity ratios of metric judges on a dataset's pointwise ideas (JSON + Markdown)."""
-    parser = argparse.ArgumentParser(prog="python -m judgeaudit.audit.surface_ratio", description=main.__doc__)
-    parser.add_argument("--judge", action="append", required=True, help="metric or distance judge (repeatable)")
+    parser = argparse.ArgumentParser(
+        prog="python -m judgeaudit.audit.surface_ratio", description=main.__doc__
+    )
+    parser.add_argument(
+        "--judge", action="append", required=True, help="metric or distance judge (repeatable)"
+    )
     parser.add_argument("--dataset", default="iclr2026/human_only")
     parser.add_argument("--corpus", default=BUNDLED_CORPUS)
     parser.add_argument("--embedder", default="auto", choices=("auto", "minilm", "tfidf"))
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples of the interval")
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        help="bootstrap resamples of the interval",
+    )
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args(argv)
     ideas = [item.idea for item in load_items(args.dataset, "pointwise")]  # type: ignore[union-attr]
@@ -301,12 +380,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         family = scorer_class(judge)  # judges of one family share one scorer (and its memo)
         if family not in scorers:
             scorers[family] = scorer_for(judge, args.corpus, args.embedder)
-        results.append(surface_sanity(scorers[family], judge, ideas, args.seed, resamples=args.resamples))
+        results.append(
+            surface_sanity(scorers[family], judge, ideas, args.seed, resamples=args.resamples)
+        )
     print(render_markdown(results))
     if args.out:
         with atomic_open(args.out, "w") as fh:
-            json.dump({"dataset": args.dataset, "corpus": args.corpus, "seed": args.seed, "resamples": args.resamples,
-                       "results": [r.to_dict() for r in results]}, fh, indent=2)
+            json.dump(
+                {
+                    "dataset": args.dataset,
+                    "corpus": args.corpus,
+                    "seed": args.seed,
+                    "resamples": args.resamples,
+                    "results": [r.to_dict() for r in results],
+                },
+                fh,
+                indent=2,
+            )
     return 0
 
 

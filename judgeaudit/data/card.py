@@ -14,7 +14,13 @@ from judgeaudit.files import atomic_write_text
 
 CARD_NAME = "README.md"
 DEFAULT_LICENSE = "cc-by-4.0"  # OpenReview reviews and abstracts are published under CC BY 4.0
-DEFAULT_TAGS: tuple[str, ...] = ("novelty", "llm-as-a-judge", "peer-review", "openreview", "judgeaudit")
+DEFAULT_TAGS: tuple[str, ...] = (
+    "novelty",
+    "llm-as-a-judge",
+    "peer-review",
+    "openreview",
+    "judgeaudit",
+)
 SPLIT = "test"  # every file is an evaluation set; one config per file, one split each
 
 _FIELDS_TEXT = """\
@@ -31,16 +37,26 @@ An idea has `idea_id`, `text`, `format` (`abstract` | `plan`), `source` (`human`
 
 def size_category(n: int) -> str:
     """The Hugging Face `size_categories` bucket for n rows."""
-    bounds = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
-              (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M")]
+    bounds = [
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+        (10_000_000, "1M<n<10M"),
+    ]
     for bound, label in bounds:
         if n < bound:
             return label
     return "n>10M"
 
 
-def card_header(set_dir: Path, *, pretty_name: str, license: str = DEFAULT_LICENSE,
-                tags: tuple[str, ...] = DEFAULT_TAGS) -> dict[str, Any]:
+def card_header(
+    set_dir: Path,
+    *,
+    pretty_name: str,
+    license: str = DEFAULT_LICENSE,
+    tags: tuple[str, ...] = DEFAULT_TAGS,
+) -> dict[str, Any]:
     """The YAML header dict: one config per `*.jsonl` file (split `test`), sizes from line counts."""
     paths = sorted(Path(set_dir).glob("*.jsonl"))
     if not paths:
@@ -75,18 +91,35 @@ def _files_table(set_dir: Path) -> str:
         return ""
     rows = ["| file | items | gold | setup | areas |", "|---|---|---|---|---|"]
     for name, stats in manifest.get("files", {}).items():
-        gold = ", ".join(f"{k}: {v}" for k, v in (stats.get("by_gold") or stats.get("by_label") or {}).items())
+        gold = ", ".join(
+            f"{k}: {v}" for k, v in (stats.get("by_gold") or stats.get("by_label") or {}).items()
+        )
         setup = ", ".join(f"{k}: {v}" for k, v in stats.get("by_setup", {}).items())
-        rows.append(f"| `{name}` | {stats.get('items', 0)} | {gold} | {setup} | {len(stats.get('by_area', {}))} |")
-    return "\n".join(rows) + f"\n\nCounts, content hashes, source snapshot and build command: `{MANIFEST_NAME}`.\n"
+        rows.append(
+            f"| `{name}` | {stats.get('items', 0)} | {gold} | {setup} | {len(stats.get('by_area', {}))} |"
+        )
+    return (
+        "\n".join(rows)
+        + f"\n\nCounts, content hashes, source snapshot and build command: `{MANIFEST_NAME}`.\n"
+    )
 
 
-def render_card(set_dir: Path, *, pretty_name: str, summary: str, sections: dict[str, str],
-                license: str = DEFAULT_LICENSE, tags: tuple[str, ...] = DEFAULT_TAGS) -> str:
+def render_card(
+    set_dir: Path,
+    *,
+    pretty_name: str,
+    summary: str,
+    sections: dict[str, str],
+    license: str = DEFAULT_LICENSE,
+    tags: tuple[str, ...] = DEFAULT_TAGS,
+) -> str:
     """The full README.md text: YAML header, title, summary, files table, fields, then `sections`."""
     header = card_header(set_dir, pretty_name=pretty_name, license=license, tags=tags)
-    parts = ["---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n",
-             f"# {pretty_name}\n", summary.strip() + "\n"]
+    parts = [
+        "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n",
+        f"# {pretty_name}\n",
+        summary.strip() + "\n",
+    ]
     table = _files_table(set_dir)
     if table and "Files" not in sections:
         parts.append("## Files\n\n" + table)
@@ -97,11 +130,24 @@ def render_card(set_dir: Path, *, pretty_name: str, summary: str, sections: dict
     return "\n".join(parts)
 
 
-def write_card(set_dir: Path, *, pretty_name: str, summary: str, sections: dict[str, str],
-               license: str = DEFAULT_LICENSE, tags: tuple[str, ...] = DEFAULT_TAGS) -> Path:
+def write_card(
+    set_dir: Path,
+    *,
+    pretty_name: str,
+    summary: str,
+    sections: dict[str, str],
+    license: str = DEFAULT_LICENSE,
+    tags: tuple[str, ...] = DEFAULT_TAGS,
+) -> Path:
     """Write the set's README.md dataset card atomically (write the manifest first for counts)."""
-    text = render_card(set_dir, pretty_name=pretty_name, summary=summary, sections=sections,
-                       license=license, tags=tags)
+    text = render_card(
+        set_dir,
+        pretty_name=pretty_name,
+        summary=summary,
+        sections=sections,
+        license=license,
+        tags=tags,
+    )
     path = Path(set_dir) / CARD_NAME
     atomic_write_text(path, text)
     return path
@@ -131,23 +177,32 @@ def verify_card(set_dir: Path) -> list[Problem]:
         header = read_card_header(path)
     except (ValueError, yaml.YAMLError, UnicodeDecodeError) as exc:
         return [Problem(name, 1, "", str(exc))]
-    problems = [Problem(name, 1, key, "missing from the YAML header") for key in ("license", "configs")
-                if key not in header]
+    problems = [
+        Problem(name, 1, key, "missing from the YAML header")
+        for key in ("license", "configs")
+        if key not in header
+    ]
     listed: set[str] = set()
     for index, config in enumerate(header.get("configs") or []):
         files = config.get("data_files") if isinstance(config, dict) else None
         if not isinstance(files, list):
-            problems.append(Problem(name, 1, f"configs.{index}.data_files", "expected a list of {split, path}"))
+            problems.append(
+                Problem(name, 1, f"configs.{index}.data_files", "expected a list of {split, path}")
+            )
             continue
         for entry in files:
             rel = entry.get("path") if isinstance(entry, dict) else None
             if not isinstance(rel, str) or not (Path(set_dir) / rel).is_file():
-                problems.append(Problem(name, 1, f"configs.{index}.data_files", f"no such data file: {rel!r}"))
+                problems.append(
+                    Problem(name, 1, f"configs.{index}.data_files", f"no such data file: {rel!r}")
+                )
             else:
                 listed.add(rel)
     for jsonl in sorted(Path(set_dir).glob("*.jsonl")):
         if jsonl.name not in listed:
-            problems.append(Problem(name, 1, "configs", f"{jsonl.name} is not listed in any config"))
+            problems.append(
+                Problem(name, 1, "configs", f"{jsonl.name} is not listed in any config")
+            )
     problems.extend(_files_table_problems(set_dir, path))
     return problems
 
@@ -160,8 +215,14 @@ def _files_table_problems(set_dir: Path, path: Path) -> list[Problem]:
     if not expected or start < 0:
         return []
     line = text[:start].count("\n") + 2
-    body = text[start + len("\n## Files\n\n"):]
+    body = text[start + len("\n## Files\n\n") :]
     if not body.startswith(expected):
-        return [Problem(str(path), line, "Files",
-                        f"the card's file counts disagree with {MANIFEST_NAME} (card and manifest come from different builds)")]
+        return [
+            Problem(
+                str(path),
+                line,
+                "Files",
+                f"the card's file counts disagree with {MANIFEST_NAME} (card and manifest come from different builds)",
+            )
+        ]
     return []

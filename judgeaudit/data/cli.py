@@ -40,21 +40,51 @@ Nothing is written when any source item is broken; every problem is printed.
 
 def register(subparsers: Any) -> None:
     """Add the `validate` and `convert` subcommands."""
-    v = subparsers.add_parser("validate", help="check contract JSONL files; list every problem",
-                              description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("paths", nargs="+", metavar="PATH", help="JSONL file or set directory (searched recursively)")
-    v.add_argument("--kind", choices=("pairwise", "pointwise"), default=None,
-                   help="item kind for files not named pairwise*/pointwise* (default: from the name)")
-    v.add_argument("--no-manifest", action="store_true",
-                   help="do not check set directories' manifest.json hashes and README.md cards")
+    v = subparsers.add_parser(
+        "validate",
+        help="check contract JSONL files; list every problem",
+        description=VALIDATE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    v.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="JSONL file or set directory (searched recursively)",
+    )
+    v.add_argument(
+        "--kind",
+        choices=("pairwise", "pointwise"),
+        default=None,
+        help="item kind for files not named pairwise*/pointwise* (default: from the name)",
+    )
+    v.add_argument(
+        "--no-manifest",
+        action="store_true",
+        help="do not check set directories' manifest.json hashes and README.md cards",
+    )
     v.set_defaults(func=Handler("judgeaudit.data.commands", "validate_command"))
 
-    c = subparsers.add_parser("convert", help="convert a published benchmark into contract JSONL",
-                              description=CONVERT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("--from", dest="source_format", required=True, choices=("novelty-judge-bench",),
-                   help="format of the source")
+    c = subparsers.add_parser(
+        "convert",
+        help="convert a published benchmark into contract JSONL",
+        description=CONVERT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument(
+        "--from",
+        dest="source_format",
+        required=True,
+        choices=("novelty-judge-bench",),
+        help="format of the source",
+    )
     c.add_argument("source", metavar="SOURCE", help="local directory or Hugging Face dataset id")
-    c.add_argument("--out", required=True, type=Path, metavar="DIR", help="output root, e.g. datasets/njb")
-    c.add_argument("--force", action="store_true",
-                   help="write into a non-empty OUT (stale *.jsonl in the written set directories are removed)")
+    c.add_argument(
+        "--out", required=True, type=Path, metavar="DIR", help="output root, e.g. datasets/njb"
+    )
+    c.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty OUT (stale *.jsonl in the written set directories are removed)",
+    )
     c.set_defaults(func=Handler("judgeaudit.data.commands", "convert_command"))

@@ -100,8 +100,14 @@ class PairItem:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict."""
-        return {"pair_id": self.pair_id, "setup": self.setup, "area": self.area,
-                "idea_a": self.idea_a.to_dict(), "idea_b": self.idea_b.to_dict(), "gold": self.gold}
+        return {
+            "pair_id": self.pair_id,
+            "setup": self.setup,
+            "area": self.area,
+            "idea_a": self.idea_a.to_dict(),
+            "idea_b": self.idea_b.to_dict(),
+            "gold": self.gold,
+        }
 
     @property
     def item_id(self) -> str:
@@ -120,7 +126,12 @@ class PointItem:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict."""
-        return {"item_id": self.item_id, "setup": self.setup, "idea": self.idea.to_dict(), "gold": self.gold}
+        return {
+            "item_id": self.item_id,
+            "setup": self.setup,
+            "idea": self.idea.to_dict(),
+            "gold": self.gold,
+        }
 
     @property
     def area(self) -> str:
@@ -145,9 +156,15 @@ class LabelledIdea:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict; same keys and order as the dataclass fields."""
-        return {"idea_id": self.idea_id, "title": self.title, "area": self.area, "label": self.label,
-                "evidence": self.evidence.to_dict(), "paired": self.paired, "pairs": self.pairs}
-
+        return {
+            "idea_id": self.idea_id,
+            "title": self.title,
+            "area": self.area,
+            "label": self.label,
+            "evidence": self.evidence.to_dict(),
+            "paired": self.paired,
+            "pairs": self.pairs,
+        }
 
 
 def item_ideas(item: Item) -> list[Idea]:

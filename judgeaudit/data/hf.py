@@ -62,14 +62,16 @@ def pair_features() -> HFFeatures:
     hfd = hf_datasets()
     Features, Value = hfd.Features, hfd.Value
 
-    return Features({
-        "pair_id": Value("string"),
-        "setup": Value("string"),
-        "area": Value("string"),
-        "idea_a": _idea_features(),
-        "idea_b": _idea_features(),
-        "gold": Value("string"),
-    })
+    return Features(
+        {
+            "pair_id": Value("string"),
+            "setup": Value("string"),
+            "area": Value("string"),
+            "idea_a": _idea_features(),
+            "idea_b": _idea_features(),
+            "gold": Value("string"),
+        }
+    )
 
 
 def point_features() -> HFFeatures:
@@ -77,12 +79,14 @@ def point_features() -> HFFeatures:
     hfd = hf_datasets()
     Features, Value = hfd.Features, hfd.Value
 
-    return Features({
-        "item_id": Value("string"),
-        "setup": Value("string"),
-        "idea": _idea_features(),
-        "gold": Value("string"),
-    })
+    return Features(
+        {
+            "item_id": Value("string"),
+            "setup": Value("string"),
+            "idea": _idea_features(),
+            "gold": Value("string"),
+        }
+    )
 
 
 def features_for(kind: Kind) -> HFFeatures:
@@ -108,7 +112,9 @@ def items_to_dataset(items: Sequence[Item], kind: Kind | None = None) -> HFDatas
     want = PairItem if kind == "pairwise" else PointItem
     wrong = [i for i, item in enumerate(items) if not isinstance(item, want)]
     if wrong:
-        raise TypeError(f"{kind} dataset got {len(wrong)} item(s) of another kind (first at index {wrong[0]})")
+        raise TypeError(
+            f"{kind} dataset got {len(wrong)} item(s) of another kind (first at index {wrong[0]})"
+        )
     import pyarrow as pa
 
     hfd = hf_datasets()
@@ -122,19 +128,27 @@ def _group(items: Sequence[Item]) -> dict[str, list[Item]]:
     groups: dict[str, list[Item]] = {}
     for item in items:
         kind = "pairwise" if isinstance(item, PairItem) else "pointwise"
-        plan = item.idea_a.format == "plan" if isinstance(item, PairItem) else item.idea.format == "plan"
+        plan = (
+            item.idea_a.format == "plan"
+            if isinstance(item, PairItem)
+            else item.idea.format == "plan"
+        )
         groups.setdefault(kind + ("_plan" if plan else ""), []).append(item)
     return groups
 
 
-def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence[Item]) -> HFDatasetDict:
+def to_dataset_dict(
+    source: str | Path | Mapping[str, Sequence[Item]] | Sequence[Item],
+) -> HFDatasetDict:
     """A DatasetDict with one split per file: from a set directory, a split->items map, or items."""
     DatasetDict = hf_datasets().DatasetDict
 
     splits: Mapping[str, Sequence[Item]]
     if isinstance(source, str | Path):
         set_dir = Path(source)
-        paths = sorted(p for p in set_dir.glob("*.jsonl") if p.name.startswith(("pairwise", "pointwise")))
+        paths = sorted(
+            p for p in set_dir.glob("*.jsonl") if p.name.startswith(("pairwise", "pointwise"))
+        )
         if not paths:
             raise FileNotFoundError(f"no pairwise*/pointwise* JSONL files in {set_dir}")
         splits = {p.stem: read_items(p, split_kind(p.stem)) for p in paths}
@@ -142,7 +156,9 @@ def to_dataset_dict(source: str | Path | Mapping[str, Sequence[Item]] | Sequence
         splits = source
     else:
         splits = _group(source)
-    return DatasetDict({name: items_to_dataset(list(items), split_kind(name)) for name, items in splits.items()})
+    return DatasetDict(
+        {name: items_to_dataset(list(items), split_kind(name)) for name, items in splits.items()}
+    )
 
 
 def dataset_to_items(ds: HFDataset, kind: Kind, name: str = "<dataset>") -> list[Item]:
@@ -161,7 +177,9 @@ def dataset_to_items(ds: HFDataset, kind: Kind, name: str = "<dataset>") -> list
 
 def dataset_dict_to_items(dd: HFDatasetDict) -> dict[str, list[Item]]:
     """Split name -> contract items (strict)."""
-    return {name: dataset_to_items(ds, split_kind(name), f"split {name}") for name, ds in dd.items()}
+    return {
+        name: dataset_to_items(ds, split_kind(name), f"split {name}") for name, ds in dd.items()
+    }
 
 
 def save_to_disk(dd: HFDatasetDict, path: str | Path) -> Path:
@@ -205,8 +223,13 @@ def read_parquet_dataset(path: str | Path) -> HFDataset:
     # read directly (no copy into the HF cache); a schema mismatch raises here, naming the file
     try:
         table = pq.read_table(p).cast(features.arrow_schema)
-    except (ValueError, TypeError) as exc:  # pyarrow's ArrowInvalid/ArrowTypeError derive from these
-        raise ValueError(f"{p}: parquet columns do not match the judgeaudit features: {exc}") from exc
+    except (
+        ValueError,
+        TypeError,
+    ) as exc:  # pyarrow's ArrowInvalid/ArrowTypeError derive from these
+        raise ValueError(
+            f"{p}: parquet columns do not match the judgeaudit features: {exc}"
+        ) from exc
     return hfd.Dataset(table, info=hfd.DatasetInfo(features=features))
 
 
@@ -215,7 +238,9 @@ def read_parquet(out_dir: str | Path) -> dict[str, list[Item]]:
     paths = sorted(Path(out_dir).glob("*.parquet"))
     if not paths:
         raise FileNotFoundError(f"no *.parquet files in {out_dir}")
-    return {p.stem: dataset_to_items(read_parquet_dataset(p), split_kind(p.stem), str(p)) for p in paths}
+    return {
+        p.stem: dataset_to_items(read_parquet_dataset(p), split_kind(p.stem), str(p)) for p in paths
+    }
 
 
 def write_jsonl_set(splits: Mapping[str, Sequence[Item]], set_dir: str | Path) -> dict[str, Path]:

@@ -57,7 +57,14 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
     if kind is None:
         kind = guess_kind(name, decoded[0][1] if decoded else None)
     if kind is None:
-        problems.append(Problem(name, 0, "", "cannot tell pairwise from pointwise (name the file pairwise*/pointwise* or pass kind)"))
+        problems.append(
+            Problem(
+                name,
+                0,
+                "",
+                "cannot tell pairwise from pointwise (name the file pairwise*/pointwise* or pass kind)",
+            )
+        )
         return [], problems
     id_field = "pair_id" if kind == "pairwise" else "item_id"
     first_line: dict[str, int] = {}
@@ -66,8 +73,14 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
         raw_id = obj.get(id_field) if isinstance(obj, dict) else None
         duplicate = isinstance(raw_id, str) and raw_id in first_line
         if duplicate:  # found even when the first occurrence is itself broken
-            problems.append(Problem(name, number, id_field,
-                                    f"duplicate id {raw_id!r} (first on line {first_line[str(raw_id)]})"))
+            problems.append(
+                Problem(
+                    name,
+                    number,
+                    id_field,
+                    f"duplicate id {raw_id!r} (first on line {first_line[str(raw_id)]})",
+                )
+            )
         elif isinstance(raw_id, str) and raw_id:
             first_line[raw_id] = number
         item, item_problems = parse_item(obj, kind, name, number)
@@ -80,7 +93,9 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
     return items, problems
 
 
-def check_unique(numbered: Iterable[tuple[int, Item]], name: str) -> tuple[list[Item], list[Problem]]:
+def check_unique(
+    numbered: Iterable[tuple[int, Item]], name: str
+) -> tuple[list[Item], list[Problem]]:
     """Drop and report items whose id repeats, or whose idea_id is reused with other content."""
     problems: list[Problem] = []
     items: list[Item] = []
@@ -90,16 +105,33 @@ def check_unique(numbered: Iterable[tuple[int, Item]], name: str) -> tuple[list[
         item_id = item.item_id
         if item_id in seen_ids:
             field = "pair_id" if isinstance(item, PairItem) else "item_id"
-            problems.append(Problem(name, number, field, f"duplicate id {item_id!r} (first on line {seen_ids[item_id]})"))
+            problems.append(
+                Problem(
+                    name,
+                    number,
+                    field,
+                    f"duplicate id {item_id!r} (first on line {seen_ids[item_id]})",
+                )
+            )
             continue
         seen_ids[item_id] = number
-        ideas = [("idea_a", item.idea_a), ("idea_b", item.idea_b)] if isinstance(item, PairItem) else [("idea", item.idea)]
+        ideas = (
+            [("idea_a", item.idea_a), ("idea_b", item.idea_b)]
+            if isinstance(item, PairItem)
+            else [("idea", item.idea)]
+        )
         conflict = False
         for field, idea in ideas:
             prev = seen_ideas.get(idea.idea_id)
             if prev is not None and prev[1] != idea:
-                problems.append(Problem(name, number, f"{field}.idea_id",
-                                        f"idea_id {idea.idea_id!r} reused with different content (first on line {prev[0]})"))
+                problems.append(
+                    Problem(
+                        name,
+                        number,
+                        f"{field}.idea_id",
+                        f"idea_id {idea.idea_id!r} reused with different content (first on line {prev[0]})",
+                    )
+                )
                 conflict = True
             else:
                 seen_ideas.setdefault(idea.idea_id, (number, idea))

@@ -49,14 +49,23 @@ def check_labelled_file(path: str | Path) -> tuple[list[LabelledIdea], list[Prob
             problems.append(Problem(name, number, "", f"invalid UTF-8 at byte {exc.start}"))
             continue
         except json.JSONDecodeError as exc:
-            problems.append(Problem(name, number, "", f"invalid JSON: {exc.msg} at column {exc.colno}"))
+            problems.append(
+                Problem(name, number, "", f"invalid JSON: {exc.msg} at column {exc.colno}")
+            )
             continue
         row, row_problems = parse_labelled(obj, name, number)
         problems.extend(row_problems)
         if row is None:
             continue
         if row.idea_id in first:
-            problems.append(Problem(name, number, "idea_id", f"duplicate id {row.idea_id!r} (first on line {first[row.idea_id]})"))
+            problems.append(
+                Problem(
+                    name,
+                    number,
+                    "idea_id",
+                    f"duplicate id {row.idea_id!r} (first on line {first[row.idea_id]})",
+                )
+            )
             continue
         first[row.idea_id] = number
         rows.append(row)
@@ -100,27 +109,62 @@ def labelled_problems(set_dir: Path) -> list[Problem]:
             assert isinstance(item, PairItem)
             for side, idea in (("idea_a", item.idea_a), ("idea_b", item.idea_b)):
                 drawn[idea.idea_id] += 1
-                problems.extend(_row_problem(by_id.get(idea.idea_id), idea.idea_id, idea.label, idea.area,
-                                             str(pairs_file), number, side))
+                problems.extend(
+                    _row_problem(
+                        by_id.get(idea.idea_id),
+                        idea.idea_id,
+                        idea.label,
+                        idea.area,
+                        str(pairs_file),
+                        number,
+                        side,
+                    )
+                )
         for row in rows:
             if row.pairs != drawn[row.idea_id]:
-                problems.append(Problem(str(path), 0, "pairs", f"{row.idea_id!r}: pairs is {row.pairs} but "
-                                        f"{pairs_file.name} holds it {drawn[row.idea_id]} time(s)"))
+                problems.append(
+                    Problem(
+                        str(path),
+                        0,
+                        "pairs",
+                        f"{row.idea_id!r}: pairs is {row.pairs} but "
+                        f"{pairs_file.name} holds it {drawn[row.idea_id]} time(s)",
+                    )
+                )
     points_file = Path(set_dir) / "pointwise.jsonl"
     if points_file.is_file():
         points, _ = check_file(points_file, "pointwise")
         for number, point in enumerate(points, start=1):
             assert isinstance(point, PointItem)
-            problems.extend(_row_problem(by_id.get(point.idea.idea_id), point.idea.idea_id, point.idea.label,
-                                         point.idea.area, str(points_file), number, "idea"))
+            problems.extend(
+                _row_problem(
+                    by_id.get(point.idea.idea_id),
+                    point.idea.idea_id,
+                    point.idea.label,
+                    point.idea.area,
+                    str(points_file),
+                    number,
+                    "idea",
+                )
+            )
     return problems
 
 
-def _row_problem(row: LabelledIdea | None, idea_id: str, label: str, area: str, file: str, number: int,
-                 side: str) -> list[Problem]:
+def _row_problem(
+    row: LabelledIdea | None, idea_id: str, label: str, area: str, file: str, number: int, side: str
+) -> list[Problem]:
     if row is None:
-        return [Problem(file, number, f"{side}.idea_id", f"idea {idea_id!r} is not in {LABELLED_NAME}")]
+        return [
+            Problem(file, number, f"{side}.idea_id", f"idea {idea_id!r} is not in {LABELLED_NAME}")
+        ]
     if row.label != label or row.area != area:
-        return [Problem(file, number, f"{side}.label", f"idea {idea_id!r} is {label!r} in {area!r} here but "
-                        f"{row.label!r} in {row.area!r} in {LABELLED_NAME}")]
+        return [
+            Problem(
+                file,
+                number,
+                f"{side}.label",
+                f"idea {idea_id!r} is {label!r} in {area!r} here but "
+                f"{row.label!r} in {row.area!r} in {LABELLED_NAME}",
+            )
+        ]
     return []

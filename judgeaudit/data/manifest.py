@@ -37,13 +37,21 @@ def file_stats(items: list[Item]) -> dict[str, Any]:
             "by_label": _sorted_counts(Counter(idea.label for idea in ideas)),
             "by_source": _sorted_counts(Counter(idea.source for idea in ideas)),
             "by_format": _sorted_counts(Counter(idea.format for idea in ideas)),
-            "by_generator": _sorted_counts(Counter(idea.generator for idea in ideas if idea.generator)),
+            "by_generator": _sorted_counts(
+                Counter(idea.generator for idea in ideas if idea.generator)
+            ),
         },
     }
 
 
-def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
-                   extra: dict[str, Any] | None = None, name: str | None = None) -> dict[str, Any]:
+def build_manifest(
+    set_dir: Path,
+    *,
+    source: dict[str, Any],
+    command: str,
+    extra: dict[str, Any] | None = None,
+    name: str | None = None,
+) -> dict[str, Any]:
     """The manifest dict for a set directory; raises ContractError if any JSONL file is broken.
 
     `name` is the set's name (default: the directory's), for a set built in a staging directory.
@@ -85,12 +93,20 @@ def build_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
     return manifest
 
 
-def write_manifest(set_dir: Path, *, source: dict[str, Any], command: str,
-                   extra: dict[str, Any] | None = None, name: str | None = None) -> Path:
+def write_manifest(
+    set_dir: Path,
+    *,
+    source: dict[str, Any],
+    command: str,
+    extra: dict[str, Any] | None = None,
+    name: str | None = None,
+) -> Path:
     """Write `manifest.json` for every `*.jsonl` in `set_dir` atomically; return its path."""
     manifest = build_manifest(set_dir, source=source, command=command, extra=extra, name=name)
     path = Path(set_dir) / MANIFEST_NAME
-    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    atomic_write_text(
+        path, json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    )
     return path
 
 
@@ -117,10 +133,22 @@ def verify_manifest(set_dir: Path) -> list[Problem]:
     present = {p.name for p in set_dir.glob("*.jsonl")}
     for name in sorted(set(files) | present):
         if name not in files:
-            problems.append(Problem(str(mpath), 0, f"files.{name}", "file present but not listed in the manifest"))
+            problems.append(
+                Problem(
+                    str(mpath), 0, f"files.{name}", "file present but not listed in the manifest"
+                )
+            )
         elif name not in present:
-            problems.append(Problem(str(mpath), 0, f"files.{name}", "listed in the manifest but missing"))
+            problems.append(
+                Problem(str(mpath), 0, f"files.{name}", "listed in the manifest but missing")
+            )
         elif sha256_file(set_dir / name) != files[name].get("sha256"):
-            problems.append(Problem(str(mpath), 0, f"files.{name}.sha256",
-                                    "content hash differs from the manifest (file changed after the build)"))
+            problems.append(
+                Problem(
+                    str(mpath),
+                    0,
+                    f"files.{name}.sha256",
+                    "content hash differs from the manifest (file changed after the build)",
+                )
+            )
     return problems

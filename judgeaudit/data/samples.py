@@ -34,7 +34,10 @@ def human_scores(value: Any, kind: str | None) -> dict[str, Any]:
     if not isinstance(value, list) or sides is None or len(value) != len(sides) * len(HUMAN_FIELDS):
         return {}
     width = len(HUMAN_FIELDS)
-    return {side: dict(zip(HUMAN_FIELDS, value[i * width:(i + 1) * width], strict=True)) for i, side in enumerate(sides)}
+    return {
+        side: dict(zip(HUMAN_FIELDS, value[i * width : (i + 1) * width], strict=True))
+        for i, side in enumerate(sides)
+    }
 
 
 def _texts(item: Item) -> dict[str, str]:
@@ -57,7 +60,10 @@ def unit_of(meta: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def item_to_sample(
-    item: Item, sample_id: str | None = None, extra: dict[str, Any] | None = None, lean: bool = False,
+    item: Item,
+    sample_id: str | None = None,
+    extra: dict[str, Any] | None = None,
+    lean: bool = False,
     arm: Mapping[str, Any] | None = None,
 ) -> Sample:
     """One Sample per item: id = item id (or `sample_id`), target = gold, metadata = the whole item.
@@ -83,8 +89,13 @@ def item_to_sample(
         kind, item_id, human = "pointwise", item.item_id, _human(item.idea)
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a contract item: {type(item).__name__}")
-    unit = {"item_id": item_id, "setup": item.setup, "area": item.area, "human": human,
-            **{key: value for key, value in (arm or {}).items() if value is not None}}
+    unit = {
+        "item_id": item_id,
+        "setup": item.setup,
+        "area": item.area,
+        "human": human,
+        **{key: value for key, value in (arm or {}).items() if value is not None},
+    }
     meta: dict[str, Any] = {"kind": kind, "gold": item.gold, UNIT: unit}
     if lean:
         text = summary(meta)
@@ -98,7 +109,9 @@ def item_to_sample(
 
 def summary(meta: Mapping[str, Any]) -> str:
     """A sample's one-line input for display: the item, its area and the question (no idea text)."""
-    question = "which of two ideas is more novel?" if meta["kind"] == "pairwise" else "is this idea novel?"
+    question = (
+        "which of two ideas is more novel?" if meta["kind"] == "pairwise" else "is this idea novel?"
+    )
     unit = unit_of(meta)
     return f"{meta['kind']} item {unit['item_id']} ({unit['area']}): {question}"
 
@@ -118,6 +131,8 @@ def sample_item(meta: Mapping[str, Any], sample_id: object) -> Item:
     """The contract item a (non-lean) sample's metadata carries; a clear error when it breaks the contract."""
     item, problems = parse_item(meta.get("item"), meta.get("kind"), f"sample {sample_id}", 0)  # type: ignore[arg-type]
     if item is None:
-        raise ValueError(f"sample {sample_id!r}: item metadata breaks the contract: "
-                         + "; ".join(str(p) for p in problems))
+        raise ValueError(
+            f"sample {sample_id!r}: item metadata breaks the contract: "
+            + "; ".join(str(p) for p in problems)
+        )
     return item

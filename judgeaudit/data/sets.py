@@ -11,7 +11,11 @@ from judgeaudit.data.validate import Problem
 
 
 def _ideas(item: Item) -> list[tuple[str, Idea]]:
-    return [("idea_a", item.idea_a), ("idea_b", item.idea_b)] if isinstance(item, PairItem) else [("idea", item.idea)]
+    return (
+        [("idea_a", item.idea_a), ("idea_b", item.idea_b)]
+        if isinstance(item, PairItem)
+        else [("idea", item.idea)]
+    )
 
 
 def variant_problems(set_dir: Path) -> list[Problem]:
@@ -23,7 +27,9 @@ def variant_problems(set_dir: Path) -> list[Problem]:
         base_path, plan_path = Path(set_dir) / f"{kind}.jsonl", Path(set_dir) / f"{kind}_plan.jsonl"
         if not (base_path.is_file() and plan_path.is_file()):
             continue
-        base_items, _ = check_file(base_path, kind)  # per-file problems are reported by check_file itself
+        base_items, _ = check_file(
+            base_path, kind
+        )  # per-file problems are reported by check_file itself
         plan_items, _ = check_file(plan_path, kind)
         base = {item.item_id: item for item in base_items}
         labels = {idea.idea_id: idea.label for item in base_items for _, idea in _ideas(item)}
@@ -35,13 +41,27 @@ def variant_problems(set_dir: Path) -> list[Problem]:
                 for name in ("setup", "area"):
                     mine, theirs = getattr(item, name), getattr(other, name)
                     if mine != theirs:
-                        problems.append(Problem(str(plan_path), line, name, f"{name} {mine!r} differs from "
-                                                f"{base_path.name} ({theirs!r}) for the same id {item.item_id!r}"))
+                        problems.append(
+                            Problem(
+                                str(plan_path),
+                                line,
+                                name,
+                                f"{name} {mine!r} differs from "
+                                f"{base_path.name} ({theirs!r}) for the same id {item.item_id!r}",
+                            )
+                        )
             for side, idea in _ideas(item):
                 known = labels.get(idea.idea_id)
                 if known is not None and known != idea.label:
-                    problems.append(Problem(str(plan_path), line, f"{side}.label", f"idea {idea.idea_id!r} is "
-                                            f"{idea.label!r} here but {known!r} in {base_path.name}"))
+                    problems.append(
+                        Problem(
+                            str(plan_path),
+                            line,
+                            f"{side}.label",
+                            f"idea {idea.idea_id!r} is "
+                            f"{idea.label!r} here but {known!r} in {base_path.name}",
+                        )
+                    )
     return problems
 
 

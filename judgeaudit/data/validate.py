@@ -162,7 +162,9 @@ def _idea(c: _Collector, raw: dict[str, Any], path: str) -> Idea:
     )
 
 
-def parse_item(raw: Any, kind: Kind, file: str = "<memory>", line: int = 0) -> tuple[Item | None, list[Problem]]:
+def parse_item(
+    raw: Any, kind: Kind, file: str = "<memory>", line: int = 0
+) -> tuple[Item | None, list[Problem]]:
     """Build one PairItem/PointItem from a decoded JSON value; return it and its problems."""
     c = _Collector(file, line)
     if not isinstance(raw, dict):
@@ -186,14 +188,22 @@ def parse_item(raw: Any, kind: Kind, file: str = "<memory>", line: int = 0) -> t
             elif item.idea_a.text.strip() and item.idea_a.text.strip() == item.idea_b.text.strip():
                 c.add("idea_b.text", "pair's two ideas are identical (same text)")
             if item.gold in PAIR_GOLDS:
-                win, lose = (item.idea_a, item.idea_b) if item.gold == "a" else (item.idea_b, item.idea_a)
+                win, lose = (
+                    (item.idea_a, item.idea_b) if item.gold == "a" else (item.idea_b, item.idea_a)
+                )
                 side = item.gold
                 if win.label == "not_novel" or lose.label == "novel":
-                    c.add("gold", f"gold {side!r} contradicts the ideas' labels "
-                          f"({item.idea_a.label} vs {item.idea_b.label})")
+                    c.add(
+                        "gold",
+                        f"gold {side!r} contradicts the ideas' labels "
+                        f"({item.idea_a.label} vs {item.idea_b.label})",
+                    )
             for side_name, idea in (("idea_a", item.idea_a), ("idea_b", item.idea_b)):
                 if item.area and idea.area and idea.area != item.area:
-                    c.add(f"{side_name}.area", f"idea area {idea.area!r} differs from pair area {item.area!r}")
+                    c.add(
+                        f"{side_name}.area",
+                        f"idea area {idea.area!r} differs from pair area {item.area!r}",
+                    )
     else:
         i_raw = c.obj(raw, "idea", "", required=True)
         item = PointItem(
@@ -202,12 +212,19 @@ def parse_item(raw: Any, kind: Kind, file: str = "<memory>", line: int = 0) -> t
             idea=_idea(c, i_raw, "idea."),
             gold=c.enum(raw, "gold", "", LABELS),  # type: ignore[arg-type]
         )
-        if i_raw and item.gold in LABELS and item.idea.label in LABELS and item.gold != item.idea.label:
+        if (
+            i_raw
+            and item.gold in LABELS
+            and item.idea.label in LABELS
+            and item.gold != item.idea.label
+        ):
             c.add("gold", f"gold {item.gold!r} differs from idea.label {item.idea.label!r}")
     return (None if c.problems else item), c.problems
 
 
-def parse_labelled(raw: Any, file: str = "<memory>", line: int = 0) -> tuple[LabelledIdea | None, list[Problem]]:
+def parse_labelled(
+    raw: Any, file: str = "<memory>", line: int = 0
+) -> tuple[LabelledIdea | None, list[Problem]]:
     """One row of `labelled.jsonl` from a decoded JSON value; return it and its problems."""
     c = _Collector(file, line)
     if not isinstance(raw, dict):

@@ -58,15 +58,20 @@ def arm_sample(arm: ProbedItem, prompt_plan: PromptPlan | None = None) -> Sample
     own names and what the solver reads beside;
     with a `prompt_plan` (the prompted judge without retrieval) a lean sample whose input is its
     first call's prompt (`judges.prompts.input_prompt`)."""
-    fields = {"probe": arm.probe, "probe_variant": arm.probe_variant, "probe_target": arm.probe_target}
+    fields = {
+        "probe": arm.probe,
+        "probe_variant": arm.probe_variant,
+        "probe_target": arm.probe_target,
+    }
     extra: dict[str, Any] = {
         "orders": list(arm.orders) if arm.orders else None,
         "cue": arm.cue,
         "prompt": arm.prompt,
         "seed": arm.seed,
     }
-    sample = item_to_sample(arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt_plan is not None,
-                            arm=fields)
+    sample = item_to_sample(
+        arm.item, sample_id=arm.sample_id, extra=extra, lean=prompt_plan is not None, arm=fields
+    )
     if prompt_plan is None:
         return sample
     text, meta = input_prompt(sample.metadata or {}, prompt_plan)
@@ -74,8 +79,13 @@ def arm_sample(arm: ProbedItem, prompt_plan: PromptPlan | None = None) -> Sample
 
 
 def judge_dataset(
-    dataset: str, kind: str, idea_format: str, probe: str | None, seed: int,
-    prompt_plan: PromptPlan | None = None, scored: set[str] | None = None,
+    dataset: str,
+    kind: str,
+    idea_format: str,
+    probe: str | None,
+    seed: int,
+    prompt_plan: PromptPlan | None = None,
+    scored: set[str] | None = None,
 ) -> MemoryDataset:
     """Inspect dataset of one judge run: one Sample per arm of every item (of `scored` items only,
     when given); `prompt_plan`: see `arm_sample`."""
@@ -92,7 +102,9 @@ def judge_dataset(
             continue
         samples.append(arm_sample(arm, prompt_plan))
     if not samples and scored is not None:
-        raise TaskOptionError(f"-T dataset={dataset}: no items left to score after removing the fit split")
+        raise TaskOptionError(
+            f"-T dataset={dataset}: no items left to score after removing the fit split"
+        )
     if not samples:
         raise TaskOptionError(f"-T dataset={located}: {path} gives no samples for probe {probe!r}")
     ids = [s.id for s in samples]
@@ -101,11 +113,24 @@ def judge_dataset(
     return MemoryDataset(samples, name=located.replace("/", "_"), location=str(path))
 
 
-def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver], *, idea_format: str,
-               probe: str | None, seed: int, resamples: int, split_rule: str = DEFAULT_SPLIT_RULE,
-               metadata: Mapping[str, Any] | None = None, scorer: Scorer | None = None,
-               reducer: ScoreReducer | None = None, prompt_plan: PromptPlan | None = None,
-               scored: set[str] | None = None, model_roles: Mapping[str, Model] | None = None) -> Task:
+def judge_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    solver: Solver | list[Solver],
+    *,
+    idea_format: str,
+    probe: str | None,
+    seed: int,
+    resamples: int,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    metadata: Mapping[str, Any] | None = None,
+    scorer: Scorer | None = None,
+    reducer: ScoreReducer | None = None,
+    prompt_plan: PromptPlan | None = None,
+    scored: set[str] | None = None,
+    model_roles: Mapping[str, Model] | None = None,
+) -> Task:
     """A judge Task: the arms of `dataset`, the `novelty` scorer (unless given), the kind's metrics,
     epochs pooled, and the task metadata: the fields every score of the task shares (schema, kind,
     judge, idea format, split rule, ...; SCORE_SCHEMA.md), `metadata` adds the judge's own (`prompt_plan`:
@@ -123,10 +148,22 @@ def judge_task(kind: str, judge: str, dataset: str, solver: Solver | list[Solver
         epochs=Epochs(1, reducer or pool_calls(kind, rule)),
         score_on_error=True,  # a sample whose calls failed errors, and is still scored from its records
         model_roles=dict(model_roles) if model_roles else None,
-        metadata={"judgeaudit": {
-            "schema": SCHEMA, "kind": kind, "judge": judge, "dataset": dataset, "idea_format": idea_format,
-            "split_rule": rule, "probe": probe, **(metadata or {}),
-            "bootstrap": {"method": BOOTSTRAP_METHOD, "resamples": resamples, "seed": seed,
-                          "confidence": DEFAULT_CONFIDENCE},
-        }},
+        metadata={
+            "judgeaudit": {
+                "schema": SCHEMA,
+                "kind": kind,
+                "judge": judge,
+                "dataset": dataset,
+                "idea_format": idea_format,
+                "split_rule": rule,
+                "probe": probe,
+                **(metadata or {}),
+                "bootstrap": {
+                    "method": BOOTSTRAP_METHOD,
+                    "resamples": resamples,
+                    "seed": seed,
+                    "confidence": DEFAULT_CONFIDENCE,
+                },
+            }
+        },
     )

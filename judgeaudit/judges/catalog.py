@@ -29,7 +29,9 @@ from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 Factory = Callable[..., Task]
 
 
-def concept_task(kind: str, judge: str, dataset: str, *, concepts: str = DEFAULT_CONCEPTS, **options: Any) -> Task:
+def concept_task(
+    kind: str, judge: str, dataset: str, *, concepts: str = DEFAULT_CONCEPTS, **options: Any
+) -> Task:
     """The concept judges: offline keyphrase concepts (score judge) or concepts a model extracts (`llm`)."""
     if concepts == "keyphrase":
         return concept_task_from_options(kind, judge, dataset, **options)
@@ -62,17 +64,47 @@ def judge_names() -> list[str]:
     return ["prompted", *sorted(k for k in JUDGE_FACTORIES if k != "prompted")]
 
 
-def novelty_task(kind: str, *, dataset: str, judge: str = "prompted", idea_format: str = "abstract",
-                 seed: int = DEFAULT_SEED, probe: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-                 **options: Any) -> Task:
+def novelty_task(
+    kind: str,
+    *,
+    dataset: str,
+    judge: str = "prompted",
+    idea_format: str = "abstract",
+    seed: int = DEFAULT_SEED,
+    probe: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    **options: Any,
+) -> Task:
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
     if kind == "pairwise" and options.pop("split_rule", None) is not None:
-        raise TaskOptionError("-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)")
+        raise TaskOptionError(
+            "-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)"
+        )
     factory = JUDGE_FACTORIES.get(judge)
     if factory is None:
-        raise TaskOptionError(f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}")
-    check_values(kind, judge, {"dataset": dataset, "idea_format": idea_format, "seed": seed, "probe": probe,
-                               "resamples": resamples, **options})
+        raise TaskOptionError(
+            f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}"
+        )
+    check_values(
+        kind,
+        judge,
+        {
+            "dataset": dataset,
+            "idea_format": idea_format,
+            "seed": seed,
+            "probe": probe,
+            "resamples": resamples,
+            **options,
+        },
+    )
     given = check_options(judge, options)
-    return factory(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
-                   **given)
+    return factory(
+        kind,
+        judge,
+        dataset,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        **given,
+    )

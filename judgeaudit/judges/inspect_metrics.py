@@ -53,7 +53,9 @@ def _outcomes(scores: list[SampleScore], kind: str) -> Mapping[str, Any]:
         return cached[3]
     verdicts, gold = _verdicts_and_gold(scores, kind)
     outcomes = (
-        pairwise_outcomes(verdicts, gold) if kind == "pairwise" else pointwise_outcomes(verdicts, gold)
+        pairwise_outcomes(verdicts, gold)
+        if kind == "pairwise"
+        else pointwise_outcomes(verdicts, gold)
     )
     _last_outcomes[kind] = (scores, len(scores), scores[-1], outcomes)
     return outcomes
@@ -72,7 +74,9 @@ def point_estimate(name: str, scores: list[SampleScore], kind: str) -> float:
 
 def _make(name: str, kind: str) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
-        return {name: point_estimate(name, scores, kind)}  # keyed: both kinds report `invalid_rate`, `error_rate`
+        return {
+            name: point_estimate(name, scores, kind)
+        }  # keyed: both kinds report `invalid_rate`, `error_rate`
 
     return compute
 
@@ -145,9 +149,22 @@ def pointwise_error_rate() -> Metric:
 
 def pairwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pairwise metrics of a judge task."""
-    return [f() for f in (strict_accuracy, soft_accuracy, accuracy_no_ties, tie_rate, invalid_rate, error_rate)]
+    return [
+        f()
+        for f in (
+            strict_accuracy,
+            soft_accuracy,
+            accuracy_no_ties,
+            tie_rate,
+            invalid_rate,
+            error_rate,
+        )
+    ]
 
 
 def pointwise_metrics() -> list[Metric | dict[str, list[Metric]]]:
     """All pointwise metrics of a judge task."""
-    return [f() for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate, pointwise_error_rate)]
+    return [
+        f()
+        for f in (macro_f1, f1_novel, f1_not_novel, pointwise_invalid_rate, pointwise_error_rate)
+    ]

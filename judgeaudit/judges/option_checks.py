@@ -19,10 +19,20 @@ from judgeaudit.resources import resolve_dataset_file
 
 # Integer options and their least allowed value (max_searches / max_turns: the search judges check them,
 # naming their own defaults).
-INT_MINIMUMS: dict[str, int] = {"k": 1, "seed": 0, "resamples": 1, "retrieval": 0, "panel_quorum": 0}
+INT_MINIMUMS: dict[str, int] = {
+    "k": 1,
+    "seed": 0,
+    "resamples": 1,
+    "retrieval": 0,
+    "panel_quorum": 0,
+}
 BOOL_OPTIONS: tuple[str, ...] = ("both_orders", "cache")
-CHOICES: dict[str, tuple[str, ...]] = {"split_rule": SPLIT_RULES, "idea_format": IDEA_FORMATS,
-                                       "concepts": ("keyphrase", "llm"), "panel_rule": PANEL_RULES}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "split_rule": SPLIT_RULES,
+    "idea_format": IDEA_FORMATS,
+    "concepts": ("keyphrase", "llm"),
+    "panel_rule": PANEL_RULES,
+}
 
 
 def _refuse(key: str, value: Any, why: str) -> TaskOptionError:
@@ -51,12 +61,24 @@ def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
         raise _refuse("probe", probe, f"unknown probe; choose one of {', '.join(PROBES)}")
     prompt = values.get("prompt", "reference")
     if judge in ("prompted", "panel") and prompt not in prompt_names(kind):
-        raise _refuse("prompt", prompt, f"unknown {kind} prompt {prompt!r}; choose one of {', '.join(prompt_names(kind))}")
+        raise _refuse(
+            "prompt",
+            prompt,
+            f"unknown {kind} prompt {prompt!r}; choose one of {', '.join(prompt_names(kind))}",
+        )
     dataset = values.get("dataset")
     if dataset is not None:
         if not isinstance(dataset, str):
-            raise _refuse("dataset", dataset, "dataset must be a bundled set name, a set directory or a JSONL file")
+            raise _refuse(
+                "dataset",
+                dataset,
+                "dataset must be a bundled set name, a set directory or a JSONL file",
+            )
         try:
-            resolve_dataset_file(locate_dataset(dataset), kind, str(values.get("idea_format", "abstract")))
-        except FileNotFoundError as exc:  # stays a FileNotFoundError (no path: the message names it)
+            resolve_dataset_file(
+                locate_dataset(dataset), kind, str(values.get("idea_format", "abstract"))
+            )
+        except (
+            FileNotFoundError
+        ) as exc:  # stays a FileNotFoundError (no path: the message names it)
             raise TaskDatasetError(f"-T dataset={dataset}: {exc}") from None

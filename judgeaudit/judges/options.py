@@ -26,20 +26,36 @@ class TaskDatasetError(TaskOptionError, FileNotFoundError):
 DEFAULT_CONCEPTS = "keyphrase"
 SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
 OPTION_DEFAULTS: dict[str, Any] = {
-    "prompt": "reference", "k": 1, "both_orders": False, "cache": True, "split_rule": DEFAULT_SPLIT_RULE,
-    "retrieval": 0, "retrieval_corpus": BUNDLED_CORPUS, "max_searches": 0, "max_turns": 0,
-    "concepts": DEFAULT_CONCEPTS, "panel": None, "panel_rule": DEFAULT_RULE, "panel_quorum": 0,
+    "prompt": "reference",
+    "k": 1,
+    "both_orders": False,
+    "cache": True,
+    "split_rule": DEFAULT_SPLIT_RULE,
+    "retrieval": 0,
+    "retrieval_corpus": BUNDLED_CORPUS,
+    "max_searches": 0,
+    "max_turns": 0,
+    "concepts": DEFAULT_CONCEPTS,
+    "panel": None,
+    "panel_rule": DEFAULT_RULE,
+    "panel_quorum": 0,
 }
 
-_PROMPTED = frozenset({"prompt", "k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"})
+_PROMPTED = frozenset(
+    {"prompt", "k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"}
+)
 # Score judges fit a verdict rule on one call per item: the split rule never applies.
 _FITTED = frozenset({"retrieval_corpus", "split_rule"})
 _RUBRIC = frozenset({"k", "cache", "split_rule", "retrieval_corpus"})
 HONOURED: dict[str, frozenset[str]] = {
     "prompted": _PROMPTED,
     "agentic": _PROMPTED | {"max_searches", "max_turns"},
-    "ai_scientist": frozenset({"k", "cache", "split_rule", "retrieval", "retrieval_corpus", "max_searches"}),
-    "novelty_checker": frozenset({"k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"}),
+    "ai_scientist": frozenset(
+        {"k", "cache", "split_rule", "retrieval", "retrieval_corpus", "max_searches"}
+    ),
+    "novelty_checker": frozenset(
+        {"k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"}
+    ),
     "rubric": _RUBRIC,
     "two_stage": _RUBRIC,
     "metric_embedding": _FITTED,
@@ -74,16 +90,22 @@ def check_options(judge: str, options: Mapping[str, Any]) -> dict[str, Any]:
     that differ from their defaults."""
     unknown = sorted(k for k in options if k not in OPTION_DEFAULTS)
     if unknown:
-        raise TaskOptionError(f"unknown task option(s) {', '.join(unknown)}; the novelty tasks take "
-                         f"{', '.join(OPTION_DEFAULTS)}")
+        raise TaskOptionError(
+            f"unknown task option(s) {', '.join(unknown)}; the novelty tasks take "
+            f"{', '.join(OPTION_DEFAULTS)}"
+        )
     keep = honoured(judge, options)
     bad = sorted(k for k, v in options.items() if k not in keep and v != OPTION_DEFAULTS[k])
     if bad:
-        raise TaskOptionError(f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}")
+        raise TaskOptionError(
+            f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}"
+        )
     return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
 
 
 def check_split_rule(split_rule: str) -> None:
     """A clear error for a split rule that is not one of `SPLIT_RULES`."""
     if split_rule not in SPLIT_RULES:
-        raise TaskOptionError(f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}")
+        raise TaskOptionError(
+            f"split_rule must be one of {', '.join(SPLIT_RULES)}, got {split_rule!r}"
+        )

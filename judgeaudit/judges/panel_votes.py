@@ -43,7 +43,10 @@ from judgeaudit.protocol import ERROR
 
 RULES: tuple[str, ...] = ("majority", "weighted", "unanimity")
 DEFAULT_RULE = "majority"
-OPTIONS: dict[str, tuple[str, ...]] = {"pairwise": ("a", "b", "tie"), "pointwise": ("novel", "not_novel")}
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "pairwise": ("a", "b", "tie"),
+    "pointwise": ("novel", "not_novel"),
+}
 MIN_MEMBERS = 2
 
 
@@ -63,24 +66,42 @@ class PanelRule:
 
     def __post_init__(self) -> None:
         if len(self.members) < MIN_MEMBERS:
-            raise PanelRuleError(f"a panel needs at least {MIN_MEMBERS} members, got {len(self.members)}")
+            raise PanelRuleError(
+                f"a panel needs at least {MIN_MEMBERS} members, got {len(self.members)}"
+            )
         if len(set(self.members)) != len(self.members):
             twice = sorted({m for m in self.members if self.members.count(m) > 1})
-            raise PanelRuleError(f"member name(s) {', '.join(twice)} given twice; give each member its own name")
+            raise PanelRuleError(
+                f"member name(s) {', '.join(twice)} given twice; give each member its own name"
+            )
         if self.rule not in RULES:
             raise PanelRuleError(f"panel_rule must be one of {', '.join(RULES)}, got {self.rule!r}")
-        if isinstance(self.quorum, bool) or not isinstance(self.quorum, int) or not 0 <= self.quorum <= len(self.members):
-            raise PanelRuleError(f"panel_quorum must be 0 (more than half of the members) to {len(self.members)} "
-                                 f"(every member), got {self.quorum!r}")
+        if (
+            isinstance(self.quorum, bool)
+            or not isinstance(self.quorum, int)
+            or not 0 <= self.quorum <= len(self.members)
+        ):
+            raise PanelRuleError(
+                f"panel_quorum must be 0 (more than half of the members) to {len(self.members)} "
+                f"(every member), got {self.quorum!r}"
+            )
         if self.rule == "weighted":
             if len(self.weights) != len(self.members):
-                raise PanelRuleError(f"panel_rule=weighted needs a weight for each of the {len(self.members)} members, "
-                                     f"got {len(self.weights)}")
-            bad = [w for w in self.weights if isinstance(w, bool) or not isinstance(w, int | float) or not 0 < w < float("inf")]
+                raise PanelRuleError(
+                    f"panel_rule=weighted needs a weight for each of the {len(self.members)} members, "
+                    f"got {len(self.weights)}"
+                )
+            bad = [
+                w
+                for w in self.weights
+                if isinstance(w, bool) or not isinstance(w, int | float) or not 0 < w < float("inf")
+            ]
             if bad:
                 raise PanelRuleError(f"member weights must be positive numbers, got {bad[0]!r}")
         elif any(w != 1 for w in self.weights):
-            raise PanelRuleError(f"member weights apply only to panel_rule=weighted (the rule is {self.rule})")
+            raise PanelRuleError(
+                f"member weights apply only to panel_rule=weighted (the rule is {self.rule})"
+            )
 
     def needed(self) -> int:
         """Members that must answer for the panel to decide."""
@@ -94,14 +115,23 @@ class PanelRule:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the task metadata's and the scorer's form)."""
-        return {"members": list(self.members), "rule": self.rule, "quorum": self.quorum, "needed": self.needed(),
-                "weights": list(self.weights)}
+        return {
+            "members": list(self.members),
+            "rule": self.rule,
+            "quorum": self.quorum,
+            "needed": self.needed(),
+            "weights": list(self.weights),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PanelRule:
         """The rule `to_dict` wrote (extra keys, e.g. the members' models, are ignored)."""
-        return cls(tuple(str(m) for m in data["members"]), str(data.get("rule", DEFAULT_RULE)),
-                   int(data.get("quorum", 0)), tuple(data.get("weights") or ()))
+        return cls(
+            tuple(str(m) for m in data["members"]),
+            str(data.get("rule", DEFAULT_RULE)),
+            int(data.get("quorum", 0)),
+            tuple(data.get("weights") or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -116,10 +146,16 @@ class PanelOutcome:
 
     def to_dict(self) -> dict[str, Any]:
         """The per-sample record (score metadata `panel`, SCORE_SCHEMA.md)."""
-        return {"answered": self.answered, "no_majority": self.no_majority, "verdicts": dict(self.members)}
+        return {
+            "answered": self.answered,
+            "no_majority": self.no_majority,
+            "verdicts": dict(self.members),
+        }
 
 
-def member_verdict(kind: str, calls: Sequence[Mapping[str, Any]], split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> str:
+def member_verdict(
+    kind: str, calls: Sequence[Mapping[str, Any]], split_rule: SplitRule = DEFAULT_SPLIT_RULE
+) -> str:
     """One member's verdict from its own calls, aggregated as one judge's calls are; no call is `error`."""
     verdicts = [str(c["verdict"]) for c in calls]
     if not verdicts:
@@ -129,20 +165,30 @@ def member_verdict(kind: str, calls: Sequence[Mapping[str, Any]], split_rule: Sp
     return aggregate_pointwise(verdicts, split_rule)[0]
 
 
-def member_verdicts(kind: str, calls: Sequence[Mapping[str, Any]], rule: PanelRule,
-                    split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> dict[str, str]:
+def member_verdicts(
+    kind: str,
+    calls: Sequence[Mapping[str, Any]],
+    rule: PanelRule,
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+) -> dict[str, str]:
     """Member name -> its verdict, from a panel's call records (each names its `member`)."""
     by_member: dict[str, list[Mapping[str, Any]]] = {m: [] for m in rule.members}
     for call in calls:
         member = call.get("member")
         if member not in by_member:
-            raise ValueError(f"call record of member {member!r}, not one of the panel's {list(rule.members)}")
+            raise ValueError(
+                f"call record of member {member!r}, not one of the panel's {list(rule.members)}"
+            )
         by_member[str(member)].append(call)
     return {m: member_verdict(kind, c, split_rule) for m, c in by_member.items()}
 
 
-def panel_outcome(kind: str, verdicts: Mapping[str, str], rule: PanelRule,
-                  split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> PanelOutcome:
+def panel_outcome(
+    kind: str,
+    verdicts: Mapping[str, str],
+    rule: PanelRule,
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+) -> PanelOutcome:
     """The panel's verdict from its members' verdicts (see the module docstring)."""
     if kind not in OPTIONS:
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
@@ -170,13 +216,19 @@ def panel_outcome(kind: str, verdicts: Mapping[str, str], rule: PanelRule,
     return PanelOutcome("tie" if kind == "pairwise" else split_rule, answered, True, members)
 
 
-def panel_calls_outcome(kind: str, calls: Sequence[Mapping[str, Any]], rule: PanelRule,
-                        split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> PanelOutcome:
+def panel_calls_outcome(
+    kind: str,
+    calls: Sequence[Mapping[str, Any]],
+    rule: PanelRule,
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+) -> PanelOutcome:
     """The panel's outcome from its call records (`member_verdicts`, then `panel_outcome`)."""
     return panel_outcome(kind, member_verdicts(kind, calls, rule, split_rule), rule, split_rule)
 
 
-def panel_failure(calls: Sequence[Mapping[str, Any]], outcome: PanelOutcome, rule: PanelRule) -> str | None:
+def panel_failure(
+    calls: Sequence[Mapping[str, Any]], outcome: PanelOutcome, rule: PanelRule
+) -> str | None:
     """One line on a panel's failed calls, or None: `[could not judge: ]N of M calls failed (member(s)
     ...; A of P members answered, Q needed): <first cause>`, led by `could not judge: ` when the
     panel's verdict is `error`."""
@@ -186,6 +238,8 @@ def panel_failure(calls: Sequence[Mapping[str, Any]], outcome: PanelOutcome, rul
     names = sorted({str(c.get("member")) for c in failed})
     head = "could not judge: " if outcome.verdict == ERROR else ""
     cause = failed[0].get("error") or "no cause recorded"
-    return (f"{head}{len(failed)} of {len(calls)} calls failed (member{'s' if len(names) > 1 else ''} "
-            f"{', '.join(names)}; {outcome.answered} of {len(rule.members)} members answered, {rule.needed()} "
-            f"needed): {cause}")
+    return (
+        f"{head}{len(failed)} of {len(calls)} calls failed (member{'s' if len(names) > 1 else ''} "
+        f"{', '.join(names)}; {outcome.answered} of {len(rule.members)} members answered, {rule.needed()} "
+        f"needed): {cause}"
+    )

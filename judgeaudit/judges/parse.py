@@ -54,9 +54,25 @@ DEGREE = "verdict withheld by degree"  # `Verdict: NOVEL (in part)`, `partly nov
 YES_NO_CONTRADICTS = "yes/no contradicts the option"  # `Verdict: No, it is novel.`
 RETRACTED = "self-correction within a sentence"  # `Idea A is more novel - just kidding, Idea B is.`
 COMPOUND = "option inside another word"  # `Verdict: tie-breaker goes to A`
-REASONS: tuple[str, ...] = (EMPTY, ONLY_THINKING, ONLY_ECHO, NO_STATEMENT, ONLY_MENTION, REFUSAL, HEDGED, CONFLICT,
-                            REOPENED, UNKNOWN_OPTION, NEGATED, ONLY_NEGATED, SPLIT, DEGREE, YES_NO_CONTRADICTS,
-                            RETRACTED, COMPOUND)
+REASONS: tuple[str, ...] = (
+    EMPTY,
+    ONLY_THINKING,
+    ONLY_ECHO,
+    NO_STATEMENT,
+    ONLY_MENTION,
+    REFUSAL,
+    HEDGED,
+    CONFLICT,
+    REOPENED,
+    UNKNOWN_OPTION,
+    NEGATED,
+    ONLY_NEGATED,
+    SPLIT,
+    DEGREE,
+    YES_NO_CONTRADICTS,
+    RETRACTED,
+    COMPOUND,
+)
 
 
 @dataclass(frozen=True)
@@ -110,7 +126,9 @@ def _flat(text: str) -> str:
     return " ".join(text.translate(_FLAT_TABLE).split()).casefold()
 
 
-_ECHO_HEADER = re.compile(r"^(?:idea\s*(?:a|b|1|2)?|the\s+idea(?:\s+under\s+review)?|proposal)\s*:\s*")
+_ECHO_HEADER = re.compile(
+    r"^(?:idea\s*(?:a|b|1|2)?|the\s+idea(?:\s+under\s+review)?|proposal)\s*:\s*"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -197,9 +215,20 @@ def strip_echoes(text: str, sources: Sequence[str]) -> str:
 
 
 # ---- stage 3: answer lines ----------------------------------------------------------------
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"',
-                         "\u00bb": '"', "\u2013": "-", "\u2014": " - ", "\u2212": "-",
-                         "\u2026": "..."})
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2013": "-",
+        "\u2014": " - ",
+        "\u2212": "-",
+        "\u2026": "...",
+    }
+)
 # Echo matching's one translation: quotes unified, emphasis to spaces (`_flat`).
 _FLAT_TABLE = {**_QUOTES, **{ord(c): " " for c in _EMPHASIS_CHARS}}
 _KEYS = r"(?:final[_ ]?)?(?:verdict|answer|decision|choice)"
@@ -232,8 +261,11 @@ def _json_verdicts(text: str) -> str:
             obj, end = _JSON.raw_decode(text, start)
         except ValueError:
             obj, end = None, start
-        values = ([_json_value(v) for k, v in obj.items() if _rx(_KEYS, re.I).fullmatch(str(k).strip())]
-                  if isinstance(obj, dict) else [])
+        values = (
+            [_json_value(v) for k, v in obj.items() if _rx(_KEYS, re.I).fullmatch(str(k).strip())]
+            if isinstance(obj, dict)
+            else []
+        )
         if not values:
             start = text.find("{", start + 1)
             continue
@@ -263,7 +295,9 @@ def _clean_line(raw: str) -> str:
 
 _QUOTED = re.compile(r'"[^"\n]*"|(?<![\w])\'[^\'\n]*\'(?![\w])')
 # A quoted value right after a label is the value (`Verdict: "B"`, a broken JSON `"verdict": "B"`).
-_LABEL_QUOTED = re.compile(r'"?\b((?:final\s+)?(?:verdict|answer|decision|choice))"?\s*(?::|=)\s*"([^"\n]*)"')
+_LABEL_QUOTED = re.compile(
+    r'"?\b((?:final\s+)?(?:verdict|answer|decision|choice))"?\s*(?::|=)\s*"([^"\n]*)"'
+)
 _VERDICTISH = re.compile(r"\b(?:verdict|answer|decision|choice|novel|tie|idea\s+\w)\b|^\W*\w\W*$")
 MENTION = "«mention»"  # a quoted verdict inside a sentence
 QUOTE = "«quote»"  # any other quoted span
@@ -302,7 +336,9 @@ _HEDGE_WORDS = (
     r"|i\s+guess|i\s+suppose|i\s+reckon|fifty-fifty|coin\s+(?:flip|toss)|toss-?up|50\s*[/-]\s*50"
 )
 # Degree words: the statement withholds the verdict by degree ("partly novel", "Verdict: A (somewhat)").
-_DEGREE_WORDS = r"partly|partially|moderately|somewhat|marginally|kind\s+of|sort\s+of|borderline|ish"
+_DEGREE_WORDS = (
+    r"partly|partially|moderately|somewhat|marginally|kind\s+of|sort\s+of|borderline|ish"
+)
 # Degree phrases, which also occur in reasons ("because, in part, ..."): a degree only next to the option
 # (`NOVEL (in part)`, see `_QUALIFIER`) or as a short value (`Verdict: In parts, A`).
 _DEGREE_PHRASES = (
@@ -341,7 +377,9 @@ _REOPEN = re.compile(
     r"|as\s+an\s+example|for\s+illustration)\b"
 )
 # A hedge after the verdict reopens it when it concerns an option ("Although Idea B might be as good").
-_AFTER_HEDGE = re.compile(r"\b(?:might|could|may|maybe|perhaps|probably|possibly|likely|arguably)\b")
+_AFTER_HEDGE = re.compile(
+    r"\b(?:might|could|may|maybe|perhaps|probably|possibly|likely|arguably)\b"
+)
 _REFUSAL = re.compile(
     r"\bi\s+(?:refuse|decline|must\s+decline)\b"
     r"|\bi\s*(?:cannot|can't|can\s+not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to"
@@ -369,7 +407,9 @@ _NEGATION = re.compile(
     r"\b(?:not|no|never|hardly|wrong|false|incorrect|mistake|mistaken|doubt|doubtful|unlikely|nobody|none)\b"
     r"|n't\b|\bcannot\b|\bdisagree\b"
 )
-_DELIM = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\-/&]|(?:or|and|vs)\b|(?:because|since|as|given|due|owing|for|with)\b)")
+_DELIM = re.compile(
+    r"^\s*(?:$|[.,;:!?()\[\]\-/&]|(?:or|and|vs)\b|(?:because|since|as|given|due|owing|for|with)\b)"
+)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 # Characters around a statement that decide its reading (its clause): bounds the work per statement.
 _WINDOW = 300
@@ -378,12 +418,23 @@ _WINDOW = 300
 def _option_words(kind: str, labels: str) -> list[tuple[str, str]]:
     """(regex, reading) pairs for the options a value may name, longest first."""
     if kind == "pointwise":
-        return [(r"not[\s_-]+novel|non[\s_-]*novel", "not_novel"), (r"novel", "novel"),
-                (r"yes", "novel"), (r"no", "not_novel")]
+        return [
+            (r"not[\s_-]+novel|non[\s_-]*novel", "not_novel"),
+            (r"novel", "novel"),
+            (r"yes", "novel"),
+            (r"no", "not_novel"),
+        ]
     first, second = ("a", "b") if labels == "AB" else ("1", "2")
-    return [(rf"(?:idea|option)\s*{first}", "a"), (rf"(?:idea|option)\s*{second}", "b"),
-            (rf"\(\s*{first}\s*\)", "a"), (rf"\(\s*{second}\s*\)", "b"), (first, "a"), (second, "b"),
-            (r"tie|draw", "tie"), (r"(?:both\s+(?:ideas\s+)?(?:are\s+)?)?equally\s+novel", "tie")]
+    return [
+        (rf"(?:idea|option)\s*{first}", "a"),
+        (rf"(?:idea|option)\s*{second}", "b"),
+        (rf"\(\s*{first}\s*\)", "a"),
+        (rf"\(\s*{second}\s*\)", "b"),
+        (first, "a"),
+        (second, "b"),
+        (r"tie|draw", "tie"),
+        (r"(?:both\s+(?:ideas\s+)?(?:are\s+)?)?equally\s+novel", "tie"),
+    ]
 
 
 # Options written in the other label style (or the other kind): stating one is an unknown option.
@@ -406,19 +457,29 @@ _CONNECTOR = re.compile(r"^\s*(?:or|/|and|&|vs\.?|versus|\+|then)?\s*")
 # without committing to one.
 _SENTENCE_END = re.compile(r"(?<![.])[.!?](?![.])(?:\s|$)")  # an ellipsis does not end a sentence
 # An aspect an option is given for: a preposition and at most three words ending the clause.
-_ASPECT = (r"(?:for|in|on|regarding|concerning|in\s+terms\s+of|with\s+respect\s+to|as\s+(?:to|for|far\s+as)"
-           r"|when\s+it\s+comes\s+to)\s+(?:[\w'/-]+\s+){0,2}[\w'/-]+")
+_ASPECT = (
+    r"(?:for|in|on|regarding|concerning|in\s+terms\s+of|with\s+respect\s+to|as\s+(?:to|for|far\s+as)"
+    r"|when\s+it\s+comes\s+to)\s+(?:[\w'/-]+\s+){0,2}[\w'/-]+"
+)
 _CLAUSE_START = r"(?:^|[,;/&]|\s-\s|\b(?:and|but|while|whereas|though|although|yet)\b)\s*"
 _CLAUSE_END = r"\s*(?:$|[.;,:!?)\]]|\s-\s|\b(?:and|but|while|whereas)\b)"
 # Around another option in a verdict's sentence (the option itself in brackets): what comes before it ...
 _PRE_CLAUSE = re.compile(rf"{_CLAUSE_START}$")  # `A for framing, [B]`
 _PRE_ASPECT = re.compile(rf"{_CLAUSE_START}{_ASPECT}\s*[,:]?\s*$")  # `A; for method, [B]`
-_PRE_SECOND = re.compile(r"(?:\bor|[,;/]|\.\.\.|\s-)\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$")  # `A... or [B]`
-_PRE_OR = re.compile(r"\bor\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$")  # `TIE, or maybe [A]`
+_PRE_SECOND = re.compile(
+    r"(?:\bor|[,;/]|\.\.\.|\s-)\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$"
+)  # `A... or [B]`
+_PRE_OR = re.compile(
+    r"\bor\s*(?:(?:maybe|perhaps|possibly|even|rather|else)\s+)?$"
+)  # `TIE, or maybe [A]`
 # ... and what follows it.
-_POST_ASPECT = re.compile(rf"\s*(?:{_ASPECT}|\([^)]*\)){_CLAUSE_END}")  # `[B] for method.`, `[B] (method)`
+_POST_ASPECT = re.compile(
+    rf"\s*(?:{_ASPECT}|\([^)]*\)){_CLAUSE_END}"
+)  # `[B] for method.`, `[B] (method)`
 _POST_END = re.compile(_CLAUSE_END)  # `[B].`
-_SPLIT_NOT = re.compile(rf"\s*{_ASPECT}\s*,?\s*(?:but|and|while|whereas|yet)\s+not\s+{_ASPECT}")  # `novel in X but not in Y`
+_SPLIT_NOT = re.compile(
+    rf"\s*{_ASPECT}\s*,?\s*(?:but|and|while|whereas|yet)\s+not\s+{_ASPECT}"
+)  # `novel in X but not in Y`
 _OR_NOT = re.compile(r"\bor\s+not\b(?!\s+novel)")
 _POINT_OPTION = re.compile(r"(?<![\w-])(not[\s_-]+novel|non[\s_-]*novel|novel)(?![\w-])")
 _GLUED = re.compile(r"-(?!ish\b)\w")  # an option glued to a word: `tie-breaker`, `A-grade`
@@ -430,15 +491,21 @@ _HEDGE_BEFORE = re.compile(
 )
 _ASPECT_NEXT = re.compile(r"\s+(?:on|in|regarding|concerning)\b")  # `A on concept, B on execution`
 # One item of an aspect list: `- The method: B`, `framing: NOVEL`.
-_ASPECT_ITEM = re.compile(r"\s*(?:[-*\u2022]\s*|\d+[.)]\s*)?(?:the\s+)?[a-z][\w '/-]{0,40}?:\s*(\S.*?)\s*")
+_ASPECT_ITEM = re.compile(
+    r"\s*(?:[-*\u2022]\s*|\d+[.)]\s*)?(?:the\s+)?[a-z][\w '/-]{0,40}?:\s*(\S.*?)\s*"
+)
 _YES_NO_FIRST = re.compile(r"\s*(yes|no)\s*[,;:-]?\s*")
 
 
 def _other_option_after(rest: str, kind: str, labels: str, reading: str) -> bool:
     """Whether the text right after an option names a different option (`A or B`, `A/B`, `A and B`)."""
-    tail = rest[_CONNECTOR.match(rest).end():]  # type: ignore[union-attr]
+    tail = rest[_CONNECTOR.match(rest).end() :]  # type: ignore[union-attr]
     for pattern, other in _option_words(kind, labels):
-        if other != reading and _rx(rf"(?:{pattern})(?![\w])").match(tail) and not (kind == "pointwise" and other == "not_novel" and pattern == "no"):
+        if (
+            other != reading
+            and _rx(rf"(?:{pattern})(?![\w])").match(tail)
+            and not (kind == "pointwise" and other == "not_novel" and pattern == "no")
+        ):
             return True
     return False
 
@@ -446,7 +513,7 @@ def _other_option_after(rest: str, kind: str, labels: str, reading: str) -> bool
 def _sentence(rest: str) -> str:
     """The text up to the end of the sentence it starts in (its final mark included)."""
     end = _SENTENCE_END.search(rest)
-    return rest[:end.start() + 1] if end else rest
+    return rest[: end.start() + 1] if end else rest
 
 
 @lru_cache(maxsize=32)
@@ -461,9 +528,10 @@ def _other_option_role(sentence: str, kind: str, labels: str, reading: str) -> s
     when it offers another option as a second answer (`A... or B`, `NOVEL, not novel`), else None."""
     offered = False
     for match in _others(kind, labels, reading).finditer(sentence):
-        before = sentence[:match.start()]
+        before = sentence[: match.start()]
         if (_PRE_CLAUSE.search(before) and _POST_ASPECT.match(sentence, match.end())) or (
-                _PRE_ASPECT.search(before) and _POST_END.match(sentence, match.end())):
+            _PRE_ASPECT.search(before) and _POST_END.match(sentence, match.end())
+        ):
             return SPLIT
         # `TIE: A and B alike` names both ideas: after a tie only `or` offers another answer.
         second = _PRE_OR if reading == "tie" else _PRE_SECOND
@@ -486,7 +554,7 @@ def _yes_no_contradicts(rest: str, reading: str) -> bool:
     if match is None:
         return False
     named = "novel" if match.group(1) == "novel" else "not_novel"
-    if named == "novel" and _NEGATION.search(_rx(r"[,;:.]").split(rest[:match.start()])[-1]):
+    if named == "novel" and _NEGATION.search(_rx(r"[,;:.]").split(rest[: match.start()])[-1]):
         named = "not_novel"
     return named != reading
 
@@ -515,7 +583,9 @@ def _tail_flaw(rest: str, kind: str, labels: str, reading: str) -> str | None:
     return None
 
 
-def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, str | None, int] | None:
+def _value_statement(
+    value: str, kind: str, labels: str
+) -> tuple[str | None, str | None, int] | None:
     """(option, flaw, characters used) for a labelled value; None when the value is prose, not an answer."""
     value = value.strip().strip("\"'").strip()
     if not value:
@@ -523,17 +593,20 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
     stripped = _VALUE_PREFIX.sub("", value)
     offset = len(value) - len(stripped)
     lead = _HEDGE_BEFORE.match(stripped)
-    if lead and _bare_reading(stripped[lead.end():], kind, labels) is not None:
+    if lead and _bare_reading(stripped[lead.end() :], kind, labels) is not None:
         return None, HEDGED, len(value)
     for pattern, reading in _option_words(kind, labels):
         match = _rx(rf"(?:{pattern})(?![\w])").match(stripped)
         if not match:
             continue
-        rest = stripped[match.end():]
+        rest = stripped[match.end() :]
         if _GLUED.match(rest):
             return None, COMPOUND, len(value)
         if not (_DELIM.match(rest) or _MORE_NOVEL_TAIL.match(rest)):
-            if _ASPECT_NEXT.match(rest) and _other_option_role(_sentence(rest), kind, labels, reading) == SPLIT:
+            if (
+                _ASPECT_NEXT.match(rest)
+                and _other_option_role(_sentence(rest), kind, labels, reading) == SPLIT
+            ):
                 return None, SPLIT, len(value)
             continue
         if pattern in ("yes", "no") and _yes_no_contradicts(rest, reading):
@@ -544,7 +617,9 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
         if _other_option_after(rest, kind, labels, reading):
             return None, HEDGED, len(value)
         clause = _rx(r"(?<=[.;])\s|\s-\s").split(rest, maxsplit=1)[0]
-        doubt = _doubt(value[:offset]) or _doubt(clause) or (HEDGED if _REOPEN.search(clause) else None)
+        doubt = (
+            _doubt(value[:offset]) or _doubt(clause) or (HEDGED if _REOPEN.search(clause) else None)
+        )
         if doubt is not None or _QUALIFIED.search(rest):
             return None, doubt or DEGREE, len(value)
         aside = _rx(r"\(([^)]*)\)").search(clause)
@@ -557,8 +632,10 @@ def _value_statement(value: str, kind: str, labels: str) -> tuple[str | None, st
     doubt = _doubt(first) or (DEGREE if _DEGREE_PHRASE.search(first) else None)
     if doubt is not None and (len(first.split()) <= 6 or _names_option(first, kind, labels)):
         return None, COMPOUND if _inside_word(kind, labels).match(stripped) else doubt, len(value)
-    if _rx(rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
-           r"\s*[.!]?").fullmatch(value):
+    if _rx(
+        rf"(?:{_FOREIGN[(kind, labels)]}|maybe|unsure|neither|none|both|n/?a|unknown|undecided|\?+)"
+        r"\s*[.!]?"
+    ).fullmatch(value):
         return None, UNKNOWN_OPTION, len(value)
     return None
 
@@ -606,12 +683,14 @@ _CLAUSE = re.compile(
     r"(?<=[.!?;:])\s+|,\s*(?:so|but|while|whereas|therefore|thus|hence|and|yet|overall)\b"
     r"|\b(?:whereas|while|therefore|thus|hence|overall|in\s+conclusion|in\s+summary|so)\b"
 )
-_COMMITMENT = re.compile(r"\bi(?:\s+would|'d)\s+(?:say|argue|conclude|judge)\b|\bi\s+(?:think|believe|conclude)\b")
+_COMMITMENT = re.compile(
+    r"\bi(?:\s+would|'d)\s+(?:say|argue|conclude|judge)\b|\bi\s+(?:think|believe|conclude)\b"
+)
 
 
 def _prefix_sentence(line: str, start: int) -> str:
     """The clause before `start` (for negation and hypothetical markers), commitments like "I'd say" removed."""
-    head = line[max(0, start - _WINDOW):start].replace("e.g.", "eg").replace("i.e.", "ie")
+    head = line[max(0, start - _WINDOW) : start].replace("e.g.", "eg").replace("i.e.", "ie")
     return _COMMITMENT.sub(" ", _CLAUSE.split(head)[-1])
 
 
@@ -621,9 +700,24 @@ def _pair_phrases(labels: str) -> list[tuple[re.Pattern[str], str | None]]:
     degree = r"(?:(?:clearly|much|slightly|somewhat|significantly|considerably|substantially|far|a\s+bit|the)\s+)*"
     return [
         (re.compile(rf"(?<![\w]){opt}\s+is\s+{degree}more\s+novel\b"), None),
-        (re.compile(rf"\bthe\s+(?:more|most)\s+novel\s+(?:idea|one|proposal|of\s+the\s+two(?:\s+ideas)?)\s+is\s+{opt}(?![\w])"), None),
-        (re.compile(rf"\bi\s+(?:choose|pick|select|go\s+with|prefer|favou?r|vote\s+for)\s+{opt}(?![\w])"), None),
-        (re.compile(r"\b(?:both(?:\s+ideas)?|the\s+two(?:\s+ideas)?|they)\s+are\s+(?:about\s+)?(?:equally|similarly)\s+novel\b"), "tie"),
+        (
+            re.compile(
+                rf"\bthe\s+(?:more|most)\s+novel\s+(?:idea|one|proposal|of\s+the\s+two(?:\s+ideas)?)\s+is\s+{opt}(?![\w])"
+            ),
+            None,
+        ),
+        (
+            re.compile(
+                rf"\bi\s+(?:choose|pick|select|go\s+with|prefer|favou?r|vote\s+for)\s+{opt}(?![\w])"
+            ),
+            None,
+        ),
+        (
+            re.compile(
+                r"\b(?:both(?:\s+ideas)?|the\s+two(?:\s+ideas)?|they)\s+are\s+(?:about\s+)?(?:equally|similarly)\s+novel\b"
+            ),
+            "tie",
+        ),
     ]
 
 
@@ -657,7 +751,7 @@ class Found:
 def _aspect_list(lines: list[str], start: int) -> list[str]:
     """The lines from `start` on that look like aspect-list items (at most five)."""
     items = []
-    for line in lines[start:start + 5]:
+    for line in lines[start : start + 5]:
         if not _ASPECT_ITEM.fullmatch(line):
             break
         items.append(line)
@@ -677,12 +771,16 @@ def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[St
     mentions = inside_words = 0
     for i, line in enumerate(lines):
         for match in _LABEL.finditer(line):
-            value = line[match.end():match.end() + _WINDOW]
+            value = line[match.end() : match.end() + _WINDOW]
             if not value.strip() and i + 1 < len(lines):
-                nxt = _value_statement(lines[i + 1], kind, labels)  # `### Verdict` then the option below
+                nxt = _value_statement(
+                    lines[i + 1], kind, labels
+                )  # `### Verdict` then the option below
                 if nxt is not None and len(lines[i + 1]) <= nxt[2] + 2:
                     found.append(Statement(i + 1, len(lines[i + 1]), nxt[0], nxt[1]))
-                elif len(_aspect_readings(_aspect_list(lines, i + 1), kind, labels)) > 1:  # `Verdict:` + `- Method: B`
+                elif (
+                    len(_aspect_readings(_aspect_list(lines, i + 1), kind, labels)) > 1
+                ):  # `Verdict:` + `- Method: B`
                     found.append(Statement(i + 1, len(lines[i + 1]), None, SPLIT))
                 continue
             if value.lstrip().startswith(MENTION):
@@ -690,7 +788,9 @@ def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[St
                 continue
             parsed = _value_statement(value, kind, labels)
             if parsed is None:
-                inside_words += bool(_inside_word(kind, labels).match(_VALUE_PREFIX.sub("", value.strip())))
+                inside_words += bool(
+                    _inside_word(kind, labels).match(_VALUE_PREFIX.sub("", value.strip()))
+                )
                 continue
             option, flaw, used = parsed
             if match.start() > 0 and _HYPOTHETICAL.search(_prefix_sentence(line, match.start())):
@@ -700,7 +800,9 @@ def _label_statements(lines: list[str], kind: str, labels: str) -> tuple[list[St
     return found, mentions, inside_words
 
 
-def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[Statement], list[str], int]:
+def _phrase_statements(
+    lines: list[str], kind: str, labels: str
+) -> tuple[list[Statement], list[str], int]:
     patterns = _pair_phrases(labels) if kind == "pairwise" else _point_phrases()
     found: list[Statement] = []
     negated: list[str] = []
@@ -708,11 +810,15 @@ def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[S
     for i, line in enumerate(lines):
         for pattern, fixed in patterns:
             for match in pattern.finditer(line):
-                reading = _phrase_reading(kind, labels, match.group(1) if match.groups() else None, fixed)
+                reading = _phrase_reading(
+                    kind, labels, match.group(1) if match.groups() else None, fixed
+                )
                 before = _prefix_sentence(line, match.start())
-                sentence_rest = _SENTENCE.split(line[match.end():match.end() + _WINDOW])[0]
+                sentence_rest = _SENTENCE.split(line[match.end() : match.end() + _WINDOW])[0]
                 answer = _YES_NO_FIRST.fullmatch(before) if kind == "pointwise" else None
-                if answer:  # `Answer: No, the idea is not novel`: a yes/no, then the class it stands for
+                if (
+                    answer
+                ):  # `Answer: No, the idea is not novel`: a yes/no, then the class it stands for
                     before = ""
                     if (answer.group(1) == "yes") != (reading == "novel"):
                         found.append(Statement(i, match.end(), None, YES_NO_CONTRADICTS, "phrase"))
@@ -723,9 +829,12 @@ def _phrase_statements(lines: list[str], kind: str, labels: str) -> tuple[list[S
                 if _HYPOTHETICAL.search(before) or sentence_rest.rstrip().endswith("?"):
                     mentions += 1
                     continue
-                flaw = (_tail_flaw(line[match.end():match.end() + _WINDOW], kind, labels, reading)
-                        or _doubt(before + " " + match.group(0)) or _doubt(sentence_rest.split(",")[0])
-                        or (DEGREE if _QUALIFIED.search(sentence_rest) else None))
+                flaw = (
+                    _tail_flaw(line[match.end() : match.end() + _WINDOW], kind, labels, reading)
+                    or _doubt(before + " " + match.group(0))
+                    or _doubt(sentence_rest.split(",")[0])
+                    or (DEGREE if _QUALIFIED.search(sentence_rest) else None)
+                )
                 found.append(Statement(i, match.end(), None if flaw else reading, flaw, "phrase"))
     return found, negated, mentions
 
@@ -758,7 +867,7 @@ def find_statements(lines: list[str], kind: str, labels: str = "AB") -> Found:
 # ---- stage 5: decision --------------------------------------------------------------------
 def _after(lines: list[str], last: Statement) -> str:
     """The answer text after the last verdict statement."""
-    return ". ".join([lines[last.line][last.end:], *lines[last.line + 1:]])
+    return ". ".join([lines[last.line][last.end :], *lines[last.line + 1 :]])
 
 
 def _failed(reason: str) -> Parsed:
@@ -772,12 +881,18 @@ def _hedges_an_option(after: str, kind: str, labels: str) -> bool:
     """Whether a sentence after the verdict concedes, with a hedge, that an option might be right
     ("Although Idea B might be just as defensible.")."""
     for sentence in _rx(r"(?<=[.!?;])\s+|\.\s").split(after):
-        if _CONCESSIVE.match(sentence) and _AFTER_HEDGE.search(sentence) and _names_option(sentence, kind, labels):
+        if (
+            _CONCESSIVE.match(sentence)
+            and _AFTER_HEDGE.search(sentence)
+            and _names_option(sentence, kind, labels)
+        ):
             return True
     return False
 
 
-def decide(lines: list[str], found: Found, strict_line: bool, kind: str = "pairwise", labels: str = "AB") -> Parsed:
+def decide(
+    lines: list[str], found: Found, strict_line: bool, kind: str = "pairwise", labels: str = "AB"
+) -> Parsed:
     """The reading from the statements found: one clear option, or `invalid` with the first reason that applies."""
     text = " ".join(lines)
     if _REFUSAL.search(text):
@@ -795,7 +910,11 @@ def decide(lines: list[str], found: Found, strict_line: bool, kind: str = "pairw
     if len(chosen) > 1:
         return _failed(CONFLICT)
     after = _after(lines, found.statements[-1])
-    if _REOPEN.search(after) or _rx(r"^\s*\?").match(after) or _hedges_an_option(after, kind, labels):
+    if (
+        _REOPEN.search(after)
+        or _rx(r"^\s*\?").match(after)
+        or _hedges_an_option(after, kind, labels)
+    ):
         return _failed(REOPENED)
     option = chosen.pop()
     assert option is not None
@@ -844,8 +963,13 @@ def parse_verdict(
     lines = answer_lines(own)
     if not lines:
         return _failed(NO_STATEMENT)
-    parsed = decide(lines, find_statements(lines, kind, labels), parse_strict(own, kind, labels) is not None,
-                    kind, labels)
+    parsed = decide(
+        lines,
+        find_statements(lines, kind, labels),
+        parse_strict(own, kind, labels) is not None,
+        kind,
+        labels,
+    )
     if parsed.reason == NO_STATEMENT and own != answer and _statement_in(answer, kind, labels):
         return _failed(ONLY_ECHO)
     if parsed.reason == NO_STATEMENT and _statement_in(text, kind, labels) and answer != text:

@@ -124,10 +124,14 @@ class Template:
             raise ValueError(f"prompt {self.kind}/{self.name}: no value for {sorted(missing)}")
         derived = DERIVED_FIELDS & values.keys()
         if derived:
-            raise ValueError(f"prompt {self.kind}/{self.name}: {sorted(derived)} are filled by rendering")
+            raise ValueError(
+                f"prompt {self.kind}/{self.name}: {sorted(derived)} are filled by rendering"
+            )
         boundary = boundary_for((values[key] for key in sorted(values)), boundary_seed)
-        filled = {key: fence(text, boundary) if key in FENCED_FIELDS and text else text
-                  for key, text in values.items()}
+        filled = {
+            key: fence(text, boundary) if key in FENCED_FIELDS and text else text
+            for key, text in values.items()
+        }
         filled.update(boundary=boundary, answer_instruction=answer_instruction(self.kind))
         parts = [text.format_map(filled).strip() for _, text in self.sections]
         return "\n\n".join(p for p in parts if p)
@@ -164,7 +168,9 @@ def parse_template(text: str, kind: str, name: str) -> Template:
     allowed = ALLOWED_FIELDS[kind] | DERIVED_FIELDS
     unknown = used - allowed
     if unknown:
-        raise ValueError(f"{where}: unknown placeholders {sorted(unknown)} (allowed: {sorted(allowed)})")
+        raise ValueError(
+            f"{where}: unknown placeholders {sorted(unknown)} (allowed: {sorted(allowed)})"
+        )
     absent = REQUIRED_FIELDS[kind] - used
     if absent:
         raise ValueError(f"{where}: missing placeholders {sorted(absent)}")
@@ -211,7 +217,9 @@ def render_call(kind: str, prompt: str, meta: Mapping[str, Any], order: str) -> 
     first, second = texts["idea_a"], texts["idea_b"]
     if order == "ba":
         first, second = second, first
-    return template.render(seed, idea_a=first, idea_b=second, area=area, cue=cue, related_work=related)
+    return template.render(
+        seed, idea_a=first, idea_b=second, area=area, cue=cue, related_work=related
+    )
 
 
 # Lean sample metadata: True when the sample's input is the rendered prompt of its first planned call.
@@ -260,13 +268,18 @@ def input_prompt(meta: Mapping[str, Any], plan: PromptPlan) -> tuple[str, dict[s
     calls from the same metadata (`plan_calls`), so the input is its first call's prompt."""
     name, orders = plan_calls(plan.kind, meta, plan.prompt, plan.both_orders)
     text = render_call(plan.kind, name, meta, orders[0])
-    kept = {**{key: value for key, value in meta.items() if key not in ("kind", "gold")}, INPUT_RENDERED: True}
+    kept = {
+        **{key: value for key, value in meta.items() if key not in ("kind", "gold")},
+        INPUT_RENDERED: True,
+    }
     if len(set(orders)) == 1:
         kept.pop("texts", None)
     return text, kept
 
 
-def call_prompt(kind: str, name: str, meta: Mapping[str, Any], order: str, first_input: str | None = None) -> str:
+def call_prompt(
+    kind: str, name: str, meta: Mapping[str, Any], order: str, first_input: str | None = None
+) -> str:
     """The prompt of one call: `first_input` (the sample's input, given for its first planned call)
     when the dataset rendered the input as that prompt (`input_prompt`) and no related work was added
     since, else `render_call`."""

@@ -52,25 +52,38 @@ def failure_summary(calls: Sequence[dict[str, Any]]) -> str | None:
     return f"{head}{len(failed)} of {len(calls)} calls failed: {failed[0].get('error') or 'no cause recorded'}"
 
 
-def leave_records(state: TaskState, calls: list[dict[str, Any]], prompt: str, orders: Sequence[str], k: int,
-                  answer: str | None = None,
-                  summary: Callable[[Sequence[dict[str, Any]]], str | None] = failure_summary) -> None:
+def leave_records(
+    state: TaskState,
+    calls: list[dict[str, Any]],
+    prompt: str,
+    orders: Sequence[str],
+    k: int,
+    answer: str | None = None,
+    summary: Callable[[Sequence[dict[str, Any]]], str | None] = failure_summary,
+) -> None:
     """Put the call records and plan on the judge's answer message: a new one with text `answer`
     when given (or when the conversation does not end with an assistant message), else the last.
     Then raise `CallsFailed` when any call failed (see the module docstring), with the line
     `summary` gives (a panel's names its members)."""
     last = state.messages[-1] if state.messages else None
     if answer is None and isinstance(last, ChatMessageAssistant):
-        last.metadata = {**(last.metadata or {}), RECORD_KEY: _record_text(calls, last.text, prompt, orders, k)}
+        last.metadata = {
+            **(last.metadata or {}),
+            RECORD_KEY: _record_text(calls, last.text, prompt, orders, k),
+        }
     else:
         record = _record_text(calls, answer or "", prompt, orders, k)
-        state.messages.append(ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record}))
+        state.messages.append(
+            ChatMessageAssistant(content=answer or "", metadata={RECORD_KEY: record})
+        )
     failed = summary(calls)
     if failed is not None:
         raise CallsFailed(failed)
 
 
-def _record_text(calls: list[dict[str, Any]], text: str, prompt: str, orders: Sequence[str], k: int) -> str:
+def _record_text(
+    calls: list[dict[str, Any]], text: str, prompt: str, orders: Sequence[str], k: int
+) -> str:
     """The record as the message carries it (JSON): a call's `raw` is None when it is the message's
     own text (the raw reply is logged once, as the answer; `judge_records` puts it back)."""
     carried = [{**call, "raw": None} if call.get("raw") == text else call for call in calls]
@@ -84,9 +97,14 @@ def judge_records(state: TaskState) -> tuple[list[dict[str, Any]] | None, dict[s
         if isinstance(message, ChatMessageAssistant):
             carried = (message.metadata or {}).get(RECORD_KEY)
             if carried is not None:
-                record = json.loads(carried) if isinstance(carried, str) else carried  # a dict: an older log
+                record = (
+                    json.loads(carried) if isinstance(carried, str) else carried
+                )  # a dict: an older log
                 text = message.text
-                calls = [call if call.get("raw") is not None else {**call, "raw": text} for call in record["calls"]]
+                calls = [
+                    call if call.get("raw") is not None else {**call, "raw": text}
+                    for call in record["calls"]
+                ]
                 return calls, record["plan"]
             break
     return None, None

@@ -58,8 +58,13 @@ def aggregate_calls(
     return verdict, split, unit_value(verdict, gold)
 
 
-def judged_unit(kind: str, calls: list[dict[str, Any]], gold: str, split_rule: SplitRule,
-                panel: PanelRule | None = None) -> tuple[str, float, dict[str, Any]]:
+def judged_unit(
+    kind: str,
+    calls: list[dict[str, Any]],
+    gold: str,
+    split_rule: SplitRule,
+    panel: PanelRule | None = None,
+) -> tuple[str, float, dict[str, Any]]:
     """(verdict, Score.value, the score's judging fields: `split`, `calls_failed`, `error` when a call
     failed, and for a panel `panel`, its outcome) of a sample's call records; a panel's calls by its
     rule (`judges.panel_votes`: `split` when a pointwise panel's tie rule decided)."""
@@ -68,9 +73,12 @@ def judged_unit(kind: str, calls: list[dict[str, Any]], gold: str, split_rule: S
         return verdict, value, {"split": split, **failure_fields(calls)}
     outcome = panel_calls_outcome(kind, calls, panel, split_rule)
     error = panel_failure(calls, outcome, panel)
-    fields: dict[str, Any] = {"split": outcome.no_majority and kind == "pointwise",
-                              "calls_failed": sum(c["verdict"] == ERROR for c in calls),
-                              **({"error": error} if error is not None else {}), "panel": outcome.to_dict()}
+    fields: dict[str, Any] = {
+        "split": outcome.no_majority and kind == "pointwise",
+        "calls_failed": sum(c["verdict"] == ERROR for c in calls),
+        **({"error": error} if error is not None else {}),
+        "panel": outcome.to_dict(),
+    }
     return outcome.verdict, unit_value(outcome.verdict, gold), fields
 
 
@@ -111,12 +119,17 @@ def failure_fields(calls: list[dict[str, Any]]) -> dict[str, Any]:
     in `calls`, and Inspect thins every explanation of every sample summary)."""
     failed = sum(c["verdict"] == ERROR for c in calls)
     error = failure_summary(calls) if calls else NO_CALLS
-    return {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
+    return (
+        {"calls_failed": failed, "error": error} if error is not None else {"calls_failed": failed}
+    )
 
 
 @scorer(metrics=[], name="novelty")
-def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE, kind: str | None = None,
-            panel: dict[str, Any] | None = None) -> Scorer:
+def novelty(
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+    kind: str | None = None,
+    panel: dict[str, Any] | None = None,
+) -> Scorer:
     """Score a judged sample against its gold (metrics are set by the task); `kind` is the task's
     (a sample's own `kind` metadata when None); `panel` a panel's rule (`PanelRule.to_dict`)."""
     rule = PanelRule.from_dict(panel) if panel is not None else None
@@ -127,20 +140,35 @@ def novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE, kind: str | None = None,
     return score
 
 
-def score_state(state: TaskState, *, split_rule: SplitRule, kind: str | None = None,
-                panel: PanelRule | None = None) -> Score:
+def score_state(
+    state: TaskState,
+    *,
+    split_rule: SplitRule,
+    kind: str | None = None,
+    panel: PanelRule | None = None,
+) -> Score:
     """The score of a judged sample from its records; a sample with none (its judge failed first,
     scored because the task sets `score_on_error`) is `error` with `NO_CALLS` as its cause."""
     calls, plan = judge_records(state)
     if calls is None or plan is None:
         calls, plan = [], NO_PLAN
-    return build_score(state.metadata, calls, plan, state.target.text, split_rule=split_rule, kind=kind,
-                       panel=panel)
+    return build_score(
+        state.metadata,
+        calls,
+        plan,
+        state.target.text,
+        split_rule=split_rule,
+        kind=kind,
+        panel=panel,
+    )
 
 
 @score_reducer(name="pool_calls")
-def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE,
-               panel: dict[str, Any] | None = None) -> ScoreReducer:
+def pool_calls(
+    kind: str = "pairwise",
+    split_rule: SplitRule = DEFAULT_SPLIT_RULE,
+    panel: dict[str, Any] | None = None,
+) -> ScoreReducer:
     """Pool the calls of all epochs of a sample and aggregate them as one run with k x epochs calls
     (a panel's by its rule, `panel` as `PanelRule.to_dict` gives it).
 
@@ -162,7 +190,9 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
         verdict, value, fields = judged_unit(kind, calls, first["gold"], split_rule, rule)
         metadata = {key: val for key, val in first.items() if key != "error"}
         metadata.update({"calls": calls, "k": k * len(scores), **fields})
-        return Score(value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata)
+        return Score(
+            value=value, answer=verdict, explanation=fields.get("error"), metadata=metadata
+        )
 
     return reduce
 
@@ -170,7 +200,11 @@ def pool_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RUL
 def task_fields(task_metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """Our task metadata (`judgeaudit`) when the log's scores are of `SCHEMA` (or `SCHEMA_V3`, `SCHEMA_V2`), else None."""
     ours = (task_metadata or {}).get("judgeaudit")
-    return dict(ours) if isinstance(ours, Mapping) and ours.get("schema") in (SCHEMA, SCHEMA_V3, SCHEMA_V2) else None
+    return (
+        dict(ours)
+        if isinstance(ours, Mapping) and ours.get("schema") in (SCHEMA, SCHEMA_V3, SCHEMA_V2)
+        else None
+    )
 
 
 def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
@@ -180,8 +214,9 @@ def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
     return "calls" in meta and (task is not None or meta.get("schema") == SCHEMA_V1)
 
 
-def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
-              score: Score | None) -> dict[str, Any] | None:
+def read_unit(
+    task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None, score: Score | None
+) -> dict[str, Any] | None:
     """The record of one judged unit (the fields of SCORE_SCHEMA.md) from the task's metadata
     (`task_fields`), the sample's metadata and its `novelty` score; None when the score is not ours (`is_unit`).
 
@@ -190,7 +225,9 @@ def read_unit(task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None,
     if score is None or not is_unit(task, score):
         return None
     meta = score.metadata or {}
-    if meta.get("schema") == SCHEMA_V1 or task is None:  # is_unit: no task metadata means the previous schema
+    if (
+        meta.get("schema") == SCHEMA_V1 or task is None
+    ):  # is_unit: no task metadata means the previous schema
         return dict(meta)
     sample = unit_of(sample or {})
     return {

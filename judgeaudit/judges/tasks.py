@@ -97,43 +97,87 @@ def novelty_pointwise(
 
 
 @task
-def novelty_metric_pairwise(dataset: str = DEFAULT_DATASET, judge: str = "metric_embedding",
-                            idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS, embedder: str = "auto",
-                            cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
-                            fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
-                            seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+def novelty_metric_pairwise(
+    dataset: str = DEFAULT_DATASET,
+    judge: str = "metric_embedding",
+    idea_format: str = "abstract",
+    corpus: str = BUNDLED_CORPUS,
+    embedder: str = "auto",
+    cutoff: str | None = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+) -> Task:
     """Which of two ideas is more novel, by a metric judge (no LLM: `--model none`)."""
     return metric_task("pairwise", **locals())
 
 
 @task
-def novelty_metric_pointwise(dataset: str = DEFAULT_DATASET, judge: str = "metric_embedding",
-                             idea_format: str = "abstract", corpus: str = BUNDLED_CORPUS, embedder: str = "auto",
-                             cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
-                             fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
-                             seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+def novelty_metric_pointwise(
+    dataset: str = DEFAULT_DATASET,
+    judge: str = "metric_embedding",
+    idea_format: str = "abstract",
+    corpus: str = BUNDLED_CORPUS,
+    embedder: str = "auto",
+    cutoff: str | None = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+) -> Task:
     """Is this idea novel, by a metric judge with a fitted threshold (no LLM: `--model none`)."""
     return metric_task("pointwise", **locals())
 
 
 @task
-def novelty_rubric_pairwise(dataset: str = DEFAULT_DATASET, idea_format: str = "abstract", k: int = 1,
-                            references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
-                            corpus: str | None = None, probe: str | None = None, seed: int = DEFAULT_SEED,
-                            resamples: int | None = None, cache: bool = True) -> Task:
+def novelty_rubric_pairwise(
+    dataset: str = DEFAULT_DATASET,
+    idea_format: str = "abstract",
+    k: int = 1,
+    references: str = DEFAULT_REFERENCES,
+    n_references: int = DEFAULT_N_REFERENCES,
+    corpus: str | None = None,
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    cache: bool = True,
+) -> Task:
     """Which of two ideas is more novel, by comparing their 0-4 rubric scores (tie when equal)."""
     return rubric_task("pairwise", **locals())
 
 
 @task
-def novelty_rubric_pointwise(dataset: str = DEFAULT_DATASET, idea_format: str = "abstract", k: int = 1,
-                             references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
-                             threshold: int = DEFAULT_THRESHOLD, corpus: str | None = None,
-                             split_rule: str = DEFAULT_SPLIT_RULE, probe: str | None = None, seed: int = DEFAULT_SEED,
-                             resamples: int | None = None, cache: bool = True) -> Task:
+def novelty_rubric_pointwise(
+    dataset: str = DEFAULT_DATASET,
+    idea_format: str = "abstract",
+    k: int = 1,
+    references: str = DEFAULT_REFERENCES,
+    n_references: int = DEFAULT_N_REFERENCES,
+    threshold: int = DEFAULT_THRESHOLD,
+    corpus: str | None = None,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    cache: bool = True,
+) -> Task:
     """Is this idea novel: its 0-4 rubric score at or above `threshold`."""
     return rubric_task("pointwise", **locals())
 
 
-TASKS = {fn.__name__: fn for fn in (novelty_pairwise, novelty_pointwise, novelty_metric_pairwise,
-                                    novelty_metric_pointwise, novelty_rubric_pairwise, novelty_rubric_pointwise)}
+TASKS = {
+    fn.__name__: fn
+    for fn in (
+        novelty_pairwise,
+        novelty_pointwise,
+        novelty_metric_pairwise,
+        novelty_metric_pointwise,
+        novelty_rubric_pairwise,
+        novelty_rubric_pointwise,
+    )
+}

@@ -61,7 +61,9 @@ def map_back(shown: str, order: Order) -> str:
 def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
     """Mean of valid votes (a=1, b=0, tie=0.5): >0.5 a, <0.5 b, =0.5 tie; no valid vote is
     invalid, or error when every call failed."""
-    votes = [1.0 if v == "a" else 0.0 if v == "b" else 0.5 for v in verdicts if v in ("a", "b", "tie")]
+    votes = [
+        1.0 if v == "a" else 0.0 if v == "b" else 0.5 for v in verdicts if v in ("a", "b", "tie")
+    ]
     for v in verdicts:
         if v not in PAIR_VERDICTS:
             raise ValueError(f"unknown pairwise verdict {v!r}")
@@ -76,7 +78,9 @@ def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
     return "tie"
 
 
-def aggregate_pointwise(verdicts: Sequence[str], split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> tuple[PointVerdict, bool]:
+def aggregate_pointwise(
+    verdicts: Sequence[str], split_rule: SplitRule = DEFAULT_SPLIT_RULE
+) -> tuple[PointVerdict, bool]:
     """Majority of valid votes (none: invalid, or error when every call failed); an exact split is
     resolved by `split_rule`. Returns (verdict, was_split)."""
     for v in verdicts:

@@ -57,20 +57,33 @@ from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_
 def read_blocklist(path: str) -> tuple[str, ...]:
     """The normalised titles of a blocklist file (sorted, unique); OSError/UnicodeDecodeError if unreadable."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return tuple(sorted({normalise_title(t) for t in lines if t.strip() and not t.lstrip().startswith("#")}))
+    return tuple(
+        sorted({normalise_title(t) for t in lines if t.strip() and not t.lstrip().startswith("#")})
+    )
 
 
 def _thresholds(args: argparse.Namespace) -> Thresholds:
     excluded = () if args.keep_all_areas else tuple(args.exclude_area or (OTHER_TOPICS,))
-    return Thresholds(min_reviews=args.min_reviews, top_quantile=args.top_quantile, bottom_quantile=args.bottom_quantile,
-                      novel_min_rating=args.novel_min_rating, not_novel_max_rating=args.not_novel_max_rating,
-                      novel_min_contribution=args.novel_min_contribution,
-                      not_novel_max_contribution=args.not_novel_max_contribution, majority=args.majority,
-                      max_opposing=args.max_opposing, include_withdrawn=not args.exclude_withdrawn,
-                      strict_majority=args.majority_rule == "strict", weak_affirmations=args.weak_affirmations,
-                      weak_disputes=args.weak_disputes, signal_fields=_fields(args.signal_fields),
-                      empty_fields=args.empty_fields, excluded_areas=excluded,
-                      blocklist=read_blocklist(args.blocklist) if args.blocklist else (), decisions=args.decisions)
+    return Thresholds(
+        min_reviews=args.min_reviews,
+        top_quantile=args.top_quantile,
+        bottom_quantile=args.bottom_quantile,
+        novel_min_rating=args.novel_min_rating,
+        not_novel_max_rating=args.not_novel_max_rating,
+        novel_min_contribution=args.novel_min_contribution,
+        not_novel_max_contribution=args.not_novel_max_contribution,
+        majority=args.majority,
+        max_opposing=args.max_opposing,
+        include_withdrawn=not args.exclude_withdrawn,
+        strict_majority=args.majority_rule == "strict",
+        weak_affirmations=args.weak_affirmations,
+        weak_disputes=args.weak_disputes,
+        signal_fields=_fields(args.signal_fields),
+        empty_fields=args.empty_fields,
+        excluded_areas=excluded,
+        blocklist=read_blocklist(args.blocklist) if args.blocklist else (),
+        decisions=args.decisions,
+    )
 
 
 def _fields(value: str) -> tuple[str, ...]:
@@ -79,29 +92,53 @@ def _fields(value: str) -> tuple[str, ...]:
 
 # Options written into the canonical command when they differ from their default (option, attribute, default).
 _OPTIONAL: tuple[tuple[str, str, Any], ...] = (
-    ("--point-set", "point_set", "pairs"), ("--positions", "positions", "random"),
-    ("--signal-fields", "signal_fields", "strengths,weaknesses"), ("--empty-fields", "empty_fields", "no-signal"),
-    ("--weak-affirmations", "weak_affirmations", "ignore"), ("--weak-disputes", "weak_disputes", "ignore"),
-    ("--min-reviews", "min_reviews", 1), ("--top-quantile", "top_quantile", 0.9),
-    ("--bottom-quantile", "bottom_quantile", 0.1), ("--novel-min-rating", "novel_min_rating", 6.0),
-    ("--not-novel-max-rating", "not_novel_max_rating", 3.5), ("--novel-min-contribution", "novel_min_contribution", 3.0),
-    ("--not-novel-max-contribution", "not_novel_max_contribution", 2.0), ("--majority", "majority", 0.5),
-    ("--majority-rule", "majority_rule", "strict"), ("--max-opposing", "max_opposing", 0),
-    ("--decisions", "decisions", "auto"), ("--blocklist", "blocklist", None),
+    ("--point-set", "point_set", "pairs"),
+    ("--positions", "positions", "random"),
+    ("--signal-fields", "signal_fields", "strengths,weaknesses"),
+    ("--empty-fields", "empty_fields", "no-signal"),
+    ("--weak-affirmations", "weak_affirmations", "ignore"),
+    ("--weak-disputes", "weak_disputes", "ignore"),
+    ("--min-reviews", "min_reviews", 1),
+    ("--top-quantile", "top_quantile", 0.9),
+    ("--bottom-quantile", "bottom_quantile", 0.1),
+    ("--novel-min-rating", "novel_min_rating", 6.0),
+    ("--not-novel-max-rating", "not_novel_max_rating", 3.5),
+    ("--novel-min-contribution", "novel_min_contribution", 3.0),
+    ("--not-novel-max-contribution", "not_novel_max_contribution", 2.0),
+    ("--majority", "majority", 0.5),
+    ("--majority-rule", "majority_rule", "strict"),
+    ("--max-opposing", "max_opposing", 0),
+    ("--decisions", "decisions", "auto"),
+    ("--blocklist", "blocklist", None),
 )
-_FLAGS: tuple[tuple[str, str], ...] = (("--exclude-withdrawn", "exclude_withdrawn"), ("--keep-all-areas", "keep_all_areas"),
-                                       ("--no-prefilter", "no_prefilter"), ("--llm-replay", "llm_replay"))
+_FLAGS: tuple[tuple[str, str], ...] = (
+    ("--exclude-withdrawn", "exclude_withdrawn"),
+    ("--keep-all-areas", "keep_all_areas"),
+    ("--no-prefilter", "no_prefilter"),
+    ("--llm-replay", "llm_replay"),
+)
 
 
 def _command(args: argparse.Namespace, source_arg: str) -> str:
     """A canonical, reproducible command line (no timestamps, no secrets): every option that differs from its default."""
-    parts = ["judgeaudit", "mine", *source_arg.split(" "), "--out", args.out, "--extractor", args.extractor,
-             "--sanitiser", args.sanitiser, "--seed", str(args.seed)]
+    parts = [
+        "judgeaudit",
+        "mine",
+        *source_arg.split(" "),
+        "--out",
+        args.out,
+        "--extractor",
+        args.extractor,
+        "--sanitiser",
+        args.sanitiser,
+        "--seed",
+        str(args.seed),
+    ]
     for option, attr, default in _OPTIONAL:
         value = getattr(args, attr)
         if value != default:
             parts += [option, "none" if value is None else str(value)]
-    for area in (args.exclude_area or []):
+    for area in args.exclude_area or []:
         parts += ["--exclude-area", area]
     for option, attr in _FLAGS:
         if getattr(args, attr):
@@ -123,9 +160,13 @@ def _llm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
-    "majority_rule": ("strict", "inclusive"), "weak_affirmations": WEAK_AFFIRMATION_RULES,
-    "weak_disputes": WEAK_DISPUTE_RULES, "empty_fields": EMPTY_FIELD_RULES, "decisions": DECISION_RULES,
-    "point_set": POINT_SETS, "positions": POSITIONS,
+    "majority_rule": ("strict", "inclusive"),
+    "weak_affirmations": WEAK_AFFIRMATION_RULES,
+    "weak_disputes": WEAK_DISPUTE_RULES,
+    "empty_fields": EMPTY_FIELD_RULES,
+    "decisions": DECISION_RULES,
+    "point_set": POINT_SETS,
+    "positions": POSITIONS,
 }
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
@@ -133,7 +174,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
 def _model_spec(option: str, value: str) -> str | None:
     """Why a 'litellm/<model>' value is unusable (an empty model name), or None."""
     if value.startswith("litellm/") and not value.split("/", 1)[1].strip("/ "):
-        return f"{option} {value!r}: no model name after 'litellm/' (e.g. litellm/openai/gpt-4o-mini)"
+        return (
+            f"{option} {value!r}: no model name after 'litellm/' (e.g. litellm/openai/gpt-4o-mini)"
+        )
     return None
 
 
@@ -162,7 +205,11 @@ def _check_dev(path: str) -> str | None:
 
 def _check_paths(args: argparse.Namespace) -> str | None:
     """Why a path option is unusable, or None (checked before any mining work)."""
-    for option, value in (("--out", args.out), ("--cache", args.cache), ("--llm-cache", args.llm_cache)):
+    for option, value in (
+        ("--out", args.out),
+        ("--cache", args.cache),
+        ("--llm-cache", args.llm_cache),
+    ):
         problem = _dir_option(option, value)
         if problem:
             return problem
@@ -204,9 +251,15 @@ def _check(args: argparse.Namespace) -> str | None:
     if args.sanitiser != "rules" and not args.sanitiser.startswith("litellm/"):
         return f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
     known = ("offline", *packaged_models())
-    if args.extractor not in known and not _is_llm(args.extractor) and not args.extractor.endswith(".json"):
-        return (f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
-                f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})")
+    if (
+        args.extractor not in known
+        and not _is_llm(args.extractor)
+        and not args.extractor.endswith(".json")
+    ):
+        return (
+            f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
+            f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})"
+        )
     if args.llm_replay and not _is_llm(args.extractor):
         return f"--llm-replay replays an LLM extractor's answers; --extractor {args.extractor} is not one"
     if args.max_opposing < 0:
@@ -250,21 +303,36 @@ def _cache_dir(args: argparse.Namespace, progress: bool) -> tuple[Path, str, str
 def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str | None] | str:
     """(extractor, workers, fingerprint) of --extractor, or the one-line problem with it."""
     if args.extractor == "offline":
-        return OfflineExtractor(fields=th.signal_fields), max(1, args.workers), offline_fingerprint()
+        return (
+            OfflineExtractor(fields=th.signal_fields),
+            max(1, args.workers),
+            offline_fingerprint(),
+        )
     if _is_llm(args.extractor):
         extractor = LLMExtractor.from_spec(
-            args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter, fields=th.signal_fields,
-            replay=args.llm_replay, completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {})
+            args.extractor,
+            Path(args.llm_cache) / "signals",
+            prefilter=not args.no_prefilter,
+            fields=th.signal_fields,
+            replay=args.llm_replay,
+            completion_kwargs=_llm_kwargs(args) if args.extractor.startswith("litellm/") else {},
+        )
         try:
             extractor.connect()
-        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key: one line
+        except (
+            Exception
+        ) as exc:  # an unknown Inspect provider/model, a missing package or key: one line
             return f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}"
         return extractor, 1, None
     try:
         model = load_model(args.extractor)
     except ModelError as exc:
         return str(exc)
-    return LearnedExtractor(model, fields=th.signal_fields), max(1, args.workers), model_fingerprint(args.extractor)
+    return (
+        LearnedExtractor(model, fields=th.signal_fields),
+        max(1, args.workers),
+        model_fingerprint(args.extractor),
+    )
 
 
 def _run_mine(args: argparse.Namespace) -> int:
@@ -276,8 +344,10 @@ def _run_mine(args: argparse.Namespace) -> int:
     try:
         state = cached_summary(cache_dir)
         if state is not None and not state.complete:
-            raise CacheError(f"{cache_dir} holds an interrupted fetch ({state.submissions} submissions so far); "
-                             f"re-run `judgeaudit mine --venue {state.venue_id} --cache {cache_dir}` to finish it")
+            raise CacheError(
+                f"{cache_dir} holds an interrupted fetch ({state.submissions} submissions so far); "
+                f"re-run `judgeaudit mine --venue {state.venue_id} --cache {cache_dir}` to finish it"
+            )
         files = [p.name for p in cache_files(cache_dir)]
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
@@ -287,8 +357,15 @@ def _run_mine(args: argparse.Namespace) -> int:
     if isinstance(built, str):
         return _error(built)
     extractor, workers, fingerprint = built
-    sanitiser: Any = RuleSanitiser() if args.sanitiser == "rules" else LLMSanitiser(
-        args.sanitiser.split("/", 1)[1], Path(args.llm_cache) / "sanitise", completion_kwargs=_llm_kwargs(args))
+    sanitiser: Any = (
+        RuleSanitiser()
+        if args.sanitiser == "rules"
+        else LLMSanitiser(
+            args.sanitiser.split("/", 1)[1],
+            Path(args.llm_cache) / "sanitise",
+            completion_kwargs=_llm_kwargs(args),
+        )
+    )
     command = _command(args, source_arg)
 
     def log(msg: str) -> None:
@@ -297,17 +374,28 @@ def _run_mine(args: argparse.Namespace) -> int:
     out_dir = Path(args.out)
     set_dir = out_dir / SET_NAME
     with set_lock(set_dir, "--out"):  # a second run into this --out waits for this one (or refuses)
-        result = mine(cache_dir, venue_id=args.venue, extractor=extractor, sanitiser=sanitiser, thresholds=thresholds,
-                      workers=workers, progress=progress, log=log,
-                      reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+        result = mine(
+            cache_dir,
+            venue_id=args.venue,
+            extractor=extractor,
+            sanitiser=sanitiser,
+            thresholds=thresholds,
+            workers=workers,
+            progress=progress,
+            log=log,
+            reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+        )
         record = None
         if isinstance(extractor, LLMExtractor):
             log(_llm_cost_line(extractor))
             missing = extractor.failures_by_reason.get(NOT_CACHED, 0)
             if missing:
-                return _error(f"--llm-replay: {missing} review(s) have no cached answer in {args.llm_cache}/signals "
-                              "(export them with `judgeaudit mine ... units`, import the answers with `judgeaudit mine "
-                              "answers`); nothing written", 1)
+                return _error(
+                    f"--llm-replay: {missing} review(s) have no cached answer in {args.llm_cache}/signals "
+                    "(export them with `judgeaudit mine ... units`, import the answers with `judgeaudit mine "
+                    "answers`); nothing written",
+                    1,
+                )
             record = _llm_record(extractor, result, thresholds, args.venue)
         if args.dev:
             problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
@@ -319,50 +407,93 @@ def _run_mine(args: argparse.Namespace) -> int:
         calibration = None
         if args.dev:
             log(f"measuring the extractor against {args.dev}")
-            calibration = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                                  fingerprint=fingerprint, command=command + f" --dev {shlex.quote(args.dev)}",
-                                  thresholds=thresholds)
+            calibration = measure(
+                args.dev,
+                result.corpus,
+                extractor,
+                result.selection.candidates,
+                result.selection.kept(),
+                fingerprint=fingerprint,
+                command=command + f" --dev {shlex.quote(args.dev)}",
+                thresholds=thresholds,
+            )
         else:
             calibration = read_calibration(set_dir, extractor.name, fingerprint)
-        source = {"venue": args.venue, "kind": kind, "path": str(cache_dir), "files": files, "sha256": snapshot_hash}
-        set_dir, report = export_set(result, out_dir, seed=args.seed, thresholds=thresholds, source=source, command=command,
-                                     extractor=extractor.name, sanitiser=sanitiser.name, calibration=calibration,
-                                     store_calibration=bool(args.dev), point_set=args.point_set, positions=args.positions,
-                                     extractor_record=record)
+        source = {
+            "venue": args.venue,
+            "kind": kind,
+            "path": str(cache_dir),
+            "files": files,
+            "sha256": snapshot_hash,
+        }
+        set_dir, report = export_set(
+            result,
+            out_dir,
+            seed=args.seed,
+            thresholds=thresholds,
+            source=source,
+            command=command,
+            extractor=extractor.name,
+            sanitiser=sanitiser.name,
+            calibration=calibration,
+            store_calibration=bool(args.dev),
+            point_set=args.point_set,
+            positions=args.positions,
+            extractor_record=record,
+        )
         _print_summary(result, report, set_dir, calibration)
         return 0
 
 
 def _nothing_to_write(args: argparse.Namespace, result: MineResult, set_dir: Path) -> int:
     """1 (after saying why) when the run labelled no idea of a class or made no pair, else 0."""
-    if not any(i.label == "novel" for i in result.ideas) or not any(i.label == "not_novel" for i in result.ideas):
+    if not any(i.label == "novel" for i in result.ideas) or not any(
+        i.label == "not_novel" for i in result.ideas
+    ):
         for name, n in result.stages:
             print(f"  {name}: {n}", file=sys.stderr)
-        print("error: the selection labelled no novel or no not_novel idea, so there is no set to write "
-              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        print(
+            "error: the selection labelled no novel or no not_novel idea, so there is no set to write "
+            f"(nothing written to {set_dir}); check the source and thresholds",
+            file=sys.stderr,
+        )
         return 1
     if not make_pairs(result.ideas, args.seed)[0]:
-        print("error: no area has both a novel and a not_novel idea, so there is no pair to write "
-              f"(nothing written to {set_dir}); check the source and thresholds", file=sys.stderr)
+        print(
+            "error: no area has both a novel and a not_novel idea, so there is no pair to write "
+            f"(nothing written to {set_dir}); check the source and thresholds",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
 
-def _llm_record(extractor: LLMExtractor, result: MineResult, th: Thresholds, venue: str) -> dict[str, Any]:
+def _llm_record(
+    extractor: LLMExtractor, result: MineResult, th: Thresholds, venue: str
+) -> dict[str, Any]:
     """What the card says about an LLM extractor: its answers' provenance and its agreement with the offline extractor."""
-    offline, offline_signals = select_labels(result.corpus, OfflineExtractor(fields=th.signal_fields), th, venue_id=venue)
-    return {"provenance": extractor.provenance(), "cost": extractor.cost(),
-            "agreement_with_offline": compare_extractors(result.selection, result.signals, offline, offline_signals, th)}
+    offline, offline_signals = select_labels(
+        result.corpus, OfflineExtractor(fields=th.signal_fields), th, venue_id=venue
+    )
+    return {
+        "provenance": extractor.provenance(),
+        "cost": extractor.cost(),
+        "agreement_with_offline": compare_extractors(
+            result.selection, result.signals, offline, offline_signals, th
+        ),
+    }
 
 
 def _llm_cost_line(extractor: LLMExtractor) -> str:
     """One line: reviews sent, calls, tokens, and the reviews whose answer failed (their papers are not labelled)."""
     c = extractor.cost()
     kinds = ", ".join(f"{n} {kind}" for kind, n in c["failures_by_reason"].items()) or "none"
-    return (f"LLM extractor {extractor.name}: {c['reviews_sent']} reviews sent ({c['reviews_skipped_by_prefilter']} "
-            f"skipped by the cue pre-filter), {c['calls']} calls, {c['cache_hits']} cache hits, {c['input_tokens']} input / "
-            f"{c['output_tokens']} output tokens; failed reviews: {c['failed_reviews']} ({kinds}); "
-            f"quotes dropped as not verbatim: {c['quotes_dropped_not_verbatim']}")
+    return (
+        f"LLM extractor {extractor.name}: {c['reviews_sent']} reviews sent ({c['reviews_skipped_by_prefilter']} "
+        f"skipped by the cue pre-filter), {c['calls']} calls, {c['cache_hits']} cache hits, {c['input_tokens']} input / "
+        f"{c['output_tokens']} output tokens; failed reviews: {c['failed_reviews']} ({kinds}); "
+        f"quotes dropped as not verbatim: {c['quotes_dropped_not_verbatim']}"
+    )
 
 
 def handle_units(args: argparse.Namespace) -> int:
@@ -371,18 +502,31 @@ def handle_units(args: argparse.Namespace) -> int:
     if problem is None and not _is_llm(args.extractor):
         problem = f"units: --extractor must be an LLM extractor (litellm/<model> or an Inspect model name), got {args.extractor!r}"
     if problem is None:
-        problem = _dir_option("--write", str(Path(args.write).parent)) if Path(args.write).parent != Path() else None
+        problem = (
+            _dir_option("--write", str(Path(args.write).parent))
+            if Path(args.write).parent != Path()
+            else None
+        )
     if problem:
         return _error(problem)
     located = _cache_dir(args, not args.no_progress)
     if isinstance(located, int):
         return located
     thresholds = _thresholds(args)
-    extractor = LLMExtractor.from_spec(args.extractor, Path(args.llm_cache) / "signals", prefilter=not args.no_prefilter,
-                                       fields=thresholds.signal_fields, replay=True)
+    extractor = LLMExtractor.from_spec(
+        args.extractor,
+        Path(args.llm_cache) / "signals",
+        prefilter=not args.no_prefilter,
+        fields=thresholds.signal_fields,
+        replay=True,
+    )
     try:
-        corpus = load_corpus(located[0], RunSummary(), progress=not args.no_progress,
-                             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None)
+        corpus = load_corpus(
+            located[0],
+            RunSummary(),
+            progress=not args.no_progress,
+            reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+        )
     except CacheError as exc:
         return _error(str(exc))
     units, counts = work_units(corpus, thresholds, extractor, venue_id=args.venue)
@@ -425,15 +569,19 @@ def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
     return 0
 
 
-def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[str, Any] | None) -> None:
+def _print_summary(
+    result: Any, report: Any, set_dir: Path, calibration: dict[str, Any] | None
+) -> None:
     print("\ncounts after each step")
     width = max(len(name) for name, _ in result.stages)
     for name, n in result.stages:
         print(f"  {name:<{width}}  {n:>7}")
     print("\nby area" + " " * 46 + "reviewed  cand.N  cand.NN  novel  not_novel  pairs")
     for area, c in result.by_area.items():
-        print(f"  {area[:50]:<50}  {c['reviewed']:>8}  {c['candidates_novel']:>6}  {c['candidates_not_novel']:>7}  "
-              f"{c['novel']:>5}  {c['not_novel']:>9}  {report.pairs_by_area.get(area, 0):>5}")
+        print(
+            f"  {area[:50]:<50}  {c['reviewed']:>8}  {c['candidates_novel']:>6}  {c['candidates_not_novel']:>7}  "
+            f"{c['novel']:>5}  {c['not_novel']:>9}  {report.pairs_by_area.get(area, 0):>5}"
+        )
     skipped = result.summary.lines()
     if skipped:
         print("\nskipped (counted)")
@@ -443,10 +591,18 @@ def _print_summary(result: Any, report: Any, set_dir: Path, calibration: dict[st
         p = calibration["passages"]
         rows = calibration.get("dev_rows")
         if rows:
-            print(f"\ndev rows matched to a paper of the source: {rows['matched']} of {rows['rows']} "
-                  f"({rows['rows'] - rows['matched']} unmatched, {rows['rows'] - rows['with_forum']} without a forum id)")
-        print(f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
-              f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}")
+            print(
+                f"\ndev rows matched to a paper of the source: {rows['matched']} of {rows['rows']} "
+                f"({rows['rows'] - rows['matched']} unmatched, {rows['rows'] - rows['with_forum']} without a forum id)"
+            )
+        print(
+            f"\nextractor vs reference passages: affirm P={p['affirm']['precision']} R={p['affirm']['recall']}; "
+            f"dispute P={p['dispute']['precision']} R={p['dispute']['recall']}"
+        )
         for lab, q in calibration["labels"].items():
-            print(f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} labelled with the same label, {q['swapped']} swapped")
-    print(f"\nwrote {set_dir}/labelled.jsonl, pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
+            print(
+                f"  dev {lab}: {q['kept_same_label']}/{q['with_forum']} labelled with the same label, {q['swapped']} swapped"
+            )
+    print(
+        f"\nwrote {set_dir}/labelled.jsonl, pairwise.jsonl, pointwise.jsonl, manifest.json, README.md"
+    )

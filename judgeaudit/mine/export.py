@@ -45,7 +45,9 @@ def write_calibration(set_dir: Path, calibration: dict[str, Any]) -> Path:
     return path
 
 
-def read_calibration(set_dir: Path, extractor: str, fingerprint: str | None) -> dict[str, Any] | None:
+def read_calibration(
+    set_dir: Path, extractor: str, fingerprint: str | None
+) -> dict[str, Any] | None:
     """The stored calibration if it was measured for this extractor and source version, else None."""
     path = Path(set_dir) / CALIBRATION_NAME
     if not path.is_file():
@@ -67,16 +69,37 @@ def read_record(set_dir: Path, name: str) -> dict[str, Any] | None:
 
 def labelled_rows(ideas: list[Idea], report: PairingReport) -> list[LabelledIdea]:
     """One row per labelled idea (by label, area, id), with whether and how often a pair drew it."""
-    rows = [LabelledIdea(idea_id=i.idea_id, title=i.title, area=i.area, label=i.label, evidence=i.evidence,
-                         paired=report.draws.get(i.idea_id, 0) > 0, pairs=report.draws.get(i.idea_id, 0))
-            for i in ideas]
+    rows = [
+        LabelledIdea(
+            idea_id=i.idea_id,
+            title=i.title,
+            area=i.area,
+            label=i.label,
+            evidence=i.evidence,
+            paired=report.draws.get(i.idea_id, 0) > 0,
+            pairs=report.draws.get(i.idea_id, 0),
+        )
+        for i in ideas
+    ]
     return sorted(rows, key=lambda r: (r.label != "novel", r.area, r.idea_id))
 
 
-def export_set(result: MineResult, out_dir: Path, *, seed: int, thresholds: Thresholds, source: dict[str, Any],
-               command: str, extractor: str, sanitiser: str, calibration: dict[str, Any] | None,
-               store_calibration: bool = False, point_set: str = "pairs", positions: str = "random",
-               extractor_record: dict[str, Any] | None = None) -> tuple[Path, PairingReport]:
+def export_set(
+    result: MineResult,
+    out_dir: Path,
+    *,
+    seed: int,
+    thresholds: Thresholds,
+    source: dict[str, Any],
+    command: str,
+    extractor: str,
+    sanitiser: str,
+    calibration: dict[str, Any] | None,
+    store_calibration: bool = False,
+    point_set: str = "pairs",
+    positions: str = "random",
+    extractor_record: dict[str, Any] | None = None,
+) -> tuple[Path, PairingReport]:
     """Write `<out_dir>/human_only/` as a whole (staged, then swapped in) and return its path and the pairing report.
 
     With `store_calibration`, `calibration` is written as `calibration.json` inside the new set;
@@ -102,12 +125,32 @@ def export_set(result: MineResult, out_dir: Path, *, seed: int, thresholds: Thre
         write_items(set_dir / "pairwise.jsonl", pairs)
         write_items(set_dir / "pointwise.jsonl", points)
         write_labelled(set_dir / LABELLED_NAME, labelled_rows(result.ideas, report))
-        mining = _mining_record(result, report, seed=seed, thresholds=thresholds, extractor=extractor,
-                                sanitiser=sanitiser, calibration=calibration, point_set=point_set, positions=positions,
-                                extractor_record=extractor_record)
-        write_manifest(set_dir, source=source, command=command, extra={"mining": mining}, name=SET_NAME)
-        write_set_card(set_dir, result, report, mining=mining, source=source, command=command,
-                       calibration=calibration, crossval=records[CROSSVAL_NAME], studies=records[STUDIES_NAME])
+        mining = _mining_record(
+            result,
+            report,
+            seed=seed,
+            thresholds=thresholds,
+            extractor=extractor,
+            sanitiser=sanitiser,
+            calibration=calibration,
+            point_set=point_set,
+            positions=positions,
+            extractor_record=extractor_record,
+        )
+        write_manifest(
+            set_dir, source=source, command=command, extra={"mining": mining}, name=SET_NAME
+        )
+        write_set_card(
+            set_dir,
+            result,
+            report,
+            mining=mining,
+            source=source,
+            command=command,
+            calibration=calibration,
+            crossval=records[CROSSVAL_NAME],
+            studies=records[STUDIES_NAME],
+        )
     return final, report
 
 
@@ -119,13 +162,24 @@ def pairing_record(report: PairingReport) -> dict[str, Any]:
         "reused_not_novel_by_area": report.reused_not_novel_by_area,
         "unused_not_novel_by_area": report.unused_not_novel_by_area,
         "dropped_areas": report.dropped_areas,
-        "novel_at_a": report.novel_at_a, "novel_at_b": report.novel_at_b,
+        "novel_at_a": report.novel_at_a,
+        "novel_at_b": report.novel_at_b,
     }
 
 
-def _mining_record(result: MineResult, report: PairingReport, *, seed: int, thresholds: Thresholds, extractor: str,
-                   sanitiser: str, calibration: dict[str, Any] | None, point_set: str, positions: str,
-                   extractor_record: dict[str, Any] | None) -> dict[str, Any]:
+def _mining_record(
+    result: MineResult,
+    report: PairingReport,
+    *,
+    seed: int,
+    thresholds: Thresholds,
+    extractor: str,
+    sanitiser: str,
+    calibration: dict[str, Any] | None,
+    point_set: str,
+    positions: str,
+    extractor_record: dict[str, Any] | None,
+) -> dict[str, Any]:
     sel = result.selection
     return {
         "seed": seed,
@@ -137,26 +191,36 @@ def _mining_record(result: MineResult, report: PairingReport, *, seed: int, thre
         "sanitiser": sanitiser,
         "stages": stage_dict(result),
         "funnel": sel.funnel.to_dict(),
-        "labelled": {side: sum(1 for i in result.ideas if i.label == side) for side in ("novel", "not_novel")},
+        "labelled": {
+            side: sum(1 for i in result.ideas if i.label == side) for side in ("novel", "not_novel")
+        },
         "sanitise_skipped": result.sanitise_skipped,
         "candidate_reviews_unread": sel.unread_reviews,
         "candidates_decided_unread": sel.skipped_unreachable,
         "by_area": result.by_area,
-        "area_cutoffs": {a: {"bottom": round(lo, 4), "top": round(hi, 4)} for a, (lo, hi) in sel.cutoffs.items()},
+        "area_cutoffs": {
+            a: {"bottom": round(lo, 4), "top": round(hi, 4)} for a, (lo, hi) in sel.cutoffs.items()
+        },
         "not_candidates": sel.dropped,
         "candidate_outcomes": _outcomes(result),
         "pairing": pairing_record(report),
         "point_set": point_set,
         "positions": positions,
-        "labelled_file": {"name": LABELLED_NAME, "rows": len(result.ideas),
-                          "drawn_by_a_pair": sum(1 for n in report.draws.values() if n)},
+        "labelled_file": {
+            "name": LABELLED_NAME,
+            "rows": len(result.ideas),
+            "drawn_by_a_pair": sum(1 for n in report.draws.values() if n),
+        },
         "sanitised_abstracts_changed": result.sanitised_changed,
-        "evaluation_claims": {"abstracts_with_a_claim_before": result.claims_before,
-                              "abstracts_with_a_claim_after": result.claims_after,
-                              "sentences_by_reason": result.sanitise_reasons},
+        "evaluation_claims": {
+            "abstracts_with_a_claim_before": result.claims_before,
+            "abstracts_with_a_claim_after": result.claims_after,
+            "sentences_by_reason": result.sanitise_reasons,
+        },
         "quotes_dropped_not_verbatim": result.dropped_quotes,
         "skips": result.summary.to_dict(),
-        "calibration": calibration or "not measured for this extractor version (run with --dev PATH)",
+        "calibration": calibration
+        or "not measured for this extractor version (run with --dev PATH)",
     }
 
 

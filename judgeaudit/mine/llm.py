@@ -115,15 +115,21 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
 
 
-def generate_config(max_tokens: int | None, temperature: float, seed: int,
-                    response_schema: dict[str, Any] | None) -> GenerateConfig:
+def generate_config(
+    max_tokens: int | None, temperature: float, seed: int, response_schema: dict[str, Any] | None
+) -> GenerateConfig:
     """Inspect's GenerateConfig of one mining call; a JSON schema, when given, constrains the answer."""
     from inspect_ai.model import GenerateConfig, ResponseSchema
     from inspect_ai.util import JSONSchema
 
-    schema = None if response_schema is None else ResponseSchema(
-        name="answer", json_schema=JSONSchema.model_validate(response_schema))
-    return GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=seed, response_schema=schema)
+    schema = (
+        None
+        if response_schema is None
+        else ResponseSchema(name="answer", json_schema=JSONSchema.model_validate(response_schema))
+    )
+    return GenerateConfig(
+        max_tokens=max_tokens, temperature=temperature, seed=seed, response_schema=schema
+    )
 
 
 @dataclass
@@ -143,8 +149,13 @@ class CachedModel:
     cache_hits: int = 0
 
     def _key(self, prompt: str, seed: int) -> str:
-        payload = {"model": self.model, "prompt": prompt, "max_tokens": self.max_tokens,
-                   "temperature": self.temperature, "seed": seed}
+        payload = {
+            "model": self.model,
+            "prompt": prompt,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": seed,
+        }
         if self.response_schema is not None:
             payload["response_schema"] = self.response_schema
         return AnswerCache.key(payload)
@@ -175,12 +186,16 @@ class CachedModel:
                 if reason is None:
                     return Outcome(text, attempt + 1, failures)
                 failures.append(reason)
-        except Exception as exc:  # a provider/model error: this request fails with its cause, the others go on
+        except (
+            Exception
+        ) as exc:  # a provider/model error: this request fails with its cause, the others go on
             cause = " ".join(str(exc).split()) or type(exc).__name__
             return Outcome(None, 0, [f"{MODEL_ERROR} ({cause[:200]})"])
         return Outcome(None, self.attempts, failures)
 
-    def run(self, requests: list[Request], *, progress: bool = True, desc: str = "generating") -> dict[str, Outcome]:
+    def run(
+        self, requests: list[Request], *, progress: bool = True, desc: str = "generating"
+    ) -> dict[str, Outcome]:
         """Answer every request (cached answers first); returns outcomes by request key."""
         from inspect_ai.model import get_model
         from tqdm import tqdm
@@ -221,8 +236,14 @@ def failure_counts(outcomes: dict[str, Outcome]) -> dict[str, Any]:
 
 def _transient(exc: BaseException) -> bool:
     name = type(exc).__name__
-    return name in {"RateLimitError", "APIConnectionError", "Timeout", "InternalServerError",
-                    "ServiceUnavailableError", "APIError"}
+    return name in {
+        "RateLimitError",
+        "APIConnectionError",
+        "Timeout",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIError",
+    }
 
 
 def prompt_sha256(prompt: str) -> str:
@@ -232,7 +253,12 @@ def prompt_sha256(prompt: str) -> str:
 
 def answer_record(model: str, response: str, prompt: str, date: str) -> dict[str, Any]:
     """The cache record of one `CachedLLM` answer, with its provenance (model, prompt hash, date)."""
-    return {"model": model, "response": response, "prompt_sha256": prompt_sha256(prompt), "date": date}
+    return {
+        "model": model,
+        "response": response,
+        "prompt_sha256": prompt_sha256(prompt),
+        "date": date,
+    }
 
 
 @dataclass
@@ -251,23 +277,44 @@ class CachedLLM:
     cache_hits: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    served: Counter[tuple[str, str]] = field(default_factory=Counter)  # (answering model, date) of answers used
+    served: Counter[tuple[str, str]] = field(
+        default_factory=Counter
+    )  # (answering model, date) of answers used
     _inspect_model: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.api not in LLM_APIS:
-            raise ValueError(f"CachedLLM api must be one of {', '.join(LLM_APIS)} (got {self.api!r})")
+            raise ValueError(
+                f"CachedLLM api must be one of {', '.join(LLM_APIS)} (got {self.api!r})"
+            )
 
     def key(self, prompt: str) -> str:
         """Content hash of one request (model, prompt, options that change the answer)."""
-        opts = {k: v for k, v in sorted(self.completion_kwargs.items()) if k not in {"api_key", "api_base", "timeout"}}
+        opts = {
+            k: v
+            for k, v in sorted(self.completion_kwargs.items())
+            if k not in {"api_key", "api_base", "timeout"}
+        }
         if self.api == "litellm":
             return AnswerCache.key({"model": self.model, "prompt": prompt, "options": opts})
-        plain = {k: v for k, v in sorted(self.model_args.items())  # a callable (mockllm's script) cannot be keyed
-                 if isinstance(v, str | int | float | bool) or v is None}
-        return AnswerCache.key({"api": "inspect", "model": self.model, "prompt": prompt, "options": opts,
-                                "model_args": plain, "max_tokens": self.max_tokens,
-                                "response_schema": self.response_schema})
+        plain = {
+            k: v
+            for k, v in sorted(
+                self.model_args.items()
+            )  # a callable (mockllm's script) cannot be keyed
+            if isinstance(v, str | int | float | bool) or v is None
+        }
+        return AnswerCache.key(
+            {
+                "api": "inspect",
+                "model": self.model,
+                "prompt": prompt,
+                "options": opts,
+                "model_args": plain,
+                "max_tokens": self.max_tokens,
+                "response_schema": self.response_schema,
+            }
+        )
 
     def connect(self) -> None:
         """Build the Inspect model now (an unknown provider or model fails here, not on the first call)."""
@@ -284,9 +331,14 @@ class CachedLLM:
         if stored is not None:
             self.cache_hits += 1
             text = str(stored["response"])
-            self.served[(str(stored.get("model", self.model)), str(stored.get("date", "unknown"))[:10])] += 1
+            self.served[
+                (str(stored.get("model", self.model)), str(stored.get("date", "unknown"))[:10])
+            ] += 1
         elif self.replay:
-            raise LLMResponseError(f"{NOT_CACHED} for this prompt (key {key[:12]}) in {self.cache_dir}", kind=NOT_CACHED)
+            raise LLMResponseError(
+                f"{NOT_CACHED} for this prompt (key {key[:12]}) in {self.cache_dir}",
+                kind=NOT_CACHED,
+            )
         else:
             text = self._call(prompt) if self.api == "litellm" else self._call_inspect(prompt)
             self.calls += 1
@@ -295,15 +347,23 @@ class CachedLLM:
             self.served[(self.model, date[:10])] += 1
         return parse_json_object(text)
 
-    @retry(retry=retry_if_exception(_transient), stop=stop_after_attempt(5),
-           wait=wait_exponential(multiplier=1, max=30), reraise=True)
+    @retry(
+        retry=retry_if_exception(_transient),
+        stop=stop_after_attempt(5),
+        wait=wait_exponential(multiplier=1, max=30),
+        reraise=True,
+    )
     def _call(self, prompt: str) -> str:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         import litellm
 
         response = litellm.completion(
-            model=self.model, messages=[{"role": "user", "content": prompt}], temperature=0,
-            response_format={"type": "json_object"}, **self.completion_kwargs)
+            model=self.model,
+            messages=[{"role": "user", "content": prompt}],
+            temperature=0,
+            response_format={"type": "json_object"},
+            **self.completion_kwargs,
+        )
         usage = getattr(response, "usage", None)
         self.input_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
         self.output_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
@@ -318,16 +378,24 @@ class CachedLLM:
         config = generate_config(self.max_tokens, 0.0, 0, self.response_schema)
         try:
             output = asyncio.run(self._inspect_model.generate(prompt, config=config))
-        except Exception as exc:  # the call itself failed (after Inspect's retries): counted, never a stance
+        except (
+            Exception
+        ) as exc:  # the call itself failed (after Inspect's retries): counted, never a stance
             cause = " ".join(str(exc).split()) or type(exc).__name__
-            raise LLMResponseError(f"{MODEL_ERROR} ({self.model}: {cause[:200]})", kind=MODEL_ERROR) from exc
+            raise LLMResponseError(
+                f"{MODEL_ERROR} ({self.model}: {cause[:200]})", kind=MODEL_ERROR
+            ) from exc
         if output.usage is not None:
             self.input_tokens += output.usage.input_tokens
             self.output_tokens += output.usage.output_tokens
         if output.error:
-            raise LLMResponseError(f"{MODEL_ERROR} ({self.model}: {' '.join(str(output.error).split())[:200]})",
-                                   kind=MODEL_ERROR)
-        return output.completion or ""  # an empty or malformed answer is cached too and fails parsing (UNPARSABLE)
+            raise LLMResponseError(
+                f"{MODEL_ERROR} ({self.model}: {' '.join(str(output.error).split())[:200]})",
+                kind=MODEL_ERROR,
+            )
+        return (
+            output.completion or ""
+        )  # an empty or malformed answer is cached too and fails parsing (UNPARSABLE)
 
 
 def parse_json_object(text: str) -> dict[str, Any]:
@@ -341,9 +409,11 @@ def parse_json_object(text: str) -> dict[str, Any]:
     if start < 0 or end <= start:
         raise LLMResponseError(f"no JSON object in the model answer: {text[:120]!r}")
     try:
-        value = json.loads(body[start:end + 1])
+        value = json.loads(body[start : end + 1])
     except json.JSONDecodeError as exc:
-        raise LLMResponseError(f"invalid JSON in the model answer ({exc.msg}): {text[:120]!r}") from exc
+        raise LLMResponseError(
+            f"invalid JSON in the model answer ({exc.msg}): {text[:120]!r}"
+        ) from exc
     if not isinstance(value, dict):
         raise LLMResponseError("the model answer is not a JSON object")
     return value

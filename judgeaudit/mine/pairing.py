@@ -53,14 +53,17 @@ class PairingReport:
     distinct_not_novel_by_area: dict[str, int] = field(default_factory=dict)
     reused_not_novel_by_area: dict[str, int] = field(default_factory=dict)
     unused_not_novel_by_area: dict[str, int] = field(default_factory=dict)
-    dropped_areas: dict[str, dict[str, int]] = field(default_factory=dict)  # area lacking a class -> its counts
+    dropped_areas: dict[str, dict[str, int]] = field(
+        default_factory=dict
+    )  # area lacking a class -> its counts
     draws: dict[str, int] = field(default_factory=dict)  # idea id -> pairs it is in (0: not drawn)
     novel_at_a: int = 0
     novel_at_b: int = 0
 
 
-def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "",
-               positions: str = "random") -> tuple[list[PairItem], PairingReport]:
+def make_pairs(
+    ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "", positions: str = "random"
+) -> tuple[list[PairItem], PairingReport]:
     """Same-area novel/not_novel pairs drawn as in the module doc (`positions`: 'random' or 'balanced')."""
     if positions not in POSITIONS:
         raise ValueError(f"positions must be one of {', '.join(POSITIONS)} (got {positions!r})")
@@ -81,7 +84,9 @@ def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "",
         rng.shuffle(novel)
         pool: list[Idea] = []
         for idea in novel:
-            if not pool:  # the area has run out (or starts): draw from all its not_novel ideas again
+            if (
+                not pool
+            ):  # the area has run out (or starts): draw from all its not_novel ideas again
                 pool = list(plain)
                 rng.shuffle(pool)
             partner = pool.pop()
@@ -104,7 +109,16 @@ def make_pairs(ideas: Iterable[Idea], seed: int, *, pair_prefix: str = "",
     for (area, novel_idea, plain_idea), gold in zip(raw, golds, strict=True):
         a, b = (novel_idea, plain_idea) if gold == "a" else (plain_idea, novel_idea)
         pair_id = f"{pair_prefix}{novel_idea.idea_id}__{plain_idea.idea_id}"
-        pairs.append(PairItem(pair_id=pair_id, setup=SETUP, area=area, idea_a=a, idea_b=b, gold="a" if gold == "a" else "b"))
+        pairs.append(
+            PairItem(
+                pair_id=pair_id,
+                setup=SETUP,
+                area=area,
+                idea_a=a,
+                idea_b=b,
+                gold="a" if gold == "a" else "b",
+            )
+        )
     report.novel_at_a = golds.count("a")
     report.novel_at_b = golds.count("b")
     return alternate(pairs, lambda p: p.gold, ("a", "b")), report

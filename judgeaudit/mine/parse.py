@@ -26,8 +26,15 @@ SIGNAL_FIELDS: tuple[str, ...] = ("strengths", "weaknesses")
 # Every text field a Review keeps (`--signal-fields` may name any of them): the ICLR 2026 form's, and
 # those of older ICLR/NeurIPS review forms.
 TEXT_FIELDS: tuple[str, ...] = (
-    "summary", "summary_of_the_paper", "strengths", "weaknesses", "questions",
-    "strengths_and_weaknesses", "main_review", "review", "summary_of_the_review",
+    "summary",
+    "summary_of_the_paper",
+    "strengths",
+    "weaknesses",
+    "questions",
+    "strengths_and_weaknesses",
+    "main_review",
+    "review",
+    "summary_of_the_review",
 )
 
 STATUS_ACTIVE = "active"
@@ -37,7 +44,12 @@ STATUS_DESK_REJECTED = "desk_rejected"
 # A submission's decision, once the venue has published them (None while under review).
 DECISION_ACCEPTED = "accepted"
 DECISION_REJECTED = "rejected"
-DECISIONS: tuple[str, ...] = (DECISION_ACCEPTED, DECISION_REJECTED, STATUS_WITHDRAWN, STATUS_DESK_REJECTED)
+DECISIONS: tuple[str, ...] = (
+    DECISION_ACCEPTED,
+    DECISION_REJECTED,
+    STATUS_WITHDRAWN,
+    STATUS_DESK_REJECTED,
+)
 
 _LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:[:.)\-]|$|\s)")
 
@@ -145,7 +157,9 @@ class Corpus:
     reviews: dict[str, list[Review]] = field(default_factory=dict)
     withdrawn_forums: set[str] = field(default_factory=set)
     desk_rejected_forums: set[str] = field(default_factory=set)
-    decision_replies: dict[str, str] = field(default_factory=dict)  # forum -> "accepted" | "rejected" (Decision notes)
+    decision_replies: dict[str, str] = field(
+        default_factory=dict
+    )  # forum -> "accepted" | "rejected" (Decision notes)
 
 
 def note_kind(note: dict[str, Any]) -> str:
@@ -198,17 +212,30 @@ def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | No
     if not abstract:
         return None, "submission without an abstract"
     if len(abstract) > MAX_ABSTRACT or len(title) > MAX_TITLE:
-        return None, f"submission with an over-long title or abstract (> {MAX_TITLE:,} / {MAX_ABSTRACT:,} characters)"
+        return (
+            None,
+            f"submission with an over-long title or abstract (> {MAX_TITLE:,} / {MAX_ABSTRACT:,} characters)",
+        )
     if not area:
         return None, "submission without a primary_area"
     venueid = _text(content_value(content, "venueid"))
     number = note.get("number")
-    return Submission(forum=forum, number=number if isinstance(number, int) and not isinstance(number, bool) else None,
-                      title=title, abstract=abstract, area=area, status=_status(venueid), venueid=venueid,
-                      mdate=timestamp(note.get("mdate")) or 0, venue=_text(content_value(content, "venue"))), ""
+    return Submission(
+        forum=forum,
+        number=number if isinstance(number, int) and not isinstance(number, bool) else None,
+        title=title,
+        abstract=abstract,
+        area=area,
+        status=_status(venueid),
+        venueid=venueid,
+        mdate=timestamp(note.get("mdate")) or 0,
+        venue=_text(content_value(content, "venue")),
+    ), ""
 
 
-def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreScale()) -> tuple[Review | None, str]:
+def parse_review(
+    loc: Located, summary: RunSummary, scale: ScoreScale = ScoreScale()
+) -> tuple[Review | None, str]:
     """A Review, or None with the reason it is skipped (no forum, a rating or contribution that is
     not a finite number on the venue's scale, an over-long text field)."""
     note = loc.note
@@ -240,8 +267,14 @@ def parse_review(loc: Located, summary: RunSummary, scale: ScoreScale = ScoreSca
         summary.note("reviews without a contribution score")
     if not any(f in SIGNAL_FIELDS for f, _ in texts):
         summary.note("reviews with empty text (kept for scores, cannot carry signals)")
-    return Review(review_id=note["id"], forum=forum, rating=rating, contribution=contribution,
-                  texts=texts, mdate=timestamp(note.get("mdate")) or 0), ""
+    return Review(
+        review_id=note["id"],
+        forum=forum,
+        rating=rating,
+        contribution=contribution,
+        texts=texts,
+        mdate=timestamp(note.get("mdate")) or 0,
+    ), ""
 
 
 LATER_REVIEW_VERSION = "official review version written after --reviews-as-of"
@@ -264,8 +297,12 @@ def as_of_text(ms: int) -> str:
     return f"{text}.{ms % 1000:03d}Z" if ms % 1000 else f"{text}Z"
 
 
-def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale = ScoreScale(),
-                reviews_as_of: int | None = None) -> Corpus:
+def parse_notes(
+    notes: Iterable[Located],
+    summary: RunSummary,
+    scale: ScoreScale = ScoreScale(),
+    reviews_as_of: int | None = None,
+) -> Corpus:
     """Parse a note stream into a Corpus, keeping each note id's latest version (see `cache.Latest`).
 
     Every note ends as exactly one of: a record (submission, review, status reply, ignored reply)
@@ -281,9 +318,15 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
     status_replies: dict[str, tuple[str, str]] = {}  # note id -> (kind, forum)
     decisions: dict[str, tuple[str, str]] = {}  # note id -> (decision, forum)
     ignored: dict[str, str] = {}  # note id -> kind
-    skipped: dict[str, tuple[str, str]] = {}  # note id -> (reason, where), emitted once the latest version is known
+    skipped: dict[
+        str, tuple[str, str]
+    ] = {}  # note id -> (reason, where), emitted once the latest version is known
     for loc in notes:
-        if reviews_as_of is not None and version_time(loc.note) > reviews_as_of and note_kind(loc.note) == "Official_Review":
+        if (
+            reviews_as_of is not None
+            and version_time(loc.note) > reviews_as_of
+            and note_kind(loc.note) == "Official_Review"
+        ):
             summary.skip(STAGE, LATER_REVIEW_VERSION, loc.where)
             continue
         accepted, displaced = latest.offer(loc)
@@ -332,7 +375,9 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
         corpus.submissions[sub.forum] = sub
     summary.keep("submission", len(submissions))
     for kind, forum in status_replies.values():
-        (corpus.withdrawn_forums if kind == "Withdrawal" else corpus.desk_rejected_forums).add(forum)
+        (corpus.withdrawn_forums if kind == "Withdrawal" else corpus.desk_rejected_forums).add(
+            forum
+        )
         summary.note(f"replies ignored: {kind} (used for status)")
     summary.keep("status reply", len(status_replies))
     for verdict, forum in decisions.values():
@@ -348,7 +393,9 @@ def parse_notes(notes: Iterable[Located], summary: RunSummary, scale: ScoreScale
         number = invitation_number(loc.note)
         paper = corpus.submissions[review.forum].number
         if number is not None and paper is not None and number != paper:
-            summary.skip(STAGE, "review whose invitation names another submission than its forum", loc.where)
+            summary.skip(
+                STAGE, "review whose invitation names another submission than its forum", loc.where
+            )
             continue
         corpus.reviews.setdefault(review.forum, []).append(review)
         summary.keep("review")
@@ -384,7 +431,11 @@ def decision_of(corpus: Corpus, forum: str, venue_id: str) -> str | None:
         return DECISION_REJECTED
     if venue_id and sub.venueid.rstrip("/") == venue_id.rstrip("/"):
         return DECISION_ACCEPTED
-    if sub.venue and _ACCEPT_VENUE.search(sub.venue) and not sub.venue.lower().startswith("submitted to"):
+    if (
+        sub.venue
+        and _ACCEPT_VENUE.search(sub.venue)
+        and not sub.venue.lower().startswith("submitted to")
+    ):
         return DECISION_ACCEPTED
     return None
 

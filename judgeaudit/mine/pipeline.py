@@ -55,10 +55,18 @@ class MineResult:
     claims_before: int = 0  # kept abstracts in which the evaluation-claim detector finds something, before sanitising
     claims_after: int = 0  # ... and after (such ideas are skipped, counted: 0 for a clean set)
     sanitise_reasons: dict[str, int] = field(default_factory=dict)
-    sanitise_skipped: dict[str, int] = field(default_factory=dict)  # per side: labelled ideas whose abstract kept a claim
-    seconds: dict[str, float] = field(default_factory=dict)  # wall time per step (for benchmarks; never written to a set)
-    reviews_as_of: int | None = None  # ms: reviews were read as they stood then (None: latest versions)
-    signals: dict[str, list[ReviewSignals]] = field(default_factory=dict)  # per candidate read: its reviews' signals
+    sanitise_skipped: dict[str, int] = field(
+        default_factory=dict
+    )  # per side: labelled ideas whose abstract kept a claim
+    seconds: dict[str, float] = field(
+        default_factory=dict
+    )  # wall time per step (for benchmarks; never written to a set)
+    reviews_as_of: int | None = (
+        None  # ms: reviews were read as they stood then (None: latest versions)
+    )
+    signals: dict[str, list[ReviewSignals]] = field(
+        default_factory=dict
+    )  # per candidate read: its reviews' signals
 
     @property
     def reviews_as_of_text(self) -> str | None:
@@ -66,12 +74,19 @@ class MineResult:
         return None if self.reviews_as_of is None else as_of_text(self.reviews_as_of)
 
 
-def load_corpus(cache_dir: str | Path, summary: RunSummary, *, progress: bool = False,
-                reviews_as_of: int | None = None) -> Corpus:
+def load_corpus(
+    cache_dir: str | Path,
+    summary: RunSummary,
+    *,
+    progress: bool = False,
+    reviews_as_of: int | None = None,
+) -> Corpus:
     """Parse a raw cache into a Corpus (skips counted in `summary`; reviews as they stood at `reviews_as_of` ms, if given)."""
     from tqdm import tqdm
 
-    notes = tqdm(iter_notes(cache_dir, summary), desc="read raw cache", unit=" notes", disable=not progress)
+    notes = tqdm(
+        iter_notes(cache_dir, summary), desc="read raw cache", unit=" notes", disable=not progress
+    )
     return parse_notes(notes, summary, reviews_as_of=reviews_as_of)
 
 
@@ -89,7 +104,9 @@ def review_signals(review: Review, extractor: SignalExtractor, th: Thresholds) -
 def _extract_forums(forums: list[str]) -> dict[str, list[ReviewSignals]]:
     assert _WORK is not None
     corpus, extractor, th = _WORK
-    return {f: [review_signals(r, extractor, th) for r in corpus.reviews.get(f, [])] for f in forums}
+    return {
+        f: [review_signals(r, extractor, th) for r in corpus.reviews.get(f, [])] for f in forums
+    }
 
 
 def _ignore_interrupt() -> None:
@@ -97,8 +114,15 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtractor, th: Thresholds, *,
-                    workers: int = 1, progress: bool = False) -> dict[str, list[ReviewSignals]]:
+def extract_signals(
+    corpus: Corpus,
+    forums: list[str],
+    extractor: SignalExtractor,
+    th: Thresholds,
+    *,
+    workers: int = 1,
+    progress: bool = False,
+) -> dict[str, list[ReviewSignals]]:
     """Signals of every review of `forums`; offline extraction may fan out over forked workers.
 
     Workers ignore SIGINT; on Ctrl-C the parent cancels the chunks not yet started and re-raises
@@ -110,12 +134,15 @@ def extract_signals(corpus: Corpus, forums: list[str], extractor: SignalExtracto
     out: dict[str, list[ReviewSignals]] = {}
     bar = tqdm(total=len(forums), desc="novelty signals", unit="paper", disable=not progress)
     chunk = 50
-    chunks = [forums[i:i + chunk] for i in range(0, len(forums), chunk)]
+    chunks = [forums[i : i + chunk] for i in range(0, len(forums), chunk)]
     _WORK = (corpus, extractor, th)
     try:
         if workers > 1 and len(chunks) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                     initializer=_ignore_interrupt) as pool:
+            with ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_ignore_interrupt,
+            ) as pool:
                 try:
                     for part in pool.map(_extract_forums, chunks):
                         out.update(part)
@@ -155,8 +182,15 @@ def candidate_pool(corpus: Corpus, th: Thresholds, venue_id: str = "") -> Candid
     return CandidatePool(scores, cutoffs, candidates, dropped, applied)
 
 
-def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *, venue_id: str = "",
-                  workers: int = 1, progress: bool = False) -> tuple[SelectionResult, dict[str, list[ReviewSignals]]]:
+def select_labels(
+    corpus: Corpus,
+    extractor: SignalExtractor,
+    th: Thresholds,
+    *,
+    venue_id: str = "",
+    workers: int = 1,
+    progress: bool = False,
+) -> tuple[SelectionResult, dict[str, list[ReviewSignals]]]:
     """Scores, candidates (the decision filter applied when the source carries decisions), and the signal rule
     applied to every candidate whose readable reviews could make a majority (the others are decided unread)."""
     pool = candidate_pool(corpus, th, venue_id)
@@ -170,35 +204,64 @@ def select_labels(corpus: Corpus, extractor: SignalExtractor, th: Thresholds, *,
             decisions[f] = decide(f, candidates[f], scores[f].review_count, signals[f], th)
         else:
             decisions[f] = Decision(f, candidates[f], None, UNREACHABLE, 0, 0, (), ())
-    result = SelectionResult(scores, pool.cutoffs, candidates, pool.dropped, pool.decisions_applied, decisions,
-                             funnel=funnel_counts(scores, pool.dropped, candidates, decisions),
-                             unread_reviews=unread, skipped_unreachable=len(forums) - len(reachable))
+    result = SelectionResult(
+        scores,
+        pool.cutoffs,
+        candidates,
+        pool.dropped,
+        pool.decisions_applied,
+        decisions,
+        funnel=funnel_counts(scores, pool.dropped, candidates, decisions),
+        unread_reviews=unread,
+        skipped_unreachable=len(forums) - len(reachable),
+    )
     return result, signals
 
 
-def build_idea(corpus: Corpus, selection: SelectionResult, forum: str, text: str, dataset: str) -> Idea:
+def build_idea(
+    corpus: Corpus, selection: SelectionResult, forum: str, text: str, dataset: str
+) -> Idea:
     """The contract Idea of one kept forum."""
     sub = corpus.submissions[forum]
     s = selection.scores[forum]
     d = selection.decisions[forum]
     assert d.label is not None
     return Idea(
-        idea_id=forum, text=text, format="abstract", source="human", area=sub.area, label=d.label,
-        generator=None, title=sub.title or None,
+        idea_id=forum,
+        text=text,
+        format="abstract",
+        source="human",
+        area=sub.area,
+        label=d.label,
+        generator=None,
+        title=sub.title or None,
         evidence=Evidence(
             rating_mean=round(s.rating_mean, 4),
-            contribution_mean=None if s.contribution_mean is None else round(s.contribution_mean, 4),
+            contribution_mean=None
+            if s.contribution_mean is None
+            else round(s.contribution_mean, 4),
             review_count=s.review_count,
-            positive_signals=d.positive_quotes, negative_signals=d.negative_quotes),
+            positive_signals=d.positive_quotes,
+            negative_signals=d.negative_quotes,
+        ),
         original_text=sub.abstract,
         provenance=Provenance(dataset=dataset, source_id=forum, forum=forum),
     )
 
 
-def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sanitiser: Sanitiser,
-         thresholds: Thresholds, workers: int = 1, progress: bool = False,
-         log: Callable[[str], None] | None = None, reviews_as_of: int | None = None,
-         corpus: Corpus | None = None) -> MineResult:
+def mine(
+    cache_dir: str | Path,
+    *,
+    venue_id: str,
+    extractor: SignalExtractor,
+    sanitiser: Sanitiser,
+    thresholds: Thresholds,
+    workers: int = 1,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+    reviews_as_of: int | None = None,
+    corpus: Corpus | None = None,
+) -> MineResult:
     """Run every mining stage over a raw cache and return the labelled, sanitised ideas (before pairing).
 
     `corpus`: the cache already parsed (as of `reviews_as_of`), for a caller that mines one corpus several times."""
@@ -220,8 +283,9 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")
-    selection, signals = select_labels(corpus, extractor, thresholds, venue_id=venue_id, workers=workers,
-                                       progress=progress)
+    selection, signals = select_labels(
+        corpus, extractor, thresholds, venue_id=venue_id, workers=workers, progress=progress
+    )
     lap("scores, candidates and their reviews' signals")
     kept = selection.kept()
     dataset = f"openreview:{venue_id}"
@@ -233,10 +297,16 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         result = sanitiser.sanitise(corpus.submissions[forum].abstract)
         before += int(bool(evaluation_claims(result.original)))
         left = evaluation_claims(result.text)
-        if left and sanitiser.name != RuleSanitiser.name:  # e.g. a lenient LLM: the rule pass goes over its text
+        if (
+            left and sanitiser.name != RuleSanitiser.name
+        ):  # e.g. a lenient LLM: the rule pass goes over its text
             again = RuleSanitiser().sanitise(result.text)
-            result = replace(result, text=again.text, removed=result.removed + again.removed,
-                             rewritten=result.rewritten + again.rewritten)
+            result = replace(
+                result,
+                text=again.text,
+                removed=result.removed + again.removed,
+                rewritten=result.rewritten + again.rewritten,
+            )
             reasons[f"rule pass after {sanitiser.name} left a claim"] += 1
             left = evaluation_claims(result.text)
         after += int(bool(left))
@@ -246,36 +316,65 @@ def mine(cache_dir: str | Path, *, venue_id: str, extractor: SignalExtractor, sa
         # lines=0: these notes were parsed (and counted) already; the skip is of an idea, not of a note
         if result.error:
             errors += 1
-            summary.skip("sanitise", f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})", forum,
-                         lines=0)
-        if left:  # never a judged text that states its own evaluation (e.g. an abstract of results only)
-            summary.skip("sanitise", "evaluation claims left after sanitising: idea not kept", forum, lines=0)
+            summary.skip(
+                "sanitise",
+                f"LLM sanitiser answer unusable, rule pass used ({result.error[:60]})",
+                forum,
+                lines=0,
+            )
+        if (
+            left
+        ):  # never a judged text that states its own evaluation (e.g. an abstract of results only)
+            summary.skip(
+                "sanitise", "evaluation claims left after sanitising: idea not kept", forum, lines=0
+            )
             claim_skips[str(kept[forum].label)] += 1
             continue
         ideas.append(build_idea(corpus, selection, forum, result.text, dataset))
     lap("sanitise and build the kept ideas")
     scores = selection.scores
     lab = Counter(i.label for i in ideas)
-    stages = [("submissions parsed", len(corpus.submissions)), ("official reviews parsed", n_reviews)]
+    stages = [
+        ("submissions parsed", len(corpus.submissions)),
+        ("official reviews parsed", n_reviews),
+    ]
     stages += [(f"papers: {step}", n) for step, n in selection.funnel.population.items()]
     for side in SIDES:
         stages += [(f"{side}: {step}", n) for step, n in selection.funnel.sides[side].items()]
         stages.append((f"{side}: labelled (abstract free of evaluation claims)", lab[side]))
     by_area: dict[str, dict[str, int]] = {}
     for area in sorted(selection.cutoffs):
-        by_area[area] = {"reviewed": 0, "candidates_novel": 0, "candidates_not_novel": 0, "novel": 0, "not_novel": 0}
+        by_area[area] = {
+            "reviewed": 0,
+            "candidates_novel": 0,
+            "candidates_not_novel": 0,
+            "novel": 0,
+            "not_novel": 0,
+        }
     for s in scores.values():
         by_area[s.area]["reviewed"] += 1
     for forum, side in selection.candidates.items():
         by_area[scores[forum].area][f"candidates_{side}"] += 1
     for idea in ideas:
         by_area[idea.area][idea.label] += 1
-    return MineResult(ideas=ideas, selection=selection, summary=summary, corpus=corpus, stages=stages, by_area=by_area,
-                      sanitised_changed=changed, sanitise_errors=errors, claims_before=before, claims_after=after,
-                      sanitise_reasons=dict(sorted(reasons.items())), seconds=seconds,
-                      sanitise_skipped={side: claim_skips[side] for side in SIDES},
-                      dropped_quotes=int(getattr(extractor, "dropped_total", 0)), reviews_as_of=reviews_as_of,
-                      signals=signals)
+    return MineResult(
+        ideas=ideas,
+        selection=selection,
+        summary=summary,
+        corpus=corpus,
+        stages=stages,
+        by_area=by_area,
+        sanitised_changed=changed,
+        sanitise_errors=errors,
+        claims_before=before,
+        claims_after=after,
+        sanitise_reasons=dict(sorted(reasons.items())),
+        seconds=seconds,
+        sanitise_skipped={side: claim_skips[side] for side in SIDES},
+        dropped_quotes=int(getattr(extractor, "dropped_total", 0)),
+        reviews_as_of=reviews_as_of,
+        signals=signals,
+    )
 
 
 def stage_dict(result: MineResult) -> dict[str, Any]:
@@ -283,8 +382,13 @@ def stage_dict(result: MineResult) -> dict[str, Any]:
     return {name: n for name, n in result.stages}
 
 
-def compare_extractors(this: SelectionResult, this_signals: dict[str, list[ReviewSignals]], other: SelectionResult,
-                       other_signals: dict[str, list[ReviewSignals]], th: Thresholds) -> dict[str, Any]:
+def compare_extractors(
+    this: SelectionResult,
+    this_signals: dict[str, list[ReviewSignals]],
+    other: SelectionResult,
+    other_signals: dict[str, list[ReviewSignals]],
+    th: Thresholds,
+) -> dict[str, Any]:
     """Two extractors' runs on the same candidates and rule: labelled ideas per side (each, both, Jaccard), and
     over the reviews both read (neither failed nor unread), how often they agree on affirming and on disputing."""
     labels: dict[str, Any] = {}
@@ -292,8 +396,12 @@ def compare_extractors(this: SelectionResult, this_signals: dict[str, list[Revie
         a = {f for f, d in this.kept().items() if d.label == side}
         b = {f for f, d in other.kept().items() if d.label == side}
         union = a | b
-        labels[side] = {"this": len(a), "offline": len(b), "both": len(a & b),
-                        "jaccard": round(len(a & b) / len(union), 4) if union else None}
+        labels[side] = {
+            "this": len(a),
+            "offline": len(b),
+            "both": len(a & b),
+            "jaccard": round(len(a & b) / len(union), 4) if union else None,
+        }
     reviews = same_affirms = same_disputes = 0
     for forum in sorted(set(this_signals) & set(other_signals)):
         for x, y in zip(this_signals[forum], other_signals[forum], strict=True):
@@ -302,5 +410,11 @@ def compare_extractors(this: SelectionResult, this_signals: dict[str, list[Revie
             reviews += 1
             same_affirms += review_affirms(x, th) == review_affirms(y, th)
             same_disputes += review_disputes(x, th) == review_disputes(y, th)
-    return {"labels": labels, "reviews": {"reviews": reviews, "same_affirms": same_affirms,
-                                          "same_disputes": same_disputes}}
+    return {
+        "labels": labels,
+        "reviews": {
+            "reviews": reviews,
+            "same_affirms": same_affirms,
+            "same_disputes": same_disputes,
+        },
+    }

@@ -128,16 +128,25 @@ def paper_scores(corpus: Corpus, venue_id: str = "") -> dict[str, PaperScores]:
             continue
         sub = corpus.submissions[forum]
         rating_mean, contribution_mean = review_means(reviews)
-        out[forum] = PaperScores(forum=forum, area=sub.area, status=status_of(corpus, forum), review_count=len(reviews),
-                                 rating_mean=rating_mean, contribution_mean=contribution_mean,
-                                 decision=decision_of(corpus, forum, venue_id), title=sub.title)
+        out[forum] = PaperScores(
+            forum=forum,
+            area=sub.area,
+            status=status_of(corpus, forum),
+            review_count=len(reviews),
+            rating_mean=rating_mean,
+            contribution_mean=contribution_mean,
+            decision=decision_of(corpus, forum, venue_id),
+            title=sub.title,
+        )
     return out
 
 
 def review_means(reviews: Sequence[Review]) -> tuple[float, float | None]:
     """A paper's mean rating and mean contribution over its (non-empty) reviews; None when none scores contribution."""
     contributions = [r.contribution for r in reviews if r.contribution is not None]
-    return float(np.mean([r.rating for r in reviews])), float(np.mean(contributions)) if contributions else None
+    return float(np.mean([r.rating for r in reviews])), float(
+        np.mean(contributions)
+    ) if contributions else None
 
 
 def carries_decisions(scores: Mapping[str, PaperScores]) -> bool:
@@ -145,26 +154,39 @@ def carries_decisions(scores: Mapping[str, PaperScores]) -> bool:
     return any(s.decision in (DECISION_ACCEPTED, "rejected") for s in scores.values())
 
 
-def area_cutoffs(scores: Mapping[str, PaperScores], th: Thresholds) -> dict[str, tuple[float, float]]:
+def area_cutoffs(
+    scores: Mapping[str, PaperScores], th: Thresholds
+) -> dict[str, tuple[float, float]]:
     """Per area: (bottom cut, top cut) of the mean rating over all reviewed submissions."""
     by_area: dict[str, list[float]] = defaultdict(list)
     for s in scores.values():
         by_area[s.area].append(s.rating_mean)
-    return {area: (float(np.percentile(v, th.bottom_quantile * 100)), float(np.percentile(v, th.top_quantile * 100)))
-            for area, v in sorted(by_area.items())}
+    return {
+        area: (
+            float(np.percentile(v, th.bottom_quantile * 100)),
+            float(np.percentile(v, th.top_quantile * 100)),
+        )
+        for area, v in sorted(by_area.items())
+    }
 
 
 # The funnel's steps, in order: the population steps every paper passes, then each side's cuts.
-POPULATION_STEPS: tuple[str, ...] = ("reviewed", "outside the excluded areas", "title not blocklisted",
-                                     "enough reviews", "withdrawn allowed")
+POPULATION_STEPS: tuple[str, ...] = (
+    "reviewed",
+    "outside the excluded areas",
+    "title not blocklisted",
+    "enough reviews",
+    "withdrawn allowed",
+)
 SIDE_STEPS: dict[Side, tuple[str, ...]] = {
     "novel": ("top decile", "rating floor", "contribution", "decision"),
     "not_novel": ("bottom decile", "rating ceiling", "contribution", "decision"),
 }
 
 
-def candidate_side(s: PaperScores, cuts: tuple[float, float], th: Thresholds, *,
-                   decisions: bool = False) -> tuple[Side | None, str]:
+def candidate_side(
+    s: PaperScores, cuts: tuple[float, float], th: Thresholds, *, decisions: bool = False
+) -> tuple[Side | None, str]:
     """Which candidate pool a paper enters, or None with the funnel step it fails (`decisions`: apply the filter)."""
     if s.area in th.excluded_areas:
         return None, "outside the excluded areas"
@@ -220,11 +242,15 @@ def majority_reachable(readable: int, review_count: int, th: Thresholds) -> bool
     return readable >= th.majority * review_count and readable > 0
 
 
-def decide(forum: str, side: Side, review_count: int, signals: list[ReviewSignals], th: Thresholds) -> Decision:
+def decide(
+    forum: str, side: Side, review_count: int, signals: list[ReviewSignals], th: Thresholds
+) -> Decision:
     """Apply "no review opposes, more than half of all reviews agree only" to one candidate (see module doc)."""
     failed = sum(1 for s in signals if s.failed)
     if failed:
-        return Decision(forum, side, None, f"signal extraction failed on {failed} review(s)", 0, 0, (), ())
+        return Decision(
+            forum, side, None, f"signal extraction failed on {failed} review(s)", 0, 0, (), ()
+        )
     affirms = [review_affirms(s, th) for s in signals]
     against_not_novel = [review_affirms(s, th, opposing=True) for s in signals]
     disputes = [review_disputes(s, th) for s in signals]
@@ -265,7 +291,10 @@ class Funnel:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"population": dict(self.population), "sides": {k: dict(v) for k, v in self.sides.items()}}
+        return {
+            "population": dict(self.population),
+            "sides": {k: dict(v) for k, v in self.sides.items()},
+        }
 
 
 @dataclass
@@ -293,8 +322,12 @@ class SelectionResult(CandidatePool):
         return {f: d for f, d in sorted(self.decisions.items()) if d.label is not None}
 
 
-def find_candidates(scores: Mapping[str, PaperScores], th: Thresholds, *, decisions: bool = False,
-                    ) -> tuple[dict[str, tuple[float, float]], dict[str, Side], dict[str, int]]:
+def find_candidates(
+    scores: Mapping[str, PaperScores],
+    th: Thresholds,
+    *,
+    decisions: bool = False,
+) -> tuple[dict[str, tuple[float, float]], dict[str, Side], dict[str, int]]:
     """Area cuts, the candidate side of each qualifying forum, and counts of the step at which the others stopped."""
     cutoffs = area_cutoffs(scores, th)
     candidates: dict[str, Side] = {}
@@ -308,8 +341,12 @@ def find_candidates(scores: Mapping[str, PaperScores], th: Thresholds, *, decisi
     return cutoffs, candidates, dict(sorted(dropped.items()))
 
 
-def funnel_counts(scores: Mapping[str, PaperScores], dropped: Mapping[str, int], candidates: Mapping[str, Side],
-                  decisions: Mapping[str, Decision]) -> Funnel:
+def funnel_counts(
+    scores: Mapping[str, PaperScores],
+    dropped: Mapping[str, int],
+    candidates: Mapping[str, Side],
+    decisions: Mapping[str, Decision],
+) -> Funnel:
     """Papers left after every step (each count is the previous one minus the papers that stopped there)."""
     funnel = Funnel()
     left = len(scores)
@@ -327,7 +364,11 @@ def funnel_counts(scores: Mapping[str, PaperScores], dropped: Mapping[str, int],
             n -= stopped[step]
             counts[step] = n
         outcomes = [d for d in decisions.values() if d.side == side]
-        n -= sum(1 for d in outcomes if d.reason in (UNREACHABLE,) or d.reason.startswith("signal extraction failed"))
+        n -= sum(
+            1
+            for d in outcomes
+            if d.reason in (UNREACHABLE,) or d.reason.startswith("signal extraction failed")
+        )
         counts["enough readable reviews"] = n
         n -= sum(1 for d in outcomes if d.label is None and "review(s)" in d.reason)
         counts["no review opposes"] = n

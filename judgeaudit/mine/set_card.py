@@ -39,18 +39,32 @@ def labels_text(mining: Mapping[str, Any], result: MineResult) -> str:
     """The rule, step by step, with this build's settings."""
     th = mining["thresholds"]
     fields = " and ".join(th["signal_fields"])
-    empty = ("a review with any of them empty gives no signal (it still counts among all reviews)"
-             if th["empty_fields"] == "no-signal" else "a review with an empty field is read for what it holds")
-    weak_aff = {"ignore": "no signal at all", "oppose": "no support for `novel`, but they block a `not_novel` label "
-                "(the earlier rule)", "support": "counted towards a `novel` majority, but no signal against `not_novel`",
-                "count": "counted as explicit affirmations"}[th["weak_affirmations"]]
-    weak_disp = {"ignore": "no signal", "count": "counted as disputes (the earlier rule)"}[th["weak_disputes"]]
+    empty = (
+        "a review with any of them empty gives no signal (it still counts among all reviews)"
+        if th["empty_fields"] == "no-signal"
+        else "a review with an empty field is read for what it holds"
+    )
+    weak_aff = {
+        "ignore": "no signal at all",
+        "oppose": "no support for `novel`, but they block a `not_novel` label (the earlier rule)",
+        "support": "counted towards a `novel` majority, but no signal against `not_novel`",
+        "count": "counted as explicit affirmations",
+    }[th["weak_affirmations"]]
+    weak_disp = {"ignore": "no signal", "count": "counted as disputes (the earlier rule)"}[
+        th["weak_disputes"]
+    ]
     majority = f"{'more than' if th['strict_majority'] else 'at least'} {th['majority']:.0%}"
-    excluded = ", ".join(f"\"{a}\"" for a in th["excluded_areas"]) or "none"
-    decisions = ("applied: the source carries decisions (venue fields or Decision notes)" if mining["decisions_applied"]
-                 else ("not applied: the source carries no acceptance decisions (the snapshot predates them); "
-                       "withdrawn papers are known and stay candidates")
-                 if th["decisions"] == "auto" else "not applied (`--decisions ignore`)")
+    excluded = ", ".join(f'"{a}"' for a in th["excluded_areas"]) or "none"
+    decisions = (
+        "applied: the source carries decisions (venue fields or Decision notes)"
+        if mining["decisions_applied"]
+        else (
+            "not applied: the source carries no acceptance decisions (the snapshot predates them); "
+            "withdrawn papers are known and stay candidates"
+        )
+        if th["decisions"] == "auto"
+        else "not applied (`--decisions ignore`)"
+    )
     return f"""\
 The reference study's selection, step by step (each step is a `judgeaudit mine` option whose default is
 the study's value; `judgeaudit mine --help`):
@@ -59,13 +73,13 @@ the study's value; `judgeaudit mine --help`):
    {empty}. A paper's mean rating and mean contribution are plain means over all its reviews.
 2. **Population.** Per ICLR primary area, over every submission with at least one official review
    (withdrawn and desk-rejected papers included). Excluded area(s): {excluded}. Title blocklist:
-   {len(th['blocklist'])} title(s). At least {th['min_reviews']} official review(s).
+   {len(th["blocklist"])} title(s). At least {th["min_reviews"]} official review(s).
 3. **Rating deciles.** numpy's linear-interpolation percentile of the area's mean ratings; top decile:
-   mean rating >= the {th['top_quantile']:.0%} percentile, bottom decile: <= the {th['bottom_quantile']:.0%}
+   mean rating >= the {th["top_quantile"]:.0%} percentile, bottom decile: <= the {th["bottom_quantile"]:.0%}
    percentile (inclusive: ties at a cut are in).
-4. **Candidates.** `novel`: top decile, mean rating >= {_n(th, 'novel_min_rating')}, mean contribution >=
-   {_n(th, 'novel_min_contribution')}, accepted where decisions are known. `not_novel`: bottom decile,
-   mean rating <= {_n(th, 'not_novel_max_rating')}, mean contribution <= {_n(th, 'not_novel_max_contribution')},
+4. **Candidates.** `novel`: top decile, mean rating >= {_n(th, "novel_min_rating")}, mean contribution >=
+   {_n(th, "novel_min_contribution")}, accepted where decisions are known. `not_novel`: bottom decile,
+   mean rating <= {_n(th, "not_novel_max_rating")}, mean contribution <= {_n(th, "not_novel_max_contribution")},
    not accepted (rejected, desk-rejected or withdrawn) where decisions are known. Decision filter: {decisions}.
 5. **Signals.** An *affirmation* says in so many words that the contribution is new relative to prior
    work; a *dispute* is a statement whose main claim judges the contribution itself as not novel
@@ -73,10 +87,10 @@ the study's value; `judgeaudit mine --help`):
    of what the method does ("extends", "applies", "proposes a new framework for ..."), missing
    citations, criticism of the experiments or of small gains, hedged uncertainty ("unclear whether
    this is new"). Hedged or descriptive affirmations are {weak_aff}; hedged uncertainty is {weak_disp}.
-   Extractor: `{mining['extractor']}` (see *Extractor*).
-6. **Labels.** A `novel` candidate is labelled when no more than {th['max_opposing']} of its reviews dispute
+   Extractor: `{mining["extractor"]}` (see *Extractor*).
+6. **Labels.** A `novel` candidate is labelled when no more than {th["max_opposing"]} of its reviews dispute
    and {majority} of ALL its reviews carry affirmations only; a `not_novel` candidate when no more than
-   {th['max_opposing']} affirm and {majority} of all its reviews carry disputes only. A candidate
+   {th["max_opposing"]} affirm and {majority} of all its reviews carry disputes only. A candidate
    whose readable reviews cannot make that majority is decided without reading (its reviews cannot
    change the outcome). Abstracts are then stripped of evaluation claims; an idea whose abstract still
    holds one is not labelled (counted, see *Funnel*).
@@ -89,17 +103,23 @@ def _versions_text(result: MineResult) -> str:
     if result.reviews_as_of is None:
         return "Review scores and texts are the latest version of each official review"
     skipped = result.summary.skips[(PARSE_STAGE, LATER_REVIEW_VERSION)]
-    return (f"Review scores and texts are each official review as it stood at {result.reviews_as_of_text} "
-            f"(`--reviews-as-of`): {skipped} review versions written later are skipped, so a review edited later "
-            "counts in its earlier version and one first posted later is left out")
+    return (
+        f"Review scores and texts are each official review as it stood at {result.reviews_as_of_text} "
+        f"(`--reviews-as-of`): {skipped} review versions written later are skipped, so a review edited later "
+        "counts in its earlier version and one first posted later is left out"
+    )
 
 
 STEP_LABELS = {
-    "top decile": "in the area's top / bottom decile", "bottom decile": "in the area's top / bottom decile",
-    "rating floor": "rating >= floor / <= ceiling", "rating ceiling": "rating >= floor / <= ceiling",
-    "contribution": "contribution cut", "decision": "decision filter (candidates)",
+    "top decile": "in the area's top / bottom decile",
+    "bottom decile": "in the area's top / bottom decile",
+    "rating floor": "rating >= floor / <= ceiling",
+    "rating ceiling": "rating >= floor / <= ceiling",
+    "contribution": "contribution cut",
+    "decision": "decision filter (candidates)",
     "enough readable reviews": "enough readable reviews for a majority",
-    "no review opposes": "no review opposes", "majority agrees": "more than half of all reviews agree only",
+    "no review opposes": "no review opposes",
+    "majority agrees": "more than half of all reviews agree only",
 }
 
 
@@ -107,8 +127,10 @@ def funnel_text(mining: Mapping[str, Any], report: PairingReport) -> str:
     """The papers left after every step, per side, with the pairing's counts at the end."""
     stages = mining["stages"]
     funnel = mining["funnel"]
-    rows = [f"| submissions parsed | {stages['submissions parsed']} | |",
-            f"| official reviews parsed | {stages['official reviews parsed']} | |"]
+    rows = [
+        f"| submissions parsed | {stages['submissions parsed']} | |",
+        f"| official reviews parsed | {stages['official reviews parsed']} | |",
+    ]
     rows += [f"| {step} | {n} | |" for step, n in funnel["population"].items()]
     rows.append("| | **novel** | **not_novel** |")
     for k in range(len(SIDE_STEPS["novel"]) + 3):
@@ -121,20 +143,24 @@ def funnel_text(mining: Mapping[str, Any], report: PairingReport) -> str:
         rows.append(f"| {label} | {' | '.join(cells)} |")
     lab = mining["labelled"]
     skipped = mining["sanitise_skipped"]
-    rows.append(f"| abstract free of evaluation claims: **labelled** (`{LABELLED_NAME}`) | {lab['novel']} | {lab['not_novel']} |")
+    rows.append(
+        f"| abstract free of evaluation claims: **labelled** (`{LABELLED_NAME}`) | {lab['novel']} | {lab['not_novel']} |"
+    )
     dropped = {side: sum(c.get(side, 0) for c in report.dropped_areas.values()) for side in SIDES}
-    rows.append(f"| in an area with both classes | {lab['novel'] - dropped['novel']} | {lab['not_novel'] - dropped['not_novel']} |")
+    rows.append(
+        f"| in an area with both classes | {lab['novel'] - dropped['novel']} | {lab['not_novel'] - dropped['not_novel']} |"
+    )
     distinct = sum(report.distinct_not_novel_by_area.values())
     pairs = sum(report.pairs_by_area.values())
     rows.append(f"| drawn by a pair: **point set** | {pairs} | {distinct} |")
     return f"""\
 Papers left after each step (each count is the previous one minus the papers that stopped at that step;
 a paper enters one side's column at the decile step). Labelled ideas not kept for an evaluation claim in
-the abstract: {skipped['novel']} `novel`, {skipped['not_novel']} `not_novel`. Candidate reviews with an empty
-signal field (no signal): {mining['candidate_reviews_unread']}; candidates decided unread: {mining['candidates_decided_unread']}.
+the abstract: {skipped["novel"]} `novel`, {skipped["not_novel"]} `not_novel`. Candidate reviews with an empty
+signal field (no signal): {mining["candidate_reviews_unread"]}; candidates decided unread: {mining["candidates_decided_unread"]}.
 Pairs: {pairs} over {len(report.pairs_by_area)} areas, {distinct} distinct `not_novel` ideas ({pairs - distinct} draws reuse
-one). The reference study's set: {REFERENCE_SIZE['pairs']} pairs over {REFERENCE_SIZE['areas']} areas,
-{REFERENCE_SIZE['novel']} `novel` and {REFERENCE_SIZE['not_novel_distinct']} distinct `not_novel` ideas.
+one). The reference study's set: {REFERENCE_SIZE["pairs"]} pairs over {REFERENCE_SIZE["areas"]} areas,
+{REFERENCE_SIZE["novel"]} `novel` and {REFERENCE_SIZE["not_novel_distinct"]} distinct `not_novel` ideas.
 
 | step | count | |
 |---|---|---|
@@ -142,18 +168,26 @@ one). The reference study's set: {REFERENCE_SIZE['pairs']} pairs over {REFERENCE
 """
 
 
-def area_text(result: MineResult, report: PairingReport, excluded: tuple[str, ...] | list[str]) -> str:
+def area_text(
+    result: MineResult, report: PairingReport, excluded: tuple[str, ...] | list[str]
+) -> str:
     """Per area: reviewed papers, candidates and labelled ideas per side, pairs and distinct not_novel partners."""
     rows = []
     for area, c in result.by_area.items():
         note = "excluded area" if area in excluded else ""
         if area in report.dropped_areas:
             note = "dropped: lacks a class"
-        rows.append(f"| {area} | {c['reviewed']} | {c['candidates_novel']} | {c['candidates_not_novel']} | {c['novel']} | "
-                    f"{c['not_novel']} | {report.pairs_by_area.get(area, 0)} | {report.distinct_not_novel_by_area.get(area, 0)} "
-                    f"| {note} |")
-    return ("| area | reviewed | novel candidates | not_novel candidates | labelled novel | labelled not_novel | pairs "
-            "| distinct not_novel in pairs | note |\n|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+        rows.append(
+            f"| {area} | {c['reviewed']} | {c['candidates_novel']} | {c['candidates_not_novel']} | {c['novel']} | "
+            f"{c['not_novel']} | {report.pairs_by_area.get(area, 0)} | {report.distinct_not_novel_by_area.get(area, 0)} "
+            f"| {note} |"
+        )
+    return (
+        "| area | reviewed | novel candidates | not_novel candidates | labelled novel | labelled not_novel | pairs "
+        "| distinct not_novel in pairs | note |\n|---|---|---|---|---|---|---|---|---|\n"
+        + "\n".join(rows)
+        + "\n"
+    )
 
 
 def _per_area(counts: Mapping[str, int]) -> str:
@@ -163,20 +197,31 @@ def _per_area(counts: Mapping[str, int]) -> str:
 
 def pairing_text(mining: Mapping[str, Any], report: PairingReport) -> str:
     """How the pairs and the point set were drawn from the labelled pool."""
-    point_set = ("the ideas of the pairs, each once (the reference's): a labelled `not_novel` idea no pair drew is "
-                 f"not in it, but it is in `{LABELLED_NAME}`" if mining["point_set"] == "pairs"
-                 else "every labelled idea (`--point-set labelled`), a larger set than the reference's")
-    positions = ("drawn at random per pair" if mining["positions"] == "random"
-                 else "balanced over the whole set (exactly half at a, `--positions balanced`)")
-    dropped = ", ".join(f"{a} ({c['novel']} novel, {c['not_novel']} not_novel)"
-                        for a, c in report.dropped_areas.items()) or "none"
+    point_set = (
+        "the ideas of the pairs, each once (the reference's): a labelled `not_novel` idea no pair drew is "
+        f"not in it, but it is in `{LABELLED_NAME}`"
+        if mining["point_set"] == "pairs"
+        else "every labelled idea (`--point-set labelled`), a larger set than the reference's"
+    )
+    positions = (
+        "drawn at random per pair"
+        if mining["positions"] == "random"
+        else "balanced over the whole set (exactly half at a, `--positions balanced`)"
+    )
+    dropped = (
+        ", ".join(
+            f"{a} ({c['novel']} novel, {c['not_novel']} not_novel)"
+            for a, c in report.dropped_areas.items()
+        )
+        or "none"
+    )
     return f"""\
 Per area, from the labelled ideas: an area lacking either class is dropped whole (here: {dropped});
 every `novel` idea is in exactly one pair; its `not_novel` partner is drawn at random without replacement
 from the area's `not_novel` ideas, which are drawn again (reused) only once the area has run out
 (draws that reuse an idea: {_per_area(report.reused_not_novel_by_area)}). The novel idea's position (a/b) is
 {positions}: {report.novel_at_a} at a, {report.novel_at_b} at b. One seeded generator makes every draw:
-seed **{mining['seed']}** (the reference did not seed its draw). The point set (`pointwise.jsonl`) is
+seed **{mining["seed"]}** (the reference did not seed its draw). The point set (`pointwise.jsonl`) is
 {point_set}.
 """
 
@@ -195,25 +240,31 @@ def extractor_text(mining: Mapping[str, Any]) -> str:
     name = mining["extractor"]
     record = mining.get("extractor_record") or {}
     if name == "offline":
-        return ("This set is built by the offline cue extractor (`offline`, no model): cue lists for the definition "
-                "above, with negation, hedge, scope and contrast handling; hedged or descriptive affirmations and "
-                "hedged uncertainty are marked weak, which the rule above reads as no signal. Its cue lists were "
-                "written while reading the development split, so its dev figures below are in-sample.\n")
+        return (
+            "This set is built by the offline cue extractor (`offline`, no model): cue lists for the definition "
+            "above, with negation, hedge, scope and contrast handling; hedged or descriptive affirmations and "
+            "hedged uncertainty are marked weak, which the rule above reads as no signal. Its cue lists were "
+            "written while reading the development split, so its dev figures below are in-sample.\n"
+        )
     lines = [f"This set is built by the extractor `{name}`."]
     prov = record.get("provenance")
     if prov:
-        lines.append(f"Its answers come from the answer cache (replayed without a model: `--llm-replay`): "
-                     f"{prov.get('answers')} answers; models {prov.get('models')}; prompt {prov.get('prompt')} "
-                     f"(sha256 `{prov.get('prompt_sha256')}`); answered {prov.get('dates')}.")
+        lines.append(
+            f"Its answers come from the answer cache (replayed without a model: `--llm-replay`): "
+            f"{prov.get('answers')} answers; models {prov.get('models')}; prompt {prov.get('prompt')} "
+            f"(sha256 `{prov.get('prompt_sha256')}`); answered {prov.get('dates')}."
+        )
     agree = record.get("agreement_with_offline")
     if agree:
-        rows = [f"| {side} | {a['this']} | {a['offline']} | {a['both']} | {_fmt(a['jaccard'])} |" for side, a in
-                agree["labels"].items()]
+        rows = [
+            f"| {side} | {a['this']} | {a['offline']} | {a['both']} | {_fmt(a['jaccard'])} |"
+            for side, a in agree["labels"].items()
+        ]
         rv = agree["reviews"]
         lines.append(f"""
 Agreement with the offline extractor on the same candidates and rule (labelled ideas per side; reviews
-read by both: {rv['reviews']}, same affirmation flag on {rv['same_affirms']}, same dispute flag on
-{rv['same_disputes']}):
+read by both: {rv["reviews"]}, same affirmation flag on {rv["same_affirms"]}, same dispute flag on
+{rv["same_disputes"]}):
 
 | label | this extractor | offline | both | Jaccard |
 |---|---|---|---|---|
@@ -228,17 +279,31 @@ def calibration_text(calibration: Mapping[str, Any] | None) -> str:
         return "Not measured for this extractor version (run `judgeaudit mine ... --dev PATH`).\n"
     pq = calibration.get("passages", {})
     la = calibration.get("labels", {})
-    rows = [f"| {pol} | {_fmt(q.get('precision'))} | {_fmt(q.get('recall'))} | {_fmt(q.get('f1'))} | {q.get('extracted')} | "
-            f"{q.get('reference')} |" for pol in ("affirm", "dispute") for q in [pq.get(pol, {})]]
-    lrows = [f"| {lab} | {q.get('with_forum')} | {q.get('candidates')} | {q.get('kept_same_label')} | {q.get('swapped')} | "
-             f"{_fmt(q.get('recall'))} |" for lab in ("novel", "not_novel") for q in [la.get(lab, {})]]
+    rows = [
+        f"| {pol} | {_fmt(q.get('precision'))} | {_fmt(q.get('recall'))} | {_fmt(q.get('f1'))} | {q.get('extracted')} | "
+        f"{q.get('reference')} |"
+        for pol in ("affirm", "dispute")
+        for q in [pq.get(pol, {})]
+    ]
+    lrows = [
+        f"| {lab} | {q.get('with_forum')} | {q.get('candidates')} | {q.get('kept_same_label')} | {q.get('swapped')} | "
+        f"{_fmt(q.get('recall'))} |"
+        for lab in ("novel", "not_novel")
+        for q in [la.get(lab, {})]
+    ]
     m = calibration.get("dev_score_means") or {}
-    means = "" if not m else (f"Review scores: for {m.get('same_means')} of the {m.get('reviewed')} dev ideas with reviews "
-                              "here, the mean rating and mean contribution over the reviews read equal the means the "
-                              "reference published (to its two decimals).\n\n")
+    means = (
+        ""
+        if not m
+        else (
+            f"Review scores: for {m.get('same_means')} of the {m.get('reviewed')} dev ideas with reviews "
+            "here, the mean rating and mean contribution over the reviews read equal the means the "
+            "reference published (to its two decimals).\n\n"
+        )
+    )
     return f"""\
 Measured on the development third of the reference study's published Human-Only labels
-(`human_only_dev.jsonl`, {pq.get('ideas_measured')} ideas found in the snapshot; the other two thirds are held
+(`human_only_dev.jsonl`, {pq.get("ideas_measured")} ideas found in the snapshot; the other two thirds are held
 out). Matching rule: an extracted quote matches a reference passage when, after normalising case, markup
 and whitespace, one contains the other or they share >= 80% of the shorter one's words. The reference
 lists only the passages on each idea's own label side, so an opposite-polarity quote on a dev idea
@@ -254,7 +319,7 @@ Dev ideas in the labelled pool with the reference's label (before pairing):
 |---|---|---|---|---|---|
 {chr(10).join(lrows)}
 
-{means}Reproduce: `{calibration.get('command', 'judgeaudit mine ... --dev PATH')}`.
+{means}Reproduce: `{calibration.get("command", "judgeaudit mine ... --dev PATH")}`.
 """
 
 
@@ -275,17 +340,23 @@ def crossval_text(crossval: Mapping[str, Any] | None, mining: Mapping[str, Any])
     """The grouped cross-validation record (bench_extractor.py --write), or how to make it."""
     if crossval is None:
         return "Not computed for this set (run `python tests/benchmarks/bench_extractor.py --write <set dir>`, then mine).\n"
-    return f"""{crossval.get('text', '')}{_stale(crossval, mining)}
+    return f"""{crossval.get("text", "")}{_stale(crossval, mining)}
 
-{crossval.get('table_markdown', '')}
+{crossval.get("table_markdown", "")}
 
-{crossval.get('ablation_markdown', '')}
+{crossval.get("ablation_markdown", "")}
 
-Recompute: `{crossval.get('command')}`.
+Recompute: `{crossval.get("command")}`.
 """
 
 
-STUDY_ORDER = ("previous_set", "reading_ceiling_reference_rule", "reading_ceiling", "stance_cases", "kept_not_novel_cases")
+STUDY_ORDER = (
+    "previous_set",
+    "reading_ceiling_reference_rule",
+    "reading_ceiling",
+    "stance_cases",
+    "kept_not_novel_cases",
+)
 """The order the card shows the known study records in (others follow, by key)."""
 
 
@@ -294,10 +365,14 @@ def studies_text(studies: Mapping[str, Any] | None, mining: Mapping[str, Any]) -
     if not studies:
         return "None stored beside this set.\n"
     parts = []
-    for key in sorted(studies, key=lambda k: (STUDY_ORDER.index(k) if k in STUDY_ORDER else len(STUDY_ORDER), k)):
+    for key in sorted(
+        studies, key=lambda k: (STUDY_ORDER.index(k) if k in STUDY_ORDER else len(STUDY_ORDER), k)
+    ):
         record = studies[key]
-        parts.append(f"### {record.get('title', key)}\n\n{record.get('text', '')}{_stale(record, mining)}\n\n"
-                     f"{record.get('table_markdown', '')}\n\nRecompute: `{record.get('command')}`.\n")
+        parts.append(
+            f"### {record.get('title', key)}\n\n{record.get('text', '')}{_stale(record, mining)}\n\n"
+            f"{record.get('table_markdown', '')}\n\nRecompute: `{record.get('command')}`.\n"
+        )
     return "\n".join(parts)
 
 
@@ -340,17 +415,28 @@ reference's labels where that model did not follow it.
 """
 
 
-def write_set_card(set_dir: Path, result: MineResult, report: PairingReport, *, mining: Mapping[str, Any],
-                   source: Mapping[str, Any], command: str, calibration: Mapping[str, Any] | None,
-                   crossval: Mapping[str, Any] | None, studies: Mapping[str, Any] | None) -> Path:
+def write_set_card(
+    set_dir: Path,
+    result: MineResult,
+    report: PairingReport,
+    *,
+    mining: Mapping[str, Any],
+    source: Mapping[str, Any],
+    command: str,
+    calibration: Mapping[str, Any] | None,
+    crossval: Mapping[str, Any] | None,
+    studies: Mapping[str, Any] | None,
+) -> Path:
     """Write the set's README.md (after its data files and manifest)."""
     lab = mining["labelled"]
     pairs = sum(report.pairs_by_area.values())
     distinct = sum(report.distinct_not_novel_by_area.values())
-    summary = (f"Human-Only gold labels mined from the public ICLR 2026 OpenReview reviews with the reference study's "
-               f"selection: {lab['novel']} `novel` and {lab['not_novel']} `not_novel` labelled ideas (`{LABELLED_NAME}`), "
-               f"{pairs} same-area pairs ({pairs} `novel` and {distinct} distinct `not_novel` ideas, the point set), "
-               "abstracts with evaluation information removed. See *Labels* and *Funnel* below.")
+    summary = (
+        f"Human-Only gold labels mined from the public ICLR 2026 OpenReview reviews with the reference study's "
+        f"selection: {lab['novel']} `novel` and {lab['not_novel']} `not_novel` labelled ideas (`{LABELLED_NAME}`), "
+        f"{pairs} same-area pairs ({pairs} `novel` and {distinct} distinct `not_novel` ideas, the point set), "
+        "abstracts with evaluation information removed. See *Labels* and *Funnel* below."
+    )
     sections = {
         "Labels": labels_text(mining, result),
         "Funnel": funnel_text(mining, report),
@@ -364,7 +450,7 @@ def write_set_card(set_dir: Path, result: MineResult, report: PairingReport, *, 
         "Abstract sanitising": sanitising_text(result),
         "File order": ORDER_TEXT,
         "Source and licence": f"""\
-Source: OpenReview `{source.get('venue')}` (snapshot `{source.get('path')}`, sha256 `{source.get('sha256')}`).
+Source: OpenReview `{source.get("venue")}` (snapshot `{source.get("path")}`, sha256 `{source.get("sha256")}`).
 Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and ICLR
 when redistributing. Build command: `{command}`.
 """,

@@ -26,7 +26,9 @@ def _fresh_dir(parent: Path, prefix: str) -> Path:
     path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(path, 0o777 & ~umask)  # mkdtemp creates 0700; a set directory gets the usual permissions
+    os.chmod(
+        path, 0o777 & ~umask
+    )  # mkdtemp creates 0700; a set directory gets the usual permissions
     return path
 
 

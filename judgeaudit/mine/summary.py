@@ -53,12 +53,21 @@ class RunSummary:
         """JSON-ready form, sorted for byte-stable output."""
         return {
             "skipped": [
-                {"stage": s, "reason": r, "count": self.skips[(s, r)], "examples": self.examples.get((s, r), [])}
+                {
+                    "stage": s,
+                    "reason": r,
+                    "count": self.skips[(s, r)],
+                    "examples": self.examples.get((s, r), []),
+                }
                 for s, r in sorted(self.skips)
             ],
             "counted": {k: self.notes[k] for k in sorted(self.notes)},
-            "accounting": {"lines_read": self.lines_read, "kept": {k: self.kept[k] for k in sorted(self.kept)},
-                           "skipped_lines": self.skipped_lines, "unaccounted": self.unaccounted()},
+            "accounting": {
+                "lines_read": self.lines_read,
+                "kept": {k: self.kept[k] for k in sorted(self.kept)},
+                "skipped_lines": self.skipped_lines,
+                "unaccounted": self.unaccounted(),
+            },
         }
 
     def lines(self) -> list[str]:

@@ -57,8 +57,9 @@ class WorkUnit:
     prompt: str
 
 
-def work_units(corpus: Corpus, th: Thresholds, extractor: LLMExtractor, *,
-               venue_id: str = "") -> tuple[list[WorkUnit], dict[str, Any]]:
+def work_units(
+    corpus: Corpus, th: Thresholds, extractor: LLMExtractor, *, venue_id: str = ""
+) -> tuple[list[WorkUnit], dict[str, Any]]:
     """The work units of the candidates (see module doc) and the counts of what was left out and why."""
     pool = candidate_pool(corpus, th, venue_id)
     forums = sorted(pool.candidates)
@@ -74,12 +75,24 @@ def work_units(corpus: Corpus, th: Thresholds, extractor: LLMExtractor, *,
                 continue
             prompt = extractor.prompt(review)
             key = extractor.llm.key(prompt)
-            units.setdefault(key, WorkUnit(key, forum, review.review_id, pool.candidates[forum], extractor.name,
-                                           prompt_sha256(prompt), prompt))
+            units.setdefault(
+                key,
+                WorkUnit(
+                    key,
+                    forum,
+                    review.review_id,
+                    pool.candidates[forum],
+                    extractor.name,
+                    prompt_sha256(prompt),
+                    prompt,
+                ),
+            )
     out = sorted(units.values(), key=lambda u: (u.forum, u.review_id))
     chars = sum(len(u.prompt) for u in out)
     counts = {
-        "candidates": {side: sum(1 for s in pool.candidates.values() if s == side) for side in SIDES},
+        "candidates": {
+            side: sum(1 for s in pool.candidates.values() if s == side) for side in SIDES
+        },
         "candidates_decided_unread": len(forums) - len(reachable),
         "reviews_of_candidates": sum(len(corpus.reviews[f]) for f in forums),
         "reviews_with_an_empty_signal_field": unread,
@@ -127,17 +140,27 @@ def import_answers(answers: Path, units_file: Path, cache_dir: Path) -> dict[str
     counts: Counter[str] = Counter()
     for line, row in _rows(answers):
         where = f"{answers}:{line}"
-        missing = [k for k in ANSWER_FIELDS if not isinstance(row.get(k), str) or not row[k].strip()]
+        missing = [
+            k for k in ANSWER_FIELDS if not isinstance(row.get(k), str) or not row[k].strip()
+        ]
         if missing:
-            raise UnitsError(f"{where}: missing or empty field(s) {', '.join(missing)} (needs {', '.join(ANSWER_FIELDS)})")
+            raise UnitsError(
+                f"{where}: missing or empty field(s) {', '.join(missing)} (needs {', '.join(ANSWER_FIELDS)})"
+            )
         unit = units.get(row["id"])
         if unit is None:
             raise UnitsError(f"{where}: id {row['id'][:16]}... is not a unit of {units_file}")
-        record = {"model": row["model"], "response": row["answer"], "prompt_sha256": unit["prompt_sha256"],
-                  "date": row["date"]}
+        record = {
+            "model": row["model"],
+            "response": row["answer"],
+            "prompt_sha256": unit["prompt_sha256"],
+            "date": row["date"],
+        }
         earlier = records.get(row["id"]) or cache.get(row["id"])
         if earlier is not None and earlier.get("response") != row["answer"]:
-            raise UnitsError(f"{where}: id {row['id'][:16]}... already has another answer (in this file or the cache)")
+            raise UnitsError(
+                f"{where}: id {row['id'][:16]}... already has another answer (in this file or the cache)"
+            )
         if row["id"] in records:
             counts["repeated rows (same answer)"] += 1
             continue
@@ -149,5 +172,7 @@ def import_answers(answers: Path, units_file: Path, cache_dir: Path) -> dict[str
         records[row["id"]] = record
     for key, record in records.items():
         cache.put(key, record)
-    counts["units without an answer"] = len(set(units) - set(records) - {k for k in units if cache.get(k)})
+    counts["units without an answer"] = len(
+        set(units) - set(records) - {k for k in units if cache.get(k)}
+    )
     return dict(sorted(counts.items()))

@@ -28,7 +28,9 @@ from judgeaudit.providers.failures import exception_chain
 
 OPEN_SECONDS = 300.0
 # OS errors that mean nothing could be reached at all.
-_UNREACHABLE = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH, errno.EADDRNOTAVAIL})
+_UNREACHABLE = frozenset(
+    {errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH, errno.EADDRNOTAVAIL}
+)
 # Connect failures of the HTTP clients litellm uses (httpx, aiohttp), by class name: a connect
 # *timeout* is a different class in both (httpx.ConnectTimeout, aiohttp ServerTimeoutError).
 _CONNECT_ERRORS = frozenset({"ConnectError", "ClientConnectorError", "ClientConnectorDNSError"})
@@ -56,14 +58,18 @@ class Down:
 
     def message(self) -> str:
         """The one-line cause of a call that was not tried."""
-        return (f"{self.cause} (not tried: an earlier call to this endpoint gave up after {self.attempts} "
-                f"attempt{'s' if self.attempts != 1 else ''}; -M fail_fast=false tries every call)")
+        return (
+            f"{self.cause} (not tried: an earlier call to this endpoint gave up after {self.attempts} "
+            f"attempt{'s' if self.attempts != 1 else ''}; -M fail_fast=false tries every call)"
+        )
 
 
 class Breaker:
     """Endpoints marked down in this process (thread-safe; one instance, `BREAKER`)."""
 
-    def __init__(self, open_seconds: float = OPEN_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, open_seconds: float = OPEN_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._open_seconds = open_seconds
         self._clock = clock
         self._down: dict[str, Down] = {}

@@ -104,5 +104,8 @@ class CallQueue:
         if not self._waiting:
             self._busy = False
             return
-        best = max(range(len(self._waiting)), key=lambda i: (common_prefix(self._last_prompt, self._waiting[i].prompt), -i))
+        best = max(
+            range(len(self._waiting)),
+            key=lambda i: (common_prefix(self._last_prompt, self._waiting[i].prompt), -i),
+        )
         self._waiting.pop(best).go.set()

@@ -37,16 +37,25 @@ _REASON = f'reason ::= ([^\\n#V] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASO
 _SCORE_REASON = f'reason ::= ([^\\n#S] [^\\n]{{0,{REASON_CHARS - 1}}} "\\n"){{0,{REASON_LINES}}}'
 _SCORE = 'score ::= "Score: " [0-4]'
 # The two-stage judge's dimensions, in the order its prompt lists them (judges/rubric.py DIMENSIONS).
-TWO_STAGE_DIMENSIONS: tuple[str, ...] = ("problem", "data", "method", "objective", "evaluation", "assumptions")
+TWO_STAGE_DIMENSIONS: tuple[str, ...] = (
+    "problem",
+    "data",
+    "method",
+    "objective",
+    "evaluation",
+    "assumptions",
+)
 _DIMENSION_LINES = " ".join(f'"{d}: " [0-4] "\\n"' for d in TWO_STAGE_DIMENSIONS)
 CONCEPT_MIN = 3
 CONCEPT_MAX = 10
 CONCEPT_WORDS = 6
-_CONCEPTS = (f'root ::= item{{{CONCEPT_MIN},{CONCEPT_MAX}}}\n'
-             'item ::= "- " phrase "\\n"\n'
-             f'phrase ::= lead (" " word){{0,{CONCEPT_WORDS - 1}}}\n'
-             'lead ::= [A-Za-z] [A-Za-z0-9-]{0,23}\n'
-             'word ::= [A-Za-z0-9(] [^ \\n]{0,23}\n')
+_CONCEPTS = (
+    f"root ::= item{{{CONCEPT_MIN},{CONCEPT_MAX}}}\n"
+    'item ::= "- " phrase "\\n"\n'
+    f'phrase ::= lead (" " word){{0,{CONCEPT_WORDS - 1}}}\n'
+    "lead ::= [A-Za-z] [A-Za-z0-9-]{0,23}\n"
+    "word ::= [A-Za-z0-9(] [^ \\n]{0,23}\n"
+)
 # Answer instructions that identify a prompt's format for `auto` (checked in this order).
 TWO_STAGE_MARKER = "assumptions: <0-4>"
 RUBRIC_MARKER = "Score: <0-4>"
@@ -67,7 +76,9 @@ GRAMMARS: dict[str, str] = {
 GRAMMAR_NAMES: tuple[str, ...] = ("none", "auto", *GRAMMARS)
 # (grammar name, kind, labels) of the verdict formats `auto` recognises by their quoted final lines.
 _VERDICT_FORMATS: tuple[tuple[str, str, str], ...] = (
-    ("pairwise", "pairwise", "AB"), ("pairwise_12", "pairwise", "12"), ("pointwise", "pointwise", "AB"),
+    ("pairwise", "pairwise", "AB"),
+    ("pairwise_12", "pairwise", "12"),
+    ("pointwise", "pointwise", "AB"),
 )
 
 

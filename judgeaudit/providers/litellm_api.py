@@ -168,11 +168,16 @@ def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
     """One line naming why a litellm call failed and where (unredacted: redact before use)."""
     chain = list(exception_chain(ex))
     text = one_line(str(ex))
-    if any(isinstance(e, ConnectionRefusedError) for e in chain) or "connection refused" in text.lower():
+    if (
+        any(isinstance(e, ConnectionRefusedError) for e in chain)
+        or "connection refused" in text.lower()
+    ):
         return f"connection refused at {endpoint}"
     if isinstance(ex, litellm.Timeout) or any(isinstance(e, TimeoutError) for e in chain):
         return f"no response from {endpoint} in time ({text})"
-    if isinstance(ex, litellm.APIConnectionError) or any(isinstance(e, ConnectionError) for e in chain):
+    if isinstance(ex, litellm.APIConnectionError) or any(
+        isinstance(e, ConnectionError) for e in chain
+    ):
         root = chain[-1]
         return f"cannot connect to {endpoint}: {type(root).__name__}: {one_line(str(root))}"
     if isinstance(ex, litellm.NotFoundError):
@@ -187,11 +192,15 @@ def retry_limits(max_retries: Any, timeout: Any) -> tuple[int, float]:
     try:
         retries, seconds = int(max_retries), float(timeout)
     except (TypeError, ValueError):
-        raise ValueError(f"litellm provider: -M max_retries must be a whole number and -M timeout a number of "
-                         f"seconds, got max_retries={max_retries!r}, timeout={timeout!r}") from None
+        raise ValueError(
+            f"litellm provider: -M max_retries must be a whole number and -M timeout a number of "
+            f"seconds, got max_retries={max_retries!r}, timeout={timeout!r}"
+        ) from None
     if retries < 0 or retries != float(max_retries) or not seconds > 0:
-        raise ValueError(f"litellm provider: need -M max_retries >= 0 (whole) and -M timeout > 0, "
-                         f"got max_retries={max_retries!r}, timeout={timeout!r}")
+        raise ValueError(
+            f"litellm provider: need -M max_retries >= 0 (whole) and -M timeout > 0, "
+            f"got max_retries={max_retries!r}, timeout={timeout!r}"
+        )
     return retries, seconds
 
 
@@ -199,25 +208,31 @@ def messages_to_litellm(messages: list[ChatMessage]) -> list[dict[str, Any]]:
     """Inspect chat messages as OpenAI-style dicts (text, assistant tool calls, tool results)."""
     out: list[dict[str, Any]] = []
     for i, m in enumerate(messages):
-        if not isinstance(m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool):
+        if not isinstance(
+            m, ChatMessageSystem | ChatMessageUser | ChatMessageAssistant | ChatMessageTool
+        ):
             raise ValueError(f"litellm provider: message {i} has unsupported role {m.role!r}")
         try:
             text = message_text(m, i)
         except ValueError as exc:
             raise ValueError(f"litellm provider: {exc}") from None
         if isinstance(m, ChatMessageTool):
-            out.append({
-                "role": "tool",
-                "tool_call_id": m.tool_call_id or "",
-                "name": m.function or "",
-                "content": f"Error: {m.error.message}" if m.error else text,
-            })
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": m.tool_call_id or "",
+                    "name": m.function or "",
+                    "content": f"Error: {m.error.message}" if m.error else text,
+                }
+            )
         elif isinstance(m, ChatMessageAssistant) and m.tool_calls:
-            out.append({
-                "role": "assistant",
-                "content": text or None,
-                "tool_calls": [tool_call_to_litellm(call) for call in m.tool_calls],
-            })
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": text or None,
+                    "tool_calls": [tool_call_to_litellm(call) for call in m.tool_calls],
+                }
+            )
         else:
             out.append({"role": m.role, "content": text})
     return out
@@ -346,7 +361,9 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
         raw_calls = getattr(message, "tool_calls", None) or []
         tool_calls = [tool_call_from_litellm(call, i) for i, call in enumerate(raw_calls)]
         stop: StopReason = (
-            "tool_calls" if tool_calls else _FINISH_REASONS.get(choice.finish_reason or "", "unknown")
+            "tool_calls"
+            if tool_calls
+            else _FINISH_REASONS.get(choice.finish_reason or "", "unknown")
         )
         choices.append(
             ChatCompletionChoice(
@@ -477,14 +494,18 @@ class LiteLLMAPI(ModelAPI):
             request["api_base"] = self.base_url
         model_call = ModelCall.create(REDACTOR.data(request), None)  # returned with the output
         down = BREAKER.down(self.endpoint()) if self._fail_fast else None
-        if down is not None:  # the endpoint gave no answer to an earlier call: do not wait for it again
+        if (
+            down is not None
+        ):  # the endpoint gave no answer to an earlier call: do not wait for it again
             model_call.set_error({"error": down.message(), "status_code": None})
             raise LiteLLMCallError(down.message(), "EndpointDown", None, RetryDecision.no())
         try:
             response = await self._complete(request, config)
         except Exception as ex:
             attempts, seconds = getattr(ex, "gave_up", (1, 0.0))
-            tried = f" (gave up after {attempts} attempts in {seconds:.1f} s)" if attempts > 1 else ""
+            tried = (
+                f" (gave up after {attempts} attempts in {seconds:.1f} s)" if attempts > 1 else ""
+            )
             cause = REDACTOR.text(failure_cause(ex, self._litellm, self.endpoint()))
             message = cause + tried
             status = getattr(ex, "status_code", None)
@@ -500,7 +521,10 @@ class LiteLLMAPI(ModelAPI):
                     self.model_name, "", stop_reason="content_filter", error=message
                 ), model_call
             raise LiteLLMCallError(  # retries are used up: Inspect must not retry it again
-                message, type(ex).__name__, status if isinstance(status, int) else None, RetryDecision.no()
+                message,
+                type(ex).__name__,
+                status if isinstance(status, int) else None,
+                RetryDecision.no(),
             ) from None
         model_call.set_response(REDACTOR.data(response.model_dump()))
         BREAKER.clear(self.endpoint())
@@ -537,15 +561,20 @@ class LiteLLMAPI(ModelAPI):
         def log_retry(state: RetryCallState) -> None:
             failed = state.outcome.exception() if state.outcome else None
             cause = failure_cause(failed, self._litellm, self.endpoint()) if failed else "unknown"
-            logger.info(REDACTOR.text(f"litellm/{self.model_name}: attempt {state.attempt_number} failed "
-                                      f"({cause}); retrying in {state.upcoming_sleep:.1f} s"))
+            logger.info(
+                REDACTOR.text(
+                    f"litellm/{self.model_name}: attempt {state.attempt_number} failed "
+                    f"({cause}); retrying in {state.upcoming_sleep:.1f} s"
+                )
+            )
 
         stop = stop_after_attempt(retries + 1) | stop_before_delay(timeout)
         if self._fail_fast:
             stop = stop | BREAKER.stop_when_down(self.endpoint())
         retrying = AsyncRetrying(
             stop=stop,
-            wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT) + wait_random(0, RETRY_JITTER),
+            wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT)
+            + wait_random(0, RETRY_JITTER),
             retry=retry_if_exception(lambda ex: classify_retry(ex, self._litellm).retry),
             before_sleep=log_retry,
             sleep=retry_sleep,
@@ -556,7 +585,9 @@ class LiteLLMAPI(ModelAPI):
                 with attempt:
                     attempts += 1
                     left = max(timeout - (time.monotonic() - start), 0.1)
-                    per_attempt = min(left, config.attempt_timeout) if config.attempt_timeout else left
+                    per_attempt = (
+                        min(left, config.attempt_timeout) if config.attempt_timeout else left
+                    )
                     return await self._acompletion({**request, "timeout": per_attempt})
         except Exception as ex:
             ex.gave_up = (attempts, time.monotonic() - start)  # type: ignore[attr-defined]

@@ -43,7 +43,9 @@ from typing import Any
 
 LIBRARY_PACKAGE = "xllamacpp"
 LIBRARY_VERSION = "2026.10.11549"
-DEFAULT_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: the base of the seed drawn when none is given
+DEFAULT_SEED = (
+    0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: the base of the seed drawn when none is given
+)
 PENALTY_LAST_N = 64  # tokens the repetition penalties look back on (llama-cpp-python's default)
 FLASH_ATTN_DISABLED = 0
 
@@ -62,13 +64,23 @@ class ModelParams(ctypes.Structure):
     """struct llama_model_params."""
 
     _fields_ = [
-        ("devices", ctypes.c_void_p), ("tensor_buft_overrides", ctypes.c_void_p),
-        ("n_gpu_layers", ctypes.c_int32), ("split_mode", ctypes.c_int), ("load_mode", ctypes.c_int),
-        ("lazy_mode", ctypes.c_int), ("main_gpu", ctypes.c_int32), ("tensor_split", ctypes.c_void_p),
-        ("progress_callback", ctypes.c_void_p), ("progress_callback_user_data", ctypes.c_void_p),
+        ("devices", ctypes.c_void_p),
+        ("tensor_buft_overrides", ctypes.c_void_p),
+        ("n_gpu_layers", ctypes.c_int32),
+        ("split_mode", ctypes.c_int),
+        ("load_mode", ctypes.c_int),
+        ("lazy_mode", ctypes.c_int),
+        ("main_gpu", ctypes.c_int32),
+        ("tensor_split", ctypes.c_void_p),
+        ("progress_callback", ctypes.c_void_p),
+        ("progress_callback_user_data", ctypes.c_void_p),
         ("kv_overrides", ctypes.c_void_p),
-        ("vocab_only", ctypes.c_bool), ("check_tensors", ctypes.c_bool), ("use_extra_bufts", ctypes.c_bool),
-        ("no_host", ctypes.c_bool), ("no_alloc", ctypes.c_bool), ("load_mtp", ctypes.c_bool),
+        ("vocab_only", ctypes.c_bool),
+        ("check_tensors", ctypes.c_bool),
+        ("use_extra_bufts", ctypes.c_bool),
+        ("no_host", ctypes.c_bool),
+        ("no_alloc", ctypes.c_bool),
+        ("load_mtp", ctypes.c_bool),
     ]
 
 
@@ -76,22 +88,44 @@ class ContextParams(ctypes.Structure):
     """struct llama_context_params."""
 
     _fields_ = [
-        ("n_ctx", ctypes.c_uint32), ("n_batch", ctypes.c_uint32), ("n_ubatch", ctypes.c_uint32),
-        ("n_seq_max", ctypes.c_uint32), ("n_rs_seq", ctypes.c_uint32), ("n_outputs_max", ctypes.c_uint32),
-        ("n_outputs_max_per_seq", ctypes.c_uint32), ("n_threads", ctypes.c_int32),
+        ("n_ctx", ctypes.c_uint32),
+        ("n_batch", ctypes.c_uint32),
+        ("n_ubatch", ctypes.c_uint32),
+        ("n_seq_max", ctypes.c_uint32),
+        ("n_rs_seq", ctypes.c_uint32),
+        ("n_outputs_max", ctypes.c_uint32),
+        ("n_outputs_max_per_seq", ctypes.c_uint32),
+        ("n_threads", ctypes.c_int32),
         ("n_threads_batch", ctypes.c_int32),
-        ("ctx_type", ctypes.c_int), ("rope_scaling_type", ctypes.c_int), ("pooling_type", ctypes.c_int),
-        ("attention_type", ctypes.c_int), ("flash_attn_type", ctypes.c_int),
-        ("rope_freq_base", ctypes.c_float), ("rope_freq_scale", ctypes.c_float),
-        ("yarn_ext_factor", ctypes.c_float), ("yarn_attn_factor", ctypes.c_float),
-        ("yarn_beta_fast", ctypes.c_float), ("yarn_beta_slow", ctypes.c_float),
-        ("yarn_orig_ctx", ctypes.c_uint32), ("defrag_thold", ctypes.c_float),
-        ("cb_eval", ctypes.c_void_p), ("cb_eval_user_data", ctypes.c_void_p),
-        ("type_k", ctypes.c_int), ("type_v", ctypes.c_int), ("moe_cache_size", ctypes.c_size_t),
-        ("abort_callback", ctypes.c_void_p), ("abort_callback_data", ctypes.c_void_p),
-        ("embeddings", ctypes.c_bool), ("offload_kqv", ctypes.c_bool), ("no_perf", ctypes.c_bool),
-        ("op_offload", ctypes.c_bool), ("swa_full", ctypes.c_bool), ("kv_unified", ctypes.c_bool),
-        ("samplers", ctypes.c_void_p), ("n_samplers", ctypes.c_size_t), ("ctx_other", ctypes.c_void_p),
+        ("ctx_type", ctypes.c_int),
+        ("rope_scaling_type", ctypes.c_int),
+        ("pooling_type", ctypes.c_int),
+        ("attention_type", ctypes.c_int),
+        ("flash_attn_type", ctypes.c_int),
+        ("rope_freq_base", ctypes.c_float),
+        ("rope_freq_scale", ctypes.c_float),
+        ("yarn_ext_factor", ctypes.c_float),
+        ("yarn_attn_factor", ctypes.c_float),
+        ("yarn_beta_fast", ctypes.c_float),
+        ("yarn_beta_slow", ctypes.c_float),
+        ("yarn_orig_ctx", ctypes.c_uint32),
+        ("defrag_thold", ctypes.c_float),
+        ("cb_eval", ctypes.c_void_p),
+        ("cb_eval_user_data", ctypes.c_void_p),
+        ("type_k", ctypes.c_int),
+        ("type_v", ctypes.c_int),
+        ("moe_cache_size", ctypes.c_size_t),
+        ("abort_callback", ctypes.c_void_p),
+        ("abort_callback_data", ctypes.c_void_p),
+        ("embeddings", ctypes.c_bool),
+        ("offload_kqv", ctypes.c_bool),
+        ("no_perf", ctypes.c_bool),
+        ("op_offload", ctypes.c_bool),
+        ("swa_full", ctypes.c_bool),
+        ("kv_unified", ctypes.c_bool),
+        ("samplers", ctypes.c_void_p),
+        ("n_samplers", ctypes.c_size_t),
+        ("ctx_other", ctypes.c_void_p),
     ]
 
 
@@ -99,9 +133,13 @@ class Batch(ctypes.Structure):
     """struct llama_batch."""
 
     _fields_ = [
-        ("n_tokens", ctypes.c_int32), ("token", ctypes.POINTER(c_token)), ("embd", ctypes.POINTER(ctypes.c_float)),
-        ("pos", ctypes.POINTER(c_pos)), ("n_seq_id", ctypes.POINTER(ctypes.c_int32)),
-        ("seq_id", ctypes.POINTER(ctypes.POINTER(c_seq))), ("logits", ctypes.POINTER(ctypes.c_int8)),
+        ("n_tokens", ctypes.c_int32),
+        ("token", ctypes.POINTER(c_token)),
+        ("embd", ctypes.POINTER(ctypes.c_float)),
+        ("pos", ctypes.POINTER(c_pos)),
+        ("n_seq_id", ctypes.POINTER(ctypes.c_int32)),
+        ("seq_id", ctypes.POINTER(ctypes.POINTER(c_seq))),
+        ("logits", ctypes.POINTER(ctypes.c_int8)),
     ]
 
 
@@ -114,8 +152,12 @@ class TokenData(ctypes.Structure):
 class TokenDataArray(ctypes.Structure):
     """struct llama_token_data_array."""
 
-    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t), ("selected", ctypes.c_int64),
-                ("sorted", ctypes.c_bool)]
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("size", ctypes.c_size_t),
+        ("selected", ctypes.c_int64),
+        ("sorted", ctypes.c_bool),
+    ]
 
 
 class ChainParams(ctypes.Structure):
@@ -141,9 +183,22 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_vocab_bos": (c_token, [P]),
     "llama_vocab_get_add_bos": (ctypes.c_bool, [P]),
     "llama_vocab_is_eog": (ctypes.c_bool, [P, c_token]),
-    "llama_tokenize": (ctypes.c_int32, [P, ctypes.c_char_p, ctypes.c_int32, ctypes.POINTER(c_token), ctypes.c_int32,
-                                        ctypes.c_bool, ctypes.c_bool]),
-    "llama_token_to_piece": (ctypes.c_int32, [P, c_token, ctypes.c_char_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_bool]),
+    "llama_tokenize": (
+        ctypes.c_int32,
+        [
+            P,
+            ctypes.c_char_p,
+            ctypes.c_int32,
+            ctypes.POINTER(c_token),
+            ctypes.c_int32,
+            ctypes.c_bool,
+            ctypes.c_bool,
+        ],
+    ),
+    "llama_token_to_piece": (
+        ctypes.c_int32,
+        [P, c_token, ctypes.c_char_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_bool],
+    ),
     "llama_batch_init": (Batch, [ctypes.c_int32, ctypes.c_int32, ctypes.c_int32]),
     "llama_batch_free": (None, [Batch]),
     "llama_decode": (ctypes.c_int32, [P, Batch]),
@@ -157,7 +212,10 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_sampler_apply": (None, [P, ctypes.POINTER(TokenDataArray)]),
     "llama_sampler_accept": (None, [P, c_token]),
     "llama_get_logits_ith": (ctypes.POINTER(ctypes.c_float), [P, ctypes.c_int32]),
-    "llama_sampler_init_penalties": (P, [ctypes.c_int32, ctypes.c_int32, ctypes.c_float, ctypes.c_float, ctypes.c_float]),
+    "llama_sampler_init_penalties": (
+        P,
+        [ctypes.c_int32, ctypes.c_int32, ctypes.c_float, ctypes.c_float, ctypes.c_float],
+    ),
     "llama_sampler_init_grammar": (P, [P, ctypes.c_char_p, ctypes.c_char_p]),
     "llama_sampler_init_greedy": (P, []),
     "llama_sampler_init_dist": (P, [ctypes.c_uint32]),
@@ -182,15 +240,21 @@ def library_path() -> Path:
     try:
         version = importlib.metadata.version(LIBRARY_PACKAGE)
     except importlib.metadata.PackageNotFoundError as ex:
-        raise EngineError(f"local/ models need {LIBRARY_PACKAGE}: pip install 'judgeaudit[local]'") from ex
+        raise EngineError(
+            f"local/ models need {LIBRARY_PACKAGE}: pip install 'judgeaudit[local]'"
+        ) from ex
     if version != LIBRARY_VERSION:
-        raise EngineError(f"local/ models need {LIBRARY_PACKAGE}=={LIBRARY_VERSION} (its llama.cpp C API is the one "
-                          f"this provider declares), found {version}: pip install 'judgeaudit[local]'")
+        raise EngineError(
+            f"local/ models need {LIBRARY_PACKAGE}=={LIBRARY_VERSION} (its llama.cpp C API is the one "
+            f"this provider declares), found {version}: pip install 'judgeaudit[local]'"
+        )
     spec = importlib.util.find_spec(LIBRARY_PACKAGE)
     folder = Path(spec.origin).parent if spec and spec.origin else None
     found = sorted(folder.glob("xllamacpp*.so")) if folder else []
     if not found:
-        raise EngineError(f"no llama.cpp library in the installed {LIBRARY_PACKAGE} package ({folder})")
+        raise EngineError(
+            f"no llama.cpp library in the installed {LIBRARY_PACKAGE} package ({folder})"
+        )
     return found[0]
 
 
@@ -232,7 +296,9 @@ class Completion:
     finish_reason: str  # "stop" (end of generation or a stop string) or "length"
     prompt_tokens: int
     completion_tokens: int
-    evaluated_prompt_tokens: int  # prompt tokens actually evaluated (fewer when a prefix was reused)
+    evaluated_prompt_tokens: (
+        int  # prompt tokens actually evaluated (fewer when a prefix was reused)
+    )
     prefill_seconds: float
     decode_seconds: float
 
@@ -240,11 +306,24 @@ class Completion:
         """The completion as llama-cpp-python's `create_completion` returns it (OpenAI-style)."""
         return {
             "object": "text_completion",
-            "choices": [{"text": self.text, "index": 0, "logprobs": None, "finish_reason": self.finish_reason}],
-            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                      "total_tokens": self.prompt_tokens + self.completion_tokens},
-            "timings": {"prompt_evaluated": self.evaluated_prompt_tokens, "prefill_seconds": self.prefill_seconds,
-                        "decode_seconds": self.decode_seconds},
+            "choices": [
+                {
+                    "text": self.text,
+                    "index": 0,
+                    "logprobs": None,
+                    "finish_reason": self.finish_reason,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "total_tokens": self.prompt_tokens + self.completion_tokens,
+            },
+            "timings": {
+                "prompt_evaluated": self.evaluated_prompt_tokens,
+                "prefill_seconds": self.prefill_seconds,
+                "decode_seconds": self.decode_seconds,
+            },
         }
 
 
@@ -305,7 +384,9 @@ class Sampler:
             return int(lib.llama_sampler_sample(self.first, ctx, -1))
         if logits is None:
             logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(ctx, -1), shape=(self.n_vocab,))
-        data = np.zeros(len(logits), dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)])
+        data = np.zeros(
+            len(logits), dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)]
+        )
         data["id"] = np.arange(len(logits), dtype=np.int32)
         data["logit"] = logits
         cur = TokenDataArray(data.ctypes.data_as(ctypes.c_void_p), len(logits), -1, False)
@@ -384,7 +465,9 @@ class Engine:
         self._ctx = lib.llama_init_from_model(self._model, params)
         if not self._ctx:
             lib.llama_model_free(self._model)
-            raise EngineError(f"llama.cpp could not create a context of {self.n_ctx} tokens for {self.path}")
+            raise EngineError(
+                f"llama.cpp could not create a context of {self.n_ctx} tokens for {self.path}"
+            )
         self._vocab = lib.llama_model_get_vocab(self._model)
         self._batch = lib.llama_batch_init(self.n_batch, 0, 1)
 
@@ -405,7 +488,11 @@ class Engine:
         """Token ids of `text` (special tokens parsed), after a BOS token when the model wants one."""
         lib = library()
         data = text.encode("utf-8")
-        bos = [lib.llama_vocab_bos(self._vocab)] if add_bos and lib.llama_vocab_get_add_bos(self._vocab) else []
+        bos = (
+            [lib.llama_vocab_bos(self._vocab)]
+            if add_bos and lib.llama_vocab_get_add_bos(self._vocab)
+            else []
+        )
         size = len(data) + 1
         out = (c_token * size)()
         n = lib.llama_tokenize(self._vocab, data, len(data), out, size, False, True)
@@ -444,20 +531,33 @@ class Engine:
             compiled = lib.llama_sampler_init_grammar(self._vocab, grammar.encode("utf-8"), b"root")
             if not compiled:
                 raise EngineError("llama.cpp could not parse the grammar (GBNF) given")
-        penalties = lib.llama_sampler_init_penalties(n_vocab, PENALTY_LAST_N,
-                                                     params.repeat_penalty, params.frequency_penalty,
-                                                     params.presence_penalty)
+        penalties = lib.llama_sampler_init_penalties(
+            n_vocab,
+            PENALTY_LAST_N,
+            params.repeat_penalty,
+            params.frequency_penalty,
+            params.presence_penalty,
+        )
         if params.temperature < 0:
             draw = [lib.llama_sampler_init_dist(seed)]
         elif params.temperature == 0:
             draw = [lib.llama_sampler_init_greedy()]
         else:
-            draw = [lib.llama_sampler_init_top_k(params.top_k), lib.llama_sampler_init_typical(params.typical_p, 1),
-                    lib.llama_sampler_init_top_p(params.top_p, 1), lib.llama_sampler_init_min_p(params.min_p, 1),
-                    lib.llama_sampler_init_temp(params.temperature), lib.llama_sampler_init_dist(seed)]
-        if compiled is None or grammar is None:  # one chain, drawn by llama.cpp from the context's logits
+            draw = [
+                lib.llama_sampler_init_top_k(params.top_k),
+                lib.llama_sampler_init_typical(params.typical_p, 1),
+                lib.llama_sampler_init_top_p(params.top_p, 1),
+                lib.llama_sampler_init_min_p(params.min_p, 1),
+                lib.llama_sampler_init_temp(params.temperature),
+                lib.llama_sampler_init_dist(seed),
+            ]
+        if (
+            compiled is None or grammar is None
+        ):  # one chain, drawn by llama.cpp from the context's logits
             return Sampler(_chain([penalties, *draw]), n_vocab)
-        return Sampler(_chain([penalties]), n_vocab, _chain(draw), compiled, grammar, self._grammar_masks)
+        return Sampler(
+            _chain([penalties]), n_vocab, _chain(draw), compiled, grammar, self._grammar_masks
+        )
 
     def _evaluate(self, tokens: list[int]) -> None:
         """Decode `tokens` after the evaluated ones in chunks ending at multiples of `n_batch` positions
@@ -468,7 +568,7 @@ class Engine:
         start = 0
         while start < len(tokens):
             n_past = len(self._evaluated)
-            chunk = tokens[start:start + self.n_batch - n_past % self.n_batch]
+            chunk = tokens[start : start + self.n_batch - n_past % self.n_batch]
             start += len(chunk)
             batch.n_tokens = len(chunk)
             for i, token in enumerate(chunk):
@@ -481,13 +581,17 @@ class Engine:
             code = lib.llama_decode(self._ctx, batch)
             if code != 0:
                 self.reset()
-                raise EngineError(f"llama.cpp could not evaluate {len(chunk)} tokens (llama_decode returned {code})")
+                raise EngineError(
+                    f"llama.cpp could not evaluate {len(chunk)} tokens (llama_decode returned {code})"
+                )
             self._evaluated.extend(chunk)
 
     def reset(self) -> None:
         """Forget every evaluated token (the next prompt is evaluated from scratch)."""
         lib = library()
-        lib.llama_memory_clear(lib.llama_get_memory(self._ctx), False)  # cells freed; stale data is masked
+        lib.llama_memory_clear(
+            lib.llama_get_memory(self._ctx), False
+        )  # cells freed; stale data is masked
         self._evaluated, self._prompt, self._prompt_logits, self._exact = [], [], None, True
 
     def _truncate(self, keep: int) -> bool:
@@ -509,8 +613,12 @@ class Engine:
                 break
             common += 1
         common = min(common, len(tokens) - 1)
-        if not any_length:  # whole chunks the last prompt's evaluation computed as a fresh one would
-            common = min(common, len(self._prompt)) // self.n_batch * self.n_batch if self._exact else 0
+        if (
+            not any_length
+        ):  # whole chunks the last prompt's evaluation computed as a fresh one would
+            common = (
+                min(common, len(self._prompt)) // self.n_batch * self.n_batch if self._exact else 0
+            )
         return common if self._truncate(common) else 0
 
     def _last_logits(self) -> Any:
@@ -519,14 +627,25 @@ class Engine:
 
         lib = library()
         n_vocab = lib.llama_vocab_n_tokens(self._vocab)
-        return np.ctypeslib.as_array(lib.llama_get_logits_ith(self._ctx, -1), shape=(n_vocab,)).copy()
+        return np.ctypeslib.as_array(
+            lib.llama_get_logits_ith(self._ctx, -1), shape=(n_vocab,)
+        ).copy()
 
-    def complete(self, prompt: str, max_tokens: int, stop: list[str], params: SamplingParams,
-                 grammar: str | None = None, reuse_prefix: bool = False) -> Completion:
+    def complete(
+        self,
+        prompt: str,
+        max_tokens: int,
+        stop: list[str],
+        params: SamplingParams,
+        grammar: str | None = None,
+        reuse_prefix: bool = False,
+    ) -> Completion:
         """Complete `prompt` (see module docstring); a prompt that does not fit the context is a ValueError."""
         tokens = self.tokenize(prompt)
         if len(tokens) >= self.n_ctx:
-            raise ValueError(f"Requested tokens ({len(tokens)}) exceed context window of {self.n_ctx}")
+            raise ValueError(
+                f"Requested tokens ({len(tokens)}) exceed context window of {self.n_ctx}"
+            )
         if max_tokens <= 0 or max_tokens + len(tokens) >= self.n_ctx:
             max_tokens = self.n_ctx - len(tokens)
         if params.seed is not None:
@@ -537,7 +656,11 @@ class Engine:
         sampler = self._sampler(params, seed & 0xFFFFFFFF, grammar)
         try:
             start = time.perf_counter()
-            if tokens == self._prompt and (reuse_prefix or self._exact) and self._truncate(len(tokens)):
+            if (
+                tokens == self._prompt
+                and (reuse_prefix or self._exact)
+                and self._truncate(len(tokens))
+            ):
                 kept, logits = len(tokens), self._prompt_logits  # the last prompt again
             else:
                 exact = self._exact
@@ -547,13 +670,17 @@ class Engine:
                 self._prompt, self._prompt_logits = list(tokens), self._last_logits()
                 self._exact = kept == 0 or (exact and kept % self.n_batch == 0)
             prefill = time.perf_counter() - start
-            text, finish, generated = self._generate(sampler, max_tokens, [s.encode("utf-8") for s in stop], logits)
+            text, finish, generated = self._generate(
+                sampler, max_tokens, [s.encode("utf-8") for s in stop], logits
+            )
             decode = time.perf_counter() - start - prefill
         finally:
             sampler.free()
         return Completion(text, finish, len(tokens), generated, len(tokens) - kept, prefill, decode)
 
-    def _generate(self, sampler: Sampler, max_tokens: int, stops: list[bytes], logits: Any = None) -> tuple[str, str, int]:
+    def _generate(
+        self, sampler: Sampler, max_tokens: int, stops: list[bytes], logits: Any = None
+    ) -> tuple[str, str, int]:
         """Draw tokens until an end-of-generation token, a stop string or `max_tokens`: (text, reason, count).
 
         The first token is drawn from `logits` when given (saved ones), else from the context's.
@@ -576,7 +703,7 @@ class Engine:
             else:
                 hit = next((s for s in stops if s in out), None)
                 if hit is not None:
-                    return out[:out.index(hit)].decode("utf-8", errors="ignore"), "stop", count
+                    return out[: out.index(hit)].decode("utf-8", errors="ignore"), "stop", count
                 if count >= max_tokens:
                     return out.decode("utf-8", errors="ignore"), "length", count
             self._evaluate([token])

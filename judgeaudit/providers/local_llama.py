@@ -134,8 +134,13 @@ def load_model(
     key = (str(path.resolve()), n_ctx, threads, n_batch)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            engine = Engine(path=path, n_ctx=n_ctx, n_threads=threads,
-                            n_threads_batch=os.cpu_count() or 1, n_batch=n_batch)
+            engine = Engine(
+                path=path,
+                n_ctx=n_ctx,
+                n_threads=threads,
+                n_threads_batch=os.cpu_count() or 1,
+                n_batch=n_batch,
+            )
             _MODELS[key] = LoadedModel(path=path, engine=engine)
         return _MODELS[key]
 
@@ -216,12 +221,18 @@ class LocalLlamaAPI(ModelAPI):
     ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
         """Render the transcript, complete it (optionally under a grammar) in a worker thread."""
         tool_protocol = TOOL_PROTOCOL if tools or uses_tools(input) else None
-        prompt_format = f"{TRANSCRIPT_FORMAT}+{TOOL_PROTOCOL}" if tool_protocol else TRANSCRIPT_FORMAT
+        prompt_format = (
+            f"{TRANSCRIPT_FORMAT}+{TOOL_PROTOCOL}" if tool_protocol else TRANSCRIPT_FORMAT
+        )
         prompt = render_transcript(input, describe_tools(tools, tool_choice) if tools else None)
         if tools:
             if config.response_schema is not None:
-                raise ValueError(f"local/{self.model_name}: a response_schema cannot be combined with tools")
-            grammar_name, grammar_text = resolve_tool_grammar(self.grammar_spec, prompt, tools, tool_choice)
+                raise ValueError(
+                    f"local/{self.model_name}: a response_schema cannot be combined with tools"
+                )
+            grammar_name, grammar_text = resolve_tool_grammar(
+                self.grammar_spec, prompt, tools, tool_choice
+            )
         else:
             grammar_name, grammar_text = resolve_grammar(self.grammar_spec, prompt)
         if grammar_text is None and config.response_schema is not None:
@@ -240,8 +251,14 @@ class LocalLlamaAPI(ModelAPI):
         call = ModelCall.create(request, None)
         try:
             # a seeded call is determined by its request: an identical one queued or running is shared
-            key = (prompt, grammar_text, json.dumps(params, sort_keys=True), self.prefix_cache) if params.get("seed") is not None else None
-            response = await self.model.queue().run(prompt, partial(self._complete, prompt, params, grammar_text), key)
+            key = (
+                (prompt, grammar_text, json.dumps(params, sort_keys=True), self.prefix_cache)
+                if params.get("seed") is not None
+                else None
+            )
+            response = await self.model.queue().run(
+                prompt, partial(self._complete, prompt, params, grammar_text), key
+            )
         except ValueError as ex:  # the engine reports a prompt longer than the context this way
             if "context window" not in str(ex):
                 raise
@@ -261,7 +278,10 @@ class LocalLlamaAPI(ModelAPI):
         if parsed is not None and parsed.calls:
             stop = "tool_calls"
             message = ChatMessageAssistant(
-                content=parsed.content, model=self.model_name, source="generate", tool_calls=parsed.calls
+                content=parsed.content,
+                model=self.model_name,
+                source="generate",
+                tool_calls=parsed.calls,
             )
         output = ModelOutput(
             model=self.model_name,
@@ -280,7 +300,9 @@ class LocalLlamaAPI(ModelAPI):
                     "seed": params.get("seed"),
                     "params": {k: v for k, v in params.items() if k != "stop"},
                     "tool_protocol": tool_protocol,
-                    "ignored_after_calls": parsed.ignored if parsed is not None and parsed.calls else None,
+                    "ignored_after_calls": parsed.ignored
+                    if parsed is not None and parsed.calls
+                    else None,
                     "timings": response.get("timings"),
                 }
             },
@@ -291,9 +313,16 @@ class LocalLlamaAPI(ModelAPI):
         self, prompt: str, params: dict[str, Any], grammar_text: str | None
     ) -> dict[str, Any]:
         """Blocking llama.cpp completion under the model's lock (runs in a worker thread)."""
-        sampling = SamplingParams(**{k: v for k, v in params.items() if k not in ("max_tokens", "stop")})
+        sampling = SamplingParams(
+            **{k: v for k, v in params.items() if k not in ("max_tokens", "stop")}
+        )
         with self.model.lock:
             completion = self.model.engine.complete(
-                prompt, params["max_tokens"], params["stop"], sampling, grammar_text, reuse_prefix=self.prefix_cache
+                prompt,
+                params["max_tokens"],
+                params["stop"],
+                sampling,
+                grammar_text,
+                reuse_prefix=self.prefix_cache,
             )
         return completion.response()

@@ -21,12 +21,31 @@ _BASE_RULES = {
     "number": 'integer ("." [0-9]{1,17})? ([eE] [-+]? [0-9]{1,3})?',
     "boolean": '"true" | "false"',
     "null": '"null"',
-    "value": 'object | array | string | number | boolean | null',
+    "value": "object | array | string | number | boolean | null",
     "object": '"{" ws ( string ws ":" ws value ( "," ws string ws ":" ws value )* )? ws "}"',
     "array": '"[" ws ( value ( "," ws value )* )? ws "]"',
 }
-_SUPPORTED = {"type", "enum", "const", "anyOf", "oneOf", "properties", "required", "additionalProperties",
-              "items", "minItems", "maxItems", "minLength", "maxLength", "title", "description", "default", "examples", "name", "strict"}
+_SUPPORTED = {
+    "type",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "name",
+    "strict",
+}
 
 
 def _literal(text: str) -> str:
@@ -53,8 +72,13 @@ class SchemaRules:
 
     def base(self, name: str) -> str:
         """Use one of the generic rules (and those it needs)."""
-        needs = {"string": ["char"], "number": ["integer"], "object": ["ws", "string", "value"],
-                 "array": ["ws", "value"], "value": ["object", "array", "string", "number", "boolean", "null"]}
+        needs = {
+            "string": ["char"],
+            "number": ["integer"],
+            "object": ["ws", "string", "value"],
+            "array": ["ws", "value"],
+            "value": ["object", "array", "string", "number", "boolean", "null"],
+        }
         if name not in self.used:
             self.used.add(name)
             for other in needs.get(name, []):
@@ -69,17 +93,31 @@ class SchemaRules:
             raise ValueError(f"response schema at {hint!r}: expected an object, got {schema!r}")
         unknown = sorted(set(schema) - _SUPPORTED)
         if unknown:
-            raise ValueError(f"response schema at {hint!r}: keyword {unknown[0]!r} is not supported by local grammars")
+            raise ValueError(
+                f"response schema at {hint!r}: keyword {unknown[0]!r} is not supported by local grammars"
+            )
         if "const" in schema:
             return _literal(json.dumps(schema["const"], ensure_ascii=False))
         if "enum" in schema:
-            return "(" + " | ".join(_literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"]) + ")"
+            return (
+                "("
+                + " | ".join(_literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"])
+                + ")"
+            )
         for key in ("anyOf", "oneOf"):
             if key in schema:
-                return "(" + " | ".join(self.visit(s, f"{hint}-{i}") for i, s in enumerate(schema[key])) + ")"
+                return (
+                    "("
+                    + " | ".join(self.visit(s, f"{hint}-{i}") for i, s in enumerate(schema[key]))
+                    + ")"
+                )
         kind = schema.get("type")
         if isinstance(kind, list):
-            return "(" + " | ".join(self.visit({**schema, "type": k}, f"{hint}-{k}") for k in kind) + ")"
+            return (
+                "("
+                + " | ".join(self.visit({**schema, "type": k}, f"{hint}-{k}") for k in kind)
+                + ")"
+            )
         if kind == "object" and schema.get("properties"):
             return self.object(schema, hint)
         if kind == "array" and ("items" in schema or "minItems" in schema or "maxItems" in schema):
@@ -99,7 +137,10 @@ class SchemaRules:
         self.base("ws")
         props = list(schema["properties"].items())
         required = set(schema.get("required", []))
-        pairs = [f'{_literal(json.dumps(key))} ws ":" ws {self.visit(sub, f"{hint}-{key}")}' for key, sub in props]
+        pairs = [
+            f'{_literal(json.dumps(key))} ws ":" ws {self.visit(sub, f"{hint}-{key}")}'
+            for key, sub in props
+        ]
         # rest(i, first): properties i.. , `first` when nothing has been written yet (no comma due)
         memo: dict[tuple[int, bool], str] = {}
 
@@ -125,13 +166,15 @@ class SchemaRules:
         self.base("ws")
         item = self.visit(schema.get("items", True), f"{hint}-item")
         low, high = int(schema.get("minItems", 0)), schema.get("maxItems")
-        more = f'( "," ws {item} )' + (f"{{{max(low - 1, 0)},{int(high) - 1}}}" if high is not None
-                                        else f"{{{max(low - 1, 0)},}}")
+        more = f'( "," ws {item} )' + (
+            f"{{{max(low - 1, 0)},{int(high) - 1}}}"
+            if high is not None
+            else f"{{{max(low - 1, 0)},}}"
+        )
         if high is not None and int(high) == 0:
             return self.name(hint, '"[" ws "]"')
         listed = f"{item} {more}"
         return self.name(hint, f'"[" ws {listed if low > 0 else f"( {listed} )?"} ws "]"')
-
 
     def text(self) -> str:
         """Every rule the visited schemas need, one per line, each before the rules it uses."""

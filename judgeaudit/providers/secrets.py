@@ -26,7 +26,9 @@ SECRET_PARAM_NAMES = frozenset(
 )
 # Argument names that look like credentials (`secret_name`): one of these words between underscores
 # (`api_key`, `auth_token`; not `max_tokens`).
-_SECRET_NAME = re.compile(r"(^|_)(api_?key|key|token|secret|password|passwd|credentials?|auth)(_|$)", re.I)
+_SECRET_NAME = re.compile(
+    r"(^|_)(api_?key|key|token|secret|password|passwd|credentials?|auth)(_|$)", re.I
+)
 # Shorter strings are too likely to occur by chance in ordinary text to be worth redacting.
 _MIN_SECRET_LEN = 8
 

@@ -73,8 +73,11 @@ def describe_tools(tools: list[ToolInfo], choice: ToolChoice) -> str:
     for tool in tools:
         description = " ".join(tool.description.split())
         lines.append(f"- {tool.name} {_param_summary(tool)}: {description}")
-        lines += [f"  {name}: {' '.join(schema.description.split())}"
-                  for name, schema in tool.parameters.properties.items() if schema.description]
+        lines += [
+            f"  {name}: {' '.join(schema.description.split())}"
+            for name, schema in tool.parameters.properties.items()
+            if schema.description
+        ]
     lines += [
         "To use a tool, end your reply with one line: CALL <tool name> <its arguments as one JSON object>.",
         "The result comes back in a ### Tool block.",
@@ -128,7 +131,7 @@ def parse_reply(text: str, turn: int = 0, calls_at_start: bool = False) -> Parse
     match = _CALL.match(text) if calls_at_start else _CALL.search(text)
     if match is None:
         return ParsedReply(content=text)
-    content = text[:match.start()].rstrip()
+    content = text[: match.start()].rstrip()
     calls: list[ToolCall] = []
     pos = match.start()
     while match is not None and match.start() == pos:
@@ -162,10 +165,14 @@ def _answer_rules(answer: str, taken: set[str]) -> str:
         raise ValueError("the answer grammar has no root rule")
     body = _RULE.sub(lambda m: "answer ::=" if m.group(1) == "root" else m.group(0), answer)
     if re.search(r"(?<![\w\"-])root(?![\w\"-])", body):
-        raise ValueError("the answer grammar refers to its root rule; it cannot be combined with tool calls")
+        raise ValueError(
+            "the answer grammar refers to its root rule; it cannot be combined with tool calls"
+        )
     clash = sorted((names - {"root"}) & (taken | {"answer", "call"}))
     if clash:
-        raise ValueError(f"the answer grammar defines {', '.join(clash)}, names the tool-call grammar uses")
+        raise ValueError(
+            f"the answer grammar defines {', '.join(clash)}, names the tool-call grammar uses"
+        )
     return body.strip()
 
 
@@ -177,22 +184,27 @@ def tool_grammar(tools: list[ToolInfo], choice: ToolChoice, answer: str | None) 
     converter = SchemaRules()
     alternatives = []
     for i, tool in enumerate(tools):
-        rule = converter.visit(_capped(tool.parameters.model_dump(exclude_none=True)), f"tool-args-{i}")
+        rule = converter.visit(
+            _capped(tool.parameters.model_dump(exclude_none=True)), f"tool-args-{i}"
+        )
         alternatives.append(f'"{tool.name} " {rule}')
     args = converter.text().strip()
     rules = [f'call ::= "{CALL_PREFIX}" ({" | ".join(alternatives)})']
     if choice == "any" or isinstance(choice, ToolFunction):
         root = "root ::= call"
     elif answer is None:
-        raise ValueError("tool_grammar: give an answer grammar unless the tool choice forces a call")
+        raise ValueError(
+            "tool_grammar: give an answer grammar unless the tool choice forces a call"
+        )
     else:
         rules.append(_answer_rules(answer, set(_RULE.findall(args))))
         root = "root ::= call | answer"
     return "\n".join([root, *rules, args]) + "\n"
 
 
-def resolve_tool_grammar(spec: str | None, prompt: str, tools: list[ToolInfo],
-                         choice: ToolChoice) -> tuple[str | None, str | None]:
+def resolve_tool_grammar(
+    spec: str | None, prompt: str, tools: list[ToolInfo], choice: ToolChoice
+) -> tuple[str | None, str | None]:
     """(grammar name as recorded, GBNF text) for a `-M grammar=` value when tools are offered.
 
     `none`: no grammar. Otherwise the grammar the value names for this prompt (`grammars.py`:

@@ -47,7 +47,9 @@ def message_block_text(message: ChatMessage, index: int) -> str:
     """The body of one message's block: its text, plus `CALL` lines or a tool result (`tool_text/1`)."""
     text = message_text(message, index).strip()
     if isinstance(message, ChatMessageTool):
-        return format_result(message.function, text, message.error.message if message.error else None)
+        return format_result(
+            message.function, text, message.error.message if message.error else None
+        )
     if isinstance(message, ChatMessageAssistant) and message.tool_calls:
         return "\n".join([*([text] if text else []), *(format_call(c) for c in message.tool_calls)])
     return text
@@ -55,16 +57,23 @@ def message_block_text(message: ChatMessage, index: int) -> str:
 
 def uses_tools(messages: list[ChatMessage]) -> bool:
     """Whether the messages hold tool calls or tool results (rendered under `tool_text/1`)."""
-    return any(isinstance(m, ChatMessageTool) or (isinstance(m, ChatMessageAssistant) and m.tool_calls)
-               for m in messages)
+    return any(
+        isinstance(m, ChatMessageTool) or (isinstance(m, ChatMessageAssistant) and m.tool_calls)
+        for m in messages
+    )
 
 
 def render_transcript(messages: list[ChatMessage], tools_block: str | None = None) -> str:
     """The completion prompt for `messages` (see module docstring), with an optional tools block."""
     if not messages:
         raise ValueError("cannot render an empty message list")
-    blocks = [f"### {_ROLE_TITLES[m.role]}\n{message_block_text(m, i)}\n" for i, m in enumerate(messages)]
+    blocks = [
+        f"### {_ROLE_TITLES[m.role]}\n{message_block_text(m, i)}\n" for i, m in enumerate(messages)
+    ]
     if tools_block is not None:
-        at = next((i for i, m in enumerate(messages) if not isinstance(m, ChatMessageSystem)), len(messages))
+        at = next(
+            (i for i, m in enumerate(messages) if not isinstance(m, ChatMessageSystem)),
+            len(messages),
+        )
         blocks.insert(at, f"### System\n{tools_block.strip()}\n")
     return "\n".join(blocks) + "\n### Assistant\n"

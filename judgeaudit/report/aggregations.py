@@ -23,16 +23,27 @@ CallFilter = Callable[[dict[str, Any]], bool]
 AGGREGATIONS: dict[str, CallFilter] = {
     "k1": lambda c: int(c.get("call_index", 0)) == 0,
     "one_order": lambda c: c.get("order") in ("ab", "single"),
-    "k1_one_order": lambda c: int(c.get("call_index", 0)) == 0 and c.get("order") in ("ab", "single"),
+    "k1_one_order": lambda c: (
+        int(c.get("call_index", 0)) == 0 and c.get("order") in ("ab", "single")
+    ),
 }
 
 
-def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str | None,
-                         panel: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+def aggregate_with_split(
+    kind: str,
+    calls: list[dict[str, Any]],
+    split_rule: str | None,
+    panel: Mapping[str, Any] | None = None,
+) -> tuple[str, bool]:
     """(aggregated verdict, whether the pointwise split rule decided it) of a list of call records;
     a panel's (`panel`: its task metadata) by the panel's rule (`judges.panel_votes`)."""
     if isinstance(panel, Mapping):
-        outcome = panel_calls_outcome(kind, calls, PanelRule.from_dict(panel), (split_rule or DEFAULT_SPLIT_RULE))  # type: ignore[arg-type]
+        outcome = panel_calls_outcome(  # type: ignore[arg-type]
+            kind,
+            calls,
+            PanelRule.from_dict(panel),
+            (split_rule or DEFAULT_SPLIT_RULE),  # type: ignore[arg-type]
+        )
         return outcome.verdict, outcome.no_majority and kind == "pointwise"
     verdicts = [str(c["verdict"]) for c in calls]
     if kind == "pairwise":
@@ -41,8 +52,12 @@ def aggregate_with_split(kind: str, calls: list[dict[str, Any]], split_rule: str
     return verdict, split
 
 
-def aggregate_calls(kind: str, calls: list[dict[str, Any]], split_rule: str | None,
-                    panel: Mapping[str, Any] | None = None) -> str:
+def aggregate_calls(
+    kind: str,
+    calls: list[dict[str, Any]],
+    split_rule: str | None,
+    panel: Mapping[str, Any] | None = None,
+) -> str:
     """The aggregated verdict of a list of call records (pairwise mean vote, pointwise majority; a panel's rule)."""
     return aggregate_with_split(kind, calls, split_rule, panel)[0]
 
@@ -75,8 +90,10 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
         configs = []
         for config in sorted(set(frame.loc[uses, "config"])):
             rows = frame[frame["config"] == config]
-            signature = tuple(tuple((c.get("order"), c.get("call_index")) for c in calls if keep(c))
-                              for calls in rows["calls"])
+            signature = tuple(
+                tuple((c.get("order"), c.get("call_index")) for c in calls if keep(c))
+                for calls in rows["calls"]
+            )
             if signature in seen.setdefault(config, []):
                 continue  # same calls as an aggregation already added
             seen[config].append(signature)
@@ -86,8 +103,10 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
         sub = frame[frame["config"].isin(configs)].copy()
         sub["calls"] = sub["calls"].map(lambda calls, keep=keep: [c for c in calls if keep(c)])
         panels = sub["panel"] if "panel" in sub else [None] * len(sub)
-        again = [aggregate_with_split(k, c, r, p) for k, c, r, p in
-                 zip(sub["kind"], sub["calls"], sub["split_rule"], panels, strict=True)]
+        again = [
+            aggregate_with_split(k, c, r, p)
+            for k, c, r, p in zip(sub["kind"], sub["calls"], sub["split_rule"], panels, strict=True)
+        ]
         sub["verdict"] = [v for v, _ in again]
         sub["split"] = [sp for _, sp in again]
         sub["call_verdicts"] = sub["calls"].map(call_summary)

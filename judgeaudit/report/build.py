@@ -32,8 +32,14 @@ class Report:
     files: dict[str, Any]
 
 
-def compute_report(loaded: LoadResult, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-                   seed: int = DEFAULT_SEED, intersect: bool = False, aggregations: bool = True) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[str, Any]]:
+def compute_report(
+    loaded: LoadResult,
+    reference: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    intersect: bool = False,
+    aggregations: bool = True,
+) -> tuple[pd.DataFrame, list[dict[str, Any]], dict[str, Any]]:
     """The frame with recomputed aggregations, the computed groups and the report.json content."""
     frame = loaded.frame
     if not frame.empty:
@@ -56,8 +62,10 @@ def compute_report(loaded: LoadResult, reference: str | None = None, resamples: 
 
 def error_log_line(entry: dict[str, Any]) -> str:
     """One line on a log read with status error (`LoadResult.error_logs`)."""
-    return (f"read {entry['log']} with status error ({entry['cause']}): its {entry['samples']} scored samples are "
-            f"in the tables, {entry['error_items']} with verdict error (counted in the error rate)")
+    return (
+        f"read {entry['log']} with status error ({entry['cause']}): its {entry['samples']} scored samples are "
+        f"in the tables, {entry['error_items']} with verdict error (counted in the error rate)"
+    )
 
 
 def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: list[str]) -> str:
@@ -85,8 +93,10 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
     for g in data["groups"]:
         inter = g["intersection"]
         if inter.get("intersection"):
-            lines.append(f"- {g['kind']} on {g['dataset']}: compared on the intersection of item sets "
-                         f"({inter['items_kept']} kept, dropped: {', '.join(inter['items_dropped'])})")
+            lines.append(
+                f"- {g['kind']} on {g['dataset']}: compared on the intersection of item sets "
+                f"({inter['items_kept']} kept, dropped: {', '.join(inter['items_dropped'])})"
+            )
     lines.append("")
     for md in tables_md:
         lines += [md, ""]
@@ -95,9 +105,16 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
     return "\n".join(lines)
 
 
-def build_report(logdir: str | Path, out: str | Path | None = None, reference: str | None = None,
-                 resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, intersect: bool = False,
-                 aggregations: bool = True, figures: bool = True) -> Report:
+def build_report(
+    logdir: str | Path,
+    out: str | Path | None = None,
+    reference: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    intersect: bool = False,
+    aggregations: bool = True,
+    figures: bool = True,
+) -> Report:
     """Read the logs under `logdir`, compute every metric, write tables, figures and report.json to `out`.
 
     `out` is locked while it is written (`files.locked_output_dir`) and the outputs are moved in
@@ -107,21 +124,31 @@ def build_report(logdir: str | Path, out: str | Path | None = None, reference: s
     if loaded.frame.empty:
         raise ReportInputError(
             f"no judgeaudit results under {str(logdir)!r} ({len(loaded.skipped_logs)} log(s) skipped: "
-            + "; ".join(f"{s['log']}: {s['reason']}" for s in loaded.skipped_logs[:5]) + ")"
+            + "; ".join(f"{s['log']}: {s['reason']}" for s in loaded.skipped_logs[:5])
+            + ")"
         )
-    frame, groups, data = compute_report(loaded, reference, resamples, seed, intersect, aggregations)
+    frame, groups, data = compute_report(
+        loaded, reference, resamples, seed, intersect, aggregations
+    )
     out_dir = Path(out) if out is not None else Path(logdir) / "report"
     with locked_output_dir(out_dir), staged_outputs(out_dir, "report.json") as staging:
         files = write_outputs(frame, groups, data, staging, figures)
         files = relocate_paths(files, staging, out_dir)
         data["files"] = {k: v for k, v in files.items() if k != "report_json"}
-        atomic_write_text(staging / "report.json",
-                          json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n")
+        atomic_write_text(
+            staging / "report.json",
+            json.dumps(jsonable(data), indent=2, sort_keys=False, default=str) + "\n",
+        )
     return Report(frame, groups, data, files)
 
 
-def write_outputs(frame: pd.DataFrame, groups: list[dict[str, Any]], data: dict[str, Any], out_dir: Path,
-                  figures: bool = True) -> dict[str, Any]:
+def write_outputs(
+    frame: pd.DataFrame,
+    groups: list[dict[str, Any]],
+    data: dict[str, Any],
+    out_dir: Path,
+    figures: bool = True,
+) -> dict[str, Any]:
     """Write tables, figures, report.md and items.csv into `out_dir`; the paths written (report.json's to come)."""
     files: dict[str, Any] = {"tables": {}, "figures": {}}
     tables_md: list[str] = []
@@ -133,7 +160,12 @@ def write_outputs(frame: pd.DataFrame, groups: list[dict[str, Any]], data: dict[
     atomic_write_text(out_dir / "report.md", summary_markdown(data, files, tables_md))
     files["summary"] = str(out_dir / "report.md")
     frame_path = out_dir / "items.csv"
-    atomic_write_text(frame_path, frame.drop(columns=["calls", "human", "scores", "panel"], errors="ignore").to_csv(index=False))
+    atomic_write_text(
+        frame_path,
+        frame.drop(columns=["calls", "human", "scores", "panel"], errors="ignore").to_csv(
+            index=False
+        ),
+    )
     files["items"] = str(frame_path)
     files["report_json"] = str(out_dir / "report.json")
     return files

@@ -17,15 +17,24 @@ def register(subparsers: Any) -> None:
         "differences against a reference, and write Markdown/CSV/LaTeX tables, PNG/SVG figures and report.json.",
     )
     p.add_argument("logdir", help="directory holding Inspect logs (searched recursively)")
-    p.add_argument("--reference", default=None,
-                   help="reference: a configuration (MODEL · VARIANT) or a variant as the report prints them "
-                   "(each model's own run of it), or task args as key=value[,key=value] matched with the "
-                   "task's defaults (e.g. prompt=reference); default: the variant run by most models")
+    p.add_argument(
+        "--reference",
+        default=None,
+        help="reference: a configuration (MODEL · VARIANT) or a variant as the report prints them "
+        "(each model's own run of it), or task args as key=value[,key=value] matched with the "
+        "task's defaults (e.g. prompt=reference); default: the variant run by most models",
+    )
     p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
     add_bootstrap_args(p, "bootstrap seed")
-    p.add_argument("--intersect", action="store_true",
-                   help="compare configurations on the items they all share (stated in the output) instead of failing")
-    p.add_argument("--no-aggregations", action="store_true",
-                   help="do not add k=1 / one-order aggregations recomputed from the stored calls")
+    p.add_argument(
+        "--intersect",
+        action="store_true",
+        help="compare configurations on the items they all share (stated in the output) instead of failing",
+    )
+    p.add_argument(
+        "--no-aggregations",
+        action="store_true",
+        help="do not add k=1 / one-order aggregations recomputed from the stored calls",
+    )
     p.add_argument("--no-figures", action="store_true", help="write tables and report.json only")
     p.set_defaults(func=Handler("judgeaudit.report.commands", "handle"))

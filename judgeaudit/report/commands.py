@@ -26,21 +26,39 @@ def handle(args: argparse.Namespace) -> int:
         print(f"judgeaudit report: {exc}", file=sys.stderr)
         return 2
     try:
-        report = build_report(args.logdir, args.out, args.reference, args.resamples, args.seed,
-                              args.intersect, not args.no_aggregations, not args.no_figures)
+        report = build_report(
+            args.logdir,
+            args.out,
+            args.reference,
+            args.resamples,
+            args.seed,
+            args.intersect,
+            not args.no_aggregations,
+            not args.no_figures,
+        )
     except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 1
     inp = report.data["input"]
-    print(f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "
-          f"{len(inp['skipped_samples'])} sample(s)")
+    print(
+        f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "
+        f"{len(inp['skipped_samples'])} sample(s)"
+    )
     for s in inp["skipped_logs"]:
         print(f"  skipped {s['log']}: {s['reason']}")
     for e in inp["error_logs"]:
         print(f"  {error_log_line(e)}")
     for g in report.groups:
         inter = g["intersection"]
-        note = f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)" if inter.get("intersection") else ""
-        print(f"{g['kind']} on {g['dataset']}: {len(g['configs'])} configurations, {g['n_items']} items{note}")
-    print(f"wrote {report.files['report_json']} and {len(report.files['tables'])} tables, {len(report.files['figures'])} figures")
+        note = (
+            f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)"
+            if inter.get("intersection")
+            else ""
+        )
+        print(
+            f"{g['kind']} on {g['dataset']}: {len(g['configs'])} configurations, {g['n_items']} items{note}"
+        )
+    print(
+        f"wrote {report.files['report_json']} and {len(report.files['tables'])} tables, {len(report.files['figures'])} figures"
+    )
     return 0

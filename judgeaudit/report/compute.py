@@ -75,7 +75,10 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
     missing = missing_items(frame)
     info: dict[str, Any] = {}
     if missing:
-        listing = "; ".join(f"{c!r} lacks {len(m)}: {', '.join(m[:10])}{' ...' if len(m) > 10 else ''}" for c, m in missing.items())
+        listing = "; ".join(
+            f"{c!r} lacks {len(m)}: {', '.join(m[:10])}{' ...' if len(m) > 10 else ''}"
+            for c, m in missing.items()
+        )
         if not intersect:
             raise ItemMismatchError(
                 f"{kind} on {dataset!r}: configurations were run on different items ({listing}). "
@@ -84,16 +87,24 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
         per = frame.groupby("config")["item_id"].agg(set)
         common = set.intersection(*per.tolist())
         if not common:
-            raise ItemMismatchError(f"{kind} on {dataset!r}: the configurations share no item ({listing})")
+            raise ItemMismatchError(
+                f"{kind} on {dataset!r}: the configurations share no item ({listing})"
+            )
         union = set().union(*per.tolist())
-        info = {"intersection": True, "items_kept": len(common), "items_dropped": sorted(union - common),
-                "missing_by_config": missing}
+        info = {
+            "intersection": True,
+            "items_kept": len(common),
+            "items_dropped": sorted(union - common),
+            "missing_by_config": missing,
+        }
         frame = frame[frame["item_id"].isin(common)]
     verdicts = frame.pivot(index="item_id", columns="config", values="verdict").sort_index()
     gold = frame.drop_duplicates("item_id").set_index("item_id")["gold"].reindex(verdicts.index)
     clash = frame.groupby("item_id")["gold"].nunique()
     if (clash > 1).any():
-        raise ReportInputError(f"{kind} on {dataset!r}: item(s) {sorted(clash[clash > 1].index)[:10]} have different gold across logs")
+        raise ReportInputError(
+            f"{kind} on {dataset!r}: item(s) {sorted(clash[clash > 1].index)[:10]} have different gold across logs"
+        )
     verdicts.insert(0, "__gold__", gold)
     configs = sorted(frame["config"].unique())
     return Group(kind, dataset, list(verdicts.index), configs, verdicts, frame, info)
@@ -101,8 +112,10 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
 
 def groups_of(frame: pd.DataFrame, intersect: bool = False) -> list[Group]:
     """All comparison groups of the frame (kind x dataset)."""
-    return [align_group(sub, str(kind), str(dataset), intersect)
-            for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True)]
+    return [
+        align_group(sub, str(kind), str(dataset), intersect)
+        for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True)
+    ]
 
 
 def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str], bool]:
@@ -162,7 +175,9 @@ def _cost(rows: pd.DataFrame) -> dict[str, Any]:
 
 def _vote_share(kind: str, calls: list[dict[str, Any]]) -> float:
     """Mean vote of the valid calls: pairwise a=1, tie=0.5, b=0; pointwise novel=1, not_novel=0."""
-    scale = {"a": 1.0, "tie": 0.5, "b": 0.0} if kind == "pairwise" else {"novel": 1.0, "not_novel": 0.0}
+    scale = (
+        {"a": 1.0, "tie": 0.5, "b": 0.0} if kind == "pairwise" else {"novel": 1.0, "not_novel": 0.0}
+    )
     votes = [scale[c["verdict"]] for c in calls if c.get("verdict") in scale]
     return float(np.mean(votes)) if votes else float("nan")
 
@@ -177,7 +192,9 @@ def _human_score(kind: str, human: dict[str, Any]) -> float:
     return rating("idea")
 
 
-def agreement_inputs(rows: pd.DataFrame, kind: str) -> tuple[tuple[Any, Any], tuple[list[str], list[str]], dict[str, int]]:
+def agreement_inputs(
+    rows: pd.DataFrame, kind: str
+) -> tuple[tuple[Any, Any], tuple[list[str], list[str]], dict[str, int]]:
     """Judge-vs-human inputs of one configuration: (scores), (labels) and what was left out.
 
     Scores: the judge's vote share vs the human rating (pairwise: rating of a minus rating of
@@ -191,12 +208,17 @@ def agreement_inputs(rows: pd.DataFrame, kind: str) -> tuple[tuple[Any, Any], tu
     scale = PAIR_SCALE if kind == "pairwise" else POINT_SCALE
     valid = rows["verdict"].isin(list(scale)).to_numpy()
     labels = (rows["verdict"].to_numpy()[valid].tolist(), rows["gold"].to_numpy()[valid].tolist())
-    counts = {"units_with_human_scores": int(ok.sum()), "units_without": int((~ok).sum()),
-              "invalid_left_out": int((~valid).sum())}
+    counts = {
+        "units_with_human_scores": int(ok.sum()),
+        "units_without": int((~ok).sum()),
+        "invalid_left_out": int((~valid).sum()),
+    }
     return (judge[ok], human[ok]), labels, counts
 
 
-def agreement_all(rows_by_config: dict[str, pd.DataFrame], kind: str, resamples: int, seed: int) -> dict[str, dict[str, Any]]:
+def agreement_all(
+    rows_by_config: dict[str, pd.DataFrame], kind: str, resamples: int, seed: int
+) -> dict[str, dict[str, Any]]:
     """Agreement with humans for every configuration of a group (batched across configurations)."""
     scores, labels, counts = {}, {}, {}
     for c, rows in rows_by_config.items():
@@ -216,16 +238,27 @@ def agreement_all(rows_by_config: dict[str, pd.DataFrame], kind: str, resamples:
 
 def _failed_calls(rows: pd.DataFrame) -> dict[str, Any]:
     """`failed_calls` (calls with verdict `error`, all items) and `error` (the first cause, or None)."""
-    failed = [c for calls in rows["calls"] for c in calls if c.get("verdict") == "error"] if "calls" in rows else []
+    failed = (
+        [c for calls in rows["calls"] for c in calls if c.get("verdict") == "error"]
+        if "calls" in rows
+        else []
+    )
     return {"failed_calls": len(failed), "error": failed[0].get("error") if failed else None}
 
 
-def compute_group(group: Group, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-                  seed: int = DEFAULT_SEED, human_agreement: bool = True) -> dict[str, Any]:
+def compute_group(
+    group: Group,
+    reference: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    human_agreement: bool = True,
+) -> dict[str, Any]:
     """Every number of one group, JSON-ready (intervals carry their method, B and seed)."""
     metrics = metrics_for(group.kind)
     gold = group.verdicts["__gold__"].tolist()
-    outcomes = {c: outcomes_for(group.kind, group.verdicts[c].tolist(), gold) for c in group.configs}
+    outcomes = {
+        c: outcomes_for(group.kind, group.verdicts[c].tolist(), gold) for c in group.configs
+    }
     meta = group.rows.drop_duplicates("config").set_index("config")
     refs, single = choose_reference(group, reference)
     result: dict[str, Any] = {
@@ -241,7 +274,7 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
     intervals = {m: intervals_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
     diffs: dict[str, dict[str, Any]] = {}
     ref: str | None
-    for judge, ref in (refs.items() if not single else list(refs.items())[:1]):
+    for judge, ref in refs.items() if not single else list(refs.items())[:1]:
         members = [c for c in group.configs if single or meta.loc[c, "model"] == judge]
         sub = {c: outcomes[c] for c in members}
         if len(sub) < 2:
@@ -252,13 +285,27 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
     result["flip_rates"] = flip_matrix(group)
     agreement: dict[str, dict[str, Any]] = {}
     if human_agreement:
-        aligned = {c: group.rows[group.rows["config"] == c].set_index("item_id").reindex(group.items).reset_index()
-                   for c in group.configs}
+        aligned = {
+            c: group.rows[group.rows["config"] == c]
+            .set_index("item_id")
+            .reindex(group.items)
+            .reset_index()
+            for c in group.configs
+        }
         agreement = agreement_all(aligned, group.kind, resamples, seed)
-    flips = {c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "model"])]].tolist())}
-             for c in group.configs if refs.get(str(meta.loc[c, "model"])) not in (None, c)}
+    flips = {
+        c: {
+            "flip": flip_flags(
+                group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "model"])]].tolist()
+            )
+        }
+        for c in group.configs
+        if refs.get(str(meta.loc[c, "model"])) not in (None, c)
+    }
     flip_ivs = intervals_many(flips, FLIP_RATE, resamples, seed) if flips else {}
-    setups = group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
+    setups = (
+        group.rows.drop_duplicates("item_id").set_index("item_id")["setup"].reindex(group.items)
+    )
     ties_by_setup: dict[str, dict[str, Any]] = {}
     if group.kind == "pairwise":
         for setup in sorted(setups.dropna().unique()):
@@ -285,7 +332,9 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             "invalid_items": int((group.verdicts[c] == "invalid").sum()),
             "error_items": int((group.verdicts[c] == "error").sum()),
             **_failed_calls(rows),
-            "split_items": int(rows["split"].fillna(False).astype(bool).sum()) if "split" in rows else 0,
+            "split_items": int(rows["split"].fillna(False).astype(bool).sum())
+            if "split" in rows
+            else 0,
             "metrics": {m: intervals[m][c].to_dict() for m in metrics},
             "reference": ref,
             "is_reference": c == ref,
@@ -300,7 +349,11 @@ def compute_group(group: Group, reference: str | None = None, resamples: int = D
             entry["agreement"] = agreement[c]
             if has_ordinal_scores(rows):
                 entry["ordinal_scores"] = ordinal_summary(
-                    rows.set_index("item_id").reindex(group.items).reset_index(), group.kind, resamples, seed)
+                    rows.set_index("item_id").reindex(group.items).reset_index(),
+                    group.kind,
+                    resamples,
+                    seed,
+                )
         result["configs"][c] = entry
     panels = panel_summaries(group, resamples, seed)
     if panels:  # a panel beside its members (judgeaudit.report.panel)
@@ -313,15 +366,25 @@ def flip_matrix(group: Group) -> dict[str, dict[str, float]]:
     v = group.verdicts[group.configs].to_numpy(dtype=object)
     out: dict[str, dict[str, float]] = {}
     for i, a in enumerate(group.configs):
-        out[a] = {b: float(FLIP_RATE({"flip": flip_flags(v[:, i].tolist(), v[:, j].tolist())}))
-                  for j, b in enumerate(group.configs)}
+        out[a] = {
+            b: float(FLIP_RATE({"flip": flip_flags(v[:, i].tolist(), v[:, j].tolist())}))
+            for j, b in enumerate(group.configs)
+        }
     return out
 
 
-def compute_all(frame: pd.DataFrame, reference: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-                seed: int = DEFAULT_SEED, intersect: bool = False) -> list[dict[str, Any]]:
+def compute_all(
+    frame: pd.DataFrame,
+    reference: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    intersect: bool = False,
+) -> list[dict[str, Any]]:
     """All groups of the frame, computed."""
-    return [compute_group(g, reference if _has(g, reference) else None, resamples, seed) for g in groups_of(frame, intersect)]
+    return [
+        compute_group(g, reference if _has(g, reference) else None, resamples, seed)
+        for g in groups_of(frame, intersect)
+    ]
 
 
 def _has(group: Group, reference: str | None) -> bool:
@@ -333,13 +396,21 @@ def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:
 
     `methods` maps each kind of figure to its method; `method` / `paired_method`, `resamples`
     and `seed` are the bootstrap's, for the figures no closed form fits."""
-    return {"method": METHOD, "paired_method": PAIRED_METHOD, "resamples": resamples, "seed": seed,
-            "confidence": DEFAULT_CONFIDENCE, "unit": "item",
-            "methods": {"shares of 0/1 outcomes (accuracy, tie, invalid, error, flip rates, recall, precision)": RATE_METHOD,
-                        "soft accuracy (a tie worth one half)": SCORE_METHOD,
-                        "paired differences of those (vs the reference)": PAIRED_SCORE_METHOD,
-                        "macro-F1, F1, paired differences of accuracy without ties, precision and F1, agreement": METHOD},
-            "coverage": "judgeaudit/stats/INTERVALS.md"}
+    return {
+        "method": METHOD,
+        "paired_method": PAIRED_METHOD,
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": DEFAULT_CONFIDENCE,
+        "unit": "item",
+        "methods": {
+            "shares of 0/1 outcomes (accuracy, tie, invalid, error, flip rates, recall, precision)": RATE_METHOD,
+            "soft accuracy (a tie worth one half)": SCORE_METHOD,
+            "paired differences of those (vs the reference)": PAIRED_SCORE_METHOD,
+            "macro-F1, F1, paired differences of accuracy without ties, precision and F1, agreement": METHOD,
+        },
+        "coverage": "judgeaudit/stats/INTERVALS.md",
+    }
 
 
 def jsonable(value: Any) -> Any:
@@ -352,5 +423,12 @@ def configs_table(results: Sequence[dict[str, Any]]) -> pd.DataFrame:
     rows = []
     for g in results:
         for name, e in g["configs"].items():
-            rows.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, **{k: e[k] for k in ("model", "variant")}})
+            rows.append(
+                {
+                    "kind": g["kind"],
+                    "dataset": g["dataset"],
+                    "config": name,
+                    **{k: e[k] for k in ("model", "variant")},
+                }
+            )
     return pd.DataFrame(rows)

@@ -54,7 +54,11 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
     """Indices of points not dominated by another (lower or equal cost and higher or equal metric, one strictly)."""
     front = []
     for i, (c, m) in enumerate(points):
-        dominated = any((c2 <= c and m2 >= m) and (c2 < c or m2 > m) for j, (c2, m2) in enumerate(points) if j != i)
+        dominated = any(
+            (c2 <= c and m2 >= m) and (c2 < c or m2 > m)
+            for j, (c2, m2) in enumerate(points)
+            if j != i
+        )
         if not dominated:
             front.append(i)
     return sorted(front, key=lambda i: points[i][0])
@@ -73,20 +77,49 @@ def cost_figure(results: Sequence[dict[str, Any]], out: Path) -> dict[str, str]:
         for _name, e in known:
             iv = e["metrics"][metric]
             x, y = e["cost_per_item_usd"], iv["estimate"]
-            yerr = [[max(y - iv["low"], 0)], [max(iv["high"] - y, 0)]] if _finite(iv["low"]) else None
-            marker = "D" if e["model"].startswith("panel(") else "o"  # a panel (judgeaudit.report.panel) stands out
-            ax.errorbar([x], [y], yerr=yerr, fmt=marker, color=colors[e["model"]], capsize=3, label=e["model"])
+            yerr = (
+                [[max(y - iv["low"], 0)], [max(iv["high"] - y, 0)]] if _finite(iv["low"]) else None
+            )
+            marker = (
+                "D" if e["model"].startswith("panel(") else "o"
+            )  # a panel (judgeaudit.report.panel) stands out
+            ax.errorbar(
+                [x],
+                [y],
+                yerr=yerr,
+                fmt=marker,
+                color=colors[e["model"]],
+                capsize=3,
+                label=e["model"],
+            )
             ax.annotate(e["variant"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=7)
             pts.append((x, y))
         if pts:
             front = pareto_front(pts)
-            ax.plot([pts[i][0] for i in front], [pts[i][1] for i in front], "--s", color="grey", lw=1,
-                    markersize=11, markerfacecolor="none", label="Pareto front")
+            ax.plot(
+                [pts[i][0] for i in front],
+                [pts[i][1] for i in front],
+                "--s",
+                color="grey",
+                lw=1,
+                markersize=11,
+                markerfacecolor="none",
+                label="Pareto front",
+            )
         unknown = len(entries) - len(known)
         note = f" ({unknown} config(s) without cost not shown)" if unknown else ""
         if not pts:
-            ax.text(0.5, 0.5, "no configuration reported a cost", ha="center", va="center", transform=ax.transAxes)
-        ax.set_title(f"{g['kind']} on {g['dataset']}: cost vs {LABEL.get(metric, metric)}{note}", fontsize=10)
+            ax.text(
+                0.5,
+                0.5,
+                "no configuration reported a cost",
+                ha="center",
+                va="center",
+                transform=ax.transAxes,
+            )
+        ax.set_title(
+            f"{g['kind']} on {g['dataset']}: cost vs {LABEL.get(metric, metric)}{note}", fontsize=10
+        )
         ax.margins(x=0.25, y=0.08)
         ax.set_xlabel("cost per item (USD)")
         ax.set_ylabel(f"{LABEL.get(metric, metric)} (95% CI)")
@@ -110,7 +143,11 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     for k, setup in enumerate(setups):
         ys, xs, lo, hi = [], [], [], []
         for i, (_, e) in enumerate(entries):
-            iv = e["metrics"]["tie_rate"] if setup == "all" else e.get("tie_rate_by_setup", {}).get(setup)
+            iv = (
+                e["metrics"]["tie_rate"]
+                if setup == "all"
+                else e.get("tie_rate_by_setup", {}).get(setup)
+            )
             if iv is None:
                 continue
             ys.append(i + (k - (len(setups) - 1) / 2) * height)
@@ -118,14 +155,18 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
             lo.append(max(iv["estimate"] - iv["low"], 0))
             hi.append(max(iv["high"] - iv["estimate"], 0))
         ax.barh(ys, xs, height=height, xerr=[lo, hi], capsize=2, color=cmap(k), label=setup)
-        for y, x, h in zip(ys, xs, hi, strict=True):  # the value, so a zero rate is visible as "0.00"
+        for y, x, h in zip(
+            ys, xs, hi, strict=True
+        ):  # the value, so a zero rate is visible as "0.00"
             ax.text(x + h + 0.01, y, f"{x:.2f}", va="center", fontsize=6)
     ax.set_yticks(range(len(entries)))
     ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.1)
     ax.set_xlabel("tie rate (share of items; 95% CI)")
-    ax.set_title(f"Tie rates per judge and setup: {g['kind']} on {g['dataset']} (n = {g['n_items']} items)")
+    ax.set_title(
+        f"Tie rates per judge and setup: {g['kind']} on {g['dataset']} (n = {g['n_items']} items)"
+    )
     ax.legend(title="setup", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, out, safe_name(f"tie_rates_{g['dataset']}"))
@@ -134,8 +175,11 @@ def tie_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
 def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     """Forest plot: paired difference of the headline metric vs the reference, per configuration."""
     metric = g["headline_metric"]
-    entries = [(n, e) for n, e in sorted(g["configs"].items(), key=lambda kv: (kv[1]["model"], kv[1]["variant"]))
-               if metric in e["vs_reference"]]
+    entries = [
+        (n, e)
+        for n, e in sorted(g["configs"].items(), key=lambda kv: (kv[1]["model"], kv[1]["variant"]))
+        if metric in e["vs_reference"]
+    ]
     colors = _colors([e["model"] for _, e in entries])
     fig, ax = plt.subplots(figsize=(8, 1.4 + 0.4 * max(len(entries), 1)))
     for i, (_, e) in enumerate(entries):
@@ -143,8 +187,16 @@ def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
         lo = max(d["estimate"] - d["low"], 0) if _finite(d["low"]) else 0
         hi = max(d["high"] - d["estimate"], 0) if _finite(d["high"]) else 0
         face = colors[e["model"]] if d["significant"] else "white"
-        ax.errorbar([d["estimate"]], [i], xerr=[[lo], [hi]], fmt="o", color=colors[e["model"]],
-                    markerfacecolor=face, capsize=3, label=e["model"])
+        ax.errorbar(
+            [d["estimate"]],
+            [i],
+            xerr=[[lo], [hi]],
+            fmt="o",
+            color=colors[e["model"]],
+            markerfacecolor=face,
+            capsize=3,
+            label=e["model"],
+        )
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(entries)))
     ax.set_yticklabels([f"{e['model']} · {e['variant']}" for _, e in entries], fontsize=8)
@@ -152,9 +204,18 @@ def delta_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     label = LABEL.get(metric, metric)
     ax.set_xlabel(f"Δ {label} vs reference (paired 95% CI; filled = significant)")
     refs = ", ".join(sorted(set(g["reference"]["by_model"].values())))
-    ax.set_title(f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10)
+    ax.set_title(
+        f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10
+    )
     if not entries:
-        ax.text(0.5, 0.5, "no configuration to compare", ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5,
+            0.5,
+            "no configuration to compare",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+        )
     handles, labels = ax.get_legend_handles_labels()
     uniq = dict(zip(labels, handles, strict=True))
     if uniq:

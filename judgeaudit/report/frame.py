@@ -47,7 +47,14 @@ HIDDEN_ARGS: frozenset[str] = frozenset({"dataset", "cache", "resamples", "probe
 ALWAYS_ARGS: tuple[str, ...] = ("prompt", "k")
 # Generation settings that change verdicts (shown when set); operational ones are not.
 GENERATE_FIELDS: tuple[str, ...] = (
-    "temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens", "effort", "seed",
+    "temperature",
+    "top_p",
+    "top_k",
+    "max_tokens",
+    "reasoning_effort",
+    "reasoning_tokens",
+    "effort",
+    "seed",
 )
 DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwise"})
 READ_STATUSES: tuple[str, ...] = ("success", "error")  # see the module docstring
@@ -56,10 +63,44 @@ _WRAPPED_MESSAGE = re.compile(r"^\w+\((['\"])(.*)\1\)$", re.DOTALL)  # Inspect's
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
-    "log", "eval_id", "created", "epochs", "task", "task_args", "model", "model_id", "variant", "config", "kind", "dataset", "dataset_arg",
-    "sample_id", "item_id", "setup", "area", "gold", "verdict", "calls", "call_verdicts", "k", "both_orders",
-    "split_rule", "split", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human",
-    "scores", "input_tokens", "output_tokens", "total_tokens", "cost", "panel",
+    "log",
+    "eval_id",
+    "created",
+    "epochs",
+    "task",
+    "task_args",
+    "model",
+    "model_id",
+    "variant",
+    "config",
+    "kind",
+    "dataset",
+    "dataset_arg",
+    "sample_id",
+    "item_id",
+    "setup",
+    "area",
+    "gold",
+    "verdict",
+    "calls",
+    "call_verdicts",
+    "k",
+    "both_orders",
+    "split_rule",
+    "split",
+    "judge",
+    "prompt",
+    "idea_format",
+    "probe",
+    "probe_variant",
+    "probe_target",
+    "human",
+    "scores",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "cost",
+    "panel",
 )
 
 
@@ -141,7 +182,9 @@ def dataset_label(value: Any) -> str:
     return text
 
 
-def used_dataset(task: str, task_args: Mapping[str, Any], task_metadata: Mapping[str, Any] | None) -> Any:
+def used_dataset(
+    task: str, task_args: Mapping[str, Any], task_metadata: Mapping[str, Any] | None
+) -> Any:
     """The dataset a run used: its `-T dataset`, else the one our task recorded in its metadata
     (a grid cell run without `-T dataset` uses its default), else the task's default, else None."""
     if task_args.get("dataset") is not None:
@@ -171,8 +214,13 @@ def task_defaults(task: str) -> dict[str, Any] | None:
     return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
-def variant_name(task: str, task_args: Mapping[str, Any], passed: Iterable[str] | None,
-                 generate: Mapping[str, Any], defaults: Mapping[str, Any] | None) -> str:
+def variant_name(
+    task: str,
+    task_args: Mapping[str, Any],
+    passed: Iterable[str] | None,
+    generate: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None,
+) -> str:
     """Readable, stable name of a configuration apart from its model.
 
     Shows the task when it is not one of the default judge tasks, `prompt` and `k` always,
@@ -267,7 +315,10 @@ def _units(log: Any, epochs: int) -> list[tuple[str, int | None, Any, list[Any]]
     samples = list(log.samples or [])
     pooled = _pooled_scores(log) if epochs > 1 else None
     if pooled is None:
-        return [(str(s.id), s.epoch if epochs > 1 else None, (s.scores or {}).get(SCORER), [s]) for s in samples]
+        return [
+            (str(s.id), s.epoch if epochs > 1 else None, (s.scores or {}).get(SCORER), [s])
+            for s in samples
+        ]
     by_id: dict[str, list[Any]] = {}
     for s in samples:
         by_id.setdefault(str(s.id), []).append(s)
@@ -303,13 +354,21 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         meta = unit or {}
         if unit is None:
             errors = [error_message(s.error) for s in samples if s.error]
-            reason = f"sample error: {errors[0]}" if errors else f"no '{SCORER}' score with schema {SCHEMA}"
+            reason = (
+                f"sample error: {errors[0]}"
+                if errors
+                else f"no '{SCORER}' score with schema {SCHEMA}"
+            )
             skipped_samples.append({"log": location, "sample_id": sample_id, "reason": reason})
             continue
-        missing = [k for k in ("kind", "item_id", "gold", "verdict", "calls") if meta.get(k) is None]
+        missing = [
+            k for k in ("kind", "item_id", "gold", "verdict", "calls") if meta.get(k) is None
+        ]
         if missing:
-            raise ReportInputError(f"{location}: sample {sample_id!r}: the judged unit lacks {missing} "
-                                   "(score, sample or task metadata; SCORE_SCHEMA.md)")
+            raise ReportInputError(
+                f"{location}: sample {sample_id!r}: the judged unit lacks {missing} "
+                "(score, sample or task metadata; SCORE_SCHEMA.md)"
+            )
         arm = probe_label(meta.get("probe"), meta.get("probe_variant"))
         sample_variant = variant if arm is None else f"{variant}{SEP}{arm}"
         if epoch is not None:  # epochs not pooled by the task: each epoch is its own run
@@ -318,47 +377,51 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         calls = list(meta["calls"])
         panel = meta.get("panel")
         model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
-        rows.append({
-            "log": location,
-            "eval_id": ev.eval_id,
-            "created": ev.created,
-            "epochs": len(samples) if epoch is None else 1,
-            "task": short_task(ev.task),
-            "task_args": json.dumps(task_args, sort_keys=True, default=str),
-            "model": model,
-            "model_id": model_id,
-            "variant": sample_variant,
-            "config": "",  # filled once all judges are known
-            "kind": meta["kind"],
-            "dataset": dataset_label(dataset),
-            "dataset_arg": str(dataset),
-            "sample_id": sample_id,
-            "item_id": str(meta["item_id"]),
-            "setup": meta.get("setup"),
-            "area": meta.get("area"),
-            "gold": meta["gold"],
-            "verdict": meta["verdict"],
-            "calls": calls,
-            "call_verdicts": call_summary(calls),
-            "k": meta.get("k"),
-            "both_orders": meta.get("both_orders"),
-            "split_rule": meta.get("split_rule"),
-            "split": bool(meta.get("split", False)),
-            "judge": meta.get("judge"),
-            "prompt": meta.get("prompt"),
-            "idea_format": meta.get("idea_format"),
-            "probe": meta.get("probe"),
-            "probe_variant": meta.get("probe_variant"),
-            "probe_target": meta.get("probe_target"),
-            "human": meta.get("human") or {},
-            "scores": meta.get("scores") or {},
-            "input_tokens": inp,
-            "output_tokens": out,
-            "total_tokens": tot,
-            "cost": cost,
-            # a panel's rule and members (task metadata) and each member's usage (its model role)
-            "panel": {**panel, "usage": role_usage(samples, panel["members"])} if panel else None,
-        })
+        rows.append(
+            {
+                "log": location,
+                "eval_id": ev.eval_id,
+                "created": ev.created,
+                "epochs": len(samples) if epoch is None else 1,
+                "task": short_task(ev.task),
+                "task_args": json.dumps(task_args, sort_keys=True, default=str),
+                "model": model,
+                "model_id": model_id,
+                "variant": sample_variant,
+                "config": "",  # filled once all judges are known
+                "kind": meta["kind"],
+                "dataset": dataset_label(dataset),
+                "dataset_arg": str(dataset),
+                "sample_id": sample_id,
+                "item_id": str(meta["item_id"]),
+                "setup": meta.get("setup"),
+                "area": meta.get("area"),
+                "gold": meta["gold"],
+                "verdict": meta["verdict"],
+                "calls": calls,
+                "call_verdicts": call_summary(calls),
+                "k": meta.get("k"),
+                "both_orders": meta.get("both_orders"),
+                "split_rule": meta.get("split_rule"),
+                "split": bool(meta.get("split", False)),
+                "judge": meta.get("judge"),
+                "prompt": meta.get("prompt"),
+                "idea_format": meta.get("idea_format"),
+                "probe": meta.get("probe"),
+                "probe_variant": meta.get("probe_variant"),
+                "probe_target": meta.get("probe_target"),
+                "human": meta.get("human") or {},
+                "scores": meta.get("scores") or {},
+                "input_tokens": inp,
+                "output_tokens": out,
+                "total_tokens": tot,
+                "cost": cost,
+                # a panel's rule and members (task metadata) and each member's usage (its model role)
+                "panel": {**panel, "usage": role_usage(samples, panel["members"])}
+                if panel
+                else None,
+            }
+        )
     return rows
 
 
@@ -366,7 +429,10 @@ def _name_datasets(frame: pd.DataFrame) -> pd.DataFrame:
     """Dataset labels: short names, the full task argument where two datasets share a short name."""
     clash = frame.groupby("dataset")["dataset_arg"].nunique()
     clashing = set(clash[clash > 1].index)
-    frame["dataset"] = [a if d in clashing else d for d, a in zip(frame["dataset"], frame["dataset_arg"], strict=True)]
+    frame["dataset"] = [
+        a if d in clashing else d
+        for d, a in zip(frame["dataset"], frame["dataset_arg"], strict=True)
+    ]
     return frame
 
 
@@ -374,7 +440,9 @@ def _name_models(frame: pd.DataFrame) -> pd.DataFrame:
     """Model names: short model names, the full model id where two models share a short name."""
     clash = frame.groupby("model")["model_id"].nunique()
     clashing = set(clash[clash > 1].index)
-    frame["model"] = [i if m in clashing else m for m, i in zip(frame["model"], frame["model_id"], strict=True)]
+    frame["model"] = [
+        i if m in clashing else m for m, i in zip(frame["model"], frame["model_id"], strict=True)
+    ]
     frame["config"] = frame["model"] + SEP + frame["variant"]
     return frame
 
@@ -388,7 +456,12 @@ def _drop_superseded(frame: pd.DataFrame, skipped_logs: list[dict[str, str]]) ->
     for log in logs["log"]:
         if log not in keep:
             row = logs[logs["log"] == log].iloc[0]
-            skipped_logs.append({"log": log, "reason": f"superseded by a newer log of {row['config']!r} on {row['dataset']!r}"})
+            skipped_logs.append(
+                {
+                    "log": log,
+                    "reason": f"superseded by a newer log of {row['config']!r} on {row['dataset']!r}",
+                }
+            )
     return frame[frame["log"].isin(keep)].reset_index(drop=True)
 
 
@@ -415,7 +488,10 @@ def log_cause(log: Any) -> str:
     samples = getattr(log, "samples", None)
     if samples is None and getattr(log, "location", None):
         samples = read_eval_log(log.location).samples
-    return next((m for s in samples or () if s.error is not None and (m := error_message(s.error))), NO_CAUSE)
+    return next(
+        (m for s in samples or () if s.error is not None and (m := error_message(s.error))),
+        NO_CAUSE,
+    )
 
 
 def _status_skip(name: str, log: Any) -> dict[str, str]:
@@ -439,20 +515,33 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
                 continue
             log = read_eval_log(info)
         except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
-            result.skipped_logs.append({"log": info.name, "reason": f"unreadable: {type(exc).__name__}: {exc}"[:300]})
+            result.skipped_logs.append(
+                {"log": info.name, "reason": f"unreadable: {type(exc).__name__}: {exc}"[:300]}
+            )
             continue
         if not _ours(log):
-            result.skipped_logs.append(_status_skip(info.name, log) if log.status == "error" else
-                                       {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"})
+            result.skipped_logs.append(
+                _status_skip(info.name, log)
+                if log.status == "error"
+                else {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"}
+            )
             continue
         unscored: list[dict[str, str]] = []
         log_rows = rows_from_log(log, unscored)
         if not log_rows or (log.status == "error" and not any(r["calls"] for r in log_rows)):
-            result.skipped_logs.append(_status_skip(info.name, log))  # no usable sample: one skip, the log's cause
+            result.skipped_logs.append(
+                _status_skip(info.name, log)
+            )  # no usable sample: one skip, the log's cause
             continue
         if log.status == "error":
-            result.error_logs.append({"log": info.name, "cause": log_cause(log), "samples": len(log_rows),
-                                      "error_items": sum(1 for r in log_rows if r["verdict"] == "error")})
+            result.error_logs.append(
+                {
+                    "log": info.name,
+                    "cause": log_cause(log),
+                    "samples": len(log_rows),
+                    "error_items": sum(1 for r in log_rows if r["verdict"] == "error"),
+                }
+            )
         result.logs_read.append(info.name)
         result.skipped_samples.extend(unscored)
         rows.extend(log_rows)
@@ -469,5 +558,7 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
             f"{first['log']}: item {first['item_id']!r} appears {len(same)} times in configuration "
             f"{first['config']!r} (samples {sorted(same['sample_id'])}); a probe arm needs its own probe_variant"
         )
-    result.frame = frame.sort_values(["kind", "dataset", "config", "item_id"]).reset_index(drop=True)
+    result.frame = frame.sort_values(["kind", "dataset", "config", "item_id"]).reset_index(
+        drop=True
+    )
     return result

@@ -27,7 +27,10 @@ from judgeaudit.data.samples import UNIT_SIDES
 from judgeaudit.stats.agreement import krippendorff_alpha_interval, spearman_interval
 
 SCALE: tuple[float, ...] = (0.0, 1.0, 2.0, 3.0, 4.0)
-HUMAN_KEYS: dict[str, str] = {"spearman_rating": "rating_mean", "spearman_contribution": "contribution_mean"}
+HUMAN_KEYS: dict[str, str] = {
+    "spearman_rating": "rating_mean",
+    "spearman_contribution": "contribution_mean",
+}
 
 
 def sides_of(kind: str) -> tuple[str, ...]:
@@ -45,11 +48,15 @@ def _human(human: Mapping[str, Any], side: str, key: str) -> float:
     return float(value) if value is not None else float("nan")
 
 
-def unit_scores(kind: str, scores: Mapping[str, Any], human: Mapping[str, Any], key: str) -> tuple[float, float]:
+def unit_scores(
+    kind: str, scores: Mapping[str, Any], human: Mapping[str, Any], key: str
+) -> tuple[float, float]:
     """(judge score, review score) of one unit; NaN where either is missing."""
     if kind == "pairwise":
-        return (_mean(scores.get("a")) - _mean(scores.get("b")),
-                _human(human, "a", key) - _human(human, "b", key))
+        return (
+            _mean(scores.get("a")) - _mean(scores.get("b")),
+            _human(human, "a", key) - _human(human, "b", key),
+        )
     return _mean(scores.get("idea")), _human(human, "idea", key)
 
 
@@ -72,26 +79,40 @@ def has_ordinal_scores(rows: pd.DataFrame) -> bool:
 
 def ordinal_summary(rows: pd.DataFrame, kind: str, resamples: int, seed: int) -> dict[str, Any]:
     """Spearman with review scores and alpha between calls of one configuration (see module docstring)."""
-    scores = [s if isinstance(s, Mapping) else {} for s in rows["scores"]]  # rows reindexed on items may be NaN
+    scores = [
+        s if isinstance(s, Mapping) else {} for s in rows["scores"]
+    ]  # rows reindexed on items may be NaN
     humans = [h if isinstance(h, Mapping) else {} for h in rows["human"]]
     out: dict[str, Any] = {"units": len(scores)}
     for name, key in HUMAN_KEYS.items():
-        pairs = np.array([unit_scores(kind, s, h, key) for s, h in zip(scores, humans, strict=True)], dtype=float)
+        pairs = np.array(
+            [unit_scores(kind, s, h, key) for s, h in zip(scores, humans, strict=True)], dtype=float
+        )
         ok = np.isfinite(pairs).all(axis=1) if len(pairs) else np.zeros(0, dtype=bool)
         entry: dict[str, Any] = {"units_used": int(ok.sum()), "units_left_out": int((~ok).sum())}
         if ok.sum() < 3:
-            entry["undefined"] = f"{int(ok.sum())} unit(s) with both a valid score and a review {key}; need 3"
+            entry["undefined"] = (
+                f"{int(ok.sum())} unit(s) with both a valid score and a review {key}; need 3"
+            )
         else:
             entry.update(spearman_interval(pairs[ok, 0], pairs[ok, 1], resamples, seed).to_dict())
         out[name] = entry
     matrix = call_matrix(kind, scores)
     pairable = int((np.isfinite(matrix).sum(axis=0) >= 2).sum()) if matrix.size else 0
-    alpha: dict[str, Any] = {"calls": int(matrix.shape[0]), "ideas": int(matrix.shape[1]), "pairable_ideas": pairable}
+    alpha: dict[str, Any] = {
+        "calls": int(matrix.shape[0]),
+        "ideas": int(matrix.shape[1]),
+        "pairable_ideas": pairable,
+    }
     if matrix.shape[0] < 2 or pairable == 0:
-        alpha["undefined"] = "needs at least two valid calls on some idea (run with k >= 2 or --epochs >= 2)"
+        alpha["undefined"] = (
+            "needs at least two valid calls on some idea (run with k >= 2 or --epochs >= 2)"
+        )
     else:
         try:
-            alpha.update(krippendorff_alpha_interval(matrix, "ordinal", SCALE, resamples, seed).to_dict())
+            alpha.update(
+                krippendorff_alpha_interval(matrix, "ordinal", SCALE, resamples, seed).to_dict()
+            )
         except ValueError as exc:
             alpha["undefined"] = str(exc)
     out["alpha_between_calls"] = alpha

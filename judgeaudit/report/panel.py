@@ -36,7 +36,10 @@ from judgeaudit.stats.agreement import krippendorff_alpha_interval
 MEMBER_OF = "member_of"  # the column naming a member row's panel configuration
 # Variant parts of a panel that its members do not share: the judge kind and the panel's own options.
 PANEL_PARTS: tuple[str, ...] = ("judge=panel", "panel_rule=", "panel_quorum=")
-CATEGORIES: dict[str, tuple[str, ...]] = {"pairwise": ("a", "b", "tie"), "pointwise": ("novel", "not_novel")}
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "pairwise": ("a", "b", "tie"),
+    "pointwise": ("novel", "not_novel"),
+}
 
 
 def is_panel(value: Any) -> bool:
@@ -63,14 +66,25 @@ def member_rows(rows: pd.DataFrame, position: int) -> pd.DataFrame:
         verdict, split = aggregate_with_split(row.kind, calls, row.split_rule)
         usage = (spec.get("usage") or {}).get(name, {})
         cost = float("nan") if not math.isfinite(float(row.cost)) else float(usage.get("cost", 0.0))
-        records.append({
-            "model": member_label(name, model), "model_id": member_id(name, model, args),
-            "variant": member_variant(row.variant, row.model), "verdict": verdict, "split": split,
-            "calls": calls, "call_verdicts": call_summary(calls), "judge": "prompted", "panel": None,
-            MEMBER_OF: row.config, "cost": cost,
-            **{k: float(usage.get(k, 0.0)) if math.isfinite(cost) else float("nan")
-               for k in ("input_tokens", "output_tokens", "total_tokens")},
-        })
+        records.append(
+            {
+                "model": member_label(name, model),
+                "model_id": member_id(name, model, args),
+                "variant": member_variant(row.variant, row.model),
+                "verdict": verdict,
+                "split": split,
+                "calls": calls,
+                "call_verdicts": call_summary(calls),
+                "judge": "prompted",
+                "panel": None,
+                MEMBER_OF: row.config,
+                "cost": cost,
+                **{
+                    k: float(usage.get(k, 0.0)) if math.isfinite(cost) else float("nan")
+                    for k in ("input_tokens", "output_tokens", "total_tokens")
+                },
+            }
+        )
     for key in records[0] if records else ():
         out[key] = pd.Series([r[key] for r in records], index=out.index)
     out["config"] = out["model"] + SEP + out["variant"]
@@ -96,9 +110,11 @@ def member_configs(rows: pd.DataFrame, panel_config: str) -> dict[str, str]:
     spec = rows.loc[rows["config"] == panel_config, "panel"].iloc[0]
     members = rows[rows[MEMBER_OF] == panel_config] if MEMBER_OF in rows else rows.iloc[:0]
     by_label = dict(zip(members["model"], members["config"], strict=False))
-    return {name: by_label[member_label(name, model)]
-            for name, model in zip(spec["members"], spec["models"], strict=True)
-            if member_label(name, model) in by_label}
+    return {
+        name: by_label[member_label(name, model)]
+        for name, model in zip(spec["members"], spec["models"], strict=True)
+        if member_label(name, model) in by_label
+    }
 
 
 def cost_as_made(rows: pd.DataFrame) -> dict[str, float]:
@@ -110,11 +126,17 @@ def cost_as_made(rows: pd.DataFrame) -> dict[str, float]:
     tokens = sum(float((c.get("input_tokens") or 0) + (c.get("output_tokens") or 0)) for c in calls)
     usd = sum(float(c["cost_usd"]) for c in calls) if priced else float("nan")
     n = len(rows)
-    return {"usd": usd, "usd_per_item": usd / n if n else float("nan"),
-            "tokens": tokens if known else float("nan"), "calls": float(len(calls))}
+    return {
+        "usd": usd,
+        "usd_per_item": usd / n if n else float("nan"),
+        "tokens": tokens if known else float("nan"),
+        "calls": float(len(calls)),
+    }
 
 
-def member_agreement(verdicts: pd.DataFrame, kind: str, resamples: int, seed: int) -> dict[str, Any]:
+def member_agreement(
+    verdicts: pd.DataFrame, kind: str, resamples: int, seed: int
+) -> dict[str, Any]:
     """Krippendorff's alpha (nominal) of the members' verdicts: members as coders, items as units,
     invalid and error verdicts missing."""
     codes = {v: float(i) for i, v in enumerate(CATEGORIES[kind])}
@@ -133,17 +155,27 @@ def panel_summary(group: Any, panel_config: str, resamples: int, seed: int) -> d
     spec = panel_rows["panel"].iloc[0]
     members = member_configs(rows, panel_config)
     panel_v = group.verdicts[panel_config].tolist()
-    flips = {name: {"flip": flip_flags(panel_v, group.verdicts[c].tolist())} for name, c in members.items()}
+    flips = {
+        name: {"flip": flip_flags(panel_v, group.verdicts[c].tolist())}
+        for name, c in members.items()
+    }
     overrules = intervals_many(flips, FLIP_RATE, resamples, seed) if flips else {}
     member_v = group.verdicts[list(members.values())]
     valid = member_v.isin(list(CATEGORIES[group.kind])).sum(axis=1)
     needed = int(spec.get("needed") or len(spec["members"]) // 2 + 1)
     return {
-        "rule": spec.get("rule"), "quorum": spec.get("quorum"), "needed": needed,
-        "members": {name: {"config": c, "model": spec["models"][spec["members"].index(name)],
-                           "overruled": overrules[name].to_dict(),
-                           "cost_as_made": cost_as_made(rows[rows["config"] == c])}
-                    for name, c in members.items()},
+        "rule": spec.get("rule"),
+        "quorum": spec.get("quorum"),
+        "needed": needed,
+        "members": {
+            name: {
+                "config": c,
+                "model": spec["models"][spec["members"].index(name)],
+                "overruled": overrules[name].to_dict(),
+                "cost_as_made": cost_as_made(rows[rows["config"] == c]),
+            }
+            for name, c in members.items()
+        },
         "agreement": member_agreement(member_v, group.kind, resamples, seed),
         "items_below_quorum": int((valid < needed).sum()),
         "mean_answered": float(valid.mean()) if len(valid) else float("nan"),
@@ -169,7 +201,11 @@ def all_panel_tables(results: Sequence[Mapping[str, Any]]) -> list[Table]:
 
 
 def _agreement_cell(alpha: dict[str, Any]) -> str:
-    return f"{interval_cell(alpha)} (n = {alpha['n']})" if "estimate" in alpha else f"undefined ({alpha['undefined']})"
+    return (
+        f"{interval_cell(alpha)} (n = {alpha['n']})"
+        if "estimate" in alpha
+        else f"undefined ({alpha['undefined']})"
+    )
 
 
 def panel_table(g: Mapping[str, Any]) -> Table:
@@ -179,38 +215,73 @@ def panel_table(g: Mapping[str, Any]) -> Table:
     rows, records = [], []
     for config, p in sorted(g["panels"].items()):
         entries: list[tuple[str, str, dict[str, Any] | None, dict[str, Any]]] = [
-            (f"panel ({p['rule']}, {p['needed']} of {len(p['members'])} must answer)", config, None, p["cost_as_made"])]
-        entries += [(m["model"], m["config"], m["overruled"], m["cost_as_made"]) for m in p["members"].values()]
+            (
+                f"panel ({p['rule']}, {p['needed']} of {len(p['members'])} must answer)",
+                config,
+                None,
+                p["cost_as_made"],
+            )
+        ]
+        entries += [
+            (m["model"], m["config"], m["overruled"], m["cost_as_made"])
+            for m in p["members"].values()
+        ]
         for role, name, overruled, cost in entries:
             e = g["configs"][name]
             own = overruled is None  # the panel's own row carries the panel-wide figures
-            rows.append({
-                "configuration": g["configs"][config]["variant"], "judge": e["model"], "model": role,
-                metric: interval_cell(e["metrics"][metric]),
-                **{label: interval_cell(e["metrics"][key]) for key, label in rates},
-                "panel overrules it": interval_cell(overruled) if overruled is not None else MISSING,
-                "members' α": _agreement_cell(p["agreement"]) if own else MISSING,
-                "answered / item": _figure(p["mean_answered"], 2) if own else MISSING,
-                "items below quorum": p["items_below_quorum"] if own else MISSING,
-                "USD / item (billed)": "unknown" if e["cost_unknown_items"] else f"{e['cost_per_item_usd']:.6f}",
-                "USD / item (as made)": _figure(cost["usd_per_item"], 6), "tokens (as made)": _figure(cost["tokens"], 0),
-            })
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "panel": config, "config": name,
-                            "model": e["model"], "role": "panel" if own else "member", "metric": metric,
-                            "value": e["metrics"][metric]["estimate"], "value_low": e["metrics"][metric]["low"],
-                            "value_high": e["metrics"][metric]["high"],
-                            **{key: e["metrics"][key]["estimate"] for key, _ in rates},
-                            **{f"overruled{end}": (overruled or {}).get(key) for end, key in
-                               (("", "estimate"), ("_low", "low"), ("_high", "high"))},
-                            "members_alpha": p["agreement"].get("estimate") if own else None,
-                            "items_below_quorum": p["items_below_quorum"] if own else None,
-                            "cost_per_item_usd": e["cost_per_item_usd"],
-                            "cost_as_made_per_item_usd": cost["usd_per_item"], "tokens_as_made": cost["tokens"]})
-    caption = (f"Panels and their members, {g['kind']} on {g['dataset']} (n = {g['n_items']} items) [95% CI]: each panel "
-               f"row is followed by its members, read from the panel's own log. 'panel overrules it': share of the "
-               f"items where the member and the panel both gave a valid verdict on which the panel's differs; members' "
-               f"α: Krippendorff's alpha (nominal) of the members' verdicts, invalid and error verdicts missing; "
-               f"answered: members with a valid verdict per item; below quorum: items with fewer answers than the "
-               f"panel needs. Cost billed counts a call served from Inspect's cache as 0; as made counts what each "
-               f"call cost when it was made.")
-    return Table(f"panels_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+            rows.append(
+                {
+                    "configuration": g["configs"][config]["variant"],
+                    "judge": e["model"],
+                    "model": role,
+                    metric: interval_cell(e["metrics"][metric]),
+                    **{label: interval_cell(e["metrics"][key]) for key, label in rates},
+                    "panel overrules it": interval_cell(overruled)
+                    if overruled is not None
+                    else MISSING,
+                    "members' α": _agreement_cell(p["agreement"]) if own else MISSING,
+                    "answered / item": _figure(p["mean_answered"], 2) if own else MISSING,
+                    "items below quorum": p["items_below_quorum"] if own else MISSING,
+                    "USD / item (billed)": "unknown"
+                    if e["cost_unknown_items"]
+                    else f"{e['cost_per_item_usd']:.6f}",
+                    "USD / item (as made)": _figure(cost["usd_per_item"], 6),
+                    "tokens (as made)": _figure(cost["tokens"], 0),
+                }
+            )
+            records.append(
+                {
+                    "kind": g["kind"],
+                    "dataset": g["dataset"],
+                    "panel": config,
+                    "config": name,
+                    "model": e["model"],
+                    "role": "panel" if own else "member",
+                    "metric": metric,
+                    "value": e["metrics"][metric]["estimate"],
+                    "value_low": e["metrics"][metric]["low"],
+                    "value_high": e["metrics"][metric]["high"],
+                    **{key: e["metrics"][key]["estimate"] for key, _ in rates},
+                    **{
+                        f"overruled{end}": (overruled or {}).get(key)
+                        for end, key in (("", "estimate"), ("_low", "low"), ("_high", "high"))
+                    },
+                    "members_alpha": p["agreement"].get("estimate") if own else None,
+                    "items_below_quorum": p["items_below_quorum"] if own else None,
+                    "cost_per_item_usd": e["cost_per_item_usd"],
+                    "cost_as_made_per_item_usd": cost["usd_per_item"],
+                    "tokens_as_made": cost["tokens"],
+                }
+            )
+    caption = (
+        f"Panels and their members, {g['kind']} on {g['dataset']} (n = {g['n_items']} items) [95% CI]: each panel "
+        f"row is followed by its members, read from the panel's own log. 'panel overrules it': share of the "
+        f"items where the member and the panel both gave a valid verdict on which the panel's differs; members' "
+        f"α: Krippendorff's alpha (nominal) of the members' verdicts, invalid and error verdicts missing; "
+        f"answered: members with a valid verdict per item; below quorum: items with fewer answers than the "
+        f"panel needs. Cost billed counts a call served from Inspect's cache as 0; as made counts what each "
+        f"call cost when it was made."
+    )
+    return Table(
+        f"panels_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records)
+    )

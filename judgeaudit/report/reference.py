@@ -19,7 +19,15 @@ from judgeaudit.errors import UserError
 from judgeaudit.report.frame import SEP, format_value, task_defaults
 
 # Per-sample fields the judge records; they override the task args (a grid task passes none).
-RECORDED: tuple[str, ...] = ("prompt", "k", "both_orders", "split_rule", "judge", "idea_format", "probe")
+RECORDED: tuple[str, ...] = (
+    "prompt",
+    "k",
+    "both_orders",
+    "split_rule",
+    "judge",
+    "idea_format",
+    "probe",
+)
 # Parts of a variant name the report derives (recomputed aggregations, epochs): never the defaults.
 DERIVED: frozenset[str] = frozenset({"agg", "epochs", "epoch"})
 
@@ -30,7 +38,6 @@ class UnknownReferenceError(UserError, KeyError):
     def __str__(self) -> str:
         """The message as given (a KeyError would quote it)."""
         return str(self.args[0]) if self.args else ""
-
 
 
 def parse_pairs(reference: str) -> dict[str, str] | None:
@@ -68,13 +75,20 @@ def config_args(rows: pd.DataFrame) -> dict[str, tuple[str, dict[str, str], int]
             value = row.get(key)
             if value is not None and not (isinstance(value, float) and pd.isna(value)):
                 args[key] = value
-        if row.get("dataset_arg") not in (None, "None"):  # the dataset the run used, given or default
+        if row.get("dataset_arg") not in (
+            None,
+            "None",
+        ):  # the dataset the run used, given or default
             args["dataset"] = row["dataset_arg"]
         text = {k: _text(v) for k, v in args.items()}
         text.setdefault("probe", "none")
-        changed = sum(1 for k, v in text.items() if k != "probe" and k in defaults and v != _text(defaults[k]))
+        changed = sum(
+            1 for k, v in text.items() if k != "probe" and k in defaults and v != _text(defaults[k])
+        )
         changed += text["probe"] != "none"
-        for part in str(row["variant"]).split(SEP):  # names the report adds: agg=..., epochs=..., epoch=...
+        for part in str(row["variant"]).split(
+            SEP
+        ):  # names the report adds: agg=..., epochs=..., epoch=...
             key, _, value = part.partition("=")
             if key in DERIVED:
                 text[key] = value
@@ -95,8 +109,10 @@ def match_pairs(rows: pd.DataFrame, pairs: dict[str, str]) -> dict[str, str]:
         found.sort()
         if len(found) > 1 and found[0][0] == found[1][0]:
             names = [c for n, c in found if n == found[0][0]]
-            raise UnknownReferenceError(f"--reference {format_pairs(pairs)!r} matches several configurations of {model}: "
-                           f"{', '.join(names)}; add key=value pairs to pick one")
+            raise UnknownReferenceError(
+                f"--reference {format_pairs(pairs)!r} matches several configurations of {model}: "
+                f"{', '.join(names)}; add key=value pairs to pick one"
+            )
         out[model] = found[0][1]
     return out
 
@@ -116,8 +132,12 @@ def known(rows: pd.DataFrame, reference: str) -> bool:
 
 def check_reference(frame: pd.DataFrame, reference: str | None) -> None:
     """One-line KeyError listing the variant names when `reference` matches nothing in any group of the frame."""
-    if reference is None or any(known(sub, reference) for _, sub in frame.groupby(["kind", "dataset"])):
+    if reference is None or any(
+        known(sub, reference) for _, sub in frame.groupby(["kind", "dataset"])
+    ):
         return
     variants = sorted(set(frame["variant"]))
-    raise UnknownReferenceError(f"--reference {reference!r} matches no configuration, variant or key=value set of task args; "
-                   f"variants: {'; '.join(variants)} (or a configuration: MODEL{SEP}VARIANT)")
+    raise UnknownReferenceError(
+        f"--reference {reference!r} matches no configuration, variant or key=value set of task args; "
+        f"variants: {'; '.join(variants)} (or a configuration: MODEL{SEP}VARIANT)"
+    )

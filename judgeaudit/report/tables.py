@@ -61,14 +61,22 @@ def _group_title(g: dict[str, Any]) -> str:
 
 # The failure (and tie) rates every table shows per configuration: (metric, column label).
 RATE_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
-    "pairwise": (("tie_rate", "tie rate"), ("invalid_rate", "invalid rate"), ("error_rate", "error rate")),
+    "pairwise": (
+        ("tie_rate", "tie rate"),
+        ("invalid_rate", "invalid rate"),
+        ("error_rate", "error rate"),
+    ),
     "pointwise": (("invalid_rate", "invalid rate"), ("error_rate", "error rate")),
 }
 
 
 def rate_cells(e: dict[str, Any], kind: str, skip: Sequence[str] = ()) -> dict[str, str]:
     """The rate columns (`RATE_COLUMNS`) of one configuration entry, point estimates with intervals."""
-    return {label: interval_cell(e["metrics"][key]) for key, label in RATE_COLUMNS[kind] if key not in skip}
+    return {
+        label: interval_cell(e["metrics"][key])
+        for key, label in RATE_COLUMNS[kind]
+        if key not in skip
+    }
 
 
 def ablation_table(g: dict[str, Any]) -> Table:
@@ -76,8 +84,13 @@ def ablation_table(g: dict[str, Any]) -> Table:
     metric = g["headline_metric"]
     configs = g["configs"]
     models = sorted({e["model"] for e in configs.values()})
-    variants = sorted({e["variant"] for e in configs.values()}, key=lambda v: (not any(
-        e["is_reference"] for e in configs.values() if e["variant"] == v), v))
+    variants = sorted(
+        {e["variant"] for e in configs.values()},
+        key=lambda v: (
+            not any(e["is_reference"] for e in configs.values() if e["variant"] == v),
+            v,
+        ),
+    )
     rates = [(model, key, label) for model in models for key, label in RATE_COLUMNS[g["kind"]]]
     columns = [*models, *(f"{label} ({model})" for model, _, label in rates)]
     display = pd.DataFrame(MISSING, index=pd.Index(variants, name="configuration"), columns=columns)
@@ -85,7 +98,9 @@ def ablation_table(g: dict[str, Any]) -> Table:
     for name, e in configs.items():
         for model, key, label in rates:
             if e["model"] == model:
-                display.loc[e["variant"], f"{label} ({model})"] = _num(e["metrics"][key]["estimate"])
+                display.loc[e["variant"], f"{label} ({model})"] = _num(
+                    e["metrics"][key]["estimate"]
+                )
         if e["is_reference"]:
             cell = interval_cell(e["metrics"][metric]) + " (reference)"
         elif metric in e["vs_reference"]:
@@ -94,25 +109,44 @@ def ablation_table(g: dict[str, Any]) -> Table:
             cell = interval_cell(e["metrics"][metric]) + " (no reference)"
         display.loc[e["variant"], e["model"]] = cell
         d = e["vs_reference"].get(metric, {})
-        records.append({
-            "kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"], "variant": e["variant"],
-            "metric": metric, "reference": e["reference"], "is_reference": e["is_reference"],
-            "value": e["metrics"][metric]["estimate"], "value_low": e["metrics"][metric]["low"],
-            "value_high": e["metrics"][metric]["high"],
-            "delta": d.get("estimate"), "delta_low": d.get("low"), "delta_high": d.get("high"),
-            "p_value": d.get("p_value"), "significant": d.get("significant"),
-            "method": d.get("method") or e["metrics"][metric]["method"],
-            "resamples": d.get("resamples", e["metrics"][metric]["resamples"]),
-            "seed": d.get("seed", e["metrics"][metric]["seed"]),
-            **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
-        })
+        records.append(
+            {
+                "kind": g["kind"],
+                "dataset": g["dataset"],
+                "config": name,
+                "model": e["model"],
+                "variant": e["variant"],
+                "metric": metric,
+                "reference": e["reference"],
+                "is_reference": e["is_reference"],
+                "value": e["metrics"][metric]["estimate"],
+                "value_low": e["metrics"][metric]["low"],
+                "value_high": e["metrics"][metric]["high"],
+                "delta": d.get("estimate"),
+                "delta_low": d.get("low"),
+                "delta_high": d.get("high"),
+                "p_value": d.get("p_value"),
+                "significant": d.get("significant"),
+                "method": d.get("method") or e["metrics"][metric]["method"],
+                "resamples": d.get("resamples", e["metrics"][metric]["resamples"]),
+                "seed": d.get("seed", e["metrics"][metric]["seed"]),
+                **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
+            }
+        )
     any_iv = next(iter(configs.values()))["metrics"][metric]
     diffs = [e["vs_reference"][metric] for e in configs.values() if metric in e["vs_reference"]]
-    caption = (f"Ablation, {_group_title(g)}: {metric} of the reference [{any_iv['confidence']:.0%} CI, "
-               f"{_method(any_iv)}], and for other configurations the paired difference vs the same model's "
-               f"reference [{_method(diffs[0]) if diffs else 'paired on item id'}]; {SIG_MARK} = interval excludes 0. "
-               f"{_rates_note(g['kind'])}")
-    return Table(f"ablation_{g['kind']}_{g['dataset']}", caption, display.reset_index(), pd.DataFrame(records))
+    caption = (
+        f"Ablation, {_group_title(g)}: {metric} of the reference [{any_iv['confidence']:.0%} CI, "
+        f"{_method(any_iv)}], and for other configurations the paired difference vs the same model's "
+        f"reference [{_method(diffs[0]) if diffs else 'paired on item id'}]; {SIG_MARK} = interval excludes 0. "
+        f"{_rates_note(g['kind'])}"
+    )
+    return Table(
+        f"ablation_{g['kind']}_{g['dataset']}",
+        caption,
+        display.reset_index(),
+        pd.DataFrame(records),
+    )
 
 
 def _method(iv: dict[str, Any]) -> str:
@@ -124,17 +158,31 @@ def _method(iv: dict[str, Any]) -> str:
 
 def _rates_note(kind: str) -> str:
     ties = "tie rate, " if kind == "pairwise" else ""
-    return (f"Per configuration also the {ties}invalid rate (answered outside the protocol) and error rate "
-            "(every call failed).")
+    return (
+        f"Per configuration also the {ties}invalid rate (answered outside the protocol) and error rate "
+        "(every call failed)."
+    )
 
 
 def tie_table(g: dict[str, Any]) -> Table:
     """Tie rate of every configuration, overall and per setup, beside its invalid and error rates (pairwise groups)."""
     rows, records = [], []
     for name, e in g["configs"].items():
-        base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"], "variant": e["variant"]}
-        cells = {"configuration": e["variant"], "model": e["model"], "all": interval_cell(e["metrics"]["tie_rate"])}
-        records.append({**base, "metric": "tie_rate", "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])})
+        base = {
+            "kind": g["kind"],
+            "dataset": g["dataset"],
+            "config": name,
+            "model": e["model"],
+            "variant": e["variant"],
+        }
+        cells = {
+            "configuration": e["variant"],
+            "model": e["model"],
+            "all": interval_cell(e["metrics"]["tie_rate"]),
+        }
+        records.append(
+            {**base, "metric": "tie_rate", "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])}
+        )
         for setup, iv in e.get("tie_rate_by_setup", {}).items():
             cells[setup] = interval_cell(iv)
             records.append({**base, "metric": "tie_rate", "setup": setup, **_iv_cols(iv)})
@@ -143,16 +191,28 @@ def tie_table(g: dict[str, Any]) -> Table:
         rows.append({**cells, **rate_cells(e, "pairwise", skip=("tie_rate",))})
     display = pd.DataFrame(rows).sort_values(["configuration", "model"]).fillna(MISSING)
     rates = ["invalid rate", "error rate"]
-    display = display[[*(c for c in display.columns if c not in rates), *rates]]  # rates last, after every setup
-    caption = (f"Tie rates, {_group_title(g)}, by configuration, model and setup ('all' and one column per setup), "
-               "beside the invalid rate (answered outside the protocol) and error rate (every call failed) [95% CI].")
-    return Table(f"tie_rates_{g['dataset']}", caption, display.reset_index(drop=True), pd.DataFrame(records))
+    display = display[
+        [*(c for c in display.columns if c not in rates), *rates]
+    ]  # rates last, after every setup
+    caption = (
+        f"Tie rates, {_group_title(g)}, by configuration, model and setup ('all' and one column per setup), "
+        "beside the invalid rate (answered outside the protocol) and error rate (every call failed) [95% CI]."
+    )
+    return Table(
+        f"tie_rates_{g['dataset']}", caption, display.reset_index(drop=True), pd.DataFrame(records)
+    )
 
 
 POINTWISE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("precision_novel", "P novel"), ("recall_novel", "R novel"), ("f1_novel", "F1 novel"),
-    ("precision_not_novel", "P not_novel"), ("recall_not_novel", "R not_novel"), ("f1_not_novel", "F1 not_novel"),
-    ("macro_f1", "macro-F1"), ("invalid_rate", "invalid rate"), ("error_rate", "error rate"),
+    ("precision_novel", "P novel"),
+    ("recall_novel", "R novel"),
+    ("f1_novel", "F1 novel"),
+    ("precision_not_novel", "P not_novel"),
+    ("recall_not_novel", "R not_novel"),
+    ("f1_not_novel", "F1 not_novel"),
+    ("macro_f1", "macro-F1"),
+    ("invalid_rate", "invalid rate"),
+    ("error_rate", "error rate"),
 )
 
 
@@ -163,13 +223,24 @@ def f1_table(g: dict[str, Any]) -> Table:
         cells = {"configuration": e["variant"], "model": e["model"]}
         for key, label in POINTWISE_COLUMNS:
             cells[label] = interval_cell(e["metrics"][key])
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                            "variant": e["variant"], "metric": key, **_iv_cols(e["metrics"][key])})
+            records.append(
+                {
+                    "kind": g["kind"],
+                    "dataset": g["dataset"],
+                    "config": name,
+                    "model": e["model"],
+                    "variant": e["variant"],
+                    "metric": key,
+                    **_iv_cols(e["metrics"][key]),
+                }
+            )
         cells["split items"] = e.get("split_items", 0)
         rows.append(cells)
-    caption = (f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict (answered outside "
-               "the protocol) and an error (every call failed) are misses for the gold class; 'split items' were "
-               "decided by the task's exact-split rule.")
+    caption = (
+        f"Pointwise per-class decomposition, {_group_title(g)} [95% CI]; an invalid verdict (answered outside "
+        "the protocol) and an error (every call failed) are misses for the gold class; 'split items' were "
+        "decided by the task's exact-split rule."
+    )
     return Table(f"pointwise_f1_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
@@ -182,31 +253,68 @@ def cost_table(results: Sequence[dict[str, Any]]) -> Table:
             iv = e["metrics"][metric]
             unknown = e["cost_unknown_items"]
             cost = "unknown" if unknown else f"{e['cost_usd']:.4f}"
-            rates = {label: _num(e["metrics"][key]["estimate"]) for key, label in RATE_COLUMNS[g["kind"]]}
-            rows.append({"kind": g["kind"], "dataset": g["dataset"], "configuration": e["variant"], "model": e["model"],
-                         "metric": metric, "value [95% CI]": interval_cell(iv), "tie rate": MISSING, **rates,
-                         "cost USD": cost, "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
-                         "tokens": _num(e["total_tokens"], digits=0)})
-            records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                            "variant": e["variant"], "metric": metric, **_iv_cols(iv),
-                            **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
-                            "cost_usd": e["cost_usd"], "cost_per_item_usd": e["cost_per_item_usd"],
-                            "cost_unknown_items": unknown, "input_tokens": e["input_tokens"],
-                            "output_tokens": e["output_tokens"], "total_tokens": e["total_tokens"]})
-    caption = ("Cost and headline metric per configuration (pairwise: strict accuracy; pointwise: macro-F1) [95% CI]. "
-               "Calls served from Inspect's cache cost 0; cost is unknown where the provider reported usage without a price "
-               "(and for aggregations recomputed from a subset of calls). Tie, invalid (answered outside the protocol) "
-               "and error (every call failed) rates are point estimates.")
+            rates = {
+                label: _num(e["metrics"][key]["estimate"]) for key, label in RATE_COLUMNS[g["kind"]]
+            }
+            rows.append(
+                {
+                    "kind": g["kind"],
+                    "dataset": g["dataset"],
+                    "configuration": e["variant"],
+                    "model": e["model"],
+                    "metric": metric,
+                    "value [95% CI]": interval_cell(iv),
+                    "tie rate": MISSING,
+                    **rates,
+                    "cost USD": cost,
+                    "USD / item": "unknown" if unknown else f"{e['cost_per_item_usd']:.6f}",
+                    "tokens": _num(e["total_tokens"], digits=0),
+                }
+            )
+            records.append(
+                {
+                    "kind": g["kind"],
+                    "dataset": g["dataset"],
+                    "config": name,
+                    "model": e["model"],
+                    "variant": e["variant"],
+                    "metric": metric,
+                    **_iv_cols(iv),
+                    **{key: e["metrics"][key]["estimate"] for key, _ in RATE_COLUMNS[g["kind"]]},
+                    "cost_usd": e["cost_usd"],
+                    "cost_per_item_usd": e["cost_per_item_usd"],
+                    "cost_unknown_items": unknown,
+                    "input_tokens": e["input_tokens"],
+                    "output_tokens": e["output_tokens"],
+                    "total_tokens": e["total_tokens"],
+                }
+            )
+    caption = (
+        "Cost and headline metric per configuration (pairwise: strict accuracy; pointwise: macro-F1) [95% CI]. "
+        "Calls served from Inspect's cache cost 0; cost is unknown where the provider reported usage without a price "
+        "(and for aggregations recomputed from a subset of calls). Tie, invalid (answered outside the protocol) "
+        "and error (every call failed) rates are point estimates."
+    )
     return Table("cost", caption, pd.DataFrame(rows), pd.DataFrame(records))
 
 
 def _iv_cols(iv: dict[str, Any]) -> dict[str, Any]:
-    return {"estimate": iv["estimate"], "low": iv["low"], "high": iv["high"], "method": iv["method"],
-            "resamples": iv["resamples"], "seed": iv["seed"], "n": iv["n"], "undefined": iv.get("undefined", 0)}
+    return {
+        "estimate": iv["estimate"],
+        "low": iv["low"],
+        "high": iv["high"],
+        "method": iv["method"],
+        "resamples": iv["resamples"],
+        "seed": iv["seed"],
+        "n": iv["n"],
+        "undefined": iv.get("undefined", 0),
+    }
 
 
 AGREEMENT_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("pearson", "Pearson r"), ("spearman", "Spearman ρ"), ("cohen_kappa", "Cohen κ"),
+    ("pearson", "Pearson r"),
+    ("spearman", "Spearman ρ"),
+    ("cohen_kappa", "Cohen κ"),
     ("krippendorff_alpha_ordinal", "Krippendorff α (ordinal)"),
 )
 
@@ -218,28 +326,59 @@ def agreement_table(g: dict[str, Any]) -> Table | None:
         a = e.get("agreement")
         if not a:
             continue
-        cells = {"configuration": e["variant"], "model": e["model"], "units": a["units_with_human_scores"]}
+        cells = {
+            "configuration": e["variant"],
+            "model": e["model"],
+            "units": a["units_with_human_scores"],
+        }
         for key, label in AGREEMENT_COLUMNS:
             iv = a.get(key, {})
             cells[label] = interval_cell(iv) if "estimate" in iv else "undefined"
             if "estimate" in iv:
-                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                                "variant": e["variant"], "statistic": key, **_iv_cols(iv)})
+                records.append(
+                    {
+                        "kind": g["kind"],
+                        "dataset": g["dataset"],
+                        "config": name,
+                        "model": e["model"],
+                        "variant": e["variant"],
+                        "statistic": key,
+                        **_iv_cols(iv),
+                    }
+                )
             else:
-                records.append({"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                                "variant": e["variant"], "statistic": key, "undefined_reason": iv.get("undefined")})
+                records.append(
+                    {
+                        "kind": g["kind"],
+                        "dataset": g["dataset"],
+                        "config": name,
+                        "model": e["model"],
+                        "variant": e["variant"],
+                        "statistic": key,
+                        "undefined_reason": iv.get("undefined"),
+                    }
+                )
         rows.append({**cells, **rate_cells(e, g["kind"])})
     if not rows:
         return None
-    human = "rating of a minus rating of b" if g["kind"] == "pairwise" else "the idea's mean review rating"
-    caption = (f"Agreement with humans, {_group_title(g)} [95% CI]: correlations of the judge's vote share with "
-               f"{human}; κ and ordinal α of the verdict with the gold label (invalid and error verdicts left out). "
-               f"{_rates_note(g['kind'])}")
-    return Table(f"agreement_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+    human = (
+        "rating of a minus rating of b"
+        if g["kind"] == "pairwise"
+        else "the idea's mean review rating"
+    )
+    caption = (
+        f"Agreement with humans, {_group_title(g)} [95% CI]: correlations of the judge's vote share with "
+        f"{human}; κ and ordinal α of the verdict with the gold label (invalid and error verdicts left out). "
+        f"{_rates_note(g['kind'])}"
+    )
+    return Table(
+        f"agreement_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records)
+    )
 
 
 ORDINAL_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("spearman_rating", "Spearman ρ vs rating"), ("spearman_contribution", "Spearman ρ vs contribution"),
+    ("spearman_rating", "Spearman ρ vs rating"),
+    ("spearman_contribution", "Spearman ρ vs contribution"),
     ("alpha_between_calls", "Krippendorff α (ordinal) between calls"),
 )
 
@@ -251,35 +390,74 @@ def ordinal_table(g: dict[str, Any]) -> Table | None:
         o = e.get("ordinal_scores")
         if not o:
             continue
-        cells: dict[str, Any] = {"configuration": e["variant"], "model": e["model"], "units": o["units"]}
+        cells: dict[str, Any] = {
+            "configuration": e["variant"],
+            "model": e["model"],
+            "units": o["units"],
+        }
         for key, label in ORDINAL_COLUMNS:
             iv = o[key]
-            cells[label] = interval_cell(iv) if "estimate" in iv else f"undefined ({iv.get('undefined')})"
-            base = {"kind": g["kind"], "dataset": g["dataset"], "config": name, "model": e["model"],
-                    "variant": e["variant"], "statistic": key}
-            records.append({**base, **_iv_cols(iv)} if "estimate" in iv else {**base, "undefined_reason": iv.get("undefined")})
+            cells[label] = (
+                interval_cell(iv) if "estimate" in iv else f"undefined ({iv.get('undefined')})"
+            )
+            base = {
+                "kind": g["kind"],
+                "dataset": g["dataset"],
+                "config": name,
+                "model": e["model"],
+                "variant": e["variant"],
+                "statistic": key,
+            }
+            records.append(
+                {**base, **_iv_cols(iv)}
+                if "estimate" in iv
+                else {**base, "undefined_reason": iv.get("undefined")}
+            )
         rows.append({**cells, **rate_cells(e, g["kind"])})
     if not rows:
         return None
-    unit = "the pair (score of a minus score of b vs the same review difference)" if g["kind"] == "pairwise" \
+    unit = (
+        "the pair (score of a minus score of b vs the same review difference)"
+        if g["kind"] == "pairwise"
         else "the idea (mean call score vs mean review score)"
-    caption = (f"Ordinal novelty scores, {_group_title(g)} [95% CI]: Spearman ρ per unit, {unit}; Krippendorff α "
-               f"(ordinal, 0-4) with the calls as coders and each judged idea as a unit. {_rates_note(g['kind'])}")
-    return Table(f"ordinal_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records))
+    )
+    caption = (
+        f"Ordinal novelty scores, {_group_title(g)} [95% CI]: Spearman ρ per unit, {unit}; Krippendorff α "
+        f"(ordinal, 0-4) with the calls as coders and each judged idea as a unit. {_rates_note(g['kind'])}"
+    )
+    return Table(
+        f"ordinal_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records)
+    )
 
 
 def flip_table(g: dict[str, Any]) -> Table:
     """Flip rate between every pair of configurations (share of items whose verdicts differ)."""
     names = sorted(g["flip_rates"])
-    display = pd.DataFrame([[f"{g['flip_rates'][a][b]:.3f}" for b in names] for a in names],
-                           columns=names, index=pd.Index(names, name="configuration")).reset_index()
+    display = pd.DataFrame(
+        [[f"{g['flip_rates'][a][b]:.3f}" for b in names] for a in names],
+        columns=names,
+        index=pd.Index(names, name="configuration"),
+    ).reset_index()
     for key, label in RATE_COLUMNS[g["kind"]]:
-        display[label] = [_num(g["configs"][n]["metrics"][key]["estimate"]) if n in g["configs"] else MISSING
-                          for n in names]
-    records = [{"kind": g["kind"], "dataset": g["dataset"], "config_x": a, "config_y": b, "flip_rate": g["flip_rates"][a][b]}
-               for a in names for b in names]
-    caption = (f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are "
-               f"in report.json). {_rates_note(g['kind'])}")
+        display[label] = [
+            _num(g["configs"][n]["metrics"][key]["estimate"]) if n in g["configs"] else MISSING
+            for n in names
+        ]
+    records = [
+        {
+            "kind": g["kind"],
+            "dataset": g["dataset"],
+            "config_x": a,
+            "config_y": b,
+            "flip_rate": g["flip_rates"][a][b],
+        }
+        for a in names
+        for b in names
+    ]
+    caption = (
+        f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are "
+        f"in report.json). {_rates_note(g['kind'])}"
+    )
     return Table(f"flip_rates_{g['kind']}_{g['dataset']}", caption, display, pd.DataFrame(records))
 
 
@@ -306,6 +484,7 @@ def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
 
 def to_markdown(df: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
+
     def esc(x: Any) -> str:
         return str(x).replace("|", "\\|").replace("\n", " ")
 
@@ -323,9 +502,15 @@ def safe_name(name: str) -> str:
 def write_table(table: Table, out: Path) -> dict[str, str]:
     """Write `<name>.md`, `<name>.tex` (display) and `<name>.csv` (numbers) atomically; return the paths."""
     stem = safe_name(table.name)
-    paths = {"markdown": out / f"{stem}.md", "latex": out / f"{stem}.tex", "csv": out / f"{stem}.csv"}
+    paths = {
+        "markdown": out / f"{stem}.md",
+        "latex": out / f"{stem}.tex",
+        "csv": out / f"{stem}.csv",
+    }
     atomic_write_text(paths["markdown"], f"**{table.caption}**\n\n" + to_markdown(table.display))
-    latex = table.display.to_latex(index=False, escape=True, caption=table.caption, label=f"tab:{stem}")
+    latex = table.display.to_latex(
+        index=False, escape=True, caption=table.caption, label=f"tab:{stem}"
+    )
     for char, command in LATEX_GREEK.items():  # pdflatex has no Greek letters in text mode
         latex = latex.replace(char, command)
     atomic_write_text(paths["latex"], latex)

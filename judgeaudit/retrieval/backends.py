@@ -98,10 +98,15 @@ class BackendResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (ids and titles only)."""
-        return {"backend": self.backend, "query": self.query,
-                "documents": [{"id": d.doc_id, "title": d.title} for d in self.documents],
-                "skipped_no_date": self.skipped_no_date, "after_cutoff": self.after_cutoff,
-                "skipped_no_abstract": self.skipped_no_abstract, "requests": self.requests}
+        return {
+            "backend": self.backend,
+            "query": self.query,
+            "documents": [{"id": d.doc_id, "title": d.title} for d in self.documents],
+            "skipped_no_date": self.skipped_no_date,
+            "after_cutoff": self.after_cutoff,
+            "skipped_no_abstract": self.skipped_no_abstract,
+            "requests": self.requests,
+        }
 
 
 def _date_millis(text: str | None, year: int | None = None) -> int | None:
@@ -116,7 +121,11 @@ def _date_millis(text: str | None, year: int | None = None) -> int | None:
 
 
 def _day_before(cutoff_ms: int) -> str:
-    return (datetime.fromtimestamp(cutoff_ms / 1000, tz=UTC) - timedelta(milliseconds=1)).date().isoformat()
+    return (
+        (datetime.fromtimestamp(cutoff_ms / 1000, tz=UTC) - timedelta(milliseconds=1))
+        .date()
+        .isoformat()
+    )
 
 
 @dataclass
@@ -149,31 +158,49 @@ class HttpBackend:
                 await self.sleep(gap)
             self._last = time.monotonic()
 
-    async def _once(self, client: httpx.AsyncClient, path: str, params: dict[str, Any],
-                    headers: dict[str, str]) -> Any:
+    async def _once(
+        self, client: httpx.AsyncClient, path: str, params: dict[str, Any], headers: dict[str, str]
+    ) -> Any:
         await self._space()
         self.requests += 1
         try:
             response = await client.get(path, params=params, headers=headers)
         except httpx.TransportError as exc:
-            raise RetryableError(f"{self.base_url}{path}: transport error ({type(exc).__name__})") from None
+            raise RetryableError(
+                f"{self.base_url}{path}: transport error ({type(exc).__name__})"
+            ) from None
         status = response.status_code
         if status == 429 or status >= 500:
-            raise RetryableError(f"{self.base_url}{path}: HTTP {status}",
-                                 parse_retry_after(response.headers.get("Retry-After")))
+            raise RetryableError(
+                f"{self.base_url}{path}: HTTP {status}",
+                parse_retry_after(response.headers.get("Retry-After")),
+            )
         if status != 200:
-            raise BackendError(f"{self.base_url}{path}: HTTP {status} (check the API key and query)")
+            raise BackendError(
+                f"{self.base_url}{path}: HTTP {status} (check the API key and query)"
+            )
         try:
             return response.json()
         except ValueError:
             raise BackendError(f"{self.base_url}{path}: reply is not JSON") from None
 
-    async def get_json(self, path: str, params: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
+    async def get_json(
+        self, path: str, params: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> Any:
         """GET base_url+path with retries on 429/5xx (Retry-After honoured) and request spacing."""
-        retrying = AsyncRetrying(stop=stop_after_attempt(self.max_attempts), wait=self._wait,
-                                 retry=retry_if_exception_type(RetryableError), sleep=self.sleep, reraise=True)
-        async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout, transport=self.transport,
-                                     follow_redirects=True) as client:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.max_attempts),
+            wait=self._wait,
+            retry=retry_if_exception_type(RetryableError),
+            sleep=self.sleep,
+            reraise=True,
+        )
+        async with httpx.AsyncClient(
+            base_url=self.base_url,
+            timeout=self.timeout,
+            transport=self.transport,
+            follow_redirects=True,
+        ) as client:
             async for attempt in retrying:
                 with attempt:
                     return await self._once(client, path, params, headers or {})
@@ -186,7 +213,9 @@ class SemanticScholar:
     name = "semantic_scholar"
     FIELDS = "title,abstract,publicationDate,year"
 
-    def __init__(self, api_key: str | None = None, base_url: str | None = None, **http: Any) -> None:
+    def __init__(
+        self, api_key: str | None = None, base_url: str | None = None, **http: Any
+    ) -> None:
         self._api_key = api_key if api_key is not None else os.environ.get("S2_API_KEY")
         register_secret(self._api_key)
         http.setdefault("min_interval", 1.0 if self._api_key else 3.0)
@@ -197,18 +226,31 @@ class SemanticScholar:
 
     async def search(self, query: str, k: int = 10, cutoff: Cutoff = None) -> BackendResult:
         """Up to k papers for `query`, published strictly before `cutoff` when given."""
-        params: dict[str, Any] = {"query": query, "limit": min(max(k, 1), 100), "fields": self.FIELDS}
+        params: dict[str, Any] = {
+            "query": query,
+            "limit": min(max(k, 1), 100),
+            "fields": self.FIELDS,
+        }
         cutoff_ms = None if cutoff is None else to_millis(cutoff)
         if cutoff_ms is not None:
             params["publicationDateOrYear"] = f":{_day_before(cutoff_ms)}"
         headers = {"x-api-key": self._api_key} if self._api_key else {}
         data = await self.http.get_json("/graph/v1/paper/search", params, headers)
         if not isinstance(data, dict) or not isinstance(data.get("data", []), list):
-            raise BackendError(f"{self.http.base_url}/graph/v1/paper/search: unexpected reply shape")
+            raise BackendError(
+                f"{self.http.base_url}/graph/v1/paper/search: unexpected reply shape"
+            )
         result = BackendResult(self.name, query, [], requests=self.http.requests)
         for paper in data.get("data") or []:
-            _add(result, str(paper.get("paperId") or ""), paper.get("title"), paper.get("abstract"),
-                 _date_millis(paper.get("publicationDate"), paper.get("year")), cutoff_ms, k)
+            _add(
+                result,
+                str(paper.get("paperId") or ""),
+                paper.get("title"),
+                paper.get("abstract"),
+                _date_millis(paper.get("publicationDate"), paper.get("year")),
+                cutoff_ms,
+                k,
+            )
         return result
 
 
@@ -228,21 +270,31 @@ class OpenAlex:
 
     name = "openalex"
 
-    def __init__(self, api_key: str | None = None, mailto: str | None = None, base_url: str | None = None,
-                 **http: Any) -> None:
+    def __init__(
+        self,
+        api_key: str | None = None,
+        mailto: str | None = None,
+        base_url: str | None = None,
+        **http: Any,
+    ) -> None:
         self._api_key = api_key if api_key is not None else os.environ.get("OPENALEX_API_KEY")
         self._mailto = mailto if mailto is not None else os.environ.get("OPENALEX_MAILTO")
         register_secret(self._api_key)
         http.setdefault("min_interval", 0.1)
-        self.http = HttpBackend(base_url or os.environ.get("OPENALEX_BASE_URL") or OPENALEX_BASE_URL, **http)
+        self.http = HttpBackend(
+            base_url or os.environ.get("OPENALEX_BASE_URL") or OPENALEX_BASE_URL, **http
+        )
 
     def __repr__(self) -> str:
         return f"OpenAlex(base_url={self.http.base_url!r}, api_key={'set' if self._api_key else 'unset'})"
 
     async def search(self, query: str, k: int = 10, cutoff: Cutoff = None) -> BackendResult:
         """Up to k works for `query`, published strictly before `cutoff` when given."""
-        params: dict[str, Any] = {"search": query, "per-page": min(max(k, 1), 200),
-                                  "select": "id,title,display_name,publication_date,publication_year,abstract_inverted_index"}
+        params: dict[str, Any] = {
+            "search": query,
+            "per-page": min(max(k, 1), 200),
+            "select": "id,title,display_name,publication_date,publication_year,abstract_inverted_index",
+        }
         cutoff_ms = None if cutoff is None else to_millis(cutoff)
         if cutoff_ms is not None:
             params["filter"] = f"to_publication_date:{_day_before(cutoff_ms)}"
@@ -255,17 +307,35 @@ class OpenAlex:
             raise BackendError(f"{self.http.base_url}/works: unexpected reply shape")
         result = BackendResult(self.name, query, [], requests=self.http.requests)
         for work in data.get("results") or []:
-            _add(result, str(work.get("id") or "").rsplit("/", 1)[-1], work.get("title") or work.get("display_name"),
-                 abstract_from_inverted_index(work.get("abstract_inverted_index")),
-                 _date_millis(work.get("publication_date"), work.get("publication_year")), cutoff_ms, k)
+            _add(
+                result,
+                str(work.get("id") or "").rsplit("/", 1)[-1],
+                work.get("title") or work.get("display_name"),
+                abstract_from_inverted_index(work.get("abstract_inverted_index")),
+                _date_millis(work.get("publication_date"), work.get("publication_year")),
+                cutoff_ms,
+                k,
+            )
         return result
 
 
-def _add(result: BackendResult, doc_id: str, title: Any, abstract: Any, cdate: int | None,
-         cutoff_ms: int | None, k: int) -> None:
+def _add(
+    result: BackendResult,
+    doc_id: str,
+    title: Any,
+    abstract: Any,
+    cdate: int | None,
+    cutoff_ms: int | None,
+    k: int,
+) -> None:
     if len(result.documents) >= k:
         return
-    if not doc_id or not isinstance(title, str) or not isinstance(abstract, str) or not abstract.strip():
+    if (
+        not doc_id
+        or not isinstance(title, str)
+        or not isinstance(abstract, str)
+        or not abstract.strip()
+    ):
         result.skipped_no_abstract += 1
         return
     if cdate is None:

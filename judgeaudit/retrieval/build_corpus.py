@@ -71,7 +71,11 @@ def write_corpus(documents: Sequence[Document], out: Path) -> int:
     raw = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
         for doc in ordered:
-            gz.write((json.dumps(doc.to_dict(), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+            gz.write(
+                (json.dumps(doc.to_dict(), ensure_ascii=False, sort_keys=True) + "\n").encode(
+                    "utf-8"
+                )
+            )
     with atomic_open(out, "wb") as fh:
         fh.write(raw.getvalue())
     return len(ordered)
@@ -79,8 +83,11 @@ def write_corpus(documents: Sequence[Document], out: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry: build the corpus file and print what was kept and skipped."""
-    parser = argparse.ArgumentParser(prog="python -m judgeaudit.retrieval.build_corpus", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m judgeaudit.retrieval.build_corpus",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("snapshot", type=Path, help="directory with notes-*.jsonl.gz")
     parser.add_argument("out", type=Path, help="output corpus file (.jsonl.gz)")
     args = parser.parse_args(argv)

@@ -22,10 +22,17 @@ from judgeaudit.retrieval.embed import MiniLMEmbedder
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry: (re)build the shipped vectors of a bundled corpus and print their metadata."""
-    parser = argparse.ArgumentParser(prog="python -m judgeaudit.retrieval.build_vectors", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", default=BUNDLED_CORPUS, help="bundled corpus name (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=None, help="output file (default: next to the corpus)")
+    parser = argparse.ArgumentParser(
+        prog="python -m judgeaudit.retrieval.build_vectors",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--corpus", default=BUNDLED_CORPUS, help="bundled corpus name (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="output file (default: next to the corpus)"
+    )
     args = parser.parse_args(argv)
     embedder = MiniLMEmbedder()
     out = args.out or vectors_path(args.corpus, embedder.name)

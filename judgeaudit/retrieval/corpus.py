@@ -53,7 +53,12 @@ class Document:
 
     def to_dict(self) -> dict[str, Any]:
         """The compact JSON form stored in corpus files."""
-        return {"id": self.doc_id, "title": self.title, "abstract": self.abstract, "cdate": self.cdate}
+        return {
+            "id": self.doc_id,
+            "title": self.title,
+            "abstract": self.abstract,
+            "cdate": self.cdate,
+        }
 
 
 class CorpusError(UserError, ValueError):
@@ -119,7 +124,9 @@ def to_millis(when: str | date | datetime | int | float) -> int:
         try:
             when = datetime.fromisoformat(when.strip())
         except ValueError as exc:
-            raise ValueError(f"cutoff {when!r} is not an ISO date or datetime (e.g. 2025-09-20)") from exc
+            raise ValueError(
+                f"cutoff {when!r} is not an ISO date or datetime (e.g. 2025-09-20)"
+            ) from exc
     if not isinstance(when, datetime):
         when = datetime(when.year, when.month, when.day, tzinfo=UTC)
     if when.tzinfo is None:
@@ -220,8 +227,11 @@ class Exclusion:
         """The exclusion for one idea: idea id, forum and source id; title; text and original text."""
         ids = {idea.idea_id, idea.provenance.forum or "", idea.provenance.source_id}
         texts = {normalise(idea.text), normalise(idea.original_text)}
-        return cls(frozenset(i for i in ids if i), frozenset(t for t in [normalise(idea.title)] if t),
-                   frozenset(t for t in texts if t))
+        return cls(
+            frozenset(i for i in ids if i),
+            frozenset(t for t in [normalise(idea.title)] if t),
+            frozenset(t for t in texts if t),
+        )
 
     @classmethod
     def for_ideas(cls, ideas: Sequence[Idea]) -> Exclusion:

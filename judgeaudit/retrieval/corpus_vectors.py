@@ -53,7 +53,9 @@ def _read(path: Path) -> tuple[dict[str, Any], np.ndarray]:
         return meta, np.asarray(data["vectors"])
 
 
-def shipped_vectors(corpus: Corpus, embedder: Embedder, path: Path | None = None) -> np.ndarray | None:
+def shipped_vectors(
+    corpus: Corpus, embedder: Embedder, path: Path | None = None
+) -> np.ndarray | None:
     """The shipped float32 unit-row vectors of `corpus` under `embedder` (from `path`, default: next
     to the bundled corpus of that name), or None (logged) when none ship for it or they were built
     from another corpus content or model."""
@@ -70,17 +72,24 @@ def shipped_vectors(corpus: Corpus, embedder: Embedder, path: Path | None = None
     try:
         meta, stored = _read(path)
     except (OSError, ValueError, KeyError) as exc:
-        logger.warning("shipped corpus vectors %s unreadable (%s); computing them instead", path, exc)
+        logger.warning(
+            "shipped corpus vectors %s unreadable (%s); computing them instead", path, exc
+        )
         return None
     expected = {"corpus_sha256": corpus.content_hash, "model": wanted, "documents": len(corpus)}
     found = {key: meta.get(key) for key in expected}
     if found != expected or stored.shape[0] != len(corpus):
         differs = ", ".join(k for k in expected if found[k] != expected[k]) or "shape"
-        logger.warning("shipped corpus vectors %s do not match (%s differs); computing them instead",
-                       path.name, differs)
+        logger.warning(
+            "shipped corpus vectors %s do not match (%s differs); computing them instead",
+            path.name,
+            differs,
+        )
         return None
     vectors = stored.astype(np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)  # undo float16 rounding
+    vectors /= np.maximum(
+        np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12
+    )  # undo float16 rounding
     return vectors
 
 
@@ -88,11 +97,21 @@ def write_vectors(corpus: Corpus, embedder: Embedder, out: Path) -> dict[str, An
     """Embed every document of `corpus` and write the compact vector file; return its metadata."""
     wanted = model_id(embedder)
     if wanted is None:
-        raise ValueError(f"embedder {embedder.name!r} has no shippable vectors (needs the embed extra's MiniLM)")
+        raise ValueError(
+            f"embedder {embedder.name!r} has no shippable vectors (needs the embed extra's MiniLM)"
+        )
     matrix = np.asarray(embedder.encode([d.text for d in corpus.documents]), dtype=np.float32)
-    meta = {"format_version": FORMAT_VERSION, "corpus": corpus.name, "corpus_sha256": corpus.content_hash,
-            "documents": len(corpus), "model": wanted, "dtype": np.dtype(STORED_DTYPE).name,
-            "dimensions": int(matrix.shape[1])}
+    meta = {
+        "format_version": FORMAT_VERSION,
+        "corpus": corpus.name,
+        "corpus_sha256": corpus.content_hash,
+        "documents": len(corpus),
+        "model": wanted,
+        "dtype": np.dtype(STORED_DTYPE).name,
+        "dimensions": int(matrix.shape[1]),
+    }
     with atomic_open(out, "wb") as fh:
-        np.savez_compressed(fh, vectors=matrix.astype(STORED_DTYPE), meta=np.array(json.dumps(meta, sort_keys=True)))
+        np.savez_compressed(
+            fh, vectors=matrix.astype(STORED_DTYPE), meta=np.array(json.dumps(meta, sort_keys=True))
+        )
     return meta

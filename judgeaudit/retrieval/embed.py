@@ -71,8 +71,10 @@ def progress(texts: Sequence[str], desc: str) -> Iterable[str]:
 
 def embed_available() -> bool:
     """True when the `embed` extra (sentence-transformers + packaged MiniLM) is installed (not imported)."""
-    return all(importlib.util.find_spec(name) is not None
-               for name in ("sentence_transformers", MINILM_PACKAGE.replace("-", "_"), "torch"))
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("sentence_transformers", MINILM_PACKAGE.replace("-", "_"), "torch")
+    )
 
 
 _MINILM: dict[int, Any] = {}
@@ -124,7 +126,9 @@ class MiniLMEmbedder:
 
         model = self._load()
         key = (self.max_seq_length, texts[0]) if len(texts) == 1 else None
-        with _MINILM_LOCK:  # one shared model (its tokenizer is not safe for concurrent calls), one thread setting
+        with (
+            _MINILM_LOCK
+        ):  # one shared model (its tokenizer is not safe for concurrent calls), one thread setting
             if key is not None and key in _QUERY_VECTORS:
                 # One-text queries recur across the tasks of a run (each task's verdict rule is fitted on
                 # the same items): the memo returns what the same single-text call computed before.
@@ -136,8 +140,13 @@ class MiniLMEmbedder:
             if len(texts) <= SMALL_BATCH and threads > 1:
                 torch.set_num_threads(1)
             try:
-                vecs = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                                    show_progress_bar=len(texts) > PROGRESS_MIN, convert_to_numpy=True)
+                vecs = model.encode(
+                    list(texts),
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    show_progress_bar=len(texts) > PROGRESS_MIN,
+                    convert_to_numpy=True,
+                )
             finally:
                 torch.set_num_threads(threads)
             out = np.asarray(vecs, dtype=np.float32)
@@ -178,23 +187,32 @@ class TfidfEmbedder:
         terms = sorted(t for t, c in df.items() if c >= self.min_df)
         self.vocab = {t: i for i, t in enumerate(terms)}
         n = len(texts)
-        self.idf = np.array([math.log((1 + n) / (1 + df[t])) + 1.0 for t in terms], dtype=np.float64)
+        self.idf = np.array(
+            [math.log((1 + n) / (1 + df[t])) + 1.0 for t in terms], dtype=np.float64
+        )
 
     def encode(self, texts: Sequence[str]) -> sparse.csr_matrix:
         """L2-normalised sparse TF-IDF rows (terms outside the fitted vocabulary are ignored)."""
         if not self.vocab:
-            raise RuntimeError("TfidfEmbedder has no vocabulary: call fit on the corpus first "
-                               f"(a corpus needs terms in at least min_df={self.min_df} documents)")
+            raise RuntimeError(
+                "TfidfEmbedder has no vocabulary: call fit on the corpus first "
+                f"(a corpus needs terms in at least min_df={self.min_df} documents)"
+            )
         rows, cols, vals = [], [], []
         for r, text in enumerate(progress(texts, "tf-idf vectors")):
             counts = Counter(t for t in self._terms(text) if t in self.vocab)
-            weights = {self.vocab[t]: (1.0 + math.log(c)) * self.idf[self.vocab[t]] for t, c in counts.items()}
+            weights = {
+                self.vocab[t]: (1.0 + math.log(c)) * self.idf[self.vocab[t]]
+                for t, c in counts.items()
+            }
             norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
             for c, w in weights.items():
                 rows.append(r)
                 cols.append(c)
                 vals.append(w / norm)
-        return sparse.csr_matrix((vals, (rows, cols)), shape=(len(texts), len(self.vocab)), dtype=np.float32)
+        return sparse.csr_matrix(
+            (vals, (rows, cols)), shape=(len(texts), len(self.vocab)), dtype=np.float32
+        )
 
     def state(self) -> dict[str, Any]:
         """Vocabulary and IDF weights."""
@@ -211,7 +229,9 @@ def default_embedder(kind: str = "auto") -> Embedder:
         kind = "minilm" if embed_available() else "tfidf"
     if kind == "minilm":
         if not embed_available():
-            raise RuntimeError("embedder 'minilm' needs the embed extra: pip install 'judgeaudit[embed]'")
+            raise RuntimeError(
+                "embedder 'minilm' needs the embed extra: pip install 'judgeaudit[embed]'"
+            )
         return MiniLMEmbedder()
     if kind == "tfidf":
         return TfidfEmbedder()

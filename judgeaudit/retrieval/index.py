@@ -37,7 +37,9 @@ Cutoff = str | date | datetime | int | None
 
 def cache_dir() -> Path:
     """Where built indexes are cached: $JUDGEAUDIT_CACHE/retrieval, else ~/.cache/judgeaudit/retrieval."""
-    root = os.environ.get("JUDGEAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "judgeaudit")
+    root = os.environ.get("JUDGEAUDIT_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "judgeaudit"
+    )
     return Path(root) / "retrieval"
 
 
@@ -52,8 +54,14 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record (for logs and score metadata)."""
-        return {"id": self.doc.doc_id, "title": self.doc.title, "date": self.doc.date.date().isoformat(),
-                "score": round(float(self.score), 6), "rank": self.rank, "method": self.method}
+        return {
+            "id": self.doc.doc_id,
+            "title": self.doc.title,
+            "date": self.doc.date.date().isoformat(),
+            "score": round(float(self.score), 6),
+            "rank": self.rank,
+            "method": self.method,
+        }
 
 
 @dataclass
@@ -67,7 +75,9 @@ class SearchResult:
 
 
 def _cache_path(kind: str, corpus: Corpus, extra: str = "") -> Path:
-    key = hashlib.sha256(f"{CACHE_VERSION}|{kind}|{extra}|{corpus.content_hash}".encode()).hexdigest()[:24]
+    key = hashlib.sha256(
+        f"{CACHE_VERSION}|{kind}|{extra}|{corpus.content_hash}".encode()
+    ).hexdigest()[:24]
     return cache_dir() / f"{kind}-{key}.pkl"
 
 
@@ -131,8 +141,11 @@ class BM25Scorer:
         counts = Counter(self.vocab[t] for t in tokens if t in self.vocab)
         if not counts:
             return np.zeros(self.weights.shape[0], dtype=np.float64)
-        q = sparse.csr_matrix((list(counts.values()), ([0] * len(counts), list(counts))),
-                              shape=(1, self.weights.shape[1]), dtype=np.float64)
+        q = sparse.csr_matrix(
+            (list(counts.values()), ([0] * len(counts), list(counts))),
+            shape=(1, self.weights.shape[1]),
+            dtype=np.float64,
+        )
         return np.asarray((self.weights @ q.T).toarray(), dtype=np.float64).ravel()
 
 
@@ -141,7 +154,9 @@ class VectorScorer:
 
     method = "dense"
 
-    def __init__(self, corpus: Corpus, embedder: Embedder | None = None, use_cache: bool = True) -> None:
+    def __init__(
+        self, corpus: Corpus, embedder: Embedder | None = None, use_cache: bool = True
+    ) -> None:
         self.embedder = embedder or default_embedder()
         path = _cache_path("vectors", corpus, self.embedder.name)
         cached = _load_cached(path, use_cache)
@@ -154,8 +169,15 @@ class VectorScorer:
             texts = [d.text for d in corpus.documents]
             self.embedder.fit(texts)
             self.matrix = self.embedder.encode(texts)
-            _store_cached(path, {"embedder": self.embedder.name, "state": self.embedder.state(),
-                                 "matrix": self.matrix}, use_cache)
+            _store_cached(
+                path,
+                {
+                    "embedder": self.embedder.name,
+                    "state": self.embedder.state(),
+                    "matrix": self.matrix,
+                },
+                use_cache,
+            )
 
     @property
     def name(self) -> str:
@@ -185,10 +207,17 @@ def rrf(score_lists: Sequence[np.ndarray], k: int = RRF_K) -> np.ndarray:
 class Retriever:
     """Top-k search over one corpus with one method; scorers are built lazily and cached on disk."""
 
-    def __init__(self, corpus: Corpus, method: Method = "bm25", embedder: Embedder | None = None,
-                 use_cache: bool = True) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        method: Method = "bm25",
+        embedder: Embedder | None = None,
+        use_cache: bool = True,
+    ) -> None:
         if method not in METHODS:
-            raise ValueError(f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}")
+            raise ValueError(
+                f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}"
+            )
         self.corpus = corpus
         self.method: Method = method
         self.use_cache = use_cache
@@ -234,8 +263,9 @@ class Retriever:
             return self.vectors.scores(query)
         return rrf([self.bm25.scores(query), self.vectors.scores(query)])
 
-    def search(self, query: str, k: int = 5, cutoff: Cutoff = None,
-               exclude: Exclusion | None = None) -> SearchResult:
+    def search(
+        self, query: str, k: int = 5, cutoff: Cutoff = None, exclude: Exclusion | None = None
+    ) -> SearchResult:
         """Top-k documents for `query` dated strictly before `cutoff`, never the excluded target.
 
         Under BM25 a document sharing no term with the query scores 0 and is not a match: it is
@@ -245,14 +275,22 @@ class Retriever:
             raise ValueError(f"k must be >= 1, got {k}")
         return self.rank(self.scores(query), k, cutoff, exclude, matches_only=self.method == "bm25")
 
-    def rank(self, scores: np.ndarray, k: int, cutoff: Cutoff = None,
-             exclude: Exclusion | None = None, matches_only: bool = False) -> SearchResult:
+    def rank(
+        self,
+        scores: np.ndarray,
+        k: int,
+        cutoff: Cutoff = None,
+        exclude: Exclusion | None = None,
+        matches_only: bool = False,
+    ) -> SearchResult:
         """Top-k of precomputed per-document scores under the date cutoff and target exclusion
         (with `matches_only`, documents scoring 0 or less are not returned)."""
         if len(scores) != len(self.corpus):
             raise ValueError(f"{len(scores)} scores for a corpus of {len(self.corpus)} documents")
         cutoff_ms = None if cutoff is None else to_millis(cutoff)
-        allowed = np.ones(len(scores), dtype=bool) if cutoff_ms is None else self._cdates < cutoff_ms
+        allowed = (
+            np.ones(len(scores), dtype=bool) if cutoff_ms is None else self._cdates < cutoff_ms
+        )
         result = SearchResult([], cutoff_ms=cutoff_ms, after_cutoff=int((~allowed).sum()))
         order = np.argsort(-np.where(allowed, scores, -np.inf), kind="stable")
         for i in order:
@@ -269,7 +307,9 @@ class Retriever:
 _RETRIEVERS: dict[tuple[str, str, str], Retriever] = {}
 
 
-def get_retriever(corpus: str = "iclr2026_submissions", method: Method = "bm25", embedder: str = "auto") -> Retriever:
+def get_retriever(
+    corpus: str = "iclr2026_submissions", method: Method = "bm25", embedder: str = "auto"
+) -> Retriever:
     """A process-wide shared retriever for a bundled corpus name or corpus path (built/loaded once)."""
     key = (corpus, method, embedder)
     if key not in _RETRIEVERS:
@@ -278,7 +318,10 @@ def get_retriever(corpus: str = "iclr2026_submissions", method: Method = "bm25",
     return _RETRIEVERS[key]
 
 
-def search_for_idea(retriever: Retriever, idea: Idea, k: int = 5, cutoff: Cutoff = None,
-                    query: str | None = None) -> SearchResult:
+def search_for_idea(
+    retriever: Retriever, idea: Idea, k: int = 5, cutoff: Cutoff = None, query: str | None = None
+) -> SearchResult:
     """Top-k prior work for an idea (query = the idea text unless given), the idea itself excluded."""
-    return retriever.search(query or idea.text, k=k, cutoff=cutoff, exclude=Exclusion.for_idea(idea))
+    return retriever.search(
+        query or idea.text, k=k, cutoff=cutoff, exclude=Exclusion.for_idea(idea)
+    )

@@ -34,8 +34,13 @@ class QueryResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record for score metadata (usage lives in the sample's model usage)."""
-        return {"queries": self.queries, "raw": self.raw, "parse": self.parse, "error": self.error,
-                "dropped": self.dropped}
+        return {
+            "queries": self.queries,
+            "raw": self.raw,
+            "parse": self.parse,
+            "error": self.error,
+            "dropped": self.dropped,
+        }
 
 
 def render_query_prompt(idea_text: str, n: int) -> str:
@@ -69,8 +74,12 @@ def parse_queries(raw: str, n: int) -> tuple[list[str], list[str]]:
     return kept, dropped
 
 
-async def write_queries(idea_text: str, model: str | Model | None = None, n: int = 3,
-                        config: GenerateConfig | None = None) -> QueryResult:
+async def write_queries(
+    idea_text: str,
+    model: str | Model | None = None,
+    n: int = 3,
+    config: GenerateConfig | None = None,
+) -> QueryResult:
     """Ask `model` (default: the active Inspect model) for up to n search queries about an idea."""
     prompt = render_query_prompt(idea_text, n)
     llm = model if isinstance(model, Model) else get_model(model)
@@ -82,4 +91,6 @@ async def write_queries(idea_text: str, model: str | Model | None = None, n: int
     if output.error:
         return QueryResult([], raw, "error", error=str(output.error), usage=output.usage)
     queries, dropped = parse_queries(raw, n)
-    return QueryResult(queries, raw, "ok" if queries else "failed", usage=output.usage, dropped=dropped)
+    return QueryResult(
+        queries, raw, "ok" if queries else "failed", usage=output.usage, dropped=dropped
+    )

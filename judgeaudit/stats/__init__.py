@@ -95,5 +95,8 @@ __all__ = [
     "weighted_medians",
 ]
 
-__getattr__ = lazy_names(__name__, __all__, ("results", "intervals", "metrics", "bootstrap", "concepts",
-                                             "surface_ratio", "unpaired"))
+__getattr__ = lazy_names(
+    __name__,
+    __all__,
+    ("results", "intervals", "metrics", "bootstrap", "concepts", "surface_ratio", "unpaired"),
+)

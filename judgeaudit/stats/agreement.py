@@ -41,9 +41,13 @@ Level = Literal["nominal", "ordinal", "interval"]
 def _pair(x: ArrayLike, y: ArrayLike) -> tuple[FloatArray, FloatArray]:
     xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if xa.shape != ya.shape or xa.ndim != 1:
-        raise ValueError(f"agreement needs two 1-D arrays of equal length, got {xa.shape} and {ya.shape}")
+        raise ValueError(
+            f"agreement needs two 1-D arrays of equal length, got {xa.shape} and {ya.shape}"
+        )
     if not (np.isfinite(xa).all() and np.isfinite(ya).all()):
-        raise ValueError("agreement inputs must be finite (drop missing units first and report them)")
+        raise ValueError(
+            "agreement inputs must be finite (drop missing units first and report them)"
+        )
     if xa.size < 2:
         raise ValueError("agreement needs at least two units")
     return xa, ya
@@ -55,7 +59,9 @@ def _pearson_from_sums(s: Sums, n: Count) -> FloatArray:
     vy = s["yy"] - s["y"] ** 2 / n
     den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.where(den > 1e-12, cov / np.where(den > 1e-12, den, 1.0), np.nan), dtype=float)
+        return np.asarray(
+            np.where(den > 1e-12, cov / np.where(den > 1e-12, den, 1.0), np.nan), dtype=float
+        )
 
 
 CORRELATION_BOUNDS = (-1.0, 1.0)
@@ -80,7 +86,10 @@ def _spearman_rows(o: Mapping[str, FloatArray]) -> FloatArray:
     ry = ry - ry.mean(axis=-1, keepdims=True)
     den = np.sqrt((rx * rx).sum(axis=-1) * (ry * ry).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.where(den > 0, (rx * ry).sum(axis=-1) / np.where(den > 0, den, 1.0), np.nan), dtype=float)
+        return np.asarray(
+            np.where(den > 0, (rx * ry).sum(axis=-1) / np.where(den > 0, den, 1.0), np.nan),
+            dtype=float,
+        )
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,9 @@ def _rank_side(values: FloatArray, counts: FloatArray) -> _RankSide:
     """
     levels, group_of_item = np.unique(values, return_inverse=True)
     onehot = None
-    if levels.size <= 64:  # few distinct values (vote shares, ratings): group totals by one matrix product
+    if (
+        levels.size <= 64
+    ):  # few distinct values (vote shares, ratings): group totals by one matrix product
         onehot = (group_of_item[:, None] == np.arange(levels.size)[None, :]).astype(np.float64)
         totals = counts @ onehot  # resamples x groups
     else:
@@ -136,7 +147,9 @@ def _seeded_side(values: bytes, resamples: int, seed: int) -> tuple[_RankSide, F
     return side, weighted
 
 
-def _cross(x: _RankSide, y: _RankSide, counts: FloatArray, weighted_y: FloatArray | None) -> FloatArray:
+def _cross(
+    x: _RankSide, y: _RankSide, counts: FloatArray, weighted_y: FloatArray | None
+) -> FloatArray:
     """Sum over drawn units of rank_x * rank_y, per resample, using tie groups where they are few."""
     wy = weighted_y if weighted_y is not None else counts * y.full()
     if x.onehot is not None:
@@ -144,8 +157,9 @@ def _cross(x: _RankSide, y: _RankSide, counts: FloatArray, weighted_y: FloatArra
     return np.asarray(np.einsum("ij,ij->i", wy, x.full()), dtype=np.float64)
 
 
-def spearman_replicates(x: FloatArray, y: FloatArray, counts: FloatArray,
-                        seeded: tuple[int, int] | None = None) -> FloatArray:
+def spearman_replicates(
+    x: FloatArray, y: FloatArray, counts: FloatArray, seeded: tuple[int, int] | None = None
+) -> FloatArray:
     """Spearman correlation of every resample (rows of the multiplicity matrix), re-ranked inside each.
 
     `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so the y side
@@ -163,7 +177,9 @@ def spearman_replicates(x: FloatArray, y: FloatArray, counts: FloatArray,
     vy = ry.ss - ry.s * ry.s / m
     den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float)
+        return np.asarray(
+            np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float
+        )
 
 
 def spearman(x: ArrayLike, y: ArrayLike) -> float:
@@ -176,7 +192,9 @@ def _codes(labels: Sequence[object], categories: Sequence[object]) -> np.ndarray
     index = {c: i for i, c in enumerate(categories)}
     missing = sorted({str(v) for v in labels if v not in index})
     if missing:
-        raise ValueError(f"labels {missing} are not among the categories {list(map(str, categories))}")
+        raise ValueError(
+            f"labels {missing} are not among the categories {list(map(str, categories))}"
+        )
     return np.array([index[v] for v in labels], dtype=int)
 
 
@@ -189,14 +207,20 @@ def _kappa_metric(k: int) -> Metric:
         po = np.trace(table, axis1=-2, axis2=-1) / n
         pe = (table.sum(axis=-1) * table.sum(axis=-2)).sum(axis=-1) / n**2
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan), dtype=float)
+            return np.asarray(
+                np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan), dtype=float
+            )
 
     return Metric("cohen_kappa", cols, from_sums, CORRELATION_BOUNDS)
 
 
-def _kappa_columns(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None) -> tuple[Metric, dict[str, FloatArray]]:
+def _kappa_columns(
+    x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None
+) -> tuple[Metric, dict[str, FloatArray]]:
     if len(x) != len(y):
-        raise ValueError(f"kappa needs two label sequences of equal length, got {len(x)} and {len(y)}")
+        raise ValueError(
+            f"kappa needs two label sequences of equal length, got {len(x)} and {len(y)}"
+        )
     if len(x) < 2:
         raise ValueError("kappa needs at least two units")
     cats = list(categories) if categories is not None else sorted({*x, *y}, key=str)
@@ -206,7 +230,9 @@ def _kappa_columns(x: Sequence[object], y: Sequence[object], categories: Sequenc
     return _kappa_metric(k), cols
 
 
-def cohen_kappa(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None = None) -> float:
+def cohen_kappa(
+    x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None = None
+) -> float:
     """Cohen's kappa between two raters' labels; NaN when chance agreement is 1."""
     metric, cols = _kappa_columns(x, y, categories)
     return float(metric(cols))
@@ -242,12 +268,21 @@ def _alpha_metric(level: Level, values: FloatArray) -> Metric:
         observed = (o * d).sum(axis=(-2, -1))
         expected = (n_c[..., :, None] * n_c[..., None, :] * d).sum(axis=(-2, -1))
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(np.where(expected > 0, 1 - (n - 1) * observed / np.where(expected > 0, expected, 1.0), np.nan), dtype=float)
+            return np.asarray(
+                np.where(
+                    expected > 0,
+                    1 - (n - 1) * observed / np.where(expected > 0, expected, 1.0),
+                    np.nan,
+                ),
+                dtype=float,
+            )
 
     return Metric(f"krippendorff_alpha_{level}", cols, from_sums, (-np.inf, 1.0))
 
 
-def _alpha_columns(data: ArrayLike, level: Level, values: Sequence[float] | None) -> tuple[Metric, dict[str, FloatArray]]:
+def _alpha_columns(
+    data: ArrayLike, level: Level, values: Sequence[float] | None
+) -> tuple[Metric, dict[str, FloatArray]]:
     """Per-unit coincidence contributions: for unit u, o_ck += (#c-k pairs) / (m_u - 1)."""
     arr = np.asarray(data, dtype=float)
     if arr.ndim != 2:
@@ -255,7 +290,9 @@ def _alpha_columns(data: ArrayLike, level: Level, values: Sequence[float] | None
     observed = np.unique(arr[np.isfinite(arr)])
     vals = np.asarray(sorted(values), dtype=float) if values is not None else observed
     if not set(observed.tolist()) <= set(vals.tolist()):
-        raise ValueError(f"values {sorted(set(observed.tolist()) - set(vals.tolist()))} are not in the declared scale")
+        raise ValueError(
+            f"values {sorted(set(observed.tolist()) - set(vals.tolist()))} are not in the declared scale"
+        )
     v = vals.size
     if v < 2:
         raise ValueError("alpha needs at least two distinct values on the scale")
@@ -264,44 +301,71 @@ def _alpha_columns(data: ArrayLike, level: Level, values: Sequence[float] | None
     m = counts.sum(axis=1)
     pairs = counts[:, :, None] * counts[:, None, :] - np.eye(v)[None] * counts[:, :, None]
     with np.errstate(invalid="ignore", divide="ignore"):
-        contrib = np.where((m >= 2)[:, None, None], pairs / np.where(m >= 2, m - 1, 1.0)[:, None, None], 0.0)
+        contrib = np.where(
+            (m >= 2)[:, None, None], pairs / np.where(m >= 2, m - 1, 1.0)[:, None, None], 0.0
+        )
     cols = {f"o{i}_{j}": contrib[:, i, j] for i in range(v) for j in range(v)}
     return _alpha_metric(level, vals), cols
 
 
-def krippendorff_alpha(data: ArrayLike, level: Level = "ordinal", values: Sequence[float] | None = None) -> float:
+def krippendorff_alpha(
+    data: ArrayLike, level: Level = "ordinal", values: Sequence[float] | None = None
+) -> float:
     """Krippendorff's alpha of a coders x units matrix (NaN = missing) at the given level."""
     metric, cols = _alpha_columns(data, level, values)
     return float(metric(cols))
 
 
-def pearson_interval(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                     confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def pearson_interval(
+    x: ArrayLike,
+    y: ArrayLike,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
     """Pearson correlation with a percentile bootstrap interval over units."""
     xa, ya = _pair(x, y)
     return bootstrap_metric(_moment_columns(xa, ya), PEARSON, resamples, seed, confidence)
 
 
-def spearman_interval(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                      confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def spearman_interval(
+    x: ArrayLike,
+    y: ArrayLike,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
     """Spearman correlation with a percentile bootstrap interval over units (re-ranked per resample)."""
     xa, ya = _pair(x, y)
-    reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
-    return interval_from_replicates(spearman(xa, ya), reps, confidence, resamples, seed, int(xa.size),
-                                    CORRELATION_BOUNDS)
+    reps = spearman_replicates(
+        xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed)
+    )
+    return interval_from_replicates(
+        spearman(xa, ya), reps, confidence, resamples, seed, int(xa.size), CORRELATION_BOUNDS
+    )
 
 
-def cohen_kappa_interval(x: Sequence[object], y: Sequence[object], categories: Sequence[object] | None = None,
-                         resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                         confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def cohen_kappa_interval(
+    x: Sequence[object],
+    y: Sequence[object],
+    categories: Sequence[object] | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
     """Cohen's kappa with a percentile bootstrap interval over units."""
     metric, cols = _kappa_columns(x, y, categories)
     return bootstrap_metric(cols, metric, resamples, seed, confidence)
 
 
-def krippendorff_alpha_interval(data: ArrayLike, level: Level = "ordinal", values: Sequence[float] | None = None,
-                                resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                                confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def krippendorff_alpha_interval(
+    data: ArrayLike,
+    level: Level = "ordinal",
+    values: Sequence[float] | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
     """Krippendorff's alpha with a percentile bootstrap interval over units."""
     metric, cols = _alpha_columns(data, level, values)
     return bootstrap_metric(cols, metric, resamples, seed, confidence)
@@ -339,11 +403,16 @@ def agreement_many(
             out[name]["pearson"] = out[name]["spearman"] = str(exc)
             continue
         pearson_cols[name] = _moment_columns(xa, ya)
-        reps = spearman_replicates(xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed))
-        out[name]["spearman"] = interval_from_replicates(spearman(xa, ya), reps, confidence, resamples, seed,
-                                                         int(xa.size), CORRELATION_BOUNDS)
+        reps = spearman_replicates(
+            xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed)
+        )
+        out[name]["spearman"] = interval_from_replicates(
+            spearman(xa, ya), reps, confidence, resamples, seed, int(xa.size), CORRELATION_BOUNDS
+        )
     for names in _by_size({k: v["x"].size for k, v in pearson_cols.items()}).values():
-        for name, iv in bootstrap_many({k: pearson_cols[k] for k in names}, PEARSON, resamples, seed, confidence).items():
+        for name, iv in bootstrap_many(
+            {k: pearson_cols[k] for k in names}, PEARSON, resamples, seed, confidence
+        ).items():
             out[name]["pearson"] = iv
     values = [float(i) for i in range(len(categories))]
     kappa_cols: dict[str, dict[str, FloatArray]] = {}
@@ -357,10 +426,15 @@ def agreement_many(
         except ValueError as exc:
             out[name]["cohen_kappa"] = out[name]["krippendorff_alpha_ordinal"] = str(exc)
             kappa_cols.pop(name, None)
-    for key, cols, metric in (("cohen_kappa", kappa_cols, kappa_metric), ("krippendorff_alpha_ordinal", alpha_cols, alpha_metric)):
+    for key, cols, metric in (
+        ("cohen_kappa", kappa_cols, kappa_metric),
+        ("krippendorff_alpha_ordinal", alpha_cols, alpha_metric),
+    ):
         if metric is None:
             continue
         for names in _by_size({k: len(next(iter(v.values()))) for k, v in cols.items()}).values():
-            for name, iv in bootstrap_many({k: cols[k] for k in names}, metric, resamples, seed, confidence).items():
+            for name, iv in bootstrap_many(
+                {k: cols[k] for k in names}, metric, resamples, seed, confidence
+            ).items():
                 out[name][key] = iv
     return out

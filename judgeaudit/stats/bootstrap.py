@@ -55,10 +55,14 @@ from judgeaudit.stats.results import (
     significance_note,
 )
 
-QUANTILE_METHOD: Literal["inverted_cdf"] = "inverted_cdf"  # numpy quantile method: interval ends are replicate values
+QUANTILE_METHOD: Literal["inverted_cdf"] = (
+    "inverted_cdf"  # numpy quantile method: interval ends are replicate values
+)
 
 
-def resample_indices(n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
+def resample_indices(
+    n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> np.ndarray:
     """A (resamples, n) matrix of item indices drawn with replacement (seeded)."""
     if n <= 0:
         raise ValueError("cannot bootstrap an empty set of items")
@@ -89,7 +93,9 @@ def counts_from_indices(indices: np.ndarray, n: int) -> FloatArray:
 
 
 @lru_cache(maxsize=4)
-def resample_counts(n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> FloatArray:
+def resample_counts(
+    n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> FloatArray:
     """Multiplicity matrix of the seeded resamples (same draws as `resample_indices`).
 
     Cached (read-only) so the many metrics and configurations of one item set share one draw.
@@ -99,8 +105,9 @@ def resample_counts(n: int, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFA
     return counts
 
 
-def _percentiles(reps: FloatArray, confidence: float,
-                 bounds: tuple[float, float] = (-np.inf, np.inf)) -> tuple[float, float, int]:
+def _percentiles(
+    reps: FloatArray, confidence: float, bounds: tuple[float, float] = (-np.inf, np.inf)
+) -> tuple[float, float, int]:
     """(low, high, undefined replicates): replicate values at the two tails, inside `bounds`."""
     finite = reps[np.isfinite(reps)]
     undefined = int(reps.size - finite.size)
@@ -121,19 +128,37 @@ def _difference_bounds(metric: MetricFn | Metric) -> tuple[float, float]:
     return lo - hi, hi - lo
 
 
-def _interval(estimate: float, reps: FloatArray, confidence: float, resamples: int, seed: int, n: int,
-              metric: MetricFn | Metric, status: str, excluded: int) -> Interval:
+def _interval(
+    estimate: float,
+    reps: FloatArray,
+    confidence: float,
+    resamples: int,
+    seed: int,
+    n: int,
+    metric: MetricFn | Metric,
+    status: str,
+    excluded: int,
+) -> Interval:
     """An Interval from replicates, with the status rules applied (no number without answers)."""
     if status != STATUS_OK:
         return Interval(NAN, NAN, NAN, confidence, METHOD, resamples, seed, n, 0, status, excluded)
     lo, hi, undefined = _percentiles(reps, confidence, _bounds(metric))
     if not np.isfinite(estimate):
         status = STATUS_UNDEFINED
-    return Interval(float(estimate), lo, hi, confidence, METHOD, resamples, seed, n, undefined, status, excluded)
+    return Interval(
+        float(estimate), lo, hi, confidence, METHOD, resamples, seed, n, undefined, status, excluded
+    )
 
 
-def interval_from_replicates(estimate: float, reps: FloatArray, confidence: float, resamples: int, seed: int,
-                             n: int, bounds: tuple[float, float]) -> Interval:
+def interval_from_replicates(
+    estimate: float,
+    reps: FloatArray,
+    confidence: float,
+    resamples: int,
+    seed: int,
+    n: int,
+    bounds: tuple[float, float],
+) -> Interval:
     """An Interval for a statistic bootstrapped outside `bootstrap_metric` (e.g. Spearman), same rules."""
     metric = Metric("external", (), lambda s, k: np.asarray(NAN), bounds)
     return _interval(estimate, reps, confidence, resamples, seed, n, metric, STATUS_OK, 0)
@@ -150,7 +175,9 @@ def _p_value(diff: FloatArray) -> float:
     return float(min(1.0, 2 * min(below, above)))
 
 
-def _masked_columns(outcomes: Mapping[str, ArrayLike], metric: Metric) -> tuple[FloatArray, FloatArray | None]:
+def _masked_columns(
+    outcomes: Mapping[str, ArrayLike], metric: Metric
+) -> tuple[FloatArray, FloatArray | None]:
     """(items x columns with left-out items zeroed, 0/1 applicability per item or None when all apply)."""
     cols = np.stack([np.asarray(outcomes[c], dtype=float) for c in metric.columns], axis=1)
     applies = np.isfinite(cols).all(axis=1)
@@ -160,7 +187,10 @@ def _masked_columns(outcomes: Mapping[str, ArrayLike], metric: Metric) -> tuple[
 
 
 def _replicates(
-    outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric, idx: np.ndarray, counts: FloatArray | None
+    outcomes: Mapping[str, ArrayLike],
+    metric: MetricFn | Metric,
+    idx: np.ndarray,
+    counts: FloatArray | None,
 ) -> FloatArray:
     if isinstance(metric, Metric):
         n = n_items(outcomes)
@@ -168,8 +198,13 @@ def _replicates(
         cols, applies = _masked_columns(outcomes, metric)
         sums = w @ cols
         count: Count = n if applies is None else w @ applies
-        return np.asarray(metric.from_sums({c: sums[:, j] for j, c in enumerate(metric.columns)}, count), dtype=float)
-    return np.asarray(metric({k: np.asarray(v, dtype=float)[idx] for k, v in outcomes.items()}), dtype=float)
+        return np.asarray(
+            metric.from_sums({c: sums[:, j] for j, c in enumerate(metric.columns)}, count),
+            dtype=float,
+        )
+    return np.asarray(
+        metric({k: np.asarray(v, dtype=float)[idx] for k, v in outcomes.items()}), dtype=float
+    )
 
 
 def _point(outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric) -> float:
@@ -198,7 +233,9 @@ def bootstrap_metric(
         idx = resample_indices(n, resamples, seed) if indices is None else indices
         reps = _replicates(outcomes, metric, idx, None)
         b = int(idx.shape[0])
-    return _interval(_point(outcomes, metric), reps, confidence, b, seed, n, metric, status, excluded)
+    return _interval(
+        _point(outcomes, metric), reps, confidence, b, seed, n, metric, status, excluded
+    )
 
 
 def paired_bootstrap(
@@ -217,7 +254,9 @@ def paired_bootstrap(
     says whether the percentile interval of the difference excludes zero (a point interval
     never does; both sides need valid answers).
     """
-    n, unavailable = paired_check(outcomes_x, outcomes_y, metric, confidence, PAIRED_METHOD, resamples, seed)
+    n, unavailable = paired_check(
+        outcomes_x, outcomes_y, metric, confidence, PAIRED_METHOD, resamples, seed
+    )
     if unavailable is not None:
         return unavailable
     counts: FloatArray | None = None
@@ -227,20 +266,46 @@ def paired_bootstrap(
     else:
         idx = resample_indices(n, resamples, seed) if indices is None else indices
         counts = counts_from_indices(idx, n) if isinstance(metric, Metric) else None
-    diff = _replicates(outcomes_x, metric, idx, counts) - _replicates(outcomes_y, metric, idx, counts)
+    diff = _replicates(outcomes_x, metric, idx, counts) - _replicates(
+        outcomes_y, metric, idx, counts
+    )
     est = _point(outcomes_x, metric) - _point(outcomes_y, metric)
     excluded = max(excluded_items(outcomes_x, metric), excluded_items(outcomes_y, metric))
-    return _paired_result(est, diff, confidence, int(idx.shape[0]), seed, n, excluded, _difference_bounds(metric))
+    return _paired_result(
+        est, diff, confidence, int(idx.shape[0]), seed, n, excluded, _difference_bounds(metric)
+    )
 
 
-def _paired_result(est: float, diff: FloatArray, confidence: float, resamples: int, seed: int, n: int,
-                   excluded: int = 0, bounds: tuple[float, float] = (-1.0, 1.0)) -> PairedDifference:
+def _paired_result(
+    est: float,
+    diff: FloatArray,
+    confidence: float,
+    resamples: int,
+    seed: int,
+    n: int,
+    excluded: int = 0,
+    bounds: tuple[float, float] = (-1.0, 1.0),
+) -> PairedDifference:
     lo, hi, undefined = _percentiles(diff, confidence, bounds)
     note = significance_note(lo, hi)
     significant = bool(note is None and (lo > 0 or hi < 0))
     status = STATUS_OK if np.isfinite(est) else STATUS_UNDEFINED
-    return PairedDifference(est, lo, hi, _p_value(diff), significant, confidence, PAIRED_METHOD, resamples, seed, n,
-                            undefined, status, excluded, note)
+    return PairedDifference(
+        est,
+        lo,
+        hi,
+        _p_value(diff),
+        significant,
+        confidence,
+        PAIRED_METHOD,
+        resamples,
+        seed,
+        n,
+        undefined,
+        status,
+        excluded,
+        note,
+    )
 
 
 def replicate_matrix(
@@ -258,7 +323,9 @@ def replicate_matrix(
     for name in names:
         o = outcomes_by_config[name]
         if n_items(o) != n:
-            raise ValueError(f"configuration {name!r} has {n_items(o)} items, the resamples have {n}")
+            raise ValueError(
+                f"configuration {name!r} has {n_items(o)} items, the resamples have {n}"
+            )
         cols, applies = _masked_columns(o, metric)
         blocks.append(cols)
         masks.append(applies)
@@ -273,14 +340,22 @@ def replicate_matrix(
         mask = masks[j]
         rep_n: Count = n if mask is None else counts @ mask
         point_n: Count = n if mask is None else np.asarray(mask.sum(), dtype=float)
-        reps[:, j] = metric.from_sums({c: sums[:, j * m + i] for i, c in enumerate(names_of)}, rep_n)
+        reps[:, j] = metric.from_sums(
+            {c: sums[:, j * m + i] for i, c in enumerate(names_of)}, rep_n
+        )
         point[j] = metric.from_sums({c: totals[j * m + i] for i, c in enumerate(names_of)}, point_n)
     return point, reps
 
 
-def _empty_many(names: list[str], metric: Metric, resamples: int, seed: int, confidence: float) -> dict[str, Interval]:
-    return {name: _interval(NAN, np.empty(0), confidence, resamples, seed, 0, metric, STATUS_NO_ITEMS, 0)
-            for name in names}
+def _empty_many(
+    names: list[str], metric: Metric, resamples: int, seed: int, confidence: float
+) -> dict[str, Interval]:
+    return {
+        name: _interval(
+            NAN, np.empty(0), confidence, resamples, seed, 0, metric, STATUS_NO_ITEMS, 0
+        )
+        for name in names
+    }
 
 
 def bootstrap_many(
@@ -302,7 +377,9 @@ def bootstrap_many(
         o = outcomes_by_config[name]
         excluded = excluded_items(o, metric)
         status = answer_status(o, metric, excluded)
-        out[name] = _interval(float(point[j]), reps[:, j], confidence, resamples, seed, n, metric, status, excluded)
+        out[name] = _interval(
+            float(point[j]), reps[:, j], confidence, resamples, seed, n, metric, status, excluded
+        )
     return out
 
 
@@ -316,14 +393,21 @@ def paired_bootstrap_many(
 ) -> dict[str, PairedDifference]:
     """Paired differences (configuration - reference) of one metric for every other configuration."""
     if reference not in outcomes_by_config:
-        raise KeyError(f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}")
+        raise KeyError(
+            f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}"
+        )
     names = list(outcomes_by_config)
     n = n_items(outcomes_by_config[reference])
     ref = outcomes_by_config[reference]
     out = {}
     if n == 0:
-        return {name: paired_unavailable((STATUS_NO_ITEMS, STATUS_NO_ITEMS), confidence, PAIRED_METHOD, resamples, seed, 0)
-                for name in names if name != reference}
+        return {
+            name: paired_unavailable(
+                (STATUS_NO_ITEMS, STATUS_NO_ITEMS), confidence, PAIRED_METHOD, resamples, seed, 0
+            )
+            for name in names
+            if name != reference
+        }
     counts = resample_counts(n, resamples, seed)
     point, reps = replicate_matrix(outcomes_by_config, metric, counts)
     r = names.index(reference)
@@ -337,6 +421,14 @@ def paired_bootstrap_many(
             out[name] = paired_unavailable(sides, confidence, PAIRED_METHOD, resamples, seed, n)
             continue
         excluded = max(excluded_items(o, metric), excluded_items(ref, metric))
-        out[name] = _paired_result(float(point[j] - point[r]), diffs[:, j], confidence, resamples, seed, n,
-                                   excluded, _difference_bounds(metric))
+        out[name] = _paired_result(
+            float(point[j] - point[r]),
+            diffs[:, j],
+            confidence,
+            resamples,
+            seed,
+            n,
+            excluded,
+            _difference_bounds(metric),
+        )
     return out

@@ -27,9 +27,13 @@ def absent_share(concepts: Sequence[str], reference: Collection[str]) -> float:
 def _matrix(similarity: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
     s = np.asarray(similarity, dtype=np.float64)
     if s.ndim != 2:
-        raise ValueError(f"similarity must be a 2-d matrix (idea concepts x reference concepts), got shape {s.shape}")
+        raise ValueError(
+            f"similarity must be a 2-d matrix (idea concepts x reference concepts), got shape {s.shape}"
+        )
     if s.shape[0] == 0:
-        raise ValueError("fuzzy membership needs at least one idea concept (the matrix has no rows)")
+        raise ValueError(
+            "fuzzy membership needs at least one idea concept (the matrix has no rows)"
+        )
     if np.isnan(s).any():
         raise ValueError("similarity matrix contains NaN")
     return s

@@ -39,7 +39,9 @@ from scipy import stats
 
 FloatArray = NDArray[np.float64]
 _BISECTIONS = 60  # halvings of the search interval: ends exact to about 2^-60 of its width
-_NEWTON = 100  # at most this many safeguarded Newton steps for the tilt (they stop once it is still)
+_NEWTON = (
+    100  # at most this many safeguarded Newton steps for the tilt (they stop once it is still)
+)
 _TINY = 1e-300
 
 
@@ -50,15 +52,21 @@ def z_of(confidence: float) -> float:
     return float(stats.norm.ppf(0.5 + confidence / 2))
 
 
-def clopper_pearson(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> tuple[FloatArray, FloatArray]:
+def clopper_pearson(
+    k: ArrayLike, n: ArrayLike, confidence: float = 0.95
+) -> tuple[FloatArray, FloatArray]:
     """Exact binomial interval of k successes in n trials (NaN where n = 0)."""
     k_a, n_a = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     if np.any(k_a < 0) or np.any(k_a > n_a):
         raise ValueError("clopper_pearson needs 0 <= k <= n")
     alpha = 1.0 - confidence
     with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.where(k_a <= 0, 0.0, stats.beta.ppf(alpha / 2, np.maximum(k_a, 1e-9), n_a - k_a + 1))
-        high = np.where(k_a >= n_a, 1.0, stats.beta.ppf(1 - alpha / 2, k_a + 1, np.maximum(n_a - k_a, 1e-9)))
+        low = np.where(
+            k_a <= 0, 0.0, stats.beta.ppf(alpha / 2, np.maximum(k_a, 1e-9), n_a - k_a + 1)
+        )
+        high = np.where(
+            k_a >= n_a, 1.0, stats.beta.ppf(1 - alpha / 2, k_a + 1, np.maximum(n_a - k_a, 1e-9))
+        )
     empty = n_a <= 0
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
@@ -121,11 +129,16 @@ def tilted_variance(counts: ArrayLike, support: ArrayLike, mean: ArrayLike) -> F
     total = c.sum(axis=1)
     d = v[None, :] - m[:, None]
     top, bottom = v[-1] - m, v[0] - m  # > 0, < 0
-    t_lo, t_hi = -total / top, total / -bottom  # the weights stay positive for t inside (t_lo, t_hi)
+    t_lo, t_hi = (
+        -total / top,
+        total / -bottom,
+    )  # the weights stay positive for t inside (t_lo, t_hi)
 
     def g(t: FloatArray) -> FloatArray:  # decreasing in t; its root is the tilt
         den = total[:, None] + t[:, None] * d
-        return np.asarray(np.sum(np.where(c > 0, c * d / np.where(c > 0, den, 1.0), 0.0), axis=1), dtype=float)
+        return np.asarray(
+            np.sum(np.where(c > 0, c * d / np.where(c > 0, den, 1.0), 0.0), axis=1), dtype=float
+        )
 
     # An end nobody took bounds the tilt where its own weight would turn negative: there the
     # root may lie beyond, and the tilt stops at the bound with the rest of the mass on that end.
@@ -139,7 +152,9 @@ def tilted_variance(counts: ArrayLike, support: ArrayLike, mean: ArrayLike) -> F
         with np.errstate(divide="ignore", invalid="ignore"):
             den = total[:, None] + t[:, None] * d
             val = np.sum(np.where(c > 0, c * d / np.where(c > 0, den, 1.0), 0.0), axis=1)
-            slope = -np.sum(np.where(c > 0, c * d * d / np.where(c > 0, den * den, 1.0), 0.0), axis=1)
+            slope = -np.sum(
+                np.where(c > 0, c * d * d / np.where(c > 0, den * den, 1.0), 0.0), axis=1
+            )
         lo = np.where(val > 0, t, lo)
         hi = np.where(val > 0, hi, t)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -170,35 +185,47 @@ def _score(counts: FloatArray, v: FloatArray, m: FloatArray, cc: float, side: fl
     total = counts.sum(axis=1)
     s = counts @ v
     var = tilted_variance(counts, v, m)
-    return np.asarray((s - total * m - side * cc) / np.sqrt(np.maximum(total * var, _TINY)), dtype=float)
+    return np.asarray(
+        (s - total * m - side * cc) / np.sqrt(np.maximum(total * var, _TINY)), dtype=float
+    )
 
 
-def score_interval(counts: ArrayLike, support: ArrayLike, confidence: float = 0.95,
-                   cc: float | None = None) -> tuple[FloatArray, FloatArray]:
+def score_interval(
+    counts: ArrayLike, support: ArrayLike, confidence: float = 0.95, cc: float | None = None
+) -> tuple[FloatArray, FloatArray]:
     """Continuity-corrected score interval for the mean, per table of counts (NaN for no items)."""
     v = _support(support)
     c = _counts(counts, v.size)
     cc = default_cc(v) if cc is None else float(cc)
-    if c.shape[0] == 1:  # one table (an audit's figure): the same table recurs across figures and replays
-        low, high = _one_score_interval(tuple(c[0].tolist()), tuple(v.tolist()), float(confidence), cc)
+    if (
+        c.shape[0] == 1
+    ):  # one table (an audit's figure): the same table recurs across figures and replays
+        low, high = _one_score_interval(
+            tuple(c[0].tolist()), tuple(v.tolist()), float(confidence), cc
+        )
         return np.array([low]), np.array([high])
     return _score_intervals(c, v, confidence, cc)
 
 
 @lru_cache(maxsize=4096)
-def _one_score_interval(counts: tuple[float, ...], support: tuple[float, ...], confidence: float,
-                        cc: float) -> tuple[float, float]:
+def _one_score_interval(
+    counts: tuple[float, ...], support: tuple[float, ...], confidence: float, cc: float
+) -> tuple[float, float]:
     """`score_interval` of one table, remembered (the batch computation, so the same ends to the bit)."""
     low, high = _score_intervals(np.array([counts]), np.array(support), confidence, cc)
     return float(low[0]), float(high[0])
 
 
-def _score_intervals(c: FloatArray, v: FloatArray, confidence: float, cc: float) -> tuple[FloatArray, FloatArray]:
+def _score_intervals(
+    c: FloatArray, v: FloatArray, confidence: float, cc: float
+) -> tuple[FloatArray, FloatArray]:
     """`score_interval` of checked tables `c` (one per row) on the checked support `v`."""
     z = z_of(confidence)
     total = c.sum(axis=1)
     ok = total > 0
-    c_ok = np.where(ok[:, None], c, 1.0)  # placeholder tables for empty rows (their ends become NaN)
+    c_ok = np.where(
+        ok[:, None], c, 1.0
+    )  # placeholder tables for empty rows (their ends become NaN)
     mean = (c_ok @ v) / c_ok.sum(axis=1)
     span = v[-1] - v[0]
     eps = 1e-12 * span
@@ -222,7 +249,9 @@ def _score_intervals(c: FloatArray, v: FloatArray, confidence: float, cc: float)
     return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
-def score_p_value(counts: ArrayLike, support: ArrayLike, value: float, cc: float | None = None) -> FloatArray:
+def score_p_value(
+    counts: ArrayLike, support: ArrayLike, value: float, cc: float | None = None
+) -> FloatArray:
     """Two-sided p-value of the score test of mean = `value` (the test `score_interval` inverts)."""
     v = _support(support)
     c = _counts(counts, v.size)
@@ -246,8 +275,9 @@ def mcnemar_exact_p(b: int, c: int) -> float:
     return float(stats.binomtest(int(b), int(b + c), 0.5).pvalue)
 
 
-def _two_sample_mle(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArray,
-                    d0: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _two_sample_mle(
+    x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArray, d0: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Most likely (p1, p2) with p1 - p2 = d0: Farrington and Manning's closed form (the root of a
     cubic), with bisection on the profile score where the closed form leaves the feasible range."""
     r1, r2 = x1 / n1, x2 / n2
@@ -262,7 +292,9 @@ def _two_sample_mle(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArr
         w = (np.pi + np.arccos(np.clip(v / u**3, -1.0, 1.0))) / 3
         p1 = 2 * u * np.cos(w) - b / (3 * a)
     p2 = p1 - d0
-    bad = ~(np.isfinite(p1) & (p1 >= -1e-12) & (p1 <= 1 + 1e-12) & (p2 >= -1e-12) & (p2 <= 1 + 1e-12))
+    bad = ~(
+        np.isfinite(p1) & (p1 >= -1e-12) & (p1 <= 1 + 1e-12) & (p2 >= -1e-12) & (p2 <= 1 + 1e-12)
+    )
     if bad.any():
         q1, q2 = _two_sample_mle_bisection(x1[bad], n1[bad], x2[bad], n2[bad], d0[bad])
         p1, p2 = p1.copy(), p2.copy()
@@ -270,8 +302,9 @@ def _two_sample_mle(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArr
     return np.clip(p1, 0.0, 1.0), np.clip(p2, 0.0, 1.0)
 
 
-def _two_sample_mle_bisection(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArray,
-                              d0: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _two_sample_mle_bisection(
+    x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArray, d0: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Most likely (p1, p2) with p1 - p2 = d0 by bisection on the profile score in p2 (concave likelihood)."""
     lo = np.maximum(0.0, -d0)
     hi = np.minimum(1.0, 1.0 - d0)
@@ -279,8 +312,12 @@ def _two_sample_mle_bisection(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2
     def score(p2: FloatArray) -> FloatArray:
         p1 = p2 + d0
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = (np.where(x1 > 0, x1 / p1, 0.0) - np.where(n1 - x1 > 0, (n1 - x1) / (1 - p1), 0.0)
-                     + np.where(x2 > 0, x2 / p2, 0.0) - np.where(n2 - x2 > 0, (n2 - x2) / (1 - p2), 0.0))
+            terms = (
+                np.where(x1 > 0, x1 / p1, 0.0)
+                - np.where(n1 - x1 > 0, (n1 - x1) / (1 - p1), 0.0)
+                + np.where(x2 > 0, x2 / p2, 0.0)
+                - np.where(n2 - x2 > 0, (n2 - x2) / (1 - p2), 0.0)
+            )
         return np.asarray(terms, dtype=float)
 
     a, b = lo.copy(), hi.copy()
@@ -292,20 +329,36 @@ def _two_sample_mle_bisection(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2
     return p2 + d0, p2
 
 
-def _two_sample_score(x1: FloatArray, n1: FloatArray, x2: FloatArray, n2: FloatArray, d0: FloatArray,
-                      cc: FloatArray, side: float) -> FloatArray:
+def _two_sample_score(
+    x1: FloatArray,
+    n1: FloatArray,
+    x2: FloatArray,
+    n2: FloatArray,
+    d0: FloatArray,
+    cc: FloatArray,
+    side: float,
+) -> FloatArray:
     p1, p2 = _two_sample_mle(x1, n1, x2, n2, d0)
     var = p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2
-    return np.asarray((x1 / n1 - x2 / n2 - d0 - side * cc) / np.sqrt(np.maximum(var, _TINY)), dtype=float)
+    return np.asarray(
+        (x1 / n1 - x2 / n2 - d0 - side * cc) / np.sqrt(np.maximum(var, _TINY)), dtype=float
+    )
 
 
 def hauck_anderson_cc(n1: ArrayLike, n2: ArrayLike) -> FloatArray:
     """Half the largest change one item makes to p1 - p2: 1 / (2 min(n1, n2))."""
-    return np.asarray(1.0 / (2.0 * np.minimum(np.asarray(n1, dtype=float), np.asarray(n2, dtype=float))), dtype=float)
+    return np.asarray(
+        1.0 / (2.0 * np.minimum(np.asarray(n1, dtype=float), np.asarray(n2, dtype=float))),
+        dtype=float,
+    )
 
 
-def _two_sample_args(x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike) -> tuple[FloatArray, ...]:
-    arrays = np.broadcast_arrays(*(np.atleast_1d(np.asarray(a, dtype=float)) for a in (x1, n1, x2, n2)))
+def _two_sample_args(
+    x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike
+) -> tuple[FloatArray, ...]:
+    arrays = np.broadcast_arrays(
+        *(np.atleast_1d(np.asarray(a, dtype=float)) for a in (x1, n1, x2, n2))
+    )
     a1, m1, a2, m2 = (np.array(a, dtype=float) for a in arrays)
     if np.any(m1 <= 0) or np.any(m2 <= 0):
         raise ValueError("both groups need at least one item")
@@ -314,8 +367,9 @@ def _two_sample_args(x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike)
     return a1, m1, a2, m2
 
 
-def two_sample_score_interval(x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike,
-                              confidence: float = 0.95) -> tuple[FloatArray, FloatArray]:
+def two_sample_score_interval(
+    x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike, confidence: float = 0.95
+) -> tuple[FloatArray, FloatArray]:
     """Mee's score interval for p1 - p2 of two independent groups, Hauck-Anderson corrected."""
     a1, m1, a2, m2 = _two_sample_args(x1, n1, x2, n2)
     z = z_of(confidence)
@@ -333,13 +387,18 @@ def two_sample_score_interval(x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: A
         return (lo + hi) / 2
 
     low, high = solve(+1.0, z), solve(-1.0, -z)
-    low = np.where(_two_sample_score(a1, m1, a2, m2, np.full_like(est, -1 + eps), cc, +1.0) <= z, -1.0, low)
-    high = np.where(_two_sample_score(a1, m1, a2, m2, np.full_like(est, 1 - eps), cc, -1.0) >= -z, 1.0, high)
+    low = np.where(
+        _two_sample_score(a1, m1, a2, m2, np.full_like(est, -1 + eps), cc, +1.0) <= z, -1.0, low
+    )
+    high = np.where(
+        _two_sample_score(a1, m1, a2, m2, np.full_like(est, 1 - eps), cc, -1.0) >= -z, 1.0, high
+    )
     return np.minimum(low, est), np.maximum(high, est)
 
 
-def two_sample_score_p_value(x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike,
-                             value: float = 0.0) -> FloatArray:
+def two_sample_score_p_value(
+    x1: ArrayLike, n1: ArrayLike, x2: ArrayLike, n2: ArrayLike, value: float = 0.0
+) -> FloatArray:
     """Two-sided p-value of the corrected score test of p1 - p2 = `value` (what the interval inverts)."""
     a1, m1, a2, m2 = _two_sample_args(x1, n1, x2, n2)
     d0 = np.full_like(a1, float(value))
@@ -361,7 +420,9 @@ def _f1(tp: FloatArray, fp: FloatArray, fn: FloatArray) -> FloatArray:
     """2 TP / (2 TP + FP + FN), NaN for a class neither in gold nor predicted (left out of the mean)."""
     den = 2 * tp + fp + fn
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.where(den > 0, 2 * tp / np.where(den > 0, den, 1.0), np.nan), dtype=float)
+        return np.asarray(
+            np.where(den > 0, 2 * tp / np.where(den > 0, den, 1.0), np.nan), dtype=float
+        )
 
 
 def _macro_f1_range(novel_share: float, wrong: float) -> tuple[float, float]:
@@ -381,8 +442,12 @@ def _macro_f1_range(novel_share: float, wrong: float) -> tuple[float, float]:
     return float(np.nanmin(worst)), float(np.nanmax(best))
 
 
-def macro_f1_bounds(novel_share: float, wrong: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+def macro_f1_bounds(
+    novel_share: float, wrong: int, n: int, confidence: float = 0.95
+) -> tuple[float, float]:
     """A valid interval for macro-F1 from the Clopper-Pearson interval of the share of wrong items
     (invalid counted wrong): the lowest macro-F1 at its upper end, the highest at its lower end."""
     w_low, w_high = clopper_pearson(wrong, n, confidence)
-    return _macro_f1_range(novel_share, float(w_high))[0], _macro_f1_range(novel_share, float(w_low))[1]
+    return _macro_f1_range(novel_share, float(w_high))[0], _macro_f1_range(
+        novel_share, float(w_low)
+    )[1]

@@ -88,7 +88,9 @@ from judgeaudit.stats.results import (
 )
 from judgeaudit.stats.unpaired import unpaired_bootstrap
 
-_TOLERANCE = 1e-9  # how far a value may sit from its support point (float noise of means such as 1/3)
+_TOLERANCE = (
+    1e-9  # how far a value may sit from its support point (float noise of means such as 1/3)
+)
 
 
 def closed_form(metric: Metric) -> Mean | None:
@@ -96,7 +98,9 @@ def closed_form(metric: Metric) -> Mean | None:
     return metric.mean if isinstance(metric, Metric) else None
 
 
-def support_counts(values: ArrayLike, support: tuple[float, ...], name: str = "values") -> FloatArray:
+def support_counts(
+    values: ArrayLike, support: tuple[float, ...], name: str = "values"
+) -> FloatArray:
     """How many of `values` sit at each point of `support` (a value off the support is an error)."""
     v = np.asarray(values, dtype=float).ravel()
     points = np.asarray(support, dtype=float)
@@ -116,8 +120,12 @@ def _used(outcomes: Mapping[str, ArrayLike], metric: Metric, mean: Mean) -> np.n
     return np.asarray(mask, dtype=bool)
 
 
-def rate_interval(values: ArrayLike, support: tuple[float, ...], confidence: float = DEFAULT_CONFIDENCE,
-                  name: str = "values") -> tuple[float, float, str]:
+def rate_interval(
+    values: ArrayLike,
+    support: tuple[float, ...],
+    confidence: float = DEFAULT_CONFIDENCE,
+    name: str = "values",
+) -> tuple[float, float, str]:
     """(low, high, method) of the mean of per-item values on `support`: Clopper-Pearson on 0/1,
     else the score interval. No value: NaN ends."""
     v = np.asarray(values, dtype=float).ravel()
@@ -129,12 +137,19 @@ def rate_interval(values: ArrayLike, support: tuple[float, ...], confidence: flo
     return float(lo[0]), float(hi[0]), SCORE_METHOD
 
 
-def interval(outcomes: Mapping[str, ArrayLike], metric: Metric, resamples: int = DEFAULT_RESAMPLES,
-             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE) -> Interval:
+def interval(
+    outcomes: Mapping[str, ArrayLike],
+    metric: Metric,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
     """The metric's interval: a closed form for the mean of a per-item column, else the percentile bootstrap."""
     mean = closed_form(metric)
     if mean is None:
-        return _unless_point(bootstrap_metric(outcomes, metric, resamples, seed, confidence), outcomes, metric)
+        return _unless_point(
+            bootstrap_metric(outcomes, metric, resamples, seed, confidence), outcomes, metric
+        )
     method = RATE_METHOD if tuple(mean.support) == BINARY else SCORE_METHOD
     n = n_items(outcomes)
     excluded = excluded_items(outcomes, metric) if n else 0
@@ -143,39 +158,78 @@ def interval(outcomes: Mapping[str, ArrayLike], metric: Metric, resamples: int =
         return Interval(NAN, NAN, NAN, confidence, method, None, None, n, 0, status, excluded)
     estimate = float(metric(outcomes))
     if not np.isfinite(estimate):
-        return Interval(NAN, NAN, NAN, confidence, method, None, None, n, 0, STATUS_UNDEFINED, excluded)
+        return Interval(
+            NAN, NAN, NAN, confidence, method, None, None, n, 0, STATUS_UNDEFINED, excluded
+        )
     values = np.asarray(outcomes[mean.column], dtype=float)[_used(outcomes, metric, mean)]
     tally = None
-    if values.size == 0:  # a convention value on no item (precision of a class never predicted): nothing known
+    if (
+        values.size == 0
+    ):  # a convention value on no item (precision of a class never predicted): nothing known
         low, high = metric.bounds
     else:
         low, high, method = rate_interval(values, mean.support, confidence, metric.name)
         tally = tally_of(mean.support, support_counts(values, mean.support, metric.name))
-    return Interval(estimate, float(low), float(high), confidence, method, None, None, n, 0, STATUS_OK, excluded, tally)
+    return Interval(
+        estimate,
+        float(low),
+        float(high),
+        confidence,
+        method,
+        None,
+        None,
+        n,
+        0,
+        STATUS_OK,
+        excluded,
+        tally,
+    )
 
 
 def tally_of(support: tuple[float, ...], *rows: ArrayLike) -> Tally:
     """The counts behind a closed-form interval, one row per sample."""
-    return Tally(tuple(float(v) for v in support), tuple(tuple(float(c) for c in np.ravel(r)) for r in rows))
+    return Tally(
+        tuple(float(v) for v in support), tuple(tuple(float(c) for c in np.ravel(r)) for r in rows)
+    )
 
 
 def _unless_point(iv: Interval, outcomes: Mapping[str, ArrayLike], metric: Metric) -> Interval:
     """A bootstrap interval, or the metric's valid `bound` where the bootstrap collapsed to a point."""
-    if iv.status != STATUS_OK or not iv.degenerate or not isinstance(metric, Metric) or metric.bound is None:
+    if (
+        iv.status != STATUS_OK
+        or not iv.degenerate
+        or not isinstance(metric, Metric)
+        or metric.bound is None
+    ):
         return iv
     low, high = metric.bound(outcomes, iv.confidence)
-    return replace(iv, low=min(low, iv.estimate), high=max(high, iv.estimate), method=BOUND_METHOD,
-                   resamples=None, seed=None)
+    return replace(
+        iv,
+        low=min(low, iv.estimate),
+        high=max(high, iv.estimate),
+        method=BOUND_METHOD,
+        resamples=None,
+        seed=None,
+    )
 
 
-def intervals_many(outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], metric: Metric,
-                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                   confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Interval]:
+def intervals_many(
+    outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]],
+    metric: Metric,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, Interval]:
     """Intervals of one metric for many configurations on the same items (bootstrap: shared resamples)."""
     if closed_form(metric) is None:
         ivs = bootstrap_many(outcomes_by_config, metric, resamples, seed, confidence)
-        return {name: _unless_point(iv, outcomes_by_config[name], metric) for name, iv in ivs.items()}
-    return {name: interval(o, metric, resamples, seed, confidence) for name, o in outcomes_by_config.items()}
+        return {
+            name: _unless_point(iv, outcomes_by_config[name], metric) for name, iv in ivs.items()
+        }
+    return {
+        name: interval(o, metric, resamples, seed, confidence)
+        for name, o in outcomes_by_config.items()
+    }
 
 
 def _difference_support(support: tuple[float, ...]) -> tuple[float, ...]:
@@ -185,7 +239,9 @@ def _difference_support(support: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(float(d) for d in np.unique(diffs))
 
 
-def _agreeing(low: float, high: float, p_exact: float, alpha: float) -> tuple[float, float, str | None]:
+def _agreeing(
+    low: float, high: float, p_exact: float, alpha: float
+) -> tuple[float, float, str | None]:
     """The interval widened to include 0 when the exact test does not reject (the claim needs both)."""
     if p_exact >= alpha and (low > 0 or high < 0):
         note = f"the exact test does not reject (p = {p_exact:.4g}): the interval is widened to include 0"
@@ -193,24 +249,52 @@ def _agreeing(low: float, high: float, p_exact: float, alpha: float) -> tuple[fl
     return low, high, None
 
 
-def paired_difference(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, ArrayLike], metric: Metric,
-                      resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                      confidence: float = DEFAULT_CONFIDENCE) -> PairedDifference:
+def paired_difference(
+    outcomes_x: Mapping[str, ArrayLike],
+    outcomes_y: Mapping[str, ArrayLike],
+    metric: Metric,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> PairedDifference:
     """metric(x) - metric(y) on the same items (aligned on item id), over the items both measure."""
     mean = closed_form(metric)
     if mean is None or not mean.shared:
         return paired_bootstrap(outcomes_x, outcomes_y, metric, resamples, seed, confidence)
-    n, unavailable = paired_check(outcomes_x, outcomes_y, metric, confidence, PAIRED_SCORE_METHOD, None, None)
+    n, unavailable = paired_check(
+        outcomes_x, outcomes_y, metric, confidence, PAIRED_SCORE_METHOD, None, None
+    )
     if unavailable is not None:
         return unavailable
-    both = applicable({**{f"x.{c}": outcomes_x[c] for c in metric.columns},
-                       **{f"y.{c}": outcomes_y[c] for c in metric.columns}})
+    both = applicable(
+        {
+            **{f"x.{c}": outcomes_x[c] for c in metric.columns},
+            **{f"y.{c}": outcomes_y[c] for c in metric.columns},
+        }
+    )
     excluded = int(n - both.sum())
     used = _used(outcomes_x, metric, mean) & _used(outcomes_y, metric, mean)
     if not used.any():
-        return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, PAIRED_SCORE_METHOD, None, None, n, 0,
-                                STATUS_NO_COMPARABLE, excluded, "no difference: no item measured on both sides")
-    d = (np.asarray(outcomes_x[mean.column], dtype=float) - np.asarray(outcomes_y[mean.column], dtype=float))[used]
+        return PairedDifference(
+            NAN,
+            NAN,
+            NAN,
+            NAN,
+            False,
+            confidence,
+            PAIRED_SCORE_METHOD,
+            None,
+            None,
+            n,
+            0,
+            STATUS_NO_COMPARABLE,
+            excluded,
+            "no difference: no item measured on both sides",
+        )
+    d = (
+        np.asarray(outcomes_x[mean.column], dtype=float)
+        - np.asarray(outcomes_y[mean.column], dtype=float)
+    )[used]
     support = _difference_support(mean.support)
     counts = support_counts(d, support, f"{metric.name} difference")
     lo, hi = score_interval(counts, support, confidence)
@@ -221,32 +305,68 @@ def paired_difference(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[s
     if tuple(mean.support) == BINARY:
         p_exact = mcnemar_exact_p(int(counts[-1]), int(counts[0]))
         low, high, note = _agreeing(low, high, p_exact, alpha)
-        p_value, test = max(p_exact, p_value), f"{EXACT_MCNEMAR} (or the interval's own score test at 0, if larger)"
+        p_value, test = (
+            max(p_exact, p_value),
+            f"{EXACT_MCNEMAR} (or the interval's own score test at 0, if larger)",
+        )
     significant = proper(low, high) and (low > 0 or high < 0)
-    return PairedDifference(float(d.mean()), low, high, p_value, bool(significant), confidence, PAIRED_SCORE_METHOD,
-                            None, None, n, 0, STATUS_OK, excluded, note, test, tally_of(support, counts))
+    return PairedDifference(
+        float(d.mean()),
+        low,
+        high,
+        p_value,
+        bool(significant),
+        confidence,
+        PAIRED_SCORE_METHOD,
+        None,
+        None,
+        n,
+        0,
+        STATUS_OK,
+        excluded,
+        note,
+        test,
+        tally_of(support, counts),
+    )
 
 
-def paired_differences_many(outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], reference: str,
-                            metric: Metric, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                            confidence: float = DEFAULT_CONFIDENCE) -> dict[str, PairedDifference]:
+def paired_differences_many(
+    outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]],
+    reference: str,
+    metric: Metric,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, PairedDifference]:
     """Paired differences (configuration - reference) of one metric for every other configuration."""
     if reference not in outcomes_by_config:
-        raise KeyError(f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}")
+        raise KeyError(
+            f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}"
+        )
     mean = closed_form(metric)
     if mean is None or not mean.shared:
-        return paired_bootstrap_many(outcomes_by_config, reference, metric, resamples, seed, confidence)
+        return paired_bootstrap_many(
+            outcomes_by_config, reference, metric, resamples, seed, confidence
+        )
     ref = outcomes_by_config[reference]
-    return {name: paired_difference(o, ref, metric, resamples, seed, confidence)
-            for name, o in outcomes_by_config.items() if name != reference}
+    return {
+        name: paired_difference(o, ref, metric, resamples, seed, confidence)
+        for name, o in outcomes_by_config.items()
+        if name != reference
+    }
 
 
 def _binary(values: np.ndarray) -> bool:
     return bool(np.isin(values, BINARY).all())
 
 
-def unpaired_difference(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                        confidence: float = DEFAULT_CONFIDENCE) -> UnpairedDifference:
+def unpaired_difference(
+    x: ArrayLike,
+    y: ArrayLike,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> UnpairedDifference:
     """mean(x) - mean(y) of two independent groups: the two-sample score interval for 0/1 outcomes,
     else the two-sample bootstrap (an empty group is an error)."""
     xs, ys = np.asarray(x, dtype=float).ravel(), np.asarray(y, dtype=float).ravel()
@@ -258,13 +378,29 @@ def unpaired_difference(x: ArrayLike, y: ArrayLike, resamples: int = DEFAULT_RES
     p_exact = fisher_exact_p(k1, n1, k2, n2)
     low, high, note = _agreeing(float(lo[0]), float(hi[0]), p_exact, 1.0 - confidence)
     significant = proper(low, high) and (low > 0 or high < 0)
-    return UnpairedDifference(float(xs.mean() - ys.mean()), low, high, max(p_exact, p_score), bool(significant),
-                              confidence, UNPAIRED_SCORE_METHOD, None, None, n1, n2, 0, note,
-                              f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)", STATUS_OK,
-                              tally_of(BINARY, (n1 - k1, k1), (n2 - k2, k2)))
+    return UnpairedDifference(
+        float(xs.mean() - ys.mean()),
+        low,
+        high,
+        max(p_exact, p_score),
+        bool(significant),
+        confidence,
+        UNPAIRED_SCORE_METHOD,
+        None,
+        None,
+        n1,
+        n2,
+        0,
+        note,
+        f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)",
+        STATUS_OK,
+        tally_of(BINARY, (n1 - k1, k1), (n2 - k2, k2)),
+    )
 
 
-def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: float = DEFAULT_CONFIDENCE) -> PairedDifference:
+def noise_corrected_flip_rate(
+    flips: ArrayLike, noise: ArrayLike, confidence: float = DEFAULT_CONFIDENCE
+) -> PairedDifference:
     """A flip rate net of the noise floor on the same items, as a difference of two samples (see the module doc).
 
     `flips` per item in [0, 1] (0/1, or j/k pooled over k edits), `noise` per item 0/1 (the repeat
@@ -275,7 +411,9 @@ def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: fl
     """
     x, y = np.asarray(flips, dtype=float).ravel(), np.asarray(noise, dtype=float).ravel()
     if x.size != y.size:
-        raise ValueError("a noise-corrected flip rate needs flips and noise flips on the same items")
+        raise ValueError(
+            "a noise-corrected flip rate needs flips and noise flips on the same items"
+        )
     if np.any((x < 0) | (x > 1)) or not np.isin(y[np.isfinite(y)], BINARY).all():
         raise ValueError("flips must lie in [0, 1] and noise flips be 0 or 1")
     n = int(x.size)
@@ -283,8 +421,22 @@ def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: fl
     m = int(used.sum())
     if m == 0:
         status = STATUS_NO_ITEMS if n == 0 else STATUS_NO_COMPARABLE
-        return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, CORRECTED_METHOD, None, None, n, 0, status,
-                                n, "no difference: no item with a flip and a noise flip")
+        return PairedDifference(
+            NAN,
+            NAN,
+            NAN,
+            NAN,
+            False,
+            confidence,
+            CORRECTED_METHOD,
+            None,
+            None,
+            n,
+            0,
+            status,
+            n,
+            "no difference: no item with a flip and a noise flip",
+        )
     s1, s2 = float(x[used].sum()), float(y[used].sum())
     lo, hi = two_sample_score_interval(s1, m, s2, m, confidence)
     low, high = float(lo[0]), float(hi[0])
@@ -293,7 +445,26 @@ def noise_corrected_flip_rate(flips: ArrayLike, noise: ArrayLike, confidence: fl
     if _binary(x[used]):
         p_exact = fisher_exact_p(int(s1), m, int(s2), m)
         low, high, note = _agreeing(low, high, p_exact, 1.0 - confidence)
-        p_value, test = max(p_exact, p_value), f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)"
+        p_value, test = (
+            max(p_exact, p_value),
+            f"{FISHER_EXACT} (or the interval's own score test at 0, if larger)",
+        )
     significant = proper(low, high) and (low > 0 or high < 0)
-    return PairedDifference((s1 - s2) / m, low, high, p_value, bool(significant), confidence, CORRECTED_METHOD,
-                            None, None, n, 0, STATUS_OK, n - m, note, test, tally_of(BINARY, (m - s1, s1), (m - s2, s2)))
+    return PairedDifference(
+        (s1 - s2) / m,
+        low,
+        high,
+        p_value,
+        bool(significant),
+        confidence,
+        CORRECTED_METHOD,
+        None,
+        None,
+        n,
+        0,
+        STATUS_OK,
+        n - m,
+        note,
+        test,
+        tally_of(BINARY, (m - s1, s1), (m - s2, s2)),
+    )

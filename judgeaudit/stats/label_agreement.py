@@ -57,16 +57,28 @@ def jaccard_metric(kept_outside: float, reference_share: float) -> Metric:
     return Metric("estimated_jaccard", ("kept",), from_sums)
 
 
-def kept_rate(kept: ArrayLike, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Interval:
+def kept_rate(
+    kept: ArrayLike, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> Interval:
     """Share of the sampled reference ideas kept with their label, with its bootstrap interval."""
-    return bootstrap_metric({"kept": np.asarray(kept, dtype=float)}, KEPT_RATE, resamples=resamples, seed=seed)
+    return bootstrap_metric(
+        {"kept": np.asarray(kept, dtype=float)}, KEPT_RATE, resamples=resamples, seed=seed
+    )
 
 
-def estimated_jaccard(kept: ArrayLike, *, kept_outside: float, reference_share: float,
-                      resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> Interval:
+def estimated_jaccard(
+    kept: ArrayLike,
+    *,
+    kept_outside: float,
+    reference_share: float,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> Interval:
     """Estimated Jaccard of the miner's and the reference's kept sets of one class, with its bootstrap interval."""
     metric = jaccard_metric(kept_outside, reference_share)
-    return bootstrap_metric({"kept": np.asarray(kept, dtype=float)}, metric, resamples=resamples, seed=seed)
+    return bootstrap_metric(
+        {"kept": np.asarray(kept, dtype=float)}, metric, resamples=resamples, seed=seed
+    )
 
 
 SAMPLED_COLUMNS: tuple[str, ...] = ("dev", "dev_kept", "sample", "sample_kept")
@@ -74,12 +86,15 @@ SAMPLED_COLUMNS: tuple[str, ...] = ("dev", "dev_kept", "sample", "sample_kept")
 
 def _check_sampled(candidates_outside: float, reference_ideas: float, kept_outside: float) -> None:
     if min(candidates_outside, reference_ideas, kept_outside) < 0:
-        raise ValueError("candidates_outside, reference_ideas and kept_outside must be >= 0 "
-                         f"(got {candidates_outside}, {reference_ideas}, {kept_outside})")
+        raise ValueError(
+            "candidates_outside, reference_ideas and kept_outside must be >= 0 "
+            f"(got {candidates_outside}, {reference_ideas}, {kept_outside})"
+        )
 
 
-def _sampled_sizes(s: Sums, candidates_outside: float, reference_ideas: float,
-                   kept_outside: float) -> tuple[FloatArray, FloatArray]:
+def _sampled_sizes(
+    s: Sums, candidates_outside: float, reference_ideas: float, kept_outside: float
+) -> tuple[FloatArray, FloatArray]:
     """Recall on the reference sample and the labeller's estimated class size K, from the column sums."""
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.asarray(s["dev_kept"], dtype=float) / np.asarray(s["dev"], dtype=float)
@@ -87,8 +102,12 @@ def _sampled_sizes(s: Sums, candidates_outside: float, reference_ideas: float,
     return recall, rate * candidates_outside + kept_outside + recall * reference_ideas
 
 
-def sampled_jaccard_metric(candidates_outside: float, reference_ideas: float, reference_share: float,
-                           kept_outside: float = 0.0) -> Metric:
+def sampled_jaccard_metric(
+    candidates_outside: float,
+    reference_ideas: float,
+    reference_share: float,
+    kept_outside: float = 0.0,
+) -> Metric:
     """The estimated kept-set Jaccard of a labeller known through samples, as a Metric (see module doc)."""
     if not 0.0 < reference_share <= 1.0:
         raise ValueError(f"reference_share must be in (0, 1] (got {reference_share})")
@@ -105,12 +124,18 @@ def sampled_jaccard_metric(candidates_outside: float, reference_ideas: float, re
     return Metric("sampled_jaccard", SAMPLED_COLUMNS, from_sums)
 
 
-def sampled_class_size_metric(candidates_outside: float, reference_ideas: float, kept_outside: float = 0.0) -> Metric:
+def sampled_class_size_metric(
+    candidates_outside: float, reference_ideas: float, kept_outside: float = 0.0
+) -> Metric:
     """The labeller's estimated class size K (see module doc), as a Metric."""
     _check_sampled(candidates_outside, reference_ideas, kept_outside)
 
     def from_sums(s: Sums, n: Count) -> FloatArray:
         return _sampled_sizes(s, candidates_outside, reference_ideas, kept_outside)[1]
 
-    return Metric("sampled_class_size", SAMPLED_COLUMNS, from_sums,
-                  bounds=(0.0, float(candidates_outside + kept_outside + reference_ideas)))
+    return Metric(
+        "sampled_class_size",
+        SAMPLED_COLUMNS,
+        from_sums,
+        bounds=(0.0, float(candidates_outside + kept_outside + reference_ideas)),
+    )

@@ -43,25 +43,49 @@ Count = int | FloatArray
 FAILED_VERDICTS: tuple[str, ...] = ("invalid", "error")
 
 PAIRWISE_METRICS: tuple[str, ...] = (
-    "strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate", "error_rate",
+    "strict_accuracy",
+    "soft_accuracy",
+    "accuracy_no_ties",
+    "tie_rate",
+    "invalid_rate",
+    "error_rate",
 )
 POINTWISE_METRICS: tuple[str, ...] = (
-    "macro_f1", "f1_novel", "f1_not_novel", "precision_novel", "recall_novel",
-    "precision_not_novel", "recall_not_novel", "accuracy", "invalid_rate", "error_rate",
+    "macro_f1",
+    "f1_novel",
+    "f1_not_novel",
+    "precision_novel",
+    "recall_novel",
+    "precision_not_novel",
+    "recall_not_novel",
+    "accuracy",
+    "invalid_rate",
+    "error_rate",
 )
 PAIRWISE_COLUMNS: tuple[str, ...] = ("correct", "soft", "tie", "invalid", "error", "decided")
 POINTWISE_COLUMNS: tuple[str, ...] = (
-    "correct", "invalid", "error", "tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel",
+    "correct",
+    "invalid",
+    "error",
+    "tp_novel",
+    "pred_novel",
+    "gold_novel",
+    "tp_not_novel",
+    "pred_not_novel",
     "gold_not_novel",
 )
 
 
-def _check(v: np.ndarray, g: np.ndarray, gold_vocab: set[str], verdict_vocab: set[str], kind: str) -> None:
+def _check(
+    v: np.ndarray, g: np.ndarray, gold_vocab: set[str], verdict_vocab: set[str], kind: str
+) -> None:
     if v.shape != g.shape:
         raise ValueError(f"verdicts ({v.shape[0]}) and gold ({g.shape[0]}) differ in length")
     bad_gold = set(g.tolist()) - gold_vocab
     if bad_gold:
-        raise ValueError(f"{kind} gold must be one of {sorted(gold_vocab)}, got {sorted(map(str, bad_gold))}")
+        raise ValueError(
+            f"{kind} gold must be one of {sorted(gold_vocab)}, got {sorted(map(str, bad_gold))}"
+        )
     bad = set(v.tolist()) - verdict_vocab
     if bad:
         raise ValueError(f"unknown {kind} verdicts {sorted(map(str, bad))}")
@@ -91,8 +115,11 @@ def pointwise_outcomes(verdicts: Sequence[str], gold: Sequence[str]) -> dict[str
     v = np.asarray(verdicts, dtype=object)
     g = np.asarray(gold, dtype=object)
     _check(v, g, {"novel", "not_novel"}, {"novel", "not_novel", "invalid", "error"}, "pointwise")
-    out: dict[str, FloatArray] = {"correct": (v == g).astype(float), "invalid": (v == "invalid").astype(float),
-                                  "error": (v == "error").astype(float)}
+    out: dict[str, FloatArray] = {
+        "correct": (v == g).astype(float),
+        "invalid": (v == "invalid").astype(float),
+        "error": (v == "error").astype(float),
+    }
     for cls in ("novel", "not_novel"):
         out[f"tp_{cls}"] = ((v == cls) & (g == cls)).astype(float)
         out[f"pred_{cls}"] = (v == cls).astype(float)
@@ -104,10 +131,13 @@ def ratio(num: ArrayLike, den: ArrayLike, empty: float = np.nan) -> FloatArray:
     """num / den elementwise; `empty` where den is 0 (NaN unless given)."""
     num_a, den_a = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.where(den_a > 0, num_a / np.where(den_a > 0, den_a, 1.0), empty), dtype=float)
+        return np.asarray(
+            np.where(den_a > 0, num_a / np.where(den_a > 0, den_a, 1.0), empty), dtype=float
+        )
 
 
 # ---- metric definitions on column sums (the single definition of each metric) ----
+
 
 def strict_accuracy(correct: ArrayLike, n: ArrayLike) -> FloatArray:
     """Share of items judged correctly; ties and invalid count as wrong."""
@@ -141,7 +171,10 @@ def recall(tp: ArrayLike, gold: ArrayLike) -> FloatArray:
 
 def f1(tp: ArrayLike, pred: ArrayLike, gold: ArrayLike) -> FloatArray:
     """2TP / (predicted + gold); NaN when the class is neither predicted nor in gold."""
-    return ratio(2 * np.asarray(tp, dtype=float), np.asarray(pred, dtype=float) + np.asarray(gold, dtype=float))
+    return ratio(
+        2 * np.asarray(tp, dtype=float),
+        np.asarray(pred, dtype=float) + np.asarray(gold, dtype=float),
+    )
 
 
 def macro_f1(f1_novel: ArrayLike, f1_not_novel: ArrayLike) -> FloatArray:
@@ -175,8 +208,12 @@ class Mean:
 
     def __post_init__(self) -> None:
         """Check the support: at least two values, increasing."""
-        if len(self.support) < 2 or any(b <= a for a, b in zip(self.support, self.support[1:], strict=False)):
-            raise ValueError(f"support of {self.column!r} must be two or more increasing values, got {self.support}")
+        if len(self.support) < 2 or any(
+            b <= a for a, b in zip(self.support, self.support[1:], strict=False)
+        ):
+            raise ValueError(
+                f"support of {self.column!r} must be two or more increasing values, got {self.support}"
+            )
 
 
 @dataclass(frozen=True)
@@ -229,52 +266,116 @@ def _f1_of(cls: str) -> Callable[[Sums, Count], FloatArray]:
     return lambda s, n: f1(s[f"tp_{cls}"], s[f"pred_{cls}"], s[f"gold_{cls}"])
 
 
-_CONFUSION = ("tp_novel", "pred_novel", "gold_novel", "tp_not_novel", "pred_not_novel", "gold_not_novel")
+_CONFUSION = (
+    "tp_novel",
+    "pred_novel",
+    "gold_novel",
+    "tp_not_novel",
+    "pred_not_novel",
+    "gold_not_novel",
+)
 
 PAIRWISE: dict[str, Metric] = {
-    "strict_accuracy": Metric("strict_accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n),
-                              mean=Mean("correct")),
-    "soft_accuracy": Metric("soft_accuracy", ("soft",), lambda s, n: soft_accuracy(s["soft"], n),
-                            mean=Mean("soft", HALVES)),
-    "accuracy_no_ties": Metric("accuracy_no_ties", ("correct", "decided"),
-                               lambda s, n: accuracy_no_ties(s["correct"], s["decided"]),
-                               mean=Mean("correct", over="decided", shared=False)),
+    "strict_accuracy": Metric(
+        "strict_accuracy",
+        ("correct",),
+        lambda s, n: strict_accuracy(s["correct"], n),
+        mean=Mean("correct"),
+    ),
+    "soft_accuracy": Metric(
+        "soft_accuracy",
+        ("soft",),
+        lambda s, n: soft_accuracy(s["soft"], n),
+        mean=Mean("soft", HALVES),
+    ),
+    "accuracy_no_ties": Metric(
+        "accuracy_no_ties",
+        ("correct", "decided"),
+        lambda s, n: accuracy_no_ties(s["correct"], s["decided"]),
+        mean=Mean("correct", over="decided", shared=False),
+    ),
     "tie_rate": Metric("tie_rate", ("tie",), lambda s, n: rate(s["tie"], n), mean=Mean("tie")),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False,
-                           mean=Mean("invalid")),
-    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False,
-                         mean=Mean("error")),
+    "invalid_rate": Metric(
+        "invalid_rate",
+        ("invalid",),
+        lambda s, n: rate(s["invalid"], n),
+        of_answers=False,
+        mean=Mean("invalid"),
+    ),
+    "error_rate": Metric(
+        "error_rate",
+        ("error",),
+        lambda s, n: rate(s["error"], n),
+        of_answers=False,
+        mean=Mean("error"),
+    ),
 }
+
 
 def macro_f1_bound(outcomes: Mapping[str, ArrayLike], confidence: float) -> tuple[float, float]:
     """Macro-F1's interval from the Clopper-Pearson interval of the share of wrong items (`exact.macro_f1_bounds`)."""
     gold = np.asarray(outcomes["gold_novel"], dtype=float)
-    right = np.asarray(outcomes["tp_novel"], dtype=float) + np.asarray(outcomes["tp_not_novel"], dtype=float)
-    return macro_f1_bounds(float(gold.mean()), int(gold.size - right.sum()), int(gold.size), confidence)
+    right = np.asarray(outcomes["tp_novel"], dtype=float) + np.asarray(
+        outcomes["tp_not_novel"], dtype=float
+    )
+    return macro_f1_bounds(
+        float(gold.mean()), int(gold.size - right.sum()), int(gold.size), confidence
+    )
 
 
 POINTWISE: dict[str, Metric] = {
-    "macro_f1": Metric("macro_f1", _CONFUSION,
-                       lambda s, n: macro_f1(_f1_of("novel")(s, n), _f1_of("not_novel")(s, n)), bound=macro_f1_bound),
+    "macro_f1": Metric(
+        "macro_f1",
+        _CONFUSION,
+        lambda s, n: macro_f1(_f1_of("novel")(s, n), _f1_of("not_novel")(s, n)),
+        bound=macro_f1_bound,
+    ),
     "f1_novel": Metric("f1_novel", _CONFUSION[:3], _f1_of("novel")),
     "f1_not_novel": Metric("f1_not_novel", _CONFUSION[3:], _f1_of("not_novel")),
-    "precision_novel": Metric("precision_novel", ("tp_novel", "pred_novel"),
-                              lambda s, n: precision(s["tp_novel"], s["pred_novel"]),
-                              mean=Mean("tp_novel", over="pred_novel", shared=False)),
-    "recall_novel": Metric("recall_novel", ("tp_novel", "gold_novel"),
-                           lambda s, n: recall(s["tp_novel"], s["gold_novel"]),
-                           mean=Mean("tp_novel", over="gold_novel")),
-    "precision_not_novel": Metric("precision_not_novel", ("tp_not_novel", "pred_not_novel"),
-                                  lambda s, n: precision(s["tp_not_novel"], s["pred_not_novel"]),
-                                  mean=Mean("tp_not_novel", over="pred_not_novel", shared=False)),
-    "recall_not_novel": Metric("recall_not_novel", ("tp_not_novel", "gold_not_novel"),
-                               lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"]),
-                               mean=Mean("tp_not_novel", over="gold_not_novel")),
-    "accuracy": Metric("accuracy", ("correct",), lambda s, n: strict_accuracy(s["correct"], n), mean=Mean("correct")),
-    "invalid_rate": Metric("invalid_rate", ("invalid",), lambda s, n: rate(s["invalid"], n), of_answers=False,
-                           mean=Mean("invalid")),
-    "error_rate": Metric("error_rate", ("error",), lambda s, n: rate(s["error"], n), of_answers=False,
-                         mean=Mean("error")),
+    "precision_novel": Metric(
+        "precision_novel",
+        ("tp_novel", "pred_novel"),
+        lambda s, n: precision(s["tp_novel"], s["pred_novel"]),
+        mean=Mean("tp_novel", over="pred_novel", shared=False),
+    ),
+    "recall_novel": Metric(
+        "recall_novel",
+        ("tp_novel", "gold_novel"),
+        lambda s, n: recall(s["tp_novel"], s["gold_novel"]),
+        mean=Mean("tp_novel", over="gold_novel"),
+    ),
+    "precision_not_novel": Metric(
+        "precision_not_novel",
+        ("tp_not_novel", "pred_not_novel"),
+        lambda s, n: precision(s["tp_not_novel"], s["pred_not_novel"]),
+        mean=Mean("tp_not_novel", over="pred_not_novel", shared=False),
+    ),
+    "recall_not_novel": Metric(
+        "recall_not_novel",
+        ("tp_not_novel", "gold_not_novel"),
+        lambda s, n: recall(s["tp_not_novel"], s["gold_not_novel"]),
+        mean=Mean("tp_not_novel", over="gold_not_novel"),
+    ),
+    "accuracy": Metric(
+        "accuracy",
+        ("correct",),
+        lambda s, n: strict_accuracy(s["correct"], n),
+        mean=Mean("correct"),
+    ),
+    "invalid_rate": Metric(
+        "invalid_rate",
+        ("invalid",),
+        lambda s, n: rate(s["invalid"], n),
+        of_answers=False,
+        mean=Mean("invalid"),
+    ),
+    "error_rate": Metric(
+        "error_rate",
+        ("error",),
+        lambda s, n: rate(s["error"], n),
+        of_answers=False,
+        mean=Mean("error"),
+    ),
 }
 
 FLIP_RATE = Metric("flip_rate", ("flip",), lambda s, n: rate(s["flip"], n), mean=Mean("flip"))
@@ -297,7 +398,11 @@ def metrics_for(kind: str) -> dict[str, Metric]:
 
 def outcomes_for(kind: str, verdicts: Sequence[str], gold: Sequence[str]) -> dict[str, FloatArray]:
     """Per-item outcome columns of a task kind."""
-    return pairwise_outcomes(verdicts, gold) if kind == "pairwise" else pointwise_outcomes(verdicts, gold)
+    return (
+        pairwise_outcomes(verdicts, gold)
+        if kind == "pairwise"
+        else pointwise_outcomes(verdicts, gold)
+    )
 
 
 def flip_flags(verdicts_x: Sequence[str], verdicts_y: Sequence[str]) -> FloatArray:

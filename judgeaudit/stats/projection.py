@@ -23,17 +23,25 @@ from judgeaudit.stats.defaults import (
 from judgeaudit.stats.exact import clopper_pearson, score_interval, two_sample_score_interval
 from judgeaudit.stats.results import Tally
 
-PROJECTED_METHODS: tuple[str, ...] = (RATE_METHOD, SCORE_METHOD, PAIRED_SCORE_METHOD, UNPAIRED_SCORE_METHOD,
-                                      CORRECTED_METHOD)
+PROJECTED_METHODS: tuple[str, ...] = (
+    RATE_METHOD,
+    SCORE_METHOD,
+    PAIRED_SCORE_METHOD,
+    UNPAIRED_SCORE_METHOD,
+    CORRECTED_METHOD,
+)
 
 
 def projectable(method: str, tally: Tally | None) -> bool:
     """Whether `interval_scaled` can recompute this interval (a closed form with its counts)."""
-    return tally is not None and method in PROJECTED_METHODS and all(sum(r) > 0 for r in tally.counts)
+    return (
+        tally is not None and method in PROJECTED_METHODS and all(sum(r) > 0 for r in tally.counts)
+    )
 
 
-def interval_scaled(method: str, tally: Tally, factor: float,
-                    confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
+def interval_scaled(
+    method: str, tally: Tally, factor: float, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
     """(low, high) of `method` on the counts of `tally` times `factor` (an error for a method without a tally)."""
     if not projectable(method, tally):
         raise ValueError(f"no projection for the interval method {method!r} without counts")

@@ -200,12 +200,16 @@ def excluded_items(outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric)
     return int((~applicable({c: outcomes[c] for c in cols})).sum())
 
 
-def answer_status(outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric, excluded: int = 0) -> str:
+def answer_status(
+    outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric, excluded: int = 0
+) -> str:
     """`ok`, or why the metric has no value on these items (no items, no valid answer, none comparable)."""
     n = n_items(outcomes) if outcomes else 0
     if n == 0:
         return STATUS_NO_ITEMS
-    measures_failures = isinstance(metric, Metric) and bool({"invalid", "error"} & set(metric.columns))
+    measures_failures = isinstance(metric, Metric) and bool(
+        {"invalid", "error"} & set(metric.columns)
+    )
     if (not isinstance(metric, Metric) or metric.of_answers) and not measures_failures:
         zeros = np.zeros(n)
         invalid = np.asarray(outcomes.get("invalid", zeros), dtype=float)
@@ -219,8 +223,11 @@ def answer_status(outcomes: Mapping[str, ArrayLike], metric: MetricFn | Metric, 
     return STATUS_OK
 
 
-def side_states(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, ArrayLike],
-                metric: MetricFn | Metric) -> tuple[str, str] | None:
+def side_states(
+    outcomes_x: Mapping[str, ArrayLike],
+    outcomes_y: Mapping[str, ArrayLike],
+    metric: MetricFn | Metric,
+) -> tuple[str, str] | None:
     """(status of x, status of y) when either side has no value for the metric, else None."""
     n = n_items(outcomes_x)
     sx = answer_status(outcomes_x, metric, excluded_items(outcomes_x, metric) if n else 0)
@@ -228,23 +235,53 @@ def side_states(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, Ar
     return None if sx == sy == STATUS_OK else (sx, sy)
 
 
-def paired_unavailable(sides: tuple[str, str], confidence: float, method: str, resamples: int | None,
-                       seed: int | None, n: int) -> PairedDifference:
+def paired_unavailable(
+    sides: tuple[str, str],
+    confidence: float,
+    method: str,
+    resamples: int | None,
+    seed: int | None,
+    n: int,
+) -> PairedDifference:
     """A difference with no number: one side has no items, no valid answer or no comparable item."""
     sx, sy = sides
     status = sx if sx != STATUS_OK else sy
-    note = "; ".join(f"{side} is {s}" for side, s in (("configuration", sx), ("reference", sy)) if s != STATUS_OK)
-    return PairedDifference(NAN, NAN, NAN, NAN, False, confidence, method, resamples, seed, n, 0,
-                            status, 0, f"no difference: {note}")
+    note = "; ".join(
+        f"{side} is {s}" for side, s in (("configuration", sx), ("reference", sy)) if s != STATUS_OK
+    )
+    return PairedDifference(
+        NAN,
+        NAN,
+        NAN,
+        NAN,
+        False,
+        confidence,
+        method,
+        resamples,
+        seed,
+        n,
+        0,
+        status,
+        0,
+        f"no difference: {note}",
+    )
 
 
-def paired_check(outcomes_x: Mapping[str, ArrayLike], outcomes_y: Mapping[str, ArrayLike], metric: MetricFn | Metric,
-                 confidence: float, method: str, resamples: int | None,
-                 seed: int | None) -> tuple[int, PairedDifference | None]:
+def paired_check(
+    outcomes_x: Mapping[str, ArrayLike],
+    outcomes_y: Mapping[str, ArrayLike],
+    metric: MetricFn | Metric,
+    confidence: float,
+    method: str,
+    resamples: int | None,
+    seed: int | None,
+) -> tuple[int, PairedDifference | None]:
     """(items, None) for two configurations a paired difference can compare; (items, the difference
     with no number) when a side has no value; an error when they hold different numbers of items."""
     n = n_items(outcomes_x)
     if n_items(outcomes_y) != n:
         raise ValueError("a paired difference needs both configurations on the same items")
     sides = side_states(outcomes_x, outcomes_y, metric)
-    return n, (None if sides is None else paired_unavailable(sides, confidence, method, resamples, seed, n))
+    return n, (
+        None if sides is None else paired_unavailable(sides, confidence, method, resamples, seed, n)
+    )

@@ -100,10 +100,21 @@ class SurfaceRatio:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready flat dict (the audit card's `ratio` record)."""
         i = self.interval
-        return {"estimate": i.estimate, "low": i.low, "high": i.high, "confidence": i.confidence, "method": i.method,
-                "resamples": i.resamples, "seed": i.seed, "n": i.n, "n_shifts": self.n_shifts, "n_pairs": self.n_pairs,
-                "median_shift": self.median_shift, "typical_difference": self.typical_difference,
-                "undefined": i.undefined}
+        return {
+            "estimate": i.estimate,
+            "low": i.low,
+            "high": i.high,
+            "confidence": i.confidence,
+            "method": i.method,
+            "resamples": i.resamples,
+            "seed": i.seed,
+            "n": i.n,
+            "n_shifts": self.n_shifts,
+            "n_pairs": self.n_pairs,
+            "median_shift": self.median_shift,
+            "typical_difference": self.typical_difference,
+            "undefined": i.undefined,
+        }
 
 
 def weighted_medians(values: ArrayLike, weights: ArrayLike) -> np.ndarray:
@@ -150,11 +161,15 @@ def _percentiles_with_inf(reps: np.ndarray, confidence: float) -> tuple[float, f
     ceiling = float(finite.max()) if finite.size else 0.0
     big = np.where(np.isinf(defined), np.finfo(float).max / 4, defined)
     alpha = (1 - confidence) / 2
-    lo, hi = (float(q) if q <= ceiling else float("inf") for q in np.quantile(big, [alpha, 1 - alpha]))
+    lo, hi = (
+        float(q) if q <= ceiling else float("inf") for q in np.quantile(big, [alpha, 1 - alpha])
+    )
     return lo, hi, undefined
 
 
-def _check(base: np.ndarray, shift_ideas: np.ndarray, shifts: np.ndarray, pairs: np.ndarray) -> None:
+def _check(
+    base: np.ndarray, shift_ideas: np.ndarray, shifts: np.ndarray, pairs: np.ndarray
+) -> None:
     n = base.size
     if n < 2:
         raise ValueError(f"the surface ratio needs at least 2 ideas, got {n}")
@@ -186,7 +201,11 @@ def surface_ratio(
     b = np.asarray(base, dtype=float)
     who = np.asarray(shift_ideas, dtype=np.int64).ravel()
     s = np.asarray(shifts, dtype=float).ravel()
-    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 2) if np.size(pairs) else np.empty((0, 2), dtype=np.int64)
+    p = (
+        np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        if np.size(pairs)
+        else np.empty((0, 2), dtype=np.int64)
+    )
     _check(b, who, s, p)
     diffs = np.abs(b[p[:, 0]] - b[p[:, 1]])
     median_shift = float(np.median(s)) if s.size else float("nan")
@@ -200,5 +219,7 @@ def surface_ratio(
         typ_med = weighted_medians(diffs, c[:, p[:, 0]] * c[:, p[:, 1]])
         reps[start : start + c.shape[0]] = _ratio(shift_med, typ_med)
     lo, hi, undefined = _percentiles_with_inf(reps, confidence)
-    interval = Interval(estimate, lo, hi, confidence, RATIO_METHOD, resamples, seed, int(b.size), undefined)
+    interval = Interval(
+        estimate, lo, hi, confidence, RATIO_METHOD, resamples, seed, int(b.size), undefined
+    )
     return SurfaceRatio(interval, int(s.size), int(p.shape[0]), median_shift, typical)

@@ -30,7 +30,9 @@ UNPAIRED_METHOD = "two-sample percentile"
 def _shares(values: ArrayLike, name: str) -> np.ndarray:
     arr = np.asarray(values, dtype=float).ravel()
     if arr.size == 0:
-        raise ValueError(f"group {name} is empty: a difference of proportions needs items on both sides")
+        raise ValueError(
+            f"group {name} is empty: a difference of proportions needs items on both sides"
+        )
     if not np.isfinite(arr).all() or (arr < 0).any() or (arr > 1).any():
         raise ValueError(f"group {name} must hold shares in [0, 1]")
     return arr
@@ -67,5 +69,18 @@ def unpaired_bootstrap(
     lo, hi, undefined = _percentiles(diff, confidence)
     note = significance_note(lo, hi)
     significant = bool(note is None and (lo > 0 or hi < 0))
-    return UnpairedDifference(float(xs.mean() - ys.mean()), lo, hi, _p_value(diff), significant, confidence,
-                              UNPAIRED_METHOD, int(ix.shape[0]), seed, int(xs.size), int(ys.size), undefined, note)
+    return UnpairedDifference(
+        float(xs.mean() - ys.mean()),
+        lo,
+        hi,
+        _p_value(diff),
+        significant,
+        confidence,
+        UNPAIRED_METHOD,
+        int(ix.shape[0]),
+        seed,
+        int(xs.size),
+        int(ys.size),
+        undefined,
+        note,
+    )

@@ -46,7 +46,10 @@ def test_ids_gold_and_arms_preserved(pairs: list[PairItem], probe: str) -> None:
         orig = by_id[p.item.item_id]
         assert p.probe == probe and p.probe_variant in arms
         assert p.item.gold == orig.gold and p.item.setup == orig.setup and p.item.area == orig.area
-        assert p.item.idea_a.idea_id == orig.idea_a.idea_id and p.item.idea_b.idea_id == orig.idea_b.idea_id
+        assert (
+            p.item.idea_a.idea_id == orig.idea_a.idea_id
+            and p.item.idea_b.idea_id == orig.idea_b.idea_id
+        )
         assert p.item.idea_a.label == orig.idea_a.label and p.item.idea_b.label == orig.idea_b.label
     sample_ids = [p.sample_id for p in probed]
     assert len(set(sample_ids)) == len(sample_ids)
@@ -61,7 +64,9 @@ def test_deterministic_by_seed(pairs: list[PairItem], points: list[PointItem], p
 
 
 def test_seed_changes_random_choices(pairs: list[PairItem]) -> None:
-    texts = {s: [p.item.idea_a.text for p in apply_probe("verbosity", pairs, seed=s)] for s in range(6)}
+    texts = {
+        s: [p.item.idea_a.text for p in apply_probe("verbosity", pairs, seed=s)] for s in range(6)
+    }
     assert len({tuple(t) for t in texts.values()}) > 1
 
 
@@ -89,7 +94,9 @@ def test_presumption_cue_names_gold_or_other(pairs: list[PairItem]) -> None:
         if p.probe_variant == "framing":
             assert p.prompt == "p3_judged_novel" and p.cue is None
             continue
-        side = p.item.gold if p.probe_variant == "cue_gold" else ("b" if p.item.gold == "a" else "a")
+        side = (
+            p.item.gold if p.probe_variant == "cue_gold" else ("b" if p.item.gold == "a" else "a")
+        )
         assert p.probe_target == side
         assert p.orders == ("ab",)  # the cue names a shown position, so the order is fixed
         assert p.cue is not None and f"Idea {side.upper()} " in p.cue
@@ -101,7 +108,9 @@ def test_verbosity_keeps_original_verbatim_and_adds_only_templates(pairs: list[P
     for p in apply_probe("verbosity", pairs, seed=11):
         orig = by_id[p.item.item_id]
         side = p.probe_target
-        assert side == (orig.gold if p.probe_variant == "pad_gold" else ("b" if orig.gold == "a" else "a"))
+        assert side == (
+            orig.gold if p.probe_variant == "pad_gold" else ("b" if orig.gold == "a" else "a")
+        )
         padded = getattr(p.item, f"idea_{side}").text
         original = getattr(orig, f"idea_{side}").text
         untouched = "b" if side == "a" else "a"
@@ -115,10 +124,18 @@ def test_verbosity_keeps_original_verbatim_and_adds_only_templates(pairs: list[P
 def test_padding_has_no_technical_vocabulary(pairs: list[PairItem]) -> None:
     vocab = set()
     for p in pairs:
-        vocab |= {w.lower().strip(".,()") for w in (p.idea_a.text + " " + p.idea_b.text).split() if len(w) > 6}
+        vocab |= {
+            w.lower().strip(".,()")
+            for w in (p.idea_a.text + " " + p.idea_b.text).split()
+            if len(w) > 6
+        }
     pad_words = {w.lower().strip(".,:") for s in edits.PADDING_SENTENCES for w in s.split()}
     # Generic words may overlap ("proposal"); method names, acronyms and nouns of the ideas may not.
-    assert not {w for w in pad_words & vocab if w.isupper() or w in {"message-passing", "optimizer", "decoding"}}
+    assert not {
+        w
+        for w in pad_words & vocab
+        if w.isupper() or w in {"message-passing", "optimizer", "decoding"}
+    }
     assert not any(re.search(r"\b[A-Z]{2,}\b", s) for s in edits.PADDING_SENTENCES)
 
 
@@ -129,11 +146,15 @@ def test_injection_appends_note_on_target_side(pairs: list[PairItem]) -> None:
     for p in probed:
         orig = by_id[p.item.item_id]
         side = p.probe_target
-        assert side == (orig.gold if p.probe_variant == "inject_gold" else ("b" if orig.gold == "a" else "a"))
+        assert side == (
+            orig.gold if p.probe_variant == "inject_gold" else ("b" if orig.gold == "a" else "a")
+        )
         text = getattr(p.item, f"idea_{side}").text
         assert text.startswith(getattr(orig, f"idea_{side}").text) and edits.INJECT_PAIRWISE in text
         other = "b" if side == "a" else "a"
-        assert getattr(p.item, f"idea_{other}").text == edits.inject_text(getattr(orig, f"idea_{other}").text, edits.NEUTRAL_NOTE)
+        assert getattr(p.item, f"idea_{other}").text == edits.inject_text(
+            getattr(orig, f"idea_{other}").text, edits.NEUTRAL_NOTE
+        )
         # Same layout and nearly the same length on both sides: only what the note asks differs.
         assert abs(len(edits.NEUTRAL_NOTE.split()) - len(edits.INJECT_PAIRWISE.split())) <= 3
 
@@ -153,7 +174,9 @@ def test_surface_edits_preserve_meaning(pairs: list[PairItem]) -> None:
                 for acro in re.findall(r"\b[A-Z][A-Za-z-]*[A-Z][A-Za-z-]*\b", old):
                     assert acro in new  # acronyms keep their capitals
             elif p.probe_variant == "sentence_order":
-                assert sorted(edits.split_sentences(_norm(new))) == sorted(edits.split_sentences(_norm(old)))
+                assert sorted(edits.split_sentences(_norm(new))) == sorted(
+                    edits.split_sentences(_norm(old))
+                )
                 assert edits.split_sentences(_norm(new))[0] == edits.split_sentences(_norm(old))[0]
             elif p.probe_variant == "acronym":
                 acro = edits.find_acronym(old)
@@ -181,10 +204,17 @@ def test_self_preference_keeps_only_generated_sides(pairs: list[PairItem]) -> No
     assert apply_probe("self_preference", pairs, seed=0) == []  # Human-Only: no such items
     from dataclasses import replace
 
-    gen = replace(pairs[0], setup="human_generated",
-                  idea_b=replace(pairs[0].idea_b, source="generated", generator="some/model"))
+    gen = replace(
+        pairs[0],
+        setup="human_generated",
+        idea_b=replace(pairs[0].idea_b, source="generated", generator="some/model"),
+    )
     probed = apply_probe("self_preference", [gen, pairs[1]], seed=0)
-    assert len(probed) == 1 and probed[0].probe_target == "b" and probed[0].probe_variant == "generated"
+    assert (
+        len(probed) == 1
+        and probed[0].probe_target == "b"
+        and probed[0].probe_variant == "generated"
+    )
 
 
 def test_pointwise_counterparts(points: list[PointItem]) -> None:
@@ -198,7 +228,10 @@ def test_pointwise_counterparts(points: list[PointItem]) -> None:
     for p in apply_probe("verbosity", points, seed=1):
         assert by_id[p.item.item_id].idea.text in p.item.idea.text
     for p in apply_probe("injection", points, seed=1):
-        assert p.probe_target in ("novel", "not_novel") and p.probe_variant == f"inject_{p.probe_target}"
+        assert (
+            p.probe_target in ("novel", "not_novel")
+            and p.probe_variant == f"inject_{p.probe_target}"
+        )
         assert p.item.idea.text.startswith(by_id[p.item.item_id].idea.text)
     for p in apply_probe("presumption", points, seed=1):
         if p.probe_variant == "cue_other":

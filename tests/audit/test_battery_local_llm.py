@@ -20,16 +20,24 @@ from judgeaudit.audit.run import run_audit
 pytestmark = [
     pytest.mark.local_llm,
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None,
-                       reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("xllamacpp") is None,
+        reason="xllamacpp (the llama.cpp library) is not installed (pip install 'judgeaudit[local]')",
+    ),
 ]
 FIX = FIXTURES / "probe_items"
 
 
 def test_audit_card_with_the_local_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
-    spec = AuditSpec(model="local/gemma-3-270m", dataset=str(FIX), limit=1, probes=("position", "repeat"),
-                     resamples=500, model_args={"grammar": "pairwise", "n_ctx": 2048})
+    spec = AuditSpec(
+        model="local/gemma-3-270m",
+        dataset=str(FIX),
+        limit=1,
+        probes=("position", "repeat"),
+        resamples=500,
+        model_args={"grammar": "pairwise", "n_ctx": 2048},
+    )
     result, paths = run_audit(spec, tmp_path / "audit")
     card = json.loads(paths["json"].read_text(encoding="utf-8"))
     pos = card["probes"]["position"]["figures"]
@@ -42,5 +50,7 @@ def test_audit_card_with_the_local_model(tmp_path: Path, monkeypatch: pytest.Mon
     noise = card["probes"]["repeat"]["figures"]["noise_floor"]["value"]["estimate"]
     assert pos["order_flip_rate"]["corrected"]["estimate"] == pytest.approx(flip - noise)
     assert card["cost"]["usd"] == 0.0 and card["cost"]["tokens"] > 100
-    assert card["verdict"] in ("fit", "use with care", "unfit") and result.verdict == card["verdict"]
+    assert (
+        card["verdict"] in ("fit", "use with care", "unfit") and result.verdict == card["verdict"]
+    )
     assert card["judge"]["model_args"] == {"grammar": "pairwise", "n_ctx": 2048}

@@ -33,15 +33,25 @@ def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
 
 
-def build_card(reply: Callable[..., ModelOutput], dataset: Path, out: Path,
-               probes: tuple[str, ...]) -> tuple[str, dict[str, Any], float]:
+def build_card(
+    reply: Callable[..., ModelOutput], dataset: Path, out: Path, probes: tuple[str, ...]
+) -> tuple[str, dict[str, Any], float]:
     """Run an audit of a scripted judge; (card.md, card.json, real seconds around the run)."""
-    spec = AuditSpec(model="mockllm/model", dataset=str(dataset), probes=probes, resamples=500,
-                     model_args={"custom_outputs": reply})
+    spec = AuditSpec(
+        model="mockllm/model",
+        dataset=str(dataset),
+        probes=probes,
+        resamples=500,
+        model_args={"custom_outputs": reply},
+    )
     started = time.perf_counter()
     _, paths = run_audit(spec, out)
     seconds = time.perf_counter() - started
-    return paths["md"].read_text(encoding="utf-8"), json.loads(paths["json"].read_text(encoding="utf-8")), seconds
+    return (
+        paths["md"].read_text(encoding="utf-8"),
+        json.loads(paths["json"].read_text(encoding="utf-8")),
+        seconds,
+    )
 
 
 def verdict_block(md: str) -> list[str]:
@@ -49,7 +59,7 @@ def verdict_block(md: str) -> list[str]:
     lines = md.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("## Verdict:"))
     block = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("- "):
             break
         block.append(line[2:])
@@ -61,7 +71,7 @@ def gate_rows(md: str) -> dict[str, dict[str, str]]:
     lines = md.splitlines()
     start = lines.index("## Gates")
     rows = {}
-    for line in lines[start + 4:]:
+    for line in lines[start + 4 :]:
         if not line.startswith("| "):
             break
         cells = [c.strip().replace("\\|", "|") for c in CELL.split(line)[1:-1]]
@@ -82,7 +92,9 @@ def check_agrees_with_itself(md: str, card: dict[str, Any], seconds: float) -> N
             assert len(stated) == 1, (name, outcome, block)
             assert row["judged"] in stated[0]  # the value the gate judged, as in the table
         else:
-            assert not any(f" {name}:" in line for line in block if not line.startswith("gates ")), (name, block)
+            assert not any(
+                f" {name}:" in line for line in block if not line.startswith("gates ")
+            ), (name, block)
     n_fail = sum(r["outcome"] == "FAIL" for r in rows.values())
     word = card["verdict"]
     assert (word == "unfit") == (n_fail > 0)
@@ -92,35 +104,52 @@ def check_agrees_with_itself(md: str, card: dict[str, Any], seconds: float) -> N
     cost = card["cost"]
     assert cost["usd"] is None and "- USD: unknown" in md
     more = {g["name"]: g["more_items"] for g in card["gates"] if g["more_items"]}
-    assert set(more) == {name for name, row in rows.items() if row["outcome"].startswith("inconclusive")}
+    assert set(more) == {
+        name for name, row in rows.items() if row["outcome"].startswith("inconclusive")
+    }
     for name, m in more.items():  # one row each in "What more data would buy", priced as unknown
-        row = next(line for line in md.split("## What more data would buy")[1].splitlines() if line.startswith(f"| {name} |"))
-        assert m["usd"] is None and (m["items"] is None or f"| {m['items']} |" in row and "cost unknown" in row)
+        row = next(
+            line
+            for line in md.split("## What more data would buy")[1].splitlines()
+            if line.startswith(f"| {name} |")
+        )
+        assert m["usd"] is None and (
+            m["items"] is None or f"| {m['items']} |" in row and "cost unknown" in row
+        )
     assert 0 < cost["battery_seconds"] <= seconds
     assert f"battery wall time: {cost['battery_seconds']:.1f} s" in md
     assert cost["logs_seconds"] is None or cost["logs_seconds"] <= cost["battery_seconds"] + 1.0
 
 
 @pytest.mark.slow
-def test_a_first_position_judge_on_enough_items_fails_both_position_gates_and_says_so(tmp_path: Path) -> None:
+def test_a_first_position_judge_on_enough_items_fails_both_position_gates_and_says_so(
+    tmp_path: Path,
+) -> None:
     dataset = widened_set(tmp_path / "set", "pairwise", copies=5)  # 20 pairs
-    md, card, seconds = build_card(scripted.judge(scripted.always_first), dataset, tmp_path / "audit",
-                                   ("position", "repeat"))
+    md, card, seconds = build_card(
+        scripted.judge(scripted.always_first), dataset, tmp_path / "audit", ("position", "repeat")
+    )
     check_agrees_with_itself(md, card, seconds)
     rows = gate_rows(md)
     assert rows["position_first"]["outcome"] == rows["position_flip"]["outcome"] == "FAIL"
     # the gate prints the figure and the value it judged, not one beside the other's name
     # 20 items all choosing the first-shown idea in both orders: the score interval on 0, 1/2, 1 is [0.800, 1]
     assert rows["position_first"]["judged"].startswith(
-        "first_position_rate = 1.000 [0.800, 1.000]; judged |x - 0.5| = 0.500 [0.300, 0.500]")
+        "first_position_rate = 1.000 [0.800, 1.000]; judged |x - 0.5| = 0.500 [0.300, 0.500]"
+    )
     # always "A" on gold-balanced pairs: accuracy 0.5 with an interval across both thresholds
     assert rows["accuracy"]["outcome"].startswith("inconclusive (n = 20; interval [")
-    assert card["verdict"] == "unfit" and len([r for r in card["reasons"] if r["outcome"] == "fail"]) == 2
+    assert (
+        card["verdict"] == "unfit"
+        and len([r for r in card["reasons"] if r["outcome"] == "fail"]) == 2
+    )
 
 
 @pytest.mark.slow
 def test_a_clean_judge_on_four_items_is_inconclusive_not_fit(tmp_path: Path) -> None:
-    md, card, seconds = build_card(scripted.judge(scripted.accurate), FIX, tmp_path / "audit", ("repeat",))
+    md, card, seconds = build_card(
+        scripted.judge(scripted.accurate), FIX, tmp_path / "audit", ("repeat",)
+    )
     check_agrees_with_itself(md, card, seconds)
     rows = gate_rows(md)
     # 4 of 4 right: Clopper-Pearson [0.025^(1/4), 1] = [0.398, 1], across both accuracy thresholds and chance

@@ -26,12 +26,20 @@ def _scripted() -> type[ModelAPI]:
     class Scripted(ModelAPI):
         """`scripted/<policy>`: answers with the named policy of tests/fixtures/probe_judges."""
 
-        def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                     config: GenerateConfig | None = None, **model_args: Any) -> None:
+        def __init__(
+            self,
+            model_name: str,
+            base_url: str | None = None,
+            api_key: str | None = None,
+            config: GenerateConfig | None = None,
+            **model_args: Any,
+        ) -> None:
             super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
             self.reply = scripted.judge(getattr(scripted, model_name))
 
-        async def generate(self, input: list[Any], tools: list[Any], tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        async def generate(
+            self, input: list[Any], tools: list[Any], tool_choice: Any, config: GenerateConfig
+        ) -> ModelOutput:
             return self.reply(input, tools, tool_choice, config)
 
     return Scripted
@@ -47,14 +55,42 @@ def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "card"
     gates = tmp_path / "gates.json"
-    gates.write_text(json.dumps({"position_first": {"pass_at": 0.2, "fail_at": 0.45}}), encoding="utf-8")
-    code = main(["audit", "--model", "scripted/always_first", "--dataset", str(FIX), "--limit", "2",
-                 "--probes", "position,repeat", "--out", str(out), "--gates", str(gates),
-                 "--resamples", "500", "--display", "none", "-M", "api_key=sk-PLANTED-4d1f", "-M", "flavour=plain"])
+    gates.write_text(
+        json.dumps({"position_first": {"pass_at": 0.2, "fail_at": 0.45}}), encoding="utf-8"
+    )
+    code = main(
+        [
+            "audit",
+            "--model",
+            "scripted/always_first",
+            "--dataset",
+            str(FIX),
+            "--limit",
+            "2",
+            "--probes",
+            "position,repeat",
+            "--out",
+            str(out),
+            "--gates",
+            str(gates),
+            "--resamples",
+            "500",
+            "--display",
+            "none",
+            "-M",
+            "api_key=sk-PLANTED-4d1f",
+            "-M",
+            "flavour=plain",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     # 2 items: the intervals are too wide for a gate to pass or fail (position_first's [0.198, 1] straddles), never fit or unfit
-    assert printed.startswith("verdict: use with care") and "inconclusive: position_first" in printed and "card.md" in printed
+    assert (
+        printed.startswith("verdict: use with care")
+        and "inconclusive: position_first" in printed
+        and "card.md" in printed
+    )
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["items"]["count"] == 2 and card["judge"]["gates_file"] == str(gates)
     first = next(g for g in card["gates"] if g["name"] == "position_first")
@@ -62,28 +98,51 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
     md = (out / "card.md").read_text(encoding="utf-8")
     assert "fail if |x - 0.5| > 0.45" in md.replace("\\|", "|")
     assert card["judge"]["model_args"] == {"api_key": "<redacted>", "flavour": "plain"}
-    assert (f"`judgeaudit audit --model scripted/always_first -M flavour=plain --prompt reference --dataset {FIX} "
-            f"--kind pairwise --limit 2 --probes position,repeat --resamples 500 --gates {gates} --out {out}`") in md
+    assert (
+        f"`judgeaudit audit --model scripted/always_first -M flavour=plain --prompt reference --dataset {FIX} "
+        f"--kind pairwise --limit 2 --probes position,repeat --resamples 500 --gates {gates} --out {out}`"
+    ) in md
     assert "## Surface-perturbation ratio" in md and "Not shown: does not apply" in md
     assert card["surface_ratio"]["applies"] is False
-    assert next(g for g in card["gates"] if g["name"] == "surface_ratio")["outcome"] == "not_applicable"
+    assert (
+        next(g for g in card["gates"] if g["name"] == "surface_ratio")["outcome"]
+        == "not_applicable"
+    )
     assert "sk-PLANTED-4d1f" not in md + (out / "card.json").read_text(encoding="utf-8") + printed
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--probes", "position,loudness"], "unknown probe(s) for pairwise: ['loudness']"),
-    (["--kind", "pointwise", "--probes", "position"], "unknown probe(s) for pointwise: ['position']"),
-    (["--limit", "0"], "--limit must be a positive number"),
-    (["--gates", "/nonexistent/gates.yaml"], "cannot read gates file"),
-    (["--dataset", "/nonexistent/set"], "unknown dataset"),
-    (["--judge", "oracle"], "unknown judge 'oracle'"),
-    (["-T", "seed=3"], "-T seed=... is set by the audit itself; use --seed"),
-    (["-T", "loudness=3"], "-T loudness: not an option of the pairwise judge task"),
-    (["-T", "novalue"], "-T expects key=value"),
-    (["-M", "novalue"], "-M expects key=value"),
-])
-def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str) -> None:
-    args = ["audit", "--model", "scripted/accurate", "--dataset", str(FIX), "--out", str(tmp_path / "o"), "--display", "none"]
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--probes", "position,loudness"], "unknown probe(s) for pairwise: ['loudness']"),
+        (
+            ["--kind", "pointwise", "--probes", "position"],
+            "unknown probe(s) for pointwise: ['position']",
+        ),
+        (["--limit", "0"], "--limit must be a positive number"),
+        (["--gates", "/nonexistent/gates.yaml"], "cannot read gates file"),
+        (["--dataset", "/nonexistent/set"], "unknown dataset"),
+        (["--judge", "oracle"], "unknown judge 'oracle'"),
+        (["-T", "seed=3"], "-T seed=... is set by the audit itself; use --seed"),
+        (["-T", "loudness=3"], "-T loudness: not an option of the pairwise judge task"),
+        (["-T", "novalue"], "-T expects key=value"),
+        (["-M", "novalue"], "-M expects key=value"),
+    ],
+)
+def test_cli_option_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    args = [
+        "audit",
+        "--model",
+        "scripted/accurate",
+        "--dataset",
+        str(FIX),
+        "--out",
+        str(tmp_path / "o"),
+        "--display",
+        "none",
+    ]
     code = main(args + extra)
     assert code == 1
     assert message in capsys.readouterr().err
@@ -91,11 +150,26 @@ def test_cli_option_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], e
 
 
 @pytest.mark.slow
-def test_resume_with_other_items_or_model_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    base = ["audit", "--dataset", str(FIX), "--out", str(tmp_path / "o"), "--probes", "position",
-            "--resamples", "200", "--display", "none"]
+def test_resume_with_other_items_or_model_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = [
+        "audit",
+        "--dataset",
+        str(FIX),
+        "--out",
+        str(tmp_path / "o"),
+        "--probes",
+        "position",
+        "--resamples",
+        "200",
+        "--display",
+        "none",
+    ]
     assert main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0
-    assert main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0  # a plain resume is fine
+    assert (
+        main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0
+    )  # a plain resume is fine
     capsys.readouterr()
     assert main([*base, "--model", "scripted/accurate", "--limit", "2"]) == 1
     assert "different items_sha256" in capsys.readouterr().err
@@ -103,19 +177,40 @@ def test_resume_with_other_items_or_model_is_refused(tmp_path: Path, capsys: pyt
     assert "different model" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("model", "said"), [("nosuch/model", "Model API nosuch"),
-                                             ("local/not-there.gguf", "'not-there.gguf' does not exist")])
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [
+        ("nosuch/model", "Model API nosuch"),
+        ("local/not-there.gguf", "'not-there.gguf' does not exist"),
+    ],
+)
 def test_a_model_that_cannot_start_is_one_line_and_leaves_the_out_dir_free(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, said: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, said: str
+) -> None:
     out = tmp_path / "o"
-    base = ["audit", "--dataset", str(FIX), "--out", str(out), "--probes", "position", "--resamples", "200",
-            "--display", "none", "--limit", "1"]
+    base = [
+        "audit",
+        "--dataset",
+        str(FIX),
+        "--out",
+        str(out),
+        "--probes",
+        "position",
+        "--resamples",
+        "200",
+        "--display",
+        "none",
+        "--limit",
+        "1",
+    ]
     assert main([*base, "--model", model]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"judgeaudit audit: --model {model} cannot be used: ") and said in err
     assert len(err.splitlines()) == 1 and "internal error" not in err
     assert not (out / "audit-run.json").exists() and not (out / "items").exists()
-    assert main([*base, "--model", "scripted/accurate"]) == 0  # the same --out, the right model: it runs
+    assert (
+        main([*base, "--model", "scripted/accurate"]) == 0
+    )  # the same --out, the right model: it runs
 
 
 def test_limit_takes_gold_classes_in_turn() -> None:
@@ -125,7 +220,9 @@ def test_limit_takes_gold_classes_in_turn() -> None:
     from judgeaudit.data.jsonl import read_items
 
     pairs = read_items(FIX / "pairwise.jsonl", "pairwise")
-    skewed = [replace(p, pair_id=f"{p.pair_id}-{k}", gold="a") for k, p in enumerate(pairs)] + list(pairs)
+    skewed = [replace(p, pair_id=f"{p.pair_id}-{k}", gold="a") for k, p in enumerate(pairs)] + list(
+        pairs
+    )
     head = balanced_head(skewed, 4)
     assert sorted(p.gold for p in head) == ["a", "a", "b", "b"]
     assert [p.item_id for p in head] == [p.item_id for p in skewed if p in head]  # file order kept
@@ -136,38 +233,78 @@ def _task_args(log_dir: Path) -> list[dict[str, Any]]:
     """The task arguments of every log in an audit's log directory."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    return [read_eval_log(info, header_only=True).eval.task_args for info in list_eval_logs(str(log_dir))]
+    return [
+        read_eval_log(info, header_only=True).eval.task_args
+        for info in list_eval_logs(str(log_dir))
+    ]
 
 
 @pytest.mark.slow
 def test_task_options_reach_every_task_and_the_card(tmp_path: Path) -> None:
     out = tmp_path / "k2"
-    code = main(["audit", "--model", "scripted/accurate", "--dataset", str(FIX), "--limit", "1", "--probes", "repeat,surface",
-                 "--out", str(out), "--resamples", "200", "--display", "none", "-T", "k=2"])
+    code = main(
+        [
+            "audit",
+            "--model",
+            "scripted/accurate",
+            "--dataset",
+            str(FIX),
+            "--limit",
+            "1",
+            "--probes",
+            "repeat,surface",
+            "--out",
+            str(out),
+            "--resamples",
+            "200",
+            "--display",
+            "none",
+            "-T",
+            "k=2",
+        ]
+    )
     assert code == 0
     args = _task_args(out / "logs")
     assert len(args) == 3 and all(a["k"] == 2 for a in args)  # unperturbed, repeat, surface
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["judge"]["judge"] == "prompted" and card["judge"]["judge_options"] == {"k": 2}
     md = (out / "card.md").read_text(encoding="utf-8")
-    assert "task options: `k=2`" in md and "--model scripted/accurate -T k=2 --prompt reference" in md
+    assert (
+        "task options: `k=2`" in md and "--model scripted/accurate -T k=2 --prompt reference" in md
+    )
 
 
 @pytest.mark.slow
-def test_audit_of_a_distance_judge_without_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_audit_of_a_distance_judge_without_a_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--judge distance_nn --model none` on the 4 fixture pairs: the real judge (bundled corpus, default
     embedder; a first MiniLM run embeds that corpus once and caches it) through real eval-sets, and a
     card with the surface-perturbation ratio."""
     out = tmp_path / "dnn"
-    base = ["audit", "--model", "none", "--dataset", str(FIX), "--resamples", "300", "--display", "none"]
+    base = [
+        "audit",
+        "--model",
+        "none",
+        "--dataset",
+        str(FIX),
+        "--resamples",
+        "300",
+        "--display",
+        "none",
+    ]
     assert main([*base, "--judge", "distance_nn", "--out", str(out)]) == 0
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert (card["judge"]["judge"], card["judge"]["model"]) == ("distance_nn", "none")
-    assert card["items"]["count"] == 4 and 0 < card["items"]["judged"] < 4  # the rest fit the verdict rule
+    assert (
+        card["items"]["count"] == 4 and 0 < card["items"]["judged"] < 4
+    )  # the rest fit the verdict rule
     assert all(a["judge"] == "distance_nn" for a in _task_args(out / "logs"))
 
     sr = card["surface_ratio"]
-    assert sr["applies"] is True and sr["n_ideas"] == 8 and sr["n_area_pairs"] == 4  # one area per fixture pair
+    assert (
+        sr["applies"] is True and sr["n_ideas"] == 8 and sr["n_area_pairs"] == 4
+    )  # one area per fixture pair
     assert sr["edits_applied"] + sr["edits_skipped"] == 3 * 8
     assert sr["edits_skipped"] == sum(int(e["skipped"]) for e in sr["edits"].values())
     r = sr["ratio"]
@@ -176,19 +313,37 @@ def test_audit_of_a_distance_judge_without_a_model(tmp_path: Path, capsys: pytes
 
     gates = {g["name"]: g for g in card["gates"]}
     assert {n for n, g in gates.items() if g["outcome"] == "not_applicable"} == {
-        "position_flip", "position_first", "presumption", "self_preference"}
-    assert gates["surface_ratio"]["outcome"] != "not_run" and gates["surface_ratio"]["estimate"] == pytest.approx(r["estimate"])
+        "position_flip",
+        "position_first",
+        "presumption",
+        "self_preference",
+    }
+    assert gates["surface_ratio"]["outcome"] != "not_run" and gates["surface_ratio"][
+        "estimate"
+    ] == pytest.approx(r["estimate"])
     probes = card["probes"]
-    assert probes["position"]["status"] == "not_applicable" and "presentation order" in probes["position"]["note"]
-    assert {p for p, v in probes.items() if v["status"] == "ok"} == {"verbosity", "surface", "injection", "repeat"}
-    assert probes["repeat"]["figures"]["noise_floor"]["value"]["estimate"] == 0.0  # a deterministic judge
+    assert (
+        probes["position"]["status"] == "not_applicable"
+        and "presentation order" in probes["position"]["note"]
+    )
+    assert {p for p, v in probes.items() if v["status"] == "ok"} == {
+        "verbosity",
+        "surface",
+        "injection",
+        "repeat",
+    }
+    assert (
+        probes["repeat"]["figures"]["noise_floor"]["value"]["estimate"] == 0.0
+    )  # a deterministic judge
 
     md = (out / "card.md").read_text(encoding="utf-8")
     assert md.startswith("# Audit card: `distance_nn` judge, model `none` (pairwise)")
     assert "## Surface-perturbation ratio" in md and f"Ratio: **{r['estimate']:.3f}**" in md
     assert "| position | does not apply: this judge scores each idea on its own" in md
-    assert (f"`judgeaudit audit --model none --judge distance_nn --prompt reference --dataset {FIX} --kind pairwise "
-            f"--resamples 300 --out {out}`") in md
+    assert (
+        f"`judgeaudit audit --model none --judge distance_nn --prompt reference --dataset {FIX} --kind pairwise "
+        f"--resamples 300 --out {out}`"
+    ) in md
 
     capsys.readouterr()
     assert main([*base, "--judge", "distance_nn", "--out", str(out)]) == 0  # a plain resume
@@ -215,20 +370,45 @@ def _closed_port() -> str:
 
 @pytest.mark.slow
 def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], retry_waits: list[float]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], retry_waits: list[float]
+) -> None:
     """The litellm provider against a closed loopback port (the real refusal): every call fails,
     the card is written and says why, stderr has one line, the exit status is 3. (Backoff waits are
     recorded, not slept.)"""
     url = _closed_port()
     out = tmp_path / "card"
-    code = main(["audit", "--model", "litellm/openai/gpt-4o-mini", "-M", f"api_base={url}", "-M", "api_key=sk-x",
-                 "-M", "max_retries=1", "--dataset", str(FIX), "--limit", "2", "--probes", "repeat", "--out", str(out),
-                 "--resamples", "200", "--display", "none"])
+    code = main(
+        [
+            "audit",
+            "--model",
+            "litellm/openai/gpt-4o-mini",
+            "-M",
+            f"api_base={url}",
+            "-M",
+            "api_key=sk-x",
+            "-M",
+            "max_retries=1",
+            "--dataset",
+            str(FIX),
+            "--limit",
+            "2",
+            "--probes",
+            "repeat",
+            "--out",
+            str(out),
+            "--resamples",
+            "200",
+            "--display",
+            "none",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 3
     ours = [line for line in captured.err.splitlines() if line.startswith("judgeaudit audit:")]
-    assert ours == [f"judgeaudit audit: could not judge: 4 of 4 calls failed: connection refused at {url} "
-                    f"({ours[0].split(f'connection refused at {url} (', 1)[1]}"]
+    assert ours == [
+        f"judgeaudit audit: could not judge: 4 of 4 calls failed: connection refused at {url} "
+        f"({ours[0].split(f'connection refused at {url} (', 1)[1]}"
+    ]
     assert ours[0].endswith(f"(card: {out / 'card.md'})") and "Traceback" not in captured.err
     assert captured.out.startswith("verdict: could not judge")
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
@@ -236,4 +416,3 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     assert card["failed_calls"]["statement"] in ours[0]
     assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
     assert retry_waits and all(1.0 <= w <= 2.0 for w in retry_waits)
-

@@ -39,12 +39,24 @@ def test_no_noise_flip_in_six_passes_the_noise_floor_from_36_items() -> None:
     gate = GATES["noise_floor"]
     assert decide(gate, _rate(0, 6)).outcome == "inconclusive"
     more = more_items(gate, _rate(0, 6))
-    assert (more.items, more.outcome) == (math.ceil(math.log(0.025) / math.log(0.9)), "pass") == (36, "pass")
-    assert decide(gate, _rate(0, 36)).outcome == "pass" and decide(gate, _rate(0, 35)).outcome == "inconclusive"
+    assert (
+        (more.items, more.outcome)
+        == (math.ceil(math.log(0.025) / math.log(0.9)), "pass")
+        == (36, "pass")
+    )
+    assert (
+        decide(gate, _rate(0, 36)).outcome == "pass"
+        and decide(gate, _rate(0, 35)).outcome == "inconclusive"
+    )
 
 
 def test_every_item_flipping_without_noise_fails_position_flip_from_five_items() -> None:
-    fig = Figure("order_flip_rate", "x", _rate(2, 2).value, noise_corrected_flip_rate(np.ones(2), np.zeros(2)))
+    fig = Figure(
+        "order_flip_rate",
+        "x",
+        _rate(2, 2).value,
+        noise_corrected_flip_rate(np.ones(2), np.zeros(2)),
+    )
     gate = GATES["position_flip"]
     assert decide(gate, fig).outcome == "inconclusive"
     more = more_items(gate, fig)
@@ -54,7 +66,11 @@ def test_every_item_flipping_without_noise_fails_position_flip_from_five_items()
 def test_accuracy_four_of_four_passes_from_eight_items() -> None:
     fig = Figure("accuracy", "x", interval({"ok": np.ones(4)}, share_metric("accuracy", "ok")))
     more = more_items(GATES["accuracy"], fig)
-    assert (more.items, more.outcome) == (math.ceil(math.log(0.025) / math.log(0.6)), "pass") == (8, "pass")
+    assert (
+        (more.items, more.outcome)
+        == (math.ceil(math.log(0.025) / math.log(0.6)), "pass")
+        == (8, "pass")
+    )
 
 
 def test_a_value_on_a_threshold_never_decides() -> None:
@@ -64,20 +80,34 @@ def test_a_value_on_a_threshold_never_decides() -> None:
 
 
 def test_a_bootstrapped_figure_has_no_projection() -> None:
-    metric = FLIP_RATE.__class__("f", ("flip",), lambda s, n: float(np.mean(s["flip"])))  # no closed form
+    metric = FLIP_RATE.__class__(
+        "f", ("flip",), lambda s, n: float(np.mean(s["flip"]))
+    )  # no closed form
     iv = bootstrap_metric({"flip": np.array([1.0, 0.0, 1.0, 0.0])}, metric, 200, 1)
     more = more_items(GATES["noise_floor"], Figure("x", "x", iv))
     assert more.items is None and "no projection" in more.note
 
 
 @pytest.mark.parametrize(("usd", "expected"), [(0.12, 0.12 / 6 * 36), (None, None)])
-def test_the_card_prices_the_items_at_this_runs_cost_per_item(usd: float | None, expected: float | None) -> None:
+def test_the_card_prices_the_items_at_this_runs_cost_per_item(
+    usd: float | None, expected: float | None
+) -> None:
     gate = GATES["noise_floor"]
     result = decide(gate, _rate(0, 6))
     result = replace(result, more=more_items(gate, _rate(0, 6)))
     head = Reading("headline", "ok", 6, {"accuracy": _rate(6, 6)})
-    audit = AuditResult(AuditSpec(model="x"), "use with care", [result], head, {}, [result],
-                        {"usd": usd, "battery_seconds": 3.0}, [], {"count": 6}, "logs")
+    audit = AuditResult(
+        AuditSpec(model="x"),
+        "use with care",
+        [result],
+        head,
+        {},
+        [result],
+        {"usd": usd, "battery_seconds": 3.0},
+        [],
+        {"count": 6},
+        "logs",
+    )
     priced = audit.more_items(result)
     assert priced is not None and priced["items"] == 36
     assert priced["usd"] == (pytest.approx(expected) if expected is not None else None)

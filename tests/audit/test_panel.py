@@ -22,11 +22,33 @@ PANEL = "planted/first_shown,planted/accurate/x,planted/accurate/y"
 ITEMS = 20
 
 
-def test_a_panel_audit_shows_the_panel_beside_its_members(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_panel_audit_shows_the_panel_beside_its_members(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "audit"
-    code = main(["audit", "--model", "none", "--judge", "panel", "-T", f"panel={PANEL}", "--dataset", BUNDLED,
-                 "--limit", str(ITEMS), "--probes", "position,repeat", "--resamples", "1000", "--out", str(out),
-                 "--display", "none"])
+    code = main(
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "panel",
+            "-T",
+            f"panel={PANEL}",
+            "--dataset",
+            BUNDLED,
+            "--limit",
+            str(ITEMS),
+            "--probes",
+            "position,repeat",
+            "--resamples",
+            "1000",
+            "--out",
+            str(out),
+            "--display",
+            "none",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     members = card["members"]
@@ -37,11 +59,15 @@ def test_a_panel_audit_shows_the_panel_beside_its_members(tmp_path: Path, capsys
 
     biased, panel = first(members["planted/first_shown"]["probes"]), first(card["probes"])
     assert biased > 0.9 and panel < biased  # the unbiased members outvote the biased one
-    assert all(first(members[m]["probes"]) == 0.5 for m in ("planted/accurate/x", "planted/accurate/y"))
+    assert all(
+        first(members[m]["probes"]) == 0.5 for m in ("planted/accurate/x", "planted/accurate/y")
+    )
     gates = {g["name"]: g["outcome"] for g in members["planted/first_shown"]["gates"]}
     assert gates["position_first"] == "fail" and gates["surface_ratio"] == "not_applicable"
     md = (out / "card.md").read_text(encoding="utf-8")
-    assert md.startswith("# Audit card: panel of planted/first_shown, planted/accurate/x, planted/accurate/y")
+    assert md.startswith(
+        "# Audit card: panel of planted/first_shown, planted/accurate/x, planted/accurate/y"
+    )
     assert "## Panel members" in md and "| position_first | " in md and "than its best member" in md
     assert f"-T panel={PANEL}" in md  # the reproduce command names the members
 
@@ -51,12 +77,26 @@ def test_self_preference_is_read_per_member_backbone(tmp_path: Path) -> None:
     prefers them, its accurate co-members outvote it, and the accurate members, whose backbones
     generated nothing, have no self-preference reading."""
     hg = tmp_path / "hg"
-    write_items(hg / "pairwise.jsonl",
-                with_generated_sides(select_items(BUNDLED, "pairwise", ITEMS), "x/self_preferring", "openai/gpt-4o"))
+    write_items(
+        hg / "pairwise.jsonl",
+        with_generated_sides(
+            select_items(BUNDLED, "pairwise", ITEMS), "x/self_preferring", "openai/gpt-4o"
+        ),
+    )
     key = {"dataset": str(hg)}
-    panel = [{"model": f"planted/{m}", "model_args": key} for m in ("self_preferring", "accurate/x", "accurate/y")]
-    spec = AuditSpec(model="none", judge="panel", judge_options={"panel": panel}, dataset=str(hg), limit=ITEMS,
-                     probes=("self_preference",), resamples=1000)
+    panel = [
+        {"model": f"planted/{m}", "model_args": key}
+        for m in ("self_preferring", "accurate/x", "accurate/y")
+    ]
+    spec = AuditSpec(
+        model="none",
+        judge="panel",
+        judge_options={"panel": panel},
+        dataset=str(hg),
+        limit=ITEMS,
+        probes=("self_preference",),
+        resamples=1000,
+    )
     result, paths = run_audit(spec, tmp_path / "audit")
     assert result.members is not None
 
@@ -73,7 +113,9 @@ def test_self_preference_is_read_per_member_backbone(tmp_path: Path) -> None:
 
 def test_a_panel_audit_needs_model_none_and_members() -> None:
     with pytest.raises(AuditError, match="give --model none, not --model planted/accurate"):
-        check_spec(AuditSpec(model="planted/accurate", judge="panel", judge_options={"panel": PANEL}))
+        check_spec(
+            AuditSpec(model="planted/accurate", judge="panel", judge_options={"panel": PANEL})
+        )
     check_spec(AuditSpec(model="none", judge="panel", judge_options={"panel": PANEL}))
 
 

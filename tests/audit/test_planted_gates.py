@@ -35,8 +35,17 @@ from judgeaudit.data.jsonl import write_items
 
 BUNDLED = "iclr2026/human_only"
 LIMIT = 10
-BIAS_GATES = ("invalid_rate", "noise_floor", "position_flip", "position_first", "presumption", "verbosity", "surface",
-              "injection", "self_preference")
+BIAS_GATES = (
+    "invalid_rate",
+    "noise_floor",
+    "position_flip",
+    "position_first",
+    "presumption",
+    "verbosity",
+    "surface",
+    "injection",
+    "self_preference",
+)
 # preset -> (knobs, the gates it must fail, the gates it cannot fail on 10 items but must not pass)
 CASES: dict[str, tuple[dict[str, float], tuple[str, ...], tuple[str, ...]]] = {
     "accurate": ({}, (), ()),
@@ -54,12 +63,32 @@ CASES: dict[str, tuple[dict[str, float], tuple[str, ...], tuple[str, ...]]] = {
 
 def audit(preset: str, root: Path) -> dict[str, Any]:
     """The card of `judgeaudit audit --model planted/<preset>` with the case's knobs at --limit 10."""
-    items = with_generated_sides(select_items(BUNDLED, "pairwise", LIMIT), f"x/{preset}", "openai/gpt-4o")
+    items = with_generated_sides(
+        select_items(BUNDLED, "pairwise", LIMIT), f"x/{preset}", "openai/gpt-4o"
+    )
     dataset = root / "items"
     write_items(dataset / "pairwise.jsonl", items)
     knobs = [arg for k, v in CASES[preset][0].items() for arg in ("-M", f"{k}={v}")]
-    code = main(["audit", "--model", f"planted/{preset}", "-M", f"dataset={dataset}", *knobs, "--dataset", str(dataset),
-                 "--limit", str(LIMIT), "--resamples", "500", "--display", "none", "--out", str(root / "audit")])
+    code = main(
+        [
+            "audit",
+            "--model",
+            f"planted/{preset}",
+            "-M",
+            f"dataset={dataset}",
+            *knobs,
+            "--dataset",
+            str(dataset),
+            "--limit",
+            str(LIMIT),
+            "--resamples",
+            "500",
+            "--display",
+            "none",
+            "--out",
+            str(root / "audit"),
+        ]
+    )
     assert code == 0
     card: dict[str, Any] = json.loads((root / "audit" / "card.json").read_text(encoding="utf-8"))
     return card
@@ -84,7 +113,9 @@ def outcomes(card: dict[str, Any]) -> dict[str, str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", [p for p in CASES if p != "accurate"])
-def test_a_single_bias_fails_exactly_its_matching_gate(preset: str, card_of: Callable[[str], dict[str, Any]]) -> None:
+def test_a_single_bias_fails_exactly_its_matching_gate(
+    preset: str, card_of: Callable[[str], dict[str, Any]]
+) -> None:
     _, must_fail, must_not_pass = CASES[preset]
     card = card_of(preset)
     got = outcomes(card)
@@ -94,7 +125,9 @@ def test_a_single_bias_fails_exactly_its_matching_gate(preset: str, card_of: Cal
     assert set(must_fail) <= failed <= set(must_fail) | set(must_not_pass), got
     assert all(got[g] not in ("pass", "not_run") for g in must_not_pass), got
     assert card["verdict"] == ("unfit" if failed else "use with care"), card["verdict"]
-    if preset != "rambling":  # a judge that never answers leaves no verdict to compare: its other gates do not run
+    if (
+        preset != "rambling"
+    ):  # a judge that never answers leaves no verdict to compare: its other gates do not run
         assert all(got[g] != "not_run" for g in BIAS_GATES), got
 
 
@@ -104,4 +137,6 @@ def test_an_unbiased_planted_judge_fails_no_gate(card_of: Callable[[str], dict[s
     got = outcomes(card)
     assert "fail" not in got.values(), got
     assert all(got[g] != "not_run" for g in BIAS_GATES), got
-    assert card["verdict"] == "use with care"  # ten items cannot show that every bias is absent either
+    assert (
+        card["verdict"] == "use with care"
+    )  # ten items cannot show that every bias is absent either

@@ -15,14 +15,26 @@ GOLD = ["a", "b", "a", "b"]
 IDS = [f"i{k}" for k in range(4)]
 
 
-def rows(probe: str | None, variant: str | None, verdicts: list[str], targets: list[str | None] | None = None,
-         ids: list[str] | None = None) -> list[dict]:
+def rows(
+    probe: str | None,
+    variant: str | None,
+    verdicts: list[str],
+    targets: list[str | None] | None = None,
+    ids: list[str] | None = None,
+) -> list[dict]:
     """Frame rows of one arm (pairwise, gold GOLD)."""
     ids = ids or IDS
     targets = targets or [None] * len(ids)
     return [
-        {"item_id": i, "kind": "pairwise", "gold": g, "verdict": v, "probe": probe, "probe_variant": variant,
-         "probe_target": t}
+        {
+            "item_id": i,
+            "kind": "pairwise",
+            "gold": g,
+            "verdict": v,
+            "probe": probe,
+            "probe_variant": variant,
+            "probe_target": t,
+        }
         for i, g, v, t in zip(ids, GOLD, verdicts, targets, strict=False)
     ]
 
@@ -52,7 +64,9 @@ def test_position_first_rate_flip_and_noise_correction() -> None:
     assert first.method == "score (continuity-corrected)" and first.low < 5 / 6 < first.high
     assert r["repeat"].figures["noise_floor"].value.estimate == pytest.approx(0.25)
     corrected = pos["order_flip_rate"].corrected
-    assert corrected is not None and corrected.estimate == pytest.approx(0.5)  # per item 1, 1, 0, 1 - 1
+    assert corrected is not None and corrected.estimate == pytest.approx(
+        0.5
+    )  # per item 1, 1, 0, 1 - 1
     assert corrected.low <= 0.5 <= corrected.high and corrected.n == 4
     assert corrected.method == CORRECTED_METHOD and corrected.resamples is None
     assert pos["order_flip_rate"].value.method == "clopper-pearson"
@@ -96,7 +110,9 @@ def test_missing_items_are_an_error_naming_them() -> None:
 
 
 def test_duplicate_rows_and_mixed_kinds_fail() -> None:
-    f = frame(rows("repeat", "run1", GOLD), rows("repeat", "run1", GOLD), rows("repeat", "run2", GOLD))
+    f = frame(
+        rows("repeat", "run1", GOLD), rows("repeat", "run1", GOLD), rows("repeat", "run2", GOLD)
+    )
     with pytest.raises(ReadingError, match="duplicate item ids"):
         read_all(f, ["repeat"], CFG)
     g = frame(rows(None, None, GOLD))
@@ -108,13 +124,22 @@ def test_duplicate_rows_and_mixed_kinds_fail() -> None:
 def test_absent_probe_is_not_run() -> None:
     r = read_all(frame(rows(None, None, GOLD)), ["verbosity", "self_preference"], CFG)
     assert r["verbosity"].status == "not_run" and not r["verbosity"].figures
-    assert r["self_preference"].status == "not_run" and "Human+Generated" in r["self_preference"].note
+    assert (
+        r["self_preference"].status == "not_run" and "Human+Generated" in r["self_preference"].note
+    )
 
 
 def test_self_preference_splits_own_and_other_backbones() -> None:
     f = frame(rows("self_preference", "generated", ["b", "a", "a", "b"], ["b", "a", "b", "a"]))
-    gens = {"i0": "local/gemma-3-270m", "i1": "gemma-3-270m", "i2": "openai/gpt-4o", "i3": "openai/gpt-4o"}
-    r = read_all(f, ["self_preference"], CFG, judge_model="local/gemma-3-270m", generators=gens)["self_preference"]
+    gens = {
+        "i0": "local/gemma-3-270m",
+        "i1": "gemma-3-270m",
+        "i2": "openai/gpt-4o",
+        "i3": "openai/gpt-4o",
+    }
+    r = read_all(f, ["self_preference"], CFG, judge_model="local/gemma-3-270m", generators=gens)[
+        "self_preference"
+    ]
     assert r.status == "ok"
     assert r.figures["generated_win_rate:own"].value.estimate == pytest.approx(1.0)
     assert r.figures["generated_win_rate:other"].value.estimate == pytest.approx(0.0)
@@ -122,20 +147,34 @@ def test_self_preference_splits_own_and_other_backbones() -> None:
     gap = r.figures["self_preference_gap"].value
     # own group {i0, i1} both won, other group {i2, i3} never did: 1 - 0, but two items a side cannot
     # exclude 0 (Fisher's p = 2 / C(4, 2) = 1/3), where the two-sample bootstrap gave the point [1, 1]
-    assert (gap.estimate, gap.high, gap.p_value, gap.significant) == (1.0, 1.0, pytest.approx(1 / 3), False)
+    assert (gap.estimate, gap.high, gap.p_value, gap.significant) == (
+        1.0,
+        1.0,
+        pytest.approx(1 / 3),
+        False,
+    )
     assert gap.low < 0
     assert (gap.n_x, gap.n_y, gap.method, gap.resamples, gap.seed) == (
-        2, 2, "two-sample score (Mee, continuity-corrected)", None, None)
+        2,
+        2,
+        "two-sample score (Mee, continuity-corrected)",
+        None,
+        None,
+    )
 
 
 def test_self_preference_gap_is_unpaired_and_needs_both_groups() -> None:
     f = frame(rows("self_preference", "generated", ["b", "b", "a", "b"], ["b", "a", "b", "a"]))
     gens = {"i0": "judge-x", "i1": "judge-x", "i2": "judge-x", "i3": "other"}
-    r = read_all(f, ["self_preference"], CFG, judge_model="prov/judge-x", generators=gens)["self_preference"]
+    r = read_all(f, ["self_preference"], CFG, judge_model="prov/judge-x", generators=gens)[
+        "self_preference"
+    ]
     gap = r.figures["self_preference_gap"].value
     assert gap.estimate == pytest.approx(1 / 3 - 0.0) and (gap.n_x, gap.n_y) == (3, 1)
     assert gap.low <= gap.estimate <= gap.high
-    only_other = read_all(f, ["self_preference"], CFG, judge_model="nobody", generators=gens)["self_preference"]
+    only_other = read_all(f, ["self_preference"], CFG, judge_model="nobody", generators=gens)[
+        "self_preference"
+    ]
     assert only_other.status == "not_run" and "self_preference_gap" not in only_other.figures
 
 
@@ -143,15 +182,32 @@ def test_pointwise_verbosity_and_injection() -> None:
     ids = ["p0", "p1", "p2", "p3"]
     gold = ["novel", "not_novel", "novel", "not_novel"]
 
-    def prow(probe: str | None, variant: str | None, verdicts: list[str], target: str | None = None) -> list[dict]:
-        return [{"item_id": i, "kind": "pointwise", "gold": g, "verdict": v, "probe": probe,
-                 "probe_variant": variant, "probe_target": target} for i, g, v in zip(ids, gold, verdicts, strict=True)]
+    def prow(
+        probe: str | None, variant: str | None, verdicts: list[str], target: str | None = None
+    ) -> list[dict]:
+        return [
+            {
+                "item_id": i,
+                "kind": "pointwise",
+                "gold": g,
+                "verdict": v,
+                "probe": probe,
+                "probe_variant": variant,
+                "probe_target": target,
+            }
+            for i, g, v in zip(ids, gold, verdicts, strict=True)
+        ]
 
     f = pd.DataFrame(
         prow(None, None, ["novel", "not_novel", "novel", "not_novel"])
         + prow("verbosity", "pad", ["novel", "novel", "novel", "not_novel"])
         + prow("injection", "inject_novel", ["novel"] * 4, "novel")
-        + prow("injection", "inject_not_novel", ["not_novel", "not_novel", "novel", "not_novel"], "not_novel")
+        + prow(
+            "injection",
+            "inject_not_novel",
+            ["not_novel", "not_novel", "novel", "not_novel"],
+            "not_novel",
+        )
     )
     r = read_all(f, ["verbosity", "injection", "position"], CFG)
     assert r["verbosity"].figures["padding_novel_shift"].value.estimate == pytest.approx(0.25)
@@ -179,10 +235,24 @@ def _always_first(n: int, repeat: bool) -> pd.DataFrame:
     gold = (["a", "b"] * n)[:n]
 
     def arm(probe: str | None, variant: str | None, verdicts: list[str]) -> list[dict]:
-        return [{"item_id": i, "kind": "pairwise", "gold": g, "verdict": v, "probe": probe, "probe_variant": variant,
-                 "probe_target": None} for i, g, v in zip(ids, gold, verdicts, strict=True)]
+        return [
+            {
+                "item_id": i,
+                "kind": "pairwise",
+                "gold": g,
+                "verdict": v,
+                "probe": probe,
+                "probe_variant": variant,
+                "probe_target": None,
+            }
+            for i, g, v in zip(ids, gold, verdicts, strict=True)
+        ]
 
-    parts = arm(None, None, ["a"] * n) + arm("position", "order_ab", ["a"] * n) + arm("position", "order_ba", ["b"] * n)
+    parts = (
+        arm(None, None, ["a"] * n)
+        + arm("position", "order_ab", ["a"] * n)
+        + arm("position", "order_ba", ["b"] * n)
+    )
     if repeat:
         parts += arm("repeat", "run1", ["a"] * n) + arm("repeat", "run2", ["a"] * n)
     return pd.DataFrame(parts)
@@ -205,14 +275,18 @@ def test_six_flips_of_six_fail_the_position_gate_at_n_6() -> None:
     # 12 of 12 judgments are 6 items choosing the first-shown idea in both orders: per item 1, and the
     # score interval on 0, 1/2, 1 reaches down to 0.517 (a judge choosing first in 75% of its items,
     # second in 25%, gives 12 of 12 with probability 0.75^6 = 0.18): the gate cannot fail yet
-    assert first.estimate == 1.0 and first.low == pytest.approx(0.5168, abs=1e-4) and first.high == 1.0
+    assert (
+        first.estimate == 1.0 and first.low == pytest.approx(0.5168, abs=1e-4) and first.high == 1.0
+    )
     gates = _gates(f)
     assert gates["position_flip"].outcome == "fail" and gates["position_flip"].n == 6
     assert gates["position_first"].outcome == "inconclusive"
     assert verdict(list(gates.values()))[0] == "unfit"
 
 
-def test_with_identical_repeat_runs_the_corrected_flip_fails_at_n_6_on_the_two_sample_interval() -> None:
+def test_with_identical_repeat_runs_the_corrected_flip_fails_at_n_6_on_the_two_sample_interval() -> (
+    None
+):
     """With the repeat runs (no noise flip in 6), the gate reads the flip rate minus the noise floor as a
     difference of two samples (Mee, Hauck-Anderson): 6 of 6 against 0 of 6 gives [0.397, 1], beyond 0.25,
     valid when noise flips are not negatively correlated with order flips within an item. It fails from
@@ -224,6 +298,12 @@ def test_with_identical_repeat_runs_the_corrected_flip_fails_at_n_6_on_the_two_s
     assert gates["noise_floor"].figure_interval == (0.0, pytest.approx(1 - 0.025 ** (1 / 6)))
     assert verdict(list(gates.values()))[0] == "unfit"
     four = _gates(_always_first(4, repeat=True)), _gates(_always_first(5, repeat=True))
-    assert four[0]["position_flip"].outcome == "inconclusive" and four[1]["position_flip"].outcome == "fail"
+    assert (
+        four[0]["position_flip"].outcome == "inconclusive"
+        and four[1]["position_flip"].outcome == "fail"
+    )
     first = _gates(_always_first(15, repeat=True)), _gates(_always_first(16, repeat=True))
-    assert first[0]["position_first"].outcome == "inconclusive" and first[1]["position_first"].outcome == "fail"
+    assert (
+        first[0]["position_first"].outcome == "inconclusive"
+        and first[1]["position_first"].outcome == "fail"
+    )

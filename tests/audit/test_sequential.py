@@ -40,7 +40,9 @@ def test_looks_double_from_the_first_and_end_at_max_items() -> None:
 
 def test_bonferroni_spends_five_percent_over_the_looks() -> None:
     assert look_confidence(1) == pytest.approx(0.95)
-    assert look_confidence(3) == pytest.approx(1 - 0.05 / 3) and look_confidence(4) == pytest.approx(0.9875)
+    assert look_confidence(3) == pytest.approx(1 - 0.05 / 3) and look_confidence(
+        4
+    ) == pytest.approx(0.9875)
     with pytest.raises(ValueError):
         look_confidence(0)
 
@@ -51,9 +53,14 @@ def _results(**outcomes: str) -> list[GateResult]:
 
 
 def test_the_verdict_is_settled_when_every_gate_decided_or_one_failed() -> None:
-    assert settled(_results(accuracy="pass", noise_floor="warn", surface="not_run", surface_ratio="not_applicable"))
+    assert settled(
+        _results(
+            accuracy="pass", noise_floor="warn", surface="not_run", surface_ratio="not_applicable"
+        )
+    )
     assert settled(_results(accuracy="inconclusive", position_flip="fail")) == (
-        "position_flip failed: the verdict is unfit whatever the open gates show")
+        "position_flip failed: the verdict is unfit whatever the open gates show"
+    )
     assert settled(_results(accuracy="inconclusive", noise_floor="pass")) is None
 
 
@@ -71,16 +78,36 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def _audit(preset: str, out: Path, limit: int, max_items: int) -> tuple[int, dict[str, Any], str]:
-    code = main(["audit", "--model", f"planted/{preset}", "--dataset", BUNDLED, "--probes", "position,repeat",
-                 "--limit", str(limit), "--until-decided", "--max-items", str(max_items), "--out", str(out)])
-    return code, json.loads((out / "card.json").read_text(encoding="utf-8")), (out / "card.md").read_text("utf-8")
+    code = main(
+        [
+            "audit",
+            "--model",
+            f"planted/{preset}",
+            "--dataset",
+            BUNDLED,
+            "--probes",
+            "position,repeat",
+            "--limit",
+            str(limit),
+            "--until-decided",
+            "--max-items",
+            str(max_items),
+            "--out",
+            str(out),
+        ]
+    )
+    return (
+        code,
+        json.loads((out / "card.json").read_text(encoding="utf-8")),
+        (out / "card.md").read_text("utf-8"),
+    )
 
 
 def _looks_table(md: str) -> list[list[str]]:
     lines = md.split("## Looks")[1].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| look |"))
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("| "):
             break
         rows.append([c.strip() for c in line.strip("|").split(" | ")])
@@ -88,7 +115,9 @@ def _looks_table(md: str) -> list[list[str]]:
 
 
 @pytest.mark.slow
-def test_a_strongly_biased_judge_stops_at_the_first_look(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_strongly_biased_judge_stops_at_the_first_look(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """planted/first_shown (first = 0.8): on 10 items the order flips 9 or 10 times with no noise flip,
     beyond the fail threshold at the 98.33% of three planned looks: it stops there, unfit."""
     calls = _count_calls(monkeypatch)
@@ -96,8 +125,13 @@ def test_a_strongly_biased_judge_stops_at_the_first_look(tmp_path: Path, monkeyp
     looks = card["looks"]
     assert code == 0 and card["verdict"] == "unfit" and looks["planned"] == [10, 20, 40]
     assert [look["items"] for look in looks["looks"]] in ([10], [10, 20])
-    assert looks["confidence"] == pytest.approx(1 - 0.05 / 3) and card["judge"]["confidence"] == looks["confidence"]
-    assert looks["looks"][-1]["outcomes"]["position_flip"] == "fail" and "failed" in looks["stopped"]
+    assert (
+        looks["confidence"] == pytest.approx(1 - 0.05 / 3)
+        and card["judge"]["confidence"] == looks["confidence"]
+    )
+    assert (
+        looks["looks"][-1]["outcomes"]["position_flip"] == "fail" and "failed" in looks["stopped"]
+    )
     assert "98.33% interval" in md and "--until-decided --max-items 40" in md
     table = _looks_table(md)
     assert [row[1] for row in table] == [str(look["items"]) for look in looks["looks"]]
@@ -106,8 +140,9 @@ def test_a_strongly_biased_judge_stops_at_the_first_look(tmp_path: Path, monkeyp
 
 
 @pytest.mark.slow
-def test_an_unbiased_judge_runs_to_max_items_and_a_rerun_makes_no_call(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unbiased_judge_runs_to_max_items_and_a_rerun_makes_no_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """planted/accurate: no invalid answer in 20 items cannot show an invalid rate at most 0.05 (that takes
     ln(0.0125) / ln(0.95) = 86 items at the 97.5% of two looks): the audit runs both looks. The second look's calls on the
     first look's items come from the cache, and running the command again calls nothing."""
@@ -118,22 +153,53 @@ def test_an_unbiased_judge_runs_to_max_items_and_a_rerun_makes_no_call(tmp_path:
     assert looks["stopped"] == "the last planned look" and card["verdict"] == "use with care"
     assert "fail" not in looks["looks"][-1]["outcomes"].values()
     first_run = calls[0]
-    assert 0 < first_run <= looks["looks"][-1]["judge_calls"] < sum(look["judge_calls"] for look in looks["looks"])
+    assert (
+        0
+        < first_run
+        <= looks["looks"][-1]["judge_calls"]
+        < sum(look["judge_calls"] for look in looks["looks"])
+    )
     invalid = next(g for g in card["gates"] if g["name"] == "invalid_rate")
     assert invalid["outcome"] == "inconclusive" and invalid["more_items"]["items"] == math.ceil(
-        math.log(0.025 / 2) / math.log(0.95))  # 1 - (0.0125)^(1/n) <= 0.05 at the looks' 97.5%
+        math.log(0.025 / 2) / math.log(0.95)
+    )  # 1 - (0.0125)^(1/n) <= 0.05 at the looks' 97.5%
     assert [row[1] for row in _looks_table(md)] == ["10", "20"]
     code, again, _ = _audit("accurate", tmp_path / "audit", 10, 20)
     assert code == 0 and calls[0] == first_run and again["looks"]["looks"] == looks["looks"]
 
 
-def test_until_decided_options_are_checked_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["audit", "--model", "planted/accurate", "--until-decided", "--out", str(tmp_path / "a")])
+def test_until_decided_options_are_checked_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["audit", "--model", "planted/accurate", "--until-decided", "--out", str(tmp_path / "a")]
+    )
     assert code == 1 and capsys.readouterr().err.strip() == (
-        "judgeaudit audit: --until-decided needs --max-items N (the most items to audit)")
-    code = main(["audit", "--model", "planted/accurate", "--max-items", "5", "--out", str(tmp_path / "a")])
+        "judgeaudit audit: --until-decided needs --max-items N (the most items to audit)"
+    )
+    code = main(
+        ["audit", "--model", "planted/accurate", "--max-items", "5", "--out", str(tmp_path / "a")]
+    )
     assert code == 1 and "--max-items goes with --until-decided" in capsys.readouterr().err
-    code = main(["audit", "--model", "planted/accurate", "--dataset", BUNDLED, "--limit", "10", "--until-decided",
-                 "--max-items", "5", "--out", str(tmp_path / "a")])
+    code = main(
+        [
+            "audit",
+            "--model",
+            "planted/accurate",
+            "--dataset",
+            BUNDLED,
+            "--limit",
+            "10",
+            "--until-decided",
+            "--max-items",
+            "5",
+            "--out",
+            str(tmp_path / "a"),
+        ]
+    )
     err = capsys.readouterr().err.strip()
-    assert code == 1 and err.startswith("judgeaudit audit: --max-items (5) must be at least") and len(err.splitlines()) == 1
+    assert (
+        code == 1
+        and err.startswith("judgeaudit audit: --max-items (5) must be at least")
+        and len(err.splitlines()) == 1
+    )

@@ -41,8 +41,10 @@ def _blas() -> str:
     try:
         from threadpoolctl import threadpool_info
 
-        return "; ".join(f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')} threads={i.get('num_threads')}"
-                         for i in threadpool_info())
+        return "; ".join(
+            f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')} threads={i.get('num_threads')}"
+            for i in threadpool_info()
+        )
     except ImportError:
         return "threadpoolctl not installed"
 
@@ -54,18 +56,25 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=308)
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--with-report", action="store_true",
-                    help="also time the whole report computation (every metric, paired differences, flip and tie "
-                    "rates by setup, agreement with humans) for 5 judges x 10 variants on the same items")
+    ap.add_argument(
+        "--with-report",
+        action="store_true",
+        help="also time the whole report computation (every metric, paired differences, flip and tie "
+        "rates by setup, agreement with humans) for 5 judges x 10 variants on the same items",
+    )
     args = ap.parse_args()
     data = _data(args.configs, args.items)
     metric = PAIRWISE["strict_accuracy"]
     names = list(data)
     ref = names[0]
     print(f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}")
-    print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')} OPENBLAS_L2_SIZE={os.environ.get('OPENBLAS_L2_SIZE')}")
+    print(
+        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')} OPENBLAS_L2_SIZE={os.environ.get('OPENBLAS_L2_SIZE')}"
+    )
     print(f"BLAS: {_blas()}")
-    print(f"{args.configs} configurations x {args.items} items, B = {args.resamples}, paired vs {ref}")
+    print(
+        f"{args.configs} configurations x {args.items} items, B = {args.resamples}, paired vs {ref}"
+    )
 
     ours_times = []
     for _ in range(args.repeats):
@@ -86,19 +95,34 @@ def main() -> None:
     t0 = time.perf_counter()
     ref_ci = {}
     for name in names[1:]:
-        res = sps.bootstrap((data[name]["correct"], data[ref]["correct"]), stat, paired=True, vectorized=True,
-                            n_resamples=args.resamples, method="percentile", random_state=np.random.default_rng(2))
+        res = sps.bootstrap(
+            (data[name]["correct"], data[ref]["correct"]),
+            stat,
+            paired=True,
+            vectorized=True,
+            n_resamples=args.resamples,
+            method="percentile",
+            random_state=np.random.default_rng(2),
+        )
         ref_ci[name] = (res.confidence_interval.low, res.confidence_interval.high)
     scipy_time = time.perf_counter() - t0
 
-    worst = max(max(abs(ours[n].low - ref_ci[n][0]), abs(ours[n].high - ref_ci[n][1])) for n in names[1:])
+    worst = max(
+        max(abs(ours[n].low - ref_ci[n][0]), abs(ours[n].high - ref_ci[n][1])) for n in names[1:]
+    )
     best = min(ours_times)
-    print(f"ours, paired_bootstrap_many (best of {args.repeats}): {best:.3f} s  (runs: {', '.join(f'{t:.3f}' for t in ours_times)})")
+    print(
+        f"ours, paired_bootstrap_many (best of {args.repeats}): {best:.3f} s  (runs: {', '.join(f'{t:.3f}' for t in ours_times)})"
+    )
     print(f"ours, paired_bootstrap per configuration:      {loop_time:.3f} s")
     print(f"scipy.stats.bootstrap per configuration:        {scipy_time:.3f} s")
-    print(f"speed-up vs scipy: {scipy_time / best:.1f}x; target < 2 s: {'met' if best < 2 else 'NOT met'}; "
-          f">= 10x: {'met' if scipy_time / best >= 10 else 'NOT met'}")
-    print(f"largest interval-end difference vs scipy: {worst:.4f} (grid step 1/n = {1 / args.items:.4f})")
+    print(
+        f"speed-up vs scipy: {scipy_time / best:.1f}x; target < 2 s: {'met' if best < 2 else 'NOT met'}; "
+        f">= 10x: {'met' if scipy_time / best >= 10 else 'NOT met'}"
+    )
+    print(
+        f"largest interval-end difference vs scipy: {worst:.4f} (grid step 1/n = {1 / args.items:.4f})"
+    )
     if args.with_report:
         _time_report(args.items, args.resamples)
 
@@ -111,8 +135,13 @@ def _time_report(items: int, resamples: int) -> None:
 
     rng = np.random.default_rng(3)
     gold = rng.choice(["a", "b"], items)
-    human = [{"a": {"rating_mean": float(rng.random() * 10)}, "b": {"rating_mean": float(rng.random() * 10)}}
-             for _ in range(items)]
+    human = [
+        {
+            "a": {"rating_mean": float(rng.random() * 10)},
+            "b": {"rating_mean": float(rng.random() * 10)},
+        }
+        for _ in range(items)
+    ]
     rows = []
     for j in range(5):
         for v in range(10):
@@ -120,20 +149,41 @@ def _time_report(items: int, resamples: int) -> None:
                 r = rng.random()
                 other = "b" if gold[i] == "a" else "a"
                 verdict = "tie" if r < 0.1 else (gold[i] if r < 0.75 else other)
-                rows.append({
-                    "log": "synthetic", "config": f"j{j} · v{v}", "judge": f"j{j}", "variant": f"v{v}",
-                    "model": f"m/j{j}", "task": "t", "task_args": "{}", "probe": None, "probe_variant": None,
-                    "kind": "pairwise", "dataset": "d", "sample_id": str(i), "item_id": f"i{i:04d}",
-                    "setup": "human_only" if i % 2 else "human_generated", "gold": gold[i], "verdict": verdict,
-                    "split": False, "split_rule": None, "human": human[i],
-                    "calls": [{"order": "ab", "call_index": 0, "verdict": verdict}],
-                    "input_tokens": 1.0, "output_tokens": 1.0, "total_tokens": 2.0, "cost": 0.01,
-                })
+                rows.append(
+                    {
+                        "log": "synthetic",
+                        "config": f"j{j} · v{v}",
+                        "judge": f"j{j}",
+                        "variant": f"v{v}",
+                        "model": f"m/j{j}",
+                        "task": "t",
+                        "task_args": "{}",
+                        "probe": None,
+                        "probe_variant": None,
+                        "kind": "pairwise",
+                        "dataset": "d",
+                        "sample_id": str(i),
+                        "item_id": f"i{i:04d}",
+                        "setup": "human_only" if i % 2 else "human_generated",
+                        "gold": gold[i],
+                        "verdict": verdict,
+                        "split": False,
+                        "split_rule": None,
+                        "human": human[i],
+                        "calls": [{"order": "ab", "call_index": 0, "verdict": verdict}],
+                        "input_tokens": 1.0,
+                        "output_tokens": 1.0,
+                        "total_tokens": 2.0,
+                        "cost": 0.01,
+                    }
+                )
     frame = pd.DataFrame(rows)
     t0 = time.perf_counter()
     compute_all(frame, resamples=resamples)
-    print(f"whole report computation, 50 configurations x {items} items, B = {resamples}: "
-          f"{time.perf_counter() - t0:.2f} s")
+    print(
+        f"whole report computation, 50 configurations x {items} items, B = {resamples}: "
+        f"{time.perf_counter() - t0:.2f} s"
+    )
 
 
 if __name__ == "__main__":

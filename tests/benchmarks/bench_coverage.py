@@ -73,13 +73,18 @@ TOL = 1e-10  # a true value this close to an end counts as inside
 Bounds = tuple[np.ndarray, np.ndarray]
 Table = dict[str, dict[int, tuple[float, float]]]  # method -> n -> (min, mean)
 BEGIN, END = "<!-- coverage:begin -->", "<!-- coverage:end -->"
-BEGIN_CORRECTED, END_CORRECTED = "<!-- coverage-corrected:begin -->", "<!-- coverage-corrected:end -->"
+BEGIN_CORRECTED, END_CORRECTED = (
+    "<!-- coverage-corrected:begin -->",
+    "<!-- coverage-corrected:end -->",
+)
 
 
 def _wilson(k: np.ndarray, n: np.ndarray | int, cc: float = 0.0) -> Bounds:
     """Wilson's interval (cc = 0) or its continuity-corrected form (cc = 1/2), vectorised."""
     n_arr = np.asarray(n, dtype=float)
-    counts = np.stack(np.broadcast_arrays(n_arr - k, np.asarray(k, dtype=float)), axis=-1).reshape(-1, 2)
+    counts = np.stack(np.broadcast_arrays(n_arr - k, np.asarray(k, dtype=float)), axis=-1).reshape(
+        -1, 2
+    )
     lo, hi = score_interval(counts, (0.0, 1.0), cc=cc)
     return lo.reshape(np.shape(k)), hi.reshape(np.shape(k))
 
@@ -87,12 +92,17 @@ def _wilson(k: np.ndarray, n: np.ndarray | int, cc: float = 0.0) -> Bounds:
 def _ideal_percentiles(values: np.ndarray, probs: np.ndarray) -> Bounds:
     """2.5% and 97.5% inverted-CDF quantiles of a discrete distribution (values sorted ascending per row)."""
     cdf = np.cumsum(probs, axis=-1)
-    lo = np.take_along_axis(values, np.argmax(cdf >= 0.025 - 1e-12, axis=-1)[..., None], axis=-1)[..., 0]
-    hi = np.take_along_axis(values, np.argmax(cdf >= 0.975 - 1e-12, axis=-1)[..., None], axis=-1)[..., 0]
+    lo = np.take_along_axis(values, np.argmax(cdf >= 0.025 - 1e-12, axis=-1)[..., None], axis=-1)[
+        ..., 0
+    ]
+    hi = np.take_along_axis(values, np.argmax(cdf >= 0.975 - 1e-12, axis=-1)[..., None], axis=-1)[
+        ..., 0
+    ]
     return lo, hi
 
 
 # ---- rates of 0/1 outcomes -------------------------------------------------------------------------
+
 
 def rate_methods(n: int) -> dict[str, Bounds]:
     """Every method's interval for k = 0..n successes of n."""
@@ -121,6 +131,7 @@ def rate_coverage(n: int, step: float) -> dict[str, tuple[float, float]]:
 
 # ---- paired differences (the trinomial) ------------------------------------------------------------
 
+
 def trinomial_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Every (b, c): b items at +1, c at -1, the rest at 0."""
     b, c = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
@@ -141,16 +152,26 @@ def _paired_bootstrap(b: np.ndarray, c: np.ndarray, n: int) -> Bounds:
 
     m, j = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
     valid = j <= m
-    log_choose = np.where(valid, gammaln(m + 1) - gammaln(j + 1) - gammaln(np.maximum(m - j, 0) + 1), -np.inf).ravel()
-    to_d = csr_matrix((np.ones(int(valid.sum())), (np.flatnonzero(valid.ravel()), (2 * j - m + n)[valid])),
-                      shape=((n + 1) ** 2, 2 * n + 1))
+    log_choose = np.where(
+        valid, gammaln(m + 1) - gammaln(j + 1) - gammaln(np.maximum(m - j, 0) + 1), -np.inf
+    ).ravel()
+    to_d = csr_matrix(
+        (np.ones(int(valid.sum())), (np.flatnonzero(valid.ravel()), (2 * j - m + n)[valid])),
+        shape=((n + 1) ** 2, 2 * n + 1),
+    )
     values = ((np.arange(2 * n + 1) - n) / n)[None, :]
     lo, hi = np.empty_like(b), np.empty_like(b)
     mm, jj = m.ravel().astype(float), j.ravel().astype(float)
     for sl in _chunks(b.size, max(1, 3_000_000 // (n + 1) ** 2)):
         q = ((b[sl] + c[sl]) / n)[:, None]
         pi = np.where(b[sl] + c[sl] > 0, b[sl] / np.maximum(b[sl] + c[sl], 1), 0.5)[:, None]
-        log_m = gammaln(n + 1) - gammaln(mm + 1) - gammaln(n - mm + 1) + xlogy(mm, q) + xlogy(n - mm, 1 - q)
+        log_m = (
+            gammaln(n + 1)
+            - gammaln(mm + 1)
+            - gammaln(n - mm + 1)
+            + xlogy(mm, q)
+            + xlogy(n - mm, 1 - q)
+        )
         with np.errstate(invalid="ignore"):
             log_j = xlogy(jj, pi) + xlogy(np.maximum(mm - jj, 0), 1 - pi)
         joint = np.where(np.isfinite(log_choose), np.exp(log_m + log_choose + log_j), 0.0)
@@ -165,7 +186,10 @@ def paired_methods(n: int) -> dict[str, Bounds]:
     counts = np.stack([c, n - b - c, b], axis=1)
     score = score_interval(counts, (-1.0, 0.0, 1.0))
     agree = _exact_mcnemar(b, c) < 0.05
-    in_use = (np.where(agree, score[0], np.minimum(score[0], 0.0)), np.where(agree, score[1], np.maximum(score[1], 0.0)))
+    in_use = (
+        np.where(agree, score[0], np.minimum(score[0], 0.0)),
+        np.where(agree, score[1], np.maximum(score[1], 0.0)),
+    )
     return {
         "paired score, Tango, correction 1, exact McNemar (in use)": in_use,
         "Tango, no correction": score_interval(counts, (-1.0, 0.0, 1.0), cc=0.0),
@@ -195,7 +219,10 @@ def trinomial_coverage(n: int, step: float) -> dict[str, tuple[float, float]]:
         for name, (lo, hi) in methods.items():
             covered = (lo[None, :] <= d + TOL) & (d <= hi[None, :] + TOL)
             covs[name].append((prob * covered).sum(axis=1))
-    return {name: (float(np.concatenate(v).min()), float(np.concatenate(v).mean())) for name, v in covs.items()}
+    return {
+        name: (float(np.concatenate(v).min()), float(np.concatenate(v).mean()))
+        for name, v in covs.items()
+    }
 
 
 def newcombe_paired(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> Bounds:
@@ -207,8 +234,12 @@ def newcombe_paired(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) 
     den = np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
     with np.errstate(invalid="ignore", divide="ignore"):
         phi = np.where(den > 0, (a * d - b * c) / np.where(den > 0, den, 1.0), 0.0)
-    delta = np.sqrt(np.maximum((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
-    eps = np.sqrt(np.maximum((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    delta = np.sqrt(
+        np.maximum((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0)
+    )
+    eps = np.sqrt(
+        np.maximum((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0)
+    )
     return p1 - p2 - delta, p1 - p2 + eps
 
 
@@ -221,7 +252,9 @@ def newcombe_coverage(n: int, step: float) -> tuple[float, float]:
     lo, hi = newcombe_paired(a, b, c, d)
     coef = gammaln(n + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(c + 1) - gammaln(d + 1)
     k = round(1 / step)
-    pts = np.array([(i / k, j / k, s) for i in range(k + 1) for j in range(k + 1 - i) for s in (0.0, 0.5, 1.0)])
+    pts = np.array(
+        [(i / k, j / k, s) for i in range(k + 1) for j in range(k + 1 - i) for s in (0.0, 0.5, 1.0)]
+    )
     covs = []
     for sl in _chunks(len(pts), max(1, 4_000_000 // len(a))):
         pb, pc, share = pts[sl, 0:1], pts[sl, 1:2], pts[sl, 2:3]
@@ -236,6 +269,7 @@ def newcombe_coverage(n: int, step: float) -> tuple[float, float]:
 
 # ---- unpaired differences --------------------------------------------------------------------------
 
+
 def _agresti_caffo(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int) -> Bounds:
     p1, p2 = (k1 + 1) / (n1 + 2), (k2 + 1) / (n2 + 2)
     se = np.sqrt(p1 * (1 - p1) / (n1 + 2) + p2 * (1 - p2) / (n2 + 2))
@@ -247,7 +281,9 @@ def _mover(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int, cc: float) -> Bound
     p1, p2 = k1 / n1, k2 / n2
     l1, u1 = _wilson(k1, n1, cc)
     l2, u2 = _wilson(k2, n2, cc)
-    return p1 - p2 - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), p1 - p2 + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return p1 - p2 - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), p1 - p2 + np.sqrt(
+        (u1 - p1) ** 2 + (p2 - l2) ** 2
+    )
 
 
 def _two_sample_bootstrap(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int) -> Bounds:
@@ -256,7 +292,10 @@ def _two_sample_bootstrap(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int) -> B
     order = np.argsort(v, kind="stable")
     lo, hi = np.empty(k1.size), np.empty(k1.size)
     for i, (a, b) in enumerate(zip(k1, k2, strict=True)):
-        pr = np.outer(stats.binom.pmf(np.arange(n1 + 1), n1, a / n1), stats.binom.pmf(np.arange(n2 + 1), n2, b / n2)).ravel()
+        pr = np.outer(
+            stats.binom.pmf(np.arange(n1 + 1), n1, a / n1),
+            stats.binom.pmf(np.arange(n2 + 1), n2, b / n2),
+        ).ravel()
         ends = _ideal_percentiles(v[order][None, :], pr[order][None, :])
         lo[i], hi[i] = ends[0][0], ends[1][0]
     return lo, hi
@@ -265,7 +304,9 @@ def _two_sample_bootstrap(k1: np.ndarray, n1: int, k2: np.ndarray, n2: int) -> B
 def _two_sample_in_use(n1: int, n2: int, score: Bounds | None = None) -> Bounds:
     """The interval in use for every table (k1 of n1, k2 of n2), k1 major: Mee's, widened to 0 where Fisher's
     exact test does not reject (`stats.unpaired_difference`, `stats.noise_corrected_flip_rate`)."""
-    k1g, k2g = np.meshgrid(np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij")
+    k1g, k2g = np.meshgrid(
+        np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij"
+    )
     k1, k2 = k1g.ravel(), k2g.ravel()
     lo, hi = two_sample_score_interval(k1, n1, k2, n2) if score is None else score
     fisher = np.array([fisher_exact_p(int(a), n1, int(b), n2) for a, b in zip(k1, k2, strict=True)])
@@ -279,7 +320,9 @@ CORRELATIONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "positive (halfway to the most)": lambda p, q: (p * q + np.minimum(p, q)) / 2,
     "positive, the most (comonotone)": np.minimum,
     "negative, halfway to the worst case": lambda p, q: (p * q + np.maximum(p + q - 1, 0.0)) / 2,
-    "negative, the worst case (flips and noise flips on different items)": lambda p, q: np.maximum(p + q - 1, 0.0),
+    "negative, the worst case (flips and noise flips on different items)": lambda p, q: np.maximum(
+        p + q - 1, 0.0
+    ),
 }
 
 
@@ -307,18 +350,29 @@ def corrected_coverage(n: int, step: float) -> dict[str, tuple[float, float]]:
         p11 = both(pg, qg)
         cells = np.clip(np.stack([p11, pg - p11, qg - p11, 1 - pg - qg + p11], axis=1), 0.0, 1.0)
         truth = (pg - qg)[:, None, None]
-        covs = (_joint_counts_pmf(n, cells) * ((lo <= truth + TOL) & (truth <= hi + TOL))).sum(axis=(1, 2))
-        out[f"two-sample score, Mee, Fisher (in use), {name}"] = (float(covs.min()), float(covs.mean()))
+        covs = (_joint_counts_pmf(n, cells) * ((lo <= truth + TOL) & (truth <= hi + TOL))).sum(
+            axis=(1, 2)
+        )
+        out[f"two-sample score, Mee, Fisher (in use), {name}"] = (
+            float(covs.min()),
+            float(covs.mean()),
+        )
     return out
 
 
-def unpaired_coverage(n1: int, n2: int, step: float, bootstrap: bool) -> dict[str, tuple[float, float]]:
+def unpaired_coverage(
+    n1: int, n2: int, step: float, bootstrap: bool
+) -> dict[str, tuple[float, float]]:
     """Exact (min, mean) coverage over (p1, p2) on a grid of the given step."""
-    k1g, k2g = np.meshgrid(np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij")
+    k1g, k2g = np.meshgrid(
+        np.arange(n1 + 1, dtype=float), np.arange(n2 + 1, dtype=float), indexing="ij"
+    )
     k1, k2 = k1g.ravel(), k2g.ravel()
     score = two_sample_score_interval(k1, n1, k2, n2)
     methods: dict[str, Bounds] = {
-        "two-sample score, Mee, Hauck-Anderson correction, Fisher (in use)": _two_sample_in_use(n1, n2, score),
+        "two-sample score, Mee, Hauck-Anderson correction, Fisher (in use)": _two_sample_in_use(
+            n1, n2, score
+        ),
         "two-sample score, Mee, corrected, alone": score,
         "Newcombe hybrid score": _mover(k1, n1, k2, n2, 0.0),
         "Newcombe hybrid score, corrected": _mover(k1, n1, k2, n2, 0.5),
@@ -332,13 +386,17 @@ def unpaired_coverage(n1: int, n2: int, step: float, bootstrap: bool) -> dict[st
     out = {}
     for name, (lo, hi) in methods.items():
         lo2, hi2 = lo.reshape(n1 + 1, n2 + 1), hi.reshape(n1 + 1, n2 + 1)
-        covs = [p1m[i] @ ((lo2 <= a - b + TOL) & (a - b <= hi2 + TOL)) @ p2m[j]
-                for i, a in enumerate(grid) for j, b in enumerate(grid)]
+        covs = [
+            p1m[i] @ ((lo2 <= a - b + TOL) & (a - b <= hi2 + TOL)) @ p2m[j]
+            for i, a in enumerate(grid)
+            for j, b in enumerate(grid)
+        ]
         out[name] = (float(np.min(covs)), float(np.mean(covs)))
     return out
 
 
 # ---- simulated: means of more values per item -------------------------------------------------------
+
 
 def _score_on(values: np.ndarray, support: np.ndarray) -> Bounds:
     """The score interval per row of per-item values on `support`, computed once per distinct table."""
@@ -371,7 +429,9 @@ def _cover(bounds: Bounds, truth: float) -> float:
     return float(np.mean((bounds[0] <= truth + TOL) & (truth <= bounds[1] + TOL)))
 
 
-def _pooled_flips(rng: np.random.Generator, reps: int, n: int, p: float, rho: float, k: int = 4) -> np.ndarray:
+def _pooled_flips(
+    rng: np.random.Generator, reps: int, n: int, p: float, rho: float, k: int = 4
+) -> np.ndarray:
     together = rng.random((reps, n, 1)) < rho
     common = rng.random((reps, n, 1)) < p
     apart = rng.random((reps, n, k)) < p
@@ -389,7 +449,10 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
     sections: dict[str, Table] = {}
 
     def record(section: str, method: str, n: int, covs: list[float]) -> None:
-        sections.setdefault(section, {}).setdefault(method, {})[n] = (min(covs), float(np.mean(covs)))
+        sections.setdefault(section, {}).setdefault(method, {})[n] = (
+            min(covs),
+            float(np.mean(covs)),
+        )
 
     for n in NS:
         pooled: dict[str, list[float]] = {"score": [], "boot": []}
@@ -410,7 +473,12 @@ def simulated_coverage(reps: int, resamples: int, seed: int, quick: bool) -> dic
         record("soft", "paired score, correction 1 (in use)", n, soft["score"])
         record("soft", "paired percentile bootstrap", n, soft["boot"])
         in_use, alone = _macro_f1_coverage(rng, reps, n, resamples, seed, quick)
-        record("macro_f1", "percentile bootstrap, error-rate bound where it is a point (in use)", n, in_use)
+        record(
+            "macro_f1",
+            "percentile bootstrap, error-rate bound where it is a point (in use)",
+            n,
+            in_use,
+        )
         record("macro_f1", "percentile bootstrap alone", n, alone)
         print(f"[simulated, n = {n}: done]", flush=True)
     return sections
@@ -423,14 +491,27 @@ def pooled_corrected_coverage(reps: int, resamples: int, seed: int, quick: bool)
     support = np.arange(-4, 5) / 4
     table: Table = {}
     for n in NS:
-        covs: dict[str, list[float]] = {"two-sample score, Mee, correction 1/(2n) (in use)": [],
-                                        "paired score, correction 1": [], "paired percentile bootstrap": []}
+        covs: dict[str, list[float]] = {
+            "two-sample score, Mee, correction 1/(2n) (in use)": [],
+            "paired score, correction 1": [],
+            "paired percentile bootstrap": [],
+        }
         for rho in (0.0, 1.0):
             for q in (0.0, 0.1, 0.3):
                 for p in rates:
-                    x, y = _pooled_flips(rng, reps, n, p, rho), (rng.random((reps, n)) < q).astype(float)
-                    for method, bounds in zip(covs, (_two_sample_on(x, y), _score_on(x - y, support),
-                                                     _bootstrap_on(x - y, resamples, seed)), strict=True):
+                    x, y = (
+                        _pooled_flips(rng, reps, n, p, rho),
+                        (rng.random((reps, n)) < q).astype(float),
+                    )
+                    for method, bounds in zip(
+                        covs,
+                        (
+                            _two_sample_on(x, y),
+                            _score_on(x - y, support),
+                            _bootstrap_on(x - y, resamples, seed),
+                        ),
+                        strict=True,
+                    ):
                         covs[method].append(_cover(bounds, p - q))
         for method, c in covs.items():
             table.setdefault(method, {})[n] = (min(c), float(np.mean(c)))
@@ -448,8 +529,14 @@ def _soft_distributions(rng: np.random.Generator, count: int) -> list[np.ndarray
     return out
 
 
-def _macro_f1(tp_n: np.ndarray, pred_n: np.ndarray, gold_n: np.ndarray, tp_o: np.ndarray, pred_o: np.ndarray,
-              gold_o: np.ndarray) -> np.ndarray:
+def _macro_f1(
+    tp_n: np.ndarray,
+    pred_n: np.ndarray,
+    gold_n: np.ndarray,
+    tp_o: np.ndarray,
+    pred_o: np.ndarray,
+    gold_o: np.ndarray,
+) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         f_n = np.where(pred_n + gold_n > 0, 2 * tp_n / (pred_n + gold_n), np.nan)
         f_o = np.where(pred_o + gold_o > 0, 2 * tp_o / (pred_o + gold_o), np.nan)
@@ -457,8 +544,9 @@ def _macro_f1(tp_n: np.ndarray, pred_n: np.ndarray, gold_n: np.ndarray, tp_o: np
     return np.nanmean(both, axis=0)
 
 
-def _macro_f1_coverage(rng: np.random.Generator, reps: int, n: int, resamples: int, seed: int,
-                       quick: bool) -> tuple[list[float], list[float]]:
+def _macro_f1_coverage(
+    rng: np.random.Generator, reps: int, n: int, resamples: int, seed: int, quick: bool
+) -> tuple[list[float], list[float]]:
     """Coverage of the population macro-F1 (expected counts) of a pointwise judge: (in use, bootstrap alone)."""
     gold = np.arange(n) % 2 == 0  # novel on even items
     counts = resample_counts(n, resamples, seed)
@@ -475,14 +563,22 @@ def _macro_f1_coverage(rng: np.random.Generator, reps: int, n: int, resamples: i
                 pred_novel = np.where(gold, right, ~right & ~bad)
                 pred_not = np.where(gold, ~right & ~bad, right)
                 g_n, g_o = gold.astype(float), (~gold).astype(float)
-                cols = [pred_novel & gold, pred_novel, np.broadcast_to(gold, (reps, n)),
-                        pred_not & ~gold, pred_not, np.broadcast_to(~gold, (reps, n))]
+                cols = [
+                    pred_novel & gold,
+                    pred_novel,
+                    np.broadcast_to(gold, (reps, n)),
+                    pred_not & ~gold,
+                    pred_not,
+                    np.broadcast_to(~gold, (reps, n)),
+                ]
                 sums = [counts @ c.T.astype(float) for c in cols]  # resamples x reps
                 boot = _macro_f1(*sums)
                 lo, hi = np.nanquantile(boot, 0.025, axis=0), np.nanquantile(boot, 0.975, axis=0)
                 boot_only.append((lo.copy(), hi.copy()))
                 wrong = n - (pred_novel & gold).sum(axis=1) - (pred_not & ~gold).sum(axis=1)
-                for r in np.flatnonzero(lo == hi):  # in use: the error-rate bound where the bootstrap is a point
+                for r in np.flatnonzero(
+                    lo == hi
+                ):  # in use: the error-rate bound where the bootstrap is a point
                     lo[r], hi[r] = macro_f1_bounds(float(gold.mean()), int(wrong[r]), n)
                 # population value: expected counts of a large sample with the same class shares
                 gn, go = g_n.mean(), g_o.mean()
@@ -496,6 +592,7 @@ def _macro_f1_coverage(rng: np.random.Generator, reps: int, n: int, resamples: i
 
 
 # ---- how many items a gate needs when every item is alike ------------------------------------------------
+
 
 def smallest_n(decides: Callable[[int], bool], stop: int = 400) -> int | None:
     """The smallest n <= `stop` at which `decides` holds, by bisection (it holds from there on: more
@@ -513,74 +610,143 @@ def smallest_n(decides: Callable[[int], bool], stop: int = 400) -> int | None:
 
 def deciding_items() -> list[tuple[str, str, int | None]]:
     """(gate, data, smallest n) for every default gate on data where every item is alike."""
+
     def rate(k_of_n: Callable[[int], int]) -> Callable[[int], tuple[float, float]]:
         def f(n: int) -> tuple[float, float]:
             lo, hi = clopper_pearson(k_of_n(n), n)
             return float(lo), float(hi)
+
         return f
 
-    def paired(value: float, support: tuple[float, ...] = BINARY) -> Callable[[int], tuple[float, float]]:
+    def paired(
+        value: float, support: tuple[float, ...] = BINARY
+    ) -> Callable[[int], tuple[float, float]]:
         metric = FLIP_RATE if support == BINARY else share_metric("x", "flip", support)
 
         def f(n: int) -> tuple[float, float]:
             d = paired_difference({"flip": np.full(n, value)}, {"flip": np.zeros(n)}, metric)
             return d.low, d.high
+
         return f
 
     def corrected(value: float) -> Callable[[int], tuple[float, float]]:
         def f(n: int) -> tuple[float, float]:
             d = noise_corrected_flip_rate(np.full(n, value), np.zeros(n))
             return d.low, d.high
+
         return f
 
     def halves(value: float) -> Callable[[int], tuple[float, float]]:
         def f(n: int) -> tuple[float, float]:
             iv = interval({"v": np.full(n, value)}, share_metric("v", "v", HALVES))
             return iv.low, iv.high
+
         return f
 
     def gap(own: float) -> Callable[[int], tuple[float, float]]:
         def f(n: int) -> tuple[float, float]:  # n items in each group
             u = unpaired_difference(np.full(n, own), np.zeros(n))
             return u.low, u.high
+
         return f
 
     rows = [
-        ("accuracy", "every item right: passes (lower end >= 0.6)", smallest_n(lambda n: rate(lambda m: m)(n)[0] >= 0.6)),
-        ("accuracy", "every item wrong: fails (upper end < 0.5)", smallest_n(lambda n: rate(lambda m: 0)(n)[1] < 0.5)),
-        ("above_chance", "every item right: passes (lower end > 0.5)", smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.5)),
-        ("invalid_rate", "no invalid verdict: passes (upper end <= 0.05)", smallest_n(lambda n: rate(lambda m: 0)(n)[1] <= 0.05)),
-        ("noise_floor", "no flip between runs: passes (<= 0.10)", smallest_n(lambda n: rate(lambda m: 0)(n)[1] <= 0.10)),
-        ("noise_floor", "every item flips: fails (> 0.25)", smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25)),
-        ("position_flip", "every item flips, no repeat run (raw rate): fails (> 0.25)",
-         smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25)),
-        ("position_flip", "every item flips, no noise flip (corrected, two samples): fails (> 0.25)",
-         smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25)),
-        ("position_flip", "the same, paired per item (Tango; valid whatever the within-item correlation)",
-         smallest_n(lambda n: paired(1.0)(n)[0] > 0.25)),
-        ("position_flip", "no flip, no noise flip (corrected): passes (<= 0.10)",
-         smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10)),
-        ("position_first", "first-shown idea in both orders on every item: fails (> 0.75)",
-         smallest_n(lambda n: halves(1.0)(n)[0] > 0.75)),
-        ("position_first", "same idea in both orders on every item: passes (within 0.5 +- 0.10)",
-         smallest_n(lambda n: halves(0.5)(n)[1] <= 0.6)),
-        ("presumption, verbosity, injection", "no shift on any item: passes (absolute shift <= 0.10)",
-         smallest_n(lambda n: paired(0.0)(n)[1] <= 0.10)),
-        ("presumption, verbosity, injection", "shift on every item: fails (absolute shift > 0.30)",
-         smallest_n(lambda n: paired(1.0)(n)[0] > 0.30)),
-        ("surface", "no flip under 4 edits, no noise flip: passes (<= 0.10)",
-         smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10)),
-        ("surface", "every edit flips every item, no noise flip: fails (> 0.25)",
-         smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25)),
-        ("self_preference", "no generated idea wins (n items per group): passes (<= 0.10)",
-         smallest_n(lambda n: gap(0.0)(n)[1] <= 0.10)),
-        ("self_preference", "own ideas always win, others never (n per group): fails (> 0.25)",
-         smallest_n(lambda n: gap(1.0)(n)[0] > 0.25)),
+        (
+            "accuracy",
+            "every item right: passes (lower end >= 0.6)",
+            smallest_n(lambda n: rate(lambda m: m)(n)[0] >= 0.6),
+        ),
+        (
+            "accuracy",
+            "every item wrong: fails (upper end < 0.5)",
+            smallest_n(lambda n: rate(lambda m: 0)(n)[1] < 0.5),
+        ),
+        (
+            "above_chance",
+            "every item right: passes (lower end > 0.5)",
+            smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.5),
+        ),
+        (
+            "invalid_rate",
+            "no invalid verdict: passes (upper end <= 0.05)",
+            smallest_n(lambda n: rate(lambda m: 0)(n)[1] <= 0.05),
+        ),
+        (
+            "noise_floor",
+            "no flip between runs: passes (<= 0.10)",
+            smallest_n(lambda n: rate(lambda m: 0)(n)[1] <= 0.10),
+        ),
+        (
+            "noise_floor",
+            "every item flips: fails (> 0.25)",
+            smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25),
+        ),
+        (
+            "position_flip",
+            "every item flips, no repeat run (raw rate): fails (> 0.25)",
+            smallest_n(lambda n: rate(lambda m: m)(n)[0] > 0.25),
+        ),
+        (
+            "position_flip",
+            "every item flips, no noise flip (corrected, two samples): fails (> 0.25)",
+            smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25),
+        ),
+        (
+            "position_flip",
+            "the same, paired per item (Tango; valid whatever the within-item correlation)",
+            smallest_n(lambda n: paired(1.0)(n)[0] > 0.25),
+        ),
+        (
+            "position_flip",
+            "no flip, no noise flip (corrected): passes (<= 0.10)",
+            smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10),
+        ),
+        (
+            "position_first",
+            "first-shown idea in both orders on every item: fails (> 0.75)",
+            smallest_n(lambda n: halves(1.0)(n)[0] > 0.75),
+        ),
+        (
+            "position_first",
+            "same idea in both orders on every item: passes (within 0.5 +- 0.10)",
+            smallest_n(lambda n: halves(0.5)(n)[1] <= 0.6),
+        ),
+        (
+            "presumption, verbosity, injection",
+            "no shift on any item: passes (absolute shift <= 0.10)",
+            smallest_n(lambda n: paired(0.0)(n)[1] <= 0.10),
+        ),
+        (
+            "presumption, verbosity, injection",
+            "shift on every item: fails (absolute shift > 0.30)",
+            smallest_n(lambda n: paired(1.0)(n)[0] > 0.30),
+        ),
+        (
+            "surface",
+            "no flip under 4 edits, no noise flip: passes (<= 0.10)",
+            smallest_n(lambda n: corrected(0.0)(n)[1] <= 0.10),
+        ),
+        (
+            "surface",
+            "every edit flips every item, no noise flip: fails (> 0.25)",
+            smallest_n(lambda n: corrected(1.0)(n)[0] > 0.25),
+        ),
+        (
+            "self_preference",
+            "no generated idea wins (n items per group): passes (<= 0.10)",
+            smallest_n(lambda n: gap(0.0)(n)[1] <= 0.10),
+        ),
+        (
+            "self_preference",
+            "own ideas always win, others never (n per group): fails (> 0.25)",
+            smallest_n(lambda n: gap(1.0)(n)[0] > 0.25),
+        ),
     ]
     return rows
 
 
 # ---- tables and the document ------------------------------------------------------------------------
+
 
 def _cell(x: tuple[float, float] | None) -> str:
     return "–" if x is None else f"{x[0]:.3f} / {x[1]:.3f}"
@@ -588,13 +754,19 @@ def _cell(x: tuple[float, float] | None) -> str:
 
 def markdown(title: str, table: Table, note: str = "") -> list[str]:
     """One section: rows = methods, columns = n, cells = min / mean coverage."""
-    lines = [f"**{title}**", "", "| method | " + " | ".join(f"n = {n}" for n in NS) + " | lowest minimum |",
-             "|---|" + "---|" * (len(NS) + 1)]
+    lines = [
+        f"**{title}**",
+        "",
+        "| method | " + " | ".join(f"n = {n}" for n in NS) + " | lowest minimum |",
+        "|---|" + "---|" * (len(NS) + 1),
+    ]
     for method, by_n in table.items():
         lowest = min(by_n.values(), key=lambda t: t[0])
         at = min(by_n, key=lambda n: by_n[n][0])
         verdict = f"{lowest[0]:.3f} (n = {at})" + ("" if lowest[0] >= 0.93 else ", below 0.93")
-        lines.append(f"| {method} | " + " | ".join(_cell(by_n.get(n)) for n in NS) + f" | {verdict} |")
+        lines.append(
+            f"| {method} | " + " | ".join(_cell(by_n.get(n)) for n in NS) + f" | {verdict} |"
+        )
     return lines + (["", note, ""] if note else [""])
 
 
@@ -608,13 +780,24 @@ def _timed(label: str, fn: Callable[[], Table]) -> Table:
 def main() -> None:
     """Compute every table, print it, and with --write put it into the coverage document."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="coarser grids and fewer replications (a smoke run)")
-    ap.add_argument("--replications", type=int, default=2000, help="simulated data sets per grid cell")
-    ap.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples in the simulated sections")
+    ap.add_argument(
+        "--quick", action="store_true", help="coarser grids and fewer replications (a smoke run)"
+    )
+    ap.add_argument(
+        "--replications", type=int, default=2000, help="simulated data sets per grid cell"
+    )
+    ap.add_argument(
+        "--resamples", type=int, default=1000, help="bootstrap resamples in the simulated sections"
+    )
     ap.add_argument("--seed", type=int, default=20260)
-    ap.add_argument("--write", type=Path, help="replace the blocks between the coverage markers of this file")
-    ap.add_argument("--only", choices=("noise-corrected",),
-                    help="compute and write only the noise-corrected flip rate's block (and the items each gate needs)")
+    ap.add_argument(
+        "--write", type=Path, help="replace the blocks between the coverage markers of this file"
+    )
+    ap.add_argument(
+        "--only",
+        choices=("noise-corrected",),
+        help="compute and write only the noise-corrected flip rate's block (and the items each gate needs)",
+    )
     args = ap.parse_args()
     reps = 500 if args.quick else args.replications
     step_rate, step_pair, step_unpaired = (0.02, 0.05, 0.05) if args.quick else (0.005, 0.02, 0.02)
@@ -626,59 +809,124 @@ def main() -> None:
                 table.setdefault(method, {})[n] = v
         return table
 
-    run = (f"`python tests/benchmarks/bench_coverage.py{' --quick' if args.quick else ''}"
-           f"{' --only ' + args.only if args.only else ''}` (replications {reps}, bootstrap resamples {args.resamples}, "
-           f"seed {args.seed}; numpy {np.__version__}, scipy {scipy.__version__}, Python {platform.python_version()})")
+    run = (
+        f"`python tests/benchmarks/bench_coverage.py{' --quick' if args.quick else ''}"
+        f"{' --only ' + args.only if args.only else ''}` (replications {reps}, bootstrap resamples {args.resamples}, "
+        f"seed {args.seed}; numpy {np.__version__}, scipy {scipy.__version__}, Python {platform.python_version()})"
+    )
     mc = math.sqrt(0.95 * 0.05 / reps)
     step_corrected = 0.1 if args.quick else 0.05
-    corrected = _timed("noise-corrected", lambda: by_n(lambda n: corrected_coverage(n, step_corrected if n < 150 else 0.1)))
-    pooled_corrected = _timed("noise-corrected, pooled", lambda: pooled_corrected_coverage(
-        reps, args.resamples, args.seed, args.quick))
-    lines = [BEGIN_CORRECTED, "", f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over "
-             "the grid.", ""]
+    corrected = _timed(
+        "noise-corrected",
+        lambda: by_n(lambda n: corrected_coverage(n, step_corrected if n < 150 else 0.1)),
+    )
+    pooled_corrected = _timed(
+        "noise-corrected, pooled",
+        lambda: pooled_corrected_coverage(reps, args.resamples, args.seed, args.quick),
+    )
+    lines = [
+        BEGIN_CORRECTED,
+        "",
+        f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over "
+        "the grid.",
+        "",
+    ]
     lines += markdown(
         f"Noise-corrected flip rate: flip rate minus noise floor on the same items, as two samples (exact; P(flip), "
         f"P(noise flip) in steps of {step_corrected}, 0.1 at n = 150; by the within-item dependence of the two flips)",
-        corrected, "The first three rows are the assumption the gates state (non-negative within-item correlation); "
-        "the negative rows are its failure, shown for what it costs.")
-    lines += markdown("Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated, "
-                      f"{reps} data sets per cell; noise 0, 0.1, 0.3, independent of the flips; correlation of the "
-                      "edits 0, 1)", pooled_corrected, f"Monte Carlo standard error of a simulated coverage near 0.95: "
-                      f"{mc:.3f}.")
-    lines += ["**Items a gate needs when every item is alike** (the default thresholds; the interval alone decides)", "",
-              "| gate | data | smallest n |", "|---|---|---|"]
-    lines += [f"| {g} | {what} | {n if n is not None else '> 400'} |" for g, what, n in deciding_items()]
+        corrected,
+        "The first three rows are the assumption the gates state (non-negative within-item correlation); "
+        "the negative rows are its failure, shown for what it costs.",
+    )
+    lines += markdown(
+        "Noise-corrected pooled flips, per item j/4 minus a noise flip (simulated, "
+        f"{reps} data sets per cell; noise 0, 0.1, 0.3, independent of the flips; correlation of the "
+        "edits 0, 1)",
+        pooled_corrected,
+        f"Monte Carlo standard error of a simulated coverage near 0.95: {mc:.3f}.",
+    )
+    lines += [
+        "**Items a gate needs when every item is alike** (the default thresholds; the interval alone decides)",
+        "",
+        "| gate | data | smallest n |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {g} | {what} | {n if n is not None else '> 400'} |" for g, what, n in deciding_items()
+    ]
     lines += ["", END_CORRECTED]
     publish("\n".join(lines), args.write, BEGIN_CORRECTED, END_CORRECTED)
     if args.only:
         return
 
     rates = _timed("rates", lambda: by_n(lambda n: rate_coverage(n, step_rate)))
-    paired = _timed("paired", lambda: by_n(lambda n: trinomial_coverage(n, step_pair if n < 150 else 0.05)))
-    paired_newcombe = _timed("newcombe", lambda: {"Newcombe hybrid score (four cells)": {
-        n: newcombe_coverage(n, 0.05 if n < 150 else 0.1) for n in NS}})
+    paired = _timed(
+        "paired", lambda: by_n(lambda n: trinomial_coverage(n, step_pair if n < 150 else 0.05))
+    )
+    paired_newcombe = _timed(
+        "newcombe",
+        lambda: {
+            "Newcombe hybrid score (four cells)": {
+                n: newcombe_coverage(n, 0.05 if n < 150 else 0.1) for n in NS
+            }
+        },
+    )
     paired.update(paired_newcombe)
-    unpaired = _timed("unpaired", lambda: by_n(lambda n: unpaired_coverage(n, n, step_unpaired, n <= 50)))
-    unequal = _timed("unpaired n, 2n", lambda: by_n(lambda n: {
-        f"{k}, groups n and 2n": v for k, v in unpaired_coverage(n, 2 * n, step_unpaired, n <= 20).items()}))
+    unpaired = _timed(
+        "unpaired", lambda: by_n(lambda n: unpaired_coverage(n, n, step_unpaired, n <= 50))
+    )
+    unequal = _timed(
+        "unpaired n, 2n",
+        lambda: by_n(
+            lambda n: {
+                f"{k}, groups n and 2n": v
+                for k, v in unpaired_coverage(n, 2 * n, step_unpaired, n <= 20).items()
+            }
+        ),
+    )
     unpaired.update(unequal)
     simulated = simulated_coverage(reps, args.resamples, args.seed, args.quick)
-    lines = [BEGIN, "", f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over the grid.", ""]
-    lines += markdown(f"Rates of 0/1 outcomes (exact; true rate 0 to 1 in steps of {step_rate})", rates)
+    lines = [
+        BEGIN,
+        "",
+        f"Generated by {run}. Cells: minimum / mean coverage of nominal 95% intervals over the grid.",
+        "",
+    ]
+    lines += markdown(
+        f"Rates of 0/1 outcomes (exact; true rate 0 to 1 in steps of {step_rate})", rates
+    )
     lines += markdown(
         f"Paired differences of 0/1 outcomes, and figures on 0, 1/2, 1 per item (exact; P(+1), P(-1) in steps of "
-        f"{step_pair}, 0.05 at n = 150)", paired,
-        "Newcombe: four cells, concordant share split 0, 1/2, 1; (P(+1), P(-1)) in steps of 0.05 (0.1 at n = 150).")
-    lines += markdown(f"Unpaired difference, groups of n and n, or n and 2n (exact; p1, p2 in steps of {step_unpaired})",
-                      unpaired, "The ideal bootstrap rows stop where enumerating it for every table gets too slow (–).")
-    lines += markdown(f"Flips pooled over 4 edits, per item j/4 (simulated, {reps} data sets per cell; within-item "
-                      "correlation 0, 0.5, 1; flip rate 0 to 1)", simulated["pooled"])
-    lines += markdown("Paired differences of soft accuracy, per item on -1, -1/2, ..., 1 (simulated; 46 joint "
-                      "distributions)", simulated["soft"])
-    lines += markdown("Macro-F1 of a pointwise judge (simulated; per-class accuracy 0.6 to 0.95, invalid 0 or 10%; a "
-                      "point interval covers only its own value)", simulated["macro_f1"],
-                      f"Monte Carlo standard error of a simulated coverage near 0.95: {mc:.3f}.")
-    lines += ["The noise-corrected flip rate's tables and the items each gate needs are in the next block.", "", END]
+        f"{step_pair}, 0.05 at n = 150)",
+        paired,
+        "Newcombe: four cells, concordant share split 0, 1/2, 1; (P(+1), P(-1)) in steps of 0.05 (0.1 at n = 150).",
+    )
+    lines += markdown(
+        f"Unpaired difference, groups of n and n, or n and 2n (exact; p1, p2 in steps of {step_unpaired})",
+        unpaired,
+        "The ideal bootstrap rows stop where enumerating it for every table gets too slow (–).",
+    )
+    lines += markdown(
+        f"Flips pooled over 4 edits, per item j/4 (simulated, {reps} data sets per cell; within-item "
+        "correlation 0, 0.5, 1; flip rate 0 to 1)",
+        simulated["pooled"],
+    )
+    lines += markdown(
+        "Paired differences of soft accuracy, per item on -1, -1/2, ..., 1 (simulated; 46 joint "
+        "distributions)",
+        simulated["soft"],
+    )
+    lines += markdown(
+        "Macro-F1 of a pointwise judge (simulated; per-class accuracy 0.6 to 0.95, invalid 0 or 10%; a "
+        "point interval covers only its own value)",
+        simulated["macro_f1"],
+        f"Monte Carlo standard error of a simulated coverage near 0.95: {mc:.3f}.",
+    )
+    lines += [
+        "The noise-corrected flip rate's tables and the items each gate needs are in the next block.",
+        "",
+        END,
+    ]
     publish("\n".join(lines), args.write, BEGIN, END)
 
 

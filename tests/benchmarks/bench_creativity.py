@@ -33,17 +33,29 @@ def main() -> None:
             if judge in METRIC_JUDGES:
                 task = metric_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder)
             else:
-                task = distance_task(args.kind, judge, "iclr2026/human_only", embedder=args.embedder,
-                                     prior_cls=ConceptPrior if judge in CONCEPT_JUDGES else None)
+                task = distance_task(
+                    args.kind,
+                    judge,
+                    "iclr2026/human_only",
+                    embedder=args.embedder,
+                    prior_cls=ConceptPrior if judge in CONCEPT_JUDGES else None,
+                )
             log = inspect_eval(task, model="none", log_dir=logs, display="none")[0]
             assert log.status == "success", log.error
             assert log.results is not None
             m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
             key = "strict_accuracy" if args.kind == "pairwise" else "macro_f1"
-            extra = f" soft={m['soft_accuracy']:.3f} ties={m['tie_rate']:.3f}" if args.kind == "pairwise" else ""
-            print(f"{judge:18s} n={len(log.samples or [])} {key}={m[key]:.3f} "
-                  f"[{m[key + '_ci_low']:.3f}, {m[key + '_ci_high']:.3f}]{extra} "
-                  f"({time.perf_counter() - start:.1f} s)", flush=True)
+            extra = (
+                f" soft={m['soft_accuracy']:.3f} ties={m['tie_rate']:.3f}"
+                if args.kind == "pairwise"
+                else ""
+            )
+            print(
+                f"{judge:18s} n={len(log.samples or [])} {key}={m[key]:.3f} "
+                f"[{m[key + '_ci_low']:.3f}, {m[key + '_ci_high']:.3f}]{extra} "
+                f"({time.perf_counter() - start:.1f} s)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -39,12 +39,18 @@ def main(n: int = 20_000) -> None:
         area = f"area {i % 17}"
         a = make_idea(f"n{i}", "novel", area=area, text=f"Novel idea {i}: " + "word " * 150)
         b = make_idea(f"p{i}", "not_novel", area=area, text=f"Plain idea {i}: " + "word " * 150)
-        pairs.append(PairItem(pair_id=f"pair{i}", setup="human_only", area=area, idea_a=a, idea_b=b, gold="a"))
+        pairs.append(
+            PairItem(
+                pair_id=f"pair{i}", setup="human_only", area=area, idea_a=a, idea_b=b, gold="a"
+            )
+        )
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         timed("write_items (JSONL)", n, lambda: write_items(d / "set" / "pairwise.jsonl", pairs))
         print(f"  file size: {(d / 'set' / 'pairwise.jsonl').stat().st_size / 1e6:.1f} MB")
-        items, problems = timed("check_file (parse + validate)", n, lambda: check_file(d / "set" / "pairwise.jsonl"))
+        items, problems = timed(
+            "check_file (parse + validate)", n, lambda: check_file(d / "set" / "pairwise.jsonl")
+        )
         assert len(items) == n and not problems
         dd = timed("to_dataset_dict", n, lambda: hf.to_dataset_dict(d / "set"))
         timed("save_to_disk", n, lambda: hf.save_to_disk(dd, d / "disk"))
@@ -53,11 +59,18 @@ def main(n: int = 20_000) -> None:
         timed("read_parquet -> items", n, lambda: hf.read_parquet(d / "pq"))
         src = d / "njb" / "human-only"
         src.mkdir(parents=True)
-        doc = {f"inst-{i}": {"context": p.area, "expected_winners": [0],
-                             "ideas": {0: p.idea_a.text, 1: p.idea_b.text},
-                             "metadata": {0: {"type": "POSITIVE", "rating": "7.5", "contribution": "3.25"},
-                                          1: {"type": "NEGATIVE", "rating": "2.0", "contribution": "1.5"}}}
-               for i, p in enumerate(pairs)}
+        doc = {
+            f"inst-{i}": {
+                "context": p.area,
+                "expected_winners": [0],
+                "ideas": {0: p.idea_a.text, 1: p.idea_b.text},
+                "metadata": {
+                    0: {"type": "POSITIVE", "rating": "7.5", "contribution": "3.25"},
+                    1: {"type": "NEGATIVE", "rating": "2.0", "contribution": "1.5"},
+                },
+            }
+            for i, p in enumerate(pairs)
+        }
         (src / "pairwise.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
         conv = timed("convert novelty-judge-bench YAML", n, lambda: convert_dir(d / "njb"))
         assert not conv.problems and len(conv.files[0].items) == n

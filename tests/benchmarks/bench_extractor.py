@@ -59,7 +59,11 @@ VENUE = "ICLR.cc/2026/Conference"
 
 
 def _iv(d: dict[str, Any]) -> str:
-    return "n/a" if d.get("estimate") is None else f"{d['estimate']:.2f} [{d['low']:.2f}, {d['high']:.2f}]"
+    return (
+        "n/a"
+        if d.get("estimate") is None
+        else f"{d['estimate']:.2f} [{d['low']:.2f}, {d['high']:.2f}]"
+    )
 
 
 def _pr(x: float | None) -> str:
@@ -68,20 +72,28 @@ def _pr(x: float | None) -> str:
 
 def table(rows: dict[str, dict[str, Any]]) -> str:
     """The cross-validated comparison in Markdown."""
-    out = ["| extractor and rule | affirm P | affirm R | dispute P | dispute R | novel labelled | novel Jaccard (est.) | "
-           "not_novel labelled | not_novel Jaccard (est.) | swapped | labelled novel / not_novel (snapshot) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| extractor and rule | affirm P | affirm R | dispute P | dispute R | novel labelled | novel Jaccard (est.) | "
+        "not_novel labelled | not_novel Jaccard (est.) | swapped | labelled novel / not_novel (snapshot) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, r in rows.items():
         n, nn = r["novel"], r["not_novel"]
-        passages = (f"{_pr(r['affirm']['precision'])} | {_pr(r['affirm']['recall'])} | "
-                    f"{_pr(r['dispute']['precision'])} | {_pr(r['dispute']['recall'])}")
-        out.append(f"| {name} | {passages} | {n['kept_same']}/{n['dev_ideas']} = {_iv(n['kept_rate'])} | {_iv(n['jaccard'])} | "
-                   f"{nn['kept_same']}/{nn['dev_ideas']} = {_iv(nn['kept_rate'])} | {_iv(nn['jaccard'])} | "
-                   f"{n['swapped_in'] + nn['swapped_in']} | {n['kept_total_estimate']:.0f} / {nn['kept_total_estimate']:.0f} |")
+        passages = (
+            f"{_pr(r['affirm']['precision'])} | {_pr(r['affirm']['recall'])} | "
+            f"{_pr(r['dispute']['precision'])} | {_pr(r['dispute']['recall'])}"
+        )
+        out.append(
+            f"| {name} | {passages} | {n['kept_same']}/{n['dev_ideas']} = {_iv(n['kept_rate'])} | {_iv(n['jaccard'])} | "
+            f"{nn['kept_same']}/{nn['dev_ideas']} = {_iv(nn['kept_rate'])} | {_iv(nn['jaccard'])} | "
+            f"{n['swapped_in'] + nn['swapped_in']} | {n['kept_total_estimate']:.0f} / {nn['kept_total_estimate']:.0f} |"
+        )
     return "\n".join(out)
 
 
-def chosen_per_fold(dev: list[cv.Paper], outside: list[cv.Paper], rules: dict[str, cv.Rule]) -> tuple[cv.FoldResult, list[str]]:
+def chosen_per_fold(
+    dev: list[cv.Paper], outside: list[cv.Paper], rules: dict[str, cv.Rule]
+) -> tuple[cv.FoldResult, list[str]]:
     """The cue extractor with the rule among `rules` chosen per fold on the training folds (by `crossval.objective`)."""
     sizes = cv.class_sizes(dev)
     m_dev = cv.review_matrix(dev, cv.cue_scores(dev))
@@ -92,18 +104,26 @@ def chosen_per_fold(dev: list[cv.Paper], outside: list[cv.Paper], rules: dict[st
         train_idx = [i for i, p in enumerate(dev) if p.fold != k]
         test_idx = [i for i, p in enumerate(dev) if p.fold == k]
         train = [dev[i] for i in train_idx]
-        rule, _ = cv.best_rule(list(rules.values()), train, cv.take_rows(m_dev, train_idx), m_out, sizes)
+        rule, _ = cv.best_rule(
+            list(rules.values()), train, cv.take_rows(m_dev, train_idx), m_out, sizes
+        )
         chosen.append(next(name for name, r in rules.items() if r == rule))
         out = cv.decide(cv.take_rows(m_dev, test_idx), rule)
         for i, o in zip(test_idx, out, strict=True):
             res.outcome[dev[i].key] = int(o)
-        res.kept_outside.append({"novel": float((cv.decide(m_out, rule) == 1).sum()),
-                                 "not_novel": float((cv.decide(m_out, rule) == -1).sum())})
+        res.kept_outside.append(
+            {
+                "novel": float((cv.decide(m_out, rule) == 1).sum()),
+                "not_novel": float((cv.decide(m_out, rule) == -1).sum()),
+            }
+        )
         res.rules.append(rule)
     return res, chosen
 
 
-def dev_funnel(dev_rows: list[dict[str, Any]], result: Any, point_ids: set[str]) -> dict[str, Counter[str]]:
+def dev_funnel(
+    dev_rows: list[dict[str, Any]], result: Any, point_ids: set[str]
+) -> dict[str, Counter[str]]:
     """Per dev label, the step at which each dev idea stops (or where it ends: labelled, in the point set)."""
     sel = result.selection
     cutoffs = sel.cutoffs
@@ -120,7 +140,9 @@ def dev_funnel(dev_rows: list[dict[str, Any]], result: Any, point_ids: set[str])
         if score is None:
             c["no official review"] += 1
             continue
-        side, reason = candidate_side(score, cutoffs[score.area], th, decisions=sel.decisions_applied)
+        side, reason = candidate_side(
+            score, cutoffs[score.area], th, decisions=sel.decisions_applied
+        )
         if side is None:
             c[reason] += 1
             continue
@@ -130,8 +152,13 @@ def dev_funnel(dev_rows: list[dict[str, Any]], result: Any, point_ids: set[str])
         decision = sel.decisions[forum]
         if decision.label is None:
             reason = decision.reason
-            c["too few readable reviews" if reason.startswith("too few") else
-              "an opposing review" if "review(s)" in reason else "short of a majority"] += 1
+            c[
+                "too few readable reviews"
+                if reason.startswith("too few")
+                else "an opposing review"
+                if "review(s)" in reason
+                else "short of a majority"
+            ] += 1
             continue
         if forum not in labelled:
             c["an evaluation claim left in the abstract"] += 1
@@ -142,8 +169,9 @@ def dev_funnel(dev_rows: list[dict[str, Any]], result: Any, point_ids: set[str])
     return out
 
 
-def pipeline_record(corpus: Any, dev_rows: list[dict[str, Any]], resamples: int, as_of: int | None,
-                    log: Any) -> dict[str, Any]:
+def pipeline_record(
+    corpus: Any, dev_rows: list[dict[str, Any]], resamples: int, as_of: int | None, log: Any
+) -> dict[str, Any]:
     """The bundled pipeline (offline extractor, reference's rule, seed 0): dev losses per step, pools, the two aims."""
     th = Thresholds()
     start = time.time()
@@ -156,9 +184,14 @@ def pipeline_record(corpus: Any, dev_rows: list[dict[str, Any]], resamples: int,
     pools = {
         "labelled": dict(Counter(i.label for i in result.ideas)),
         "point set": dict(Counter(i.label for i in point)),
-        "pairs": len(pairs), "areas with pairs": len(report.pairs_by_area),
-        "reference": {"novel": REFERENCE_SIZES["novel"], "not_novel (distinct, in pairs)": REFERENCE_SIZES["not_novel"],
-                      "pairs": 154, "areas": 20},
+        "pairs": len(pairs),
+        "areas with pairs": len(report.pairs_by_area),
+        "reference": {
+            "novel": REFERENCE_SIZES["novel"],
+            "not_novel (distinct, in pairs)": REFERENCE_SIZES["not_novel"],
+            "pairs": 154,
+            "areas": 20,
+        },
     }
     labels = {i.idea_id: i.label for i in result.ideas}
     aims: dict[str, Any] = {}
@@ -166,40 +199,93 @@ def pipeline_record(corpus: Any, dev_rows: list[dict[str, Any]], resamples: int,
         rows = [r for r in dev_rows if r["label"] == c]
         share = len(rows) / REFERENCE_SIZES[c]
         in_pool = np.asarray([1.0 if labels.get(r.get("forum") or "") == c else 0.0 for r in rows])
-        in_point = np.asarray([1.0 if (r.get("forum") or "") in point_ids and labels.get(r["forum"]) == c else 0.0
-                               for r in rows])
-        swapped = sum(1 for r in dev_rows if r["label"] != c and labels.get(r.get("forum") or "") == c)
+        in_point = np.asarray(
+            [
+                1.0 if (r.get("forum") or "") in point_ids and labels.get(r["forum"]) == c else 0.0
+                for r in rows
+            ]
+        )
+        swapped = sum(
+            1 for r in dev_rows if r["label"] != c and labels.get(r.get("forum") or "") == c
+        )
         n_pool = sum(1 for v in labels.values() if v == c)
         n_point = sum(1 for i in point if i.label == c)
         aims[c] = {
-            "dev_ideas": len(rows), "swapped_in": swapped,
-            "labelled_pool": {"kept": int(in_pool.sum()), "recall": kept_rate(in_pool, resamples=resamples).to_dict(),
-                              "size": n_pool, "jaccard": estimated_jaccard(
-                                  in_pool, kept_outside=n_pool - in_pool.sum(), reference_share=share,
-                                  resamples=resamples).to_dict()},
-            "point_set": {"kept": int(in_point.sum()), "recall": kept_rate(in_point, resamples=resamples).to_dict(),
-                          "size": n_point, "jaccard": estimated_jaccard(
-                              in_point, kept_outside=n_point - in_point.sum(), reference_share=share,
-                              resamples=resamples).to_dict()},
+            "dev_ideas": len(rows),
+            "swapped_in": swapped,
+            "labelled_pool": {
+                "kept": int(in_pool.sum()),
+                "recall": kept_rate(in_pool, resamples=resamples).to_dict(),
+                "size": n_pool,
+                "jaccard": estimated_jaccard(
+                    in_pool,
+                    kept_outside=n_pool - in_pool.sum(),
+                    reference_share=share,
+                    resamples=resamples,
+                ).to_dict(),
+            },
+            "point_set": {
+                "kept": int(in_point.sum()),
+                "recall": kept_rate(in_point, resamples=resamples).to_dict(),
+                "size": n_point,
+                "jaccard": estimated_jaccard(
+                    in_point,
+                    kept_outside=n_point - in_point.sum(),
+                    reference_share=share,
+                    resamples=resamples,
+                ).to_dict(),
+            },
         }
-    return {"dev_funnel": {c: dict(v) for c, v in funnel.items()}, "pools": pools, "aims": aims,
-            "by_area": {a: {"labelled novel": v["novel"], "labelled not_novel": v["not_novel"],
-                            "pairs": report.pairs_by_area.get(a, 0),
-                            "distinct not_novel": report.distinct_not_novel_by_area.get(a, 0)}
-                        for a, v in result.by_area.items()}}
+    return {
+        "dev_funnel": {c: dict(v) for c, v in funnel.items()},
+        "pools": pools,
+        "aims": aims,
+        "by_area": {
+            a: {
+                "labelled novel": v["novel"],
+                "labelled not_novel": v["not_novel"],
+                "pairs": report.pairs_by_area.get(a, 0),
+                "distinct not_novel": report.distinct_not_novel_by_area.get(a, 0),
+            }
+            for a, v in result.by_area.items()
+        },
+    }
 
 
 def mine_corpus(corpus: Any, th: Thresholds, as_of: int | None) -> Any:
     """`pipeline.mine` over the already parsed snapshot (the benchmark parses it once)."""
-    return mine(SNAPSHOT, venue_id=VENUE, extractor=OfflineExtractor(), sanitiser=RuleSanitiser(), thresholds=th,
-                workers=2, corpus=corpus, reviews_as_of=as_of)
+    return mine(
+        SNAPSHOT,
+        venue_id=VENUE,
+        extractor=OfflineExtractor(),
+        sanitiser=RuleSanitiser(),
+        thresholds=th,
+        workers=2,
+        corpus=corpus,
+        reviews_as_of=as_of,
+    )
 
 
-FUNNEL_ORDER = ("not in the snapshot", "no official review", "outside the excluded areas", "enough reviews",
-                "between the decile cuts", "the other side's decile", "novel: rating floor", "not_novel: rating ceiling",
-                "novel: contribution", "not_novel: contribution", "novel: decision", "not_novel: decision",
-                "too few readable reviews", "an opposing review", "short of a majority",
-                "an evaluation claim left in the abstract", "labelled", "in the point set")
+FUNNEL_ORDER = (
+    "not in the snapshot",
+    "no official review",
+    "outside the excluded areas",
+    "enough reviews",
+    "between the decile cuts",
+    "the other side's decile",
+    "novel: rating floor",
+    "not_novel: rating ceiling",
+    "novel: contribution",
+    "not_novel: contribution",
+    "novel: decision",
+    "not_novel: decision",
+    "too few readable reviews",
+    "an opposing review",
+    "short of a majority",
+    "an evaluation claim left in the abstract",
+    "labelled",
+    "in the point set",
+)
 
 
 def pipeline_tables(record: dict[str, Any]) -> str:
@@ -209,21 +295,30 @@ def pipeline_tables(record: dict[str, Any]) -> str:
     out = ["| dev ideas: where they stop | novel | not_novel |", "|---|---|---|"]
     out += [f"| {s} | {f['novel'].get(s, 0)} | {f['not_novel'].get(s, 0)} |" for s in steps]
     a = record["aims"]
-    out += ["", "| class | dev ideas | labelled pool: dev recall | pool size | pool Jaccard (est.) | point set: dev recall "
-            "| point-set size | point-set Jaccard (est.) | reference size | swapped |", "|---|---|---|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "| class | dev ideas | labelled pool: dev recall | pool size | pool Jaccard (est.) | point set: dev recall "
+        "| point-set size | point-set Jaccard (est.) | reference size | swapped |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for c in cv.CLASSES:
         x = a[c]
         pool, point = x["labelled_pool"], x["point_set"]
-        out.append(f"| {c} | {x['dev_ideas']} | {pool['kept']}/{x['dev_ideas']} = {_iv(pool['recall'])} | {pool['size']} | "
-                   f"{_iv(pool['jaccard'])} | {point['kept']}/{x['dev_ideas']} = {_iv(point['recall'])} | {point['size']} | "
-                   f"{_iv(point['jaccard'])} | {REFERENCE_SIZES[c]} | {x['swapped_in']} |")
+        out.append(
+            f"| {c} | {x['dev_ideas']} | {pool['kept']}/{x['dev_ideas']} = {_iv(pool['recall'])} | {pool['size']} | "
+            f"{_iv(pool['jaccard'])} | {point['kept']}/{x['dev_ideas']} = {_iv(point['recall'])} | {point['size']} | "
+            f"{_iv(point['jaccard'])} | {REFERENCE_SIZES[c]} | {x['swapped_in']} |"
+        )
     p = record["pools"]
 
     def counts(d: dict[str, int]) -> str:
         return ", ".join(f"{d.get(c, 0)} {c}" for c in cv.CLASSES)
 
-    out += ["", f"Pairs: {p['pairs']} over {p['areas with pairs']} areas (the reference: 154 over 20); labelled: "
-            f"{counts(p['labelled'])}; point set: {counts(p['point set'])} (the reference's: 154 novel, 145 not_novel)."]
+    out += [
+        "",
+        f"Pairs: {p['pairs']} over {p['areas with pairs']} areas (the reference: 154 over 20); labelled: "
+        f"{counts(p['labelled'])}; point set: {counts(p['point set'])} (the reference's: 154 novel, 145 not_novel).",
+    ]
     return "\n".join(out)
 
 
@@ -253,14 +348,26 @@ between the reference's rule and the 'support' rule per fold (chosen: {chosen}).
 
 def main() -> int:
     """Cross-validate, print, optionally write the JSON and the refitted model."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT)
     ap.add_argument("--dev", type=Path, default=DEV)
-    ap.add_argument("--write", type=Path, default=None, help="set directory to store crossval.json in")
-    ap.add_argument("--write-model", action="store_true", help="refit on the whole dev split and write models/ngram.json")
+    ap.add_argument(
+        "--write", type=Path, default=None, help="set directory to store crossval.json in"
+    )
+    ap.add_argument(
+        "--write-model",
+        action="store_true",
+        help="refit on the whole dev split and write models/ngram.json",
+    )
     ap.add_argument("--resamples", type=int, default=10_000)
-    ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, metavar="TIME",
-                    help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)")
+    ap.add_argument(
+        "--reviews-as-of",
+        default=REVIEWS_AS_OF,
+        metavar="TIME",
+        help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)",
+    )
     args = ap.parse_args()
     start = time.time()
 
@@ -278,41 +385,85 @@ def main() -> int:
     def row(r: cv.FoldResult, papers: list[cv.Paper] = dev_papers) -> dict[str, Any]:
         return cv.summarise(r, papers, resamples=args.resamples, seed=cv.SEED)
 
-    rows = {"offline (cue), reference's rule": row(res["results"]["offline"]),
-            "ngram (learned; all by CV), reference's rule": row(res["results"]["ngram"])}
+    rows = {
+        "offline (cue), reference's rule": row(res["results"]["offline"]),
+        "ngram (learned; all by CV), reference's rule": row(res["results"]["ngram"]),
+    }
     rows.update({f"offline (cue), {name}": row(r) for name, r in res["ablation"].items()})
-    for name, variant in (("signal fields + questions", replace(th, signal_fields=(*th.signal_fields, "questions"))),
-                          ("a review with an empty field read", replace(th, empty_fields="read"))):
+    for name, variant in (
+        ("signal fields + questions", replace(th, signal_fields=(*th.signal_fields, "questions"))),
+        ("a review with an empty field read", replace(th, empty_fields="read")),
+    ):
         log(f"cue extractor, {name}")
         d, o = cv.build_papers(dev, corpus, variant)
-        rows[f"offline (cue), {name}"] = row(cv.crossvalidate(d, o, corpus, fields=variant.signal_fields, learners=[],
-                                                              variants={})["results"]["offline"], d)
+        rows[f"offline (cue), {name}"] = row(
+            cv.crossvalidate(d, o, corpus, fields=variant.signal_fields, learners=[], variants={})[
+                "results"
+            ]["offline"],
+            d,
+        )
     if as_of is not None:
         log("cue extractor on the latest review versions")
         latest = load_corpus(args.snapshot, RunSummary())
         d, o = cv.build_papers(dev, latest, th)
-        rows["offline (cue), reviews: latest versions"] = row(cv.crossvalidate(
-            d, o, latest, fields=th.signal_fields, learners=[], variants={})["results"]["offline"], d)
-    support = {"reference's rule": cv.CUE_RULE, "support": replace(cv.CUE_RULE, weak_affirmations="support")}
+        rows["offline (cue), reviews: latest versions"] = row(
+            cv.crossvalidate(d, o, latest, fields=th.signal_fields, learners=[], variants={})[
+                "results"
+            ]["offline"],
+            d,
+        )
+    support = {
+        "reference's rule": cv.CUE_RULE,
+        "support": replace(cv.CUE_RULE, weak_affirmations="support"),
+    }
     picked, chosen = chosen_per_fold(dev_papers, outside, support)
     rows["offline (cue), weak-affirmation rule chosen per fold"] = row(picked)
     log("the bundled pipeline")
     pipeline = pipeline_record(corpus, dev, args.resamples, as_of, log)
-    text = TEXT.format(resamples=args.resamples, pipeline=pipeline_tables(pipeline), folds=cv.FOLDS, seed=cv.SEED,
-                       chosen=", ".join(chosen))
+    text = TEXT.format(
+        resamples=args.resamples,
+        pipeline=pipeline_tables(pipeline),
+        folds=cv.FOLDS,
+        seed=cv.SEED,
+        chosen=", ".join(chosen),
+    )
     record: dict[str, Any] = {
-        "command": COMMAND + (f" --reviews-as-of {args.reviews_as_of}" if args.reviews_as_of != REVIEWS_AS_OF else ""),
-        "reviews_as_of": as_of_text(as_of) if as_of is not None else None, "folds": cv.FOLDS, "seed": cv.SEED,
-        "resamples": args.resamples, "rows": rows, "pipeline": pipeline, "rule_chosen_per_fold": chosen,
-        "rules_per_fold": {name: [r.to_dict() for r in fr.rules] for name, fr in res["results"].items()},
-        "text": text, "table_markdown": table(rows), "measured_with": measured_with(th),
+        "command": COMMAND
+        + (f" --reviews-as-of {args.reviews_as_of}" if args.reviews_as_of != REVIEWS_AS_OF else ""),
+        "reviews_as_of": as_of_text(as_of) if as_of is not None else None,
+        "folds": cv.FOLDS,
+        "seed": cv.SEED,
+        "resamples": args.resamples,
+        "rows": rows,
+        "pipeline": pipeline,
+        "rule_chosen_per_fold": chosen,
+        "rules_per_fold": {
+            name: [r.to_dict() for r in fr.rules] for name, fr in res["results"].items()
+        },
+        "text": text,
+        "table_markdown": table(rows),
+        "measured_with": measured_with(th),
     }
     if args.write_model:
-        fitted, _ = cv.fit_procedure(dev_papers, outside, corpus, cv.class_sizes(dev_papers), learner=cv.ngram_learner(),
-                                     fields=th.signal_fields, log=log)
-        fitted.model.training.update({"C_chosen_by_inner_cv": fitted.c, "inner_objective": round(fitted.inner_objective, 4),
-                                      "procedure": "judgeaudit.mine.study.crossval.fit_procedure on the whole dev split"})
-        atomic_write_text(model_path("ngram"), json.dumps(fitted.model.to_json(), ensure_ascii=False) + "\n")
+        fitted, _ = cv.fit_procedure(
+            dev_papers,
+            outside,
+            corpus,
+            cv.class_sizes(dev_papers),
+            learner=cv.ngram_learner(),
+            fields=th.signal_fields,
+            log=log,
+        )
+        fitted.model.training.update(
+            {
+                "C_chosen_by_inner_cv": fitted.c,
+                "inner_objective": round(fitted.inner_objective, 4),
+                "procedure": "judgeaudit.mine.study.crossval.fit_procedure on the whole dev split",
+            }
+        )
+        atomic_write_text(
+            model_path("ngram"), json.dumps(fitted.model.to_json(), ensure_ascii=False) + "\n"
+        )
         record["ngram_model_rule"] = fitted.rule.to_dict()
         log(f"wrote {model_path('ngram')} (rule {fitted.rule})")
     print(text)
@@ -321,7 +472,9 @@ def main() -> int:
     log("done")
     if args.write:
         args.write.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.write / "crossval.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+        atomic_write_text(
+            args.write / "crossval.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+        )
     return 0
 
 

@@ -41,7 +41,9 @@ def main() -> None:
     start = time.perf_counter()
     retriever = get_retriever()
     retriever.bm25  # noqa: B018  (load or build the index now, timed separately)
-    print(f"corpus {retriever.corpus.name}: {len(retriever.corpus)} docs; index ready in {time.perf_counter() - start:.1f} s")
+    print(
+        f"corpus {retriever.corpus.name}: {len(retriever.corpus)} docs; index ready in {time.perf_counter() - start:.1f} s"
+    )
     items = load_items(args.dataset, "pairwise")[: args.items]
     metas = [item_to_sample(item).metadata or {} for item in items]
     rag, checker = [], []

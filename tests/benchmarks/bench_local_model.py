@@ -43,18 +43,26 @@ DEFAULT_DATASET = HERE.parent / "fixtures" / "tiny_judge"
 
 
 def direct_round(
-    model: Any, prompts: list[str], grammar: str | None, params: dict[str, Any], main_thread: bool = False
+    model: Any,
+    prompts: list[str],
+    grammar: str | None,
+    params: dict[str, Any],
+    main_thread: bool = False,
 ) -> tuple[float, float, list[str]]:
     """Seconds (wall, CPU) for all prompts with the engine called directly (in a worker thread); the answers."""
     from judgeaudit.providers.llama_engine import SamplingParams
 
     answers: list[str] = []
-    sampling = SamplingParams(**{k: v for k, v in params.items() if k not in ("max_tokens", "stop")})
+    sampling = SamplingParams(
+        **{k: v for k, v in params.items() if k not in ("max_tokens", "stop")}
+    )
 
     def run() -> None:
         for prompt in prompts:
             model.engine.reset()
-            out = model.engine.complete(prompt, params["max_tokens"], params["stop"], sampling, grammar)
+            out = model.engine.complete(
+                prompt, params["max_tokens"], params["stop"], sampling, grammar
+            )
             answers.append(out.text)
 
     start, cpu = time.perf_counter(), time.process_time()
@@ -107,27 +115,53 @@ def engines_compare(prompts: list[str], rounds: int) -> None:
     cores = os.cpu_count() or 1
     threads = max(1, cores // 2)
     ours = Engine(path=path, n_ctx=4096, n_threads=threads, n_threads_batch=cores, n_batch=512)
-    theirs = Llama(model_path=str(path), n_ctx=4096, n_threads=threads, n_threads_batch=cores, n_batch=512,
-                   verbose=False)
+    theirs = Llama(
+        model_path=str(path),
+        n_ctx=4096,
+        n_threads=threads,
+        n_threads_batch=cores,
+        n_batch=512,
+        verbose=False,
+    )
     verdict = LlamaGrammar.from_string(GRAMMARS["pairwise"], verbose=False)
     decode_tokens = 64
 
-    def run_ours(prompt: str, max_tokens: int, grammar: bool, seed: int | None) -> tuple[str, int, int]:
+    def run_ours(
+        prompt: str, max_tokens: int, grammar: bool, seed: int | None
+    ) -> tuple[str, int, int]:
         ours.reset()
-        done = ours.complete(prompt, max_tokens, ["\n### "], SamplingParams(temperature=0.8 if grammar else 0.0, seed=seed),
-                             GRAMMARS["pairwise"] if grammar else None)
+        done = ours.complete(
+            prompt,
+            max_tokens,
+            ["\n### "],
+            SamplingParams(temperature=0.8 if grammar else 0.0, seed=seed),
+            GRAMMARS["pairwise"] if grammar else None,
+        )
         return done.text, done.prompt_tokens, done.completion_tokens
 
-    def run_theirs(prompt: str, max_tokens: int, grammar: bool, seed: int | None) -> tuple[str, int, int]:
+    def run_theirs(
+        prompt: str, max_tokens: int, grammar: bool, seed: int | None
+    ) -> tuple[str, int, int]:
         theirs.reset()
-        out = theirs.create_completion(prompt, max_tokens=max_tokens, stop=["\n### "], seed=seed,
-                                       temperature=0.8 if grammar else 0.0, grammar=verdict if grammar else None)
+        out = theirs.create_completion(
+            prompt,
+            max_tokens=max_tokens,
+            stop=["\n### "],
+            seed=seed,
+            temperature=0.8 if grammar else 0.0,
+            grammar=verdict if grammar else None,
+        )
         assert isinstance(out, dict)
-        return out["choices"][0]["text"], out["usage"]["prompt_tokens"], out["usage"]["completion_tokens"]
+        return (
+            out["choices"][0]["text"],
+            out["usage"]["prompt_tokens"],
+            out["usage"]["completion_tokens"],
+        )
 
     runners = {"engine (xllamacpp)": run_ours, "llama-cpp-python": run_theirs}
-    figures: dict[str, dict[str, list[float]]] = {name: {"prefill": [], "decode": [], "prefill_cpu": [], "decode_cpu": []}
-                                                  for name in runners}
+    figures: dict[str, dict[str, list[float]]] = {
+        name: {"prefill": [], "decode": [], "prefill_cpu": [], "decode_cpu": []} for name in runners
+    }
     answers: dict[str, list[Any]] = {name: [] for name in runners}
     for run in runners.values():  # warm-up
         run(prompts[0], 1, False, None)
@@ -142,7 +176,10 @@ def engines_compare(prompts: list[str], rounds: int) -> None:
                 text, _, n_gen = run(prompt, decode_tokens, False, None)
                 w2, c2 = time.perf_counter(), time.process_time()
                 t_pre, c_pre = t_pre + (w1 - w), c_pre + (c1 - c)
-                t_dec, c_dec = t_dec + max(0.0, (w2 - w1) - (w1 - w)), c_dec + max(0.0, (c2 - c1) - (c1 - c))
+                t_dec, c_dec = (
+                    t_dec + max(0.0, (w2 - w1) - (w1 - w)),
+                    c_dec + max(0.0, (c2 - c1) - (c1 - c)),
+                )
                 prompt_tok, gen_tok = prompt_tok + n_prompt, gen_tok + max(0, n_gen - 1)
                 if r == 0:
                     answers[name].append((text, n_gen, run(prompt, 16, True, 1000 + i)))
@@ -150,15 +187,21 @@ def engines_compare(prompts: list[str], rounds: int) -> None:
             figures[name]["prefill_cpu"].append(prompt_tok / c_pre)
             figures[name]["decode"].append(gen_tok / t_dec if t_dec else 0.0)
             figures[name]["decode_cpu"].append(gen_tok / c_dec if c_dec else 0.0)
-    print(f"prompts: {len(prompts)}; rounds: {rounds}; threads: prompt {cores}, decode {threads}; cpus: {cores}")
+    print(
+        f"prompts: {len(prompts)}; rounds: {rounds}; threads: prompt {cores}, decode {threads}; cpus: {cores}"
+    )
     for name, fig in figures.items():
-        print(f"{name:20s} prefill {statistics.median(fig['prefill']):7.1f} tok/s (per CPU-s {statistics.median(fig['prefill_cpu']):6.1f}); "
-              f"decode {statistics.median(fig['decode']):6.1f} tok/s (per CPU-s {statistics.median(fig['decode_cpu']):6.1f})")
+        print(
+            f"{name:20s} prefill {statistics.median(fig['prefill']):7.1f} tok/s (per CPU-s {statistics.median(fig['prefill_cpu']):6.1f}); "
+            f"decode {statistics.median(fig['decode']):6.1f} tok/s (per CPU-s {statistics.median(fig['decode_cpu']):6.1f})"
+        )
     (a_name, a), (b_name, b) = answers.items()
     same_greedy = sum(x[:2] == y[:2] for x, y in zip(a, b, strict=True))
     same_verdict = sum(x[2] == y[2] for x, y in zip(a, b, strict=True))
-    print(f"identical greedy 64-token answers: {same_greedy}/{len(prompts)}; identical seeded verdicts under the "
-          f"grammar: {same_verdict}/{len(prompts)}")
+    print(
+        f"identical greedy 64-token answers: {same_greedy}/{len(prompts)}; identical seeded verdicts under the "
+        f"grammar: {same_verdict}/{len(prompts)}"
+    )
 
 
 def main() -> int:
@@ -170,8 +213,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--engines", action="store_true", help="engine vs llama-cpp-python: speed and answers")
-    parser.add_argument("--prompts", help="JSON list of prompts for --engines (default: the dataset's)")
+    parser.add_argument(
+        "--engines", action="store_true", help="engine vs llama-cpp-python: speed and answers"
+    )
+    parser.add_argument(
+        "--prompts", help="JSON list of prompts for --engines (default: the dataset's)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("INSPECT_CACHE_DIR", tempfile.mkdtemp(prefix="bench_local_cache_"))
 
@@ -200,7 +247,9 @@ def main() -> int:
             )
         )
     if args.engines:
-        engines_compare(json.loads(Path(args.prompts).read_text()) if args.prompts else prompts, args.rounds)
+        engines_compare(
+            json.loads(Path(args.prompts).read_text()) if args.prompts else prompts, args.rounds
+        )
         return 0
     # the judge solver passes seed + call_index; k=1 so call_index is 0
     params = completion_params(

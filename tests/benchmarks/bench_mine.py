@@ -37,19 +37,33 @@ from judgeaudit.mine.study.calibrate import measure
 
 SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
-BUNDLED = Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "manifest.json"
-REVIEWS_AS_OF = json.loads(BUNDLED.read_text(encoding="utf-8"))["mining"]["reviews_as_of"] or "latest"  # the bundled set's
+BUNDLED = (
+    Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "manifest.json"
+)
+REVIEWS_AS_OF = (
+    json.loads(BUNDLED.read_text(encoding="utf-8"))["mining"]["reviews_as_of"] or "latest"
+)  # the bundled set's
 
 
 def main() -> int:
     """Run the benchmark and print its figures."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT)
     ap.add_argument("--dev", type=Path, default=DEV if DEV.is_file() else None)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--extractor", default="offline", help="offline (cue) or a packaged stance model name (ngram)")
-    ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, metavar="TIME",
-                    help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)")
+    ap.add_argument(
+        "--extractor",
+        default="offline",
+        help="offline (cue) or a packaged stance model name (ngram)",
+    )
+    ap.add_argument(
+        "--reviews-as-of",
+        default=REVIEWS_AS_OF,
+        metavar="TIME",
+        help=f"read reviews as they stood at TIME, or 'latest' (default: {REVIEWS_AS_OF}, the bundled set's)",
+    )
     args = ap.parse_args()
     as_of = None if args.reviews_as_of == "latest" else as_of_ms(args.reviews_as_of)
     print(f"load average before: {os.getloadavg()}")
@@ -59,33 +73,70 @@ def main() -> int:
     if args.extractor == "offline":
         extractor, fingerprint = OfflineExtractor(), offline_fingerprint()
     else:
-        extractor, fingerprint = LearnedExtractor(load_model(args.extractor)), model_fingerprint(args.extractor)
+        extractor, fingerprint = (
+            LearnedExtractor(load_model(args.extractor)),
+            model_fingerprint(args.extractor),
+        )
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    result = mine(args.snapshot, venue_id="ICLR.cc/2026/Conference", extractor=extractor, sanitiser=RuleSanitiser(),
-                  thresholds=th, workers=args.workers, progress=False, reviews_as_of=as_of)
+    result = mine(
+        args.snapshot,
+        venue_id="ICLR.cc/2026/Conference",
+        extractor=extractor,
+        sanitiser=RuleSanitiser(),
+        thresholds=th,
+        workers=args.workers,
+        progress=False,
+        reviews_as_of=as_of,
+    )
     with tempfile.TemporaryDirectory() as out:
-        export_set(result, Path(out), seed=0, thresholds=th, source={"venue": "ICLR.cc/2026/Conference", "path": str(args.snapshot)},
-                   command="bench_mine", extractor=extractor.name, sanitiser="rules", calibration=None)
+        export_set(
+            result,
+            Path(out),
+            seed=0,
+            thresholds=th,
+            source={"venue": "ICLR.cc/2026/Conference", "path": str(args.snapshot)},
+            command="bench_mine",
+            extractor=extractor.name,
+            sanitiser="rules",
+            calibration=None,
+        )
     wall = time.perf_counter() - wall0
-    self_ru, child_ru = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    self_ru, child_ru = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     cpu = time.process_time() - cpu0 + child_ru.ru_utime + child_ru.ru_stime
     print(f"load average after: {os.getloadavg()}")
-    print(f"full mine ({extractor.name}) over {args.snapshot.name}: wall {wall:.1f} s, CPU {cpu:.1f} s "
-          f"(workers={args.workers}), peak RSS {self_ru.ru_maxrss / 1024:.0f} MiB (main), "
-          f"{child_ru.ru_maxrss / 1024:.0f} MiB (largest worker)")
+    print(
+        f"full mine ({extractor.name}) over {args.snapshot.name}: wall {wall:.1f} s, CPU {cpu:.1f} s "
+        f"(workers={args.workers}), peak RSS {self_ru.ru_maxrss / 1024:.0f} MiB (main), "
+        f"{child_ru.ru_maxrss / 1024:.0f} MiB (largest worker)"
+    )
     for step, secs in result.seconds.items():
         print(f"  {step:<60} {secs:>6.1f} s")
     for name, n in result.stages:
         print(f"  {name:<60} {n:>7}")
     print("  cache/parse skips:", json.dumps(result.summary.to_dict()["skipped"]))
     if args.dev:
-        cal = measure(args.dev, result.corpus, extractor, result.selection.candidates, result.selection.kept(),
-                      fingerprint=fingerprint, command="bench_mine", thresholds=th)
+        cal = measure(
+            args.dev,
+            result.corpus,
+            extractor,
+            result.selection.candidates,
+            result.selection.kept(),
+            fingerprint=fingerprint,
+            command="bench_mine",
+            thresholds=th,
+        )
         for pol in ("affirm", "dispute"):
             q = cal["passages"][pol]
-            print(f"  extractor {pol:<8} precision {q['precision']}  recall {q['recall']}  F1 {q['f1']}")
+            print(
+                f"  extractor {pol:<8} precision {q['precision']}  recall {q['recall']}  F1 {q['f1']}"
+            )
         for lab, q in cal["labels"].items():
-            print(f"  dev {lab:<9} labelled with the same label {q['kept_same_label']}/{q['with_forum']}, swapped {q['swapped']}")
+            print(
+                f"  dev {lab:<9} labelled with the same label {q['kept_same_label']}/{q['with_forum']}, swapped {q['swapped']}"
+            )
     return 0
 
 

@@ -23,7 +23,9 @@ from mine_fuzz import fuzz  # noqa: E402
 
 def main() -> int:
     """Fuzz and report."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=20260)
     ap.add_argument("--json", type=Path, default=None)

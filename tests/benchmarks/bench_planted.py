@@ -75,22 +75,30 @@ def fixed_verdict(input: list[Any], tools: Any, tool_choice: Any, config: Any) -
 
 def speed(repeats: int) -> None:
     log_dir = tempfile.mkdtemp(prefix="bench-planted-")
-    sides = {"planted/accurate": lambda: "planted/accurate",
-             "mockllm (fixed verdict)": lambda: get_model("mockllm/model", custom_outputs=fixed_verdict)}
+    sides = {
+        "planted/accurate": lambda: "planted/accurate",
+        "mockllm (fixed verdict)": lambda: get_model("mockllm/model", custom_outputs=fixed_verdict),
+    }
     times: dict[str, list[float]] = {name: [] for name in sides}
     calls = 0
     for _ in range(repeats):
         for name, model in sides.items():
             started = time.perf_counter()
-            [log] = inspect_eval(novelty_pairwise(dataset=BUNDLED, probe="surface", cache=False), model=model(),
-                                 display="none", log_dir=log_dir)
+            [log] = inspect_eval(
+                novelty_pairwise(dataset=BUNDLED, probe="surface", cache=False),
+                model=model(),
+                display="none",
+                log_dir=log_dir,
+            )
             times[name].append(time.perf_counter() - started)
             assert log.status == "success" and log.samples, log.error
             calls = len(log.samples)
     print(f"{calls} calls per run, {repeats} runs per side (wall time, eval call to log written)")
     for name, values in times.items():
-        print(f"  {name:26s} best {calls / min(values):6.1f} calls/s   median {calls / statistics.median(values):6.1f}"
-              f" calls/s   ({', '.join(f'{v:.1f}' for v in values)} s)")
+        print(
+            f"  {name:26s} best {calls / min(values):6.1f} calls/s   median {calls / statistics.median(values):6.1f}"
+            f" calls/s   ({', '.join(f'{v:.1f}' for v in values)} s)"
+        )
     key = load_key()
     prompts = []
     for probe in ("position", "presumption", "verbosity", "surface", "injection"):
@@ -105,8 +113,10 @@ def speed(repeats: int) -> None:
         for text in prompts:
             decide(behaviour, read_prompt(text, key, "accurate").shown, draw=draw)
         best = min(best, time.perf_counter() - started)
-    print(f"provider work alone (read + decide), {len(prompts)} prompts of every probe arm: "
-          f"{best / len(prompts) * 1000:.2f} ms per call ({len(prompts) / best:.0f} calls/s)")
+    print(
+        f"provider work alone (read + decide), {len(prompts)} prompts of every probe arm: "
+        f"{best / len(prompts) * 1000:.2f} ms per call ({len(prompts) / best:.0f} calls/s)"
+    )
 
 
 def planted_figures(kind: str) -> dict[str, list[tuple[str, str]]]:
@@ -116,7 +126,11 @@ def planted_figures(kind: str) -> dict[str, list[tuple[str, str]]]:
     for name, preset in PRESETS.items():
         figures = []
         for gate in (gates[g] for g in preset.fails):
-            figure = POINTWISE_FIGURES.get(gate.probe, gate.figure) if kind == "pointwise" else gate.figure
+            figure = (
+                POINTWISE_FIGURES.get(gate.probe, gate.figure)
+                if kind == "pointwise"
+                else gate.figure
+            )
             if kind == "pairwise" or gate.probe not in ("position", "self_preference"):
                 figures.append((gate.probe, figure))
         out[name] = figures
@@ -124,7 +138,9 @@ def planted_figures(kind: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def figures(kind: str, limit: int, out: Path) -> None:
-    print("| preset | figure | true | measured [95% interval] | gate | verdict | gates failed | s |")
+    print(
+        "| preset | figure | true | measured [95% interval] | gate | verdict | gates failed | s |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, planted in planted_figures(kind).items():
         if name == "custom" or (name not in ("accurate",) and not planted):
@@ -132,8 +148,14 @@ def figures(kind: str, limit: int, out: Path) -> None:
         items, key_source = battery_items(kind, limit, name, out)
         dataset, args = key_source or BUNDLED, {"dataset": key_source} if key_source else {}
         probes = tuple(p for p in PROBES_BY_KIND[kind] if p != "self_preference" or key_source)
-        spec = AuditSpec(model=f"planted/{name}", dataset=dataset, kind=kind, limit=limit, probes=probes,
-                         model_args=args)
+        spec = AuditSpec(
+            model=f"planted/{name}",
+            dataset=dataset,
+            kind=kind,
+            limit=limit,
+            probes=probes,
+            model_args=args,
+        )
         started = time.perf_counter()
         result, _ = run_audit(spec, out / f"{kind}-{name}")
         seconds = time.perf_counter() - started
@@ -145,11 +167,20 @@ def figures(kind: str, limit: int, out: Path) -> None:
         for probe, figure in rows:
             reading = result.headline if probe == "headline" else result.readings[probe]
             value = reading.figures[figure].value
-            gate = next((g for g in outcomes.values() if g.gate.probe == probe and figure in
-                         (g.gate.figure, POINTWISE_FIGURES.get(probe))), None)
-            print(f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | {value.estimate:.3f} "
-                  f"[{value.low:.3f}, {value.high:.3f}] | {gate.gate.name + ': ' + gate.outcome if gate else '-'} "
-                  f"| {result.verdict} | {failed} | {seconds:.0f} |")
+            gate = next(
+                (
+                    g
+                    for g in outcomes.values()
+                    if g.gate.probe == probe
+                    and figure in (g.gate.figure, POINTWISE_FIGURES.get(probe))
+                ),
+                None,
+            )
+            print(
+                f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | {value.estimate:.3f} "
+                f"[{value.low:.3f}, {value.high:.3f}] | {gate.gate.name + ': ' + gate.outcome if gate else '-'} "
+                f"| {result.verdict} | {failed} | {seconds:.0f} |"
+            )
 
 
 def battery_items(kind: str, limit: int, name: str, out: Path) -> tuple[list[Any], str | None]:
@@ -165,7 +196,9 @@ def battery_items(kind: str, limit: int, name: str, out: Path) -> tuple[list[Any
 def replays(kind: str, limit: int, count: int, out: Path) -> None:
     seed = AuditSpec(model="planted/accurate").seed
     cfg = ReadingConfig(resamples=1000, seed=seed)
-    print(f"| preset | figure | true | covered by the 95% interval | mean estimate (sd) over {count} replays |")
+    print(
+        f"| preset | figure | true | covered by the 95% interval | mean estimate (sd) over {count} replays |"
+    )
     print("|---|---|---|---|---|")
     for name, planted in planted_figures(kind).items():
         if not planted:
@@ -180,16 +213,20 @@ def replays(kind: str, limit: int, count: int, out: Path) -> None:
         for j in range(count):
             judge = f"replay{j}/{name}"
             frame = frame_of_calls(PRESETS[name].behaviour, judge, calls)
-            readings = read_all(frame, probes, cfg, judge_model=f"planted/{judge}", generators=generators_of(items))
+            readings = read_all(
+                frame, probes, cfg, judge_model=f"planted/{judge}", generators=generators_of(items)
+            )
             for probe, figure in planted:
                 reading = headline(frame, kind, cfg) if probe == "headline" else readings[probe]
                 value = reading.figures[figure].value
                 hits[(probe, figure)].append(value.estimate)
                 covered[(probe, figure)] += value.low <= truths[probe][figure].value <= value.high
         for (probe, figure), estimates in hits.items():
-            print(f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | "
-                  f"{covered[(probe, figure)] / count:.3f} | {statistics.mean(estimates):.3f} "
-                  f"({statistics.pstdev(estimates):.3f}) |")
+            print(
+                f"| {name} | {probe}.{figure} | {truths[probe][figure].value:.3f} | "
+                f"{covered[(probe, figure)] / count:.3f} | {statistics.mean(estimates):.3f} "
+                f"({statistics.pstdev(estimates):.3f}) |"
+            )
 
 
 def main() -> None:
@@ -209,7 +246,9 @@ def main() -> None:
     if args.what == "speed":
         speed(args.repeats)
     elif args.what == "replays":
-        replays(args.kind, args.limit, args.replays, Path(tempfile.mkdtemp(prefix="bench-planted-")))
+        replays(
+            args.kind, args.limit, args.replays, Path(tempfile.mkdtemp(prefix="bench-planted-"))
+        )
     else:
         figures(args.kind, args.limit, args.out or Path(tempfile.mkdtemp(prefix="bench-planted-")))
 

@@ -66,7 +66,10 @@ def population(candidates: dict[str, str], dev_rows: list[dict]) -> rc.Populatio
     the bundled rule's candidates outside the dev split."""
     ideas = Counter(str(r["label"]) for r in dev_rows)
     dev_forums = {r["forum"] for r in dev_rows if isinstance(r.get("forum"), str)}
-    outside = {c: sum(1 for f, side in candidates.items() if side == c and f not in dev_forums) for c in sc.CLASSES}
+    outside = {
+        c: sum(1 for f, side in candidates.items() if side == c and f not in dev_forums)
+        for c in sc.CLASSES
+    }
     shares = {c: ideas[c] / REFERENCE_SIZES[c] for c in sc.CLASSES}
     return rc.Population({c: ideas[c] for c in sc.CLASSES}, outside, shares)
 
@@ -81,25 +84,59 @@ def load(directory: Path) -> list[sc.CasePaper]:
     papers = sc.load_cases(directory)
     problems = sc.integrity_problems(papers)
     if problems:
-        raise sc.CasesError(f"{directory}: {len(problems)} integrity problem(s), first: {problems[0]}")
+        raise sc.CasesError(
+            f"{directory}: {len(problems)} integrity problem(s), first: {problems[0]}"
+        )
     return papers
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the reading-ceiling tables."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dev", type=Path, required=True, help="the reference's dev labels (human_only_dev.jsonl)")
-    ap.add_argument("--cases", type=Path, default=None, help="(default: tests/fixtures/reading_cases, or with "
-                    "--reference-rule tests/fixtures/reading_cases_reference_rule)")
-    ap.add_argument("--sample-cases", type=Path, nargs="*", default=None,
-                    help="(default: tests/fixtures/stance_cases; none with --reference-rule)")
-    ap.add_argument("--census-cases", type=Path, nargs="*", default=None,
-                    help="(default: tests/fixtures/kept_not_novel_cases; none with --reference-rule)")
-    ap.add_argument("--reference-rule", action="store_true",
-                    help="the reading under the reference's signal definition (its fixture, record and text)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--dev", type=Path, required=True, help="the reference's dev labels (human_only_dev.jsonl)"
+    )
+    ap.add_argument(
+        "--cases",
+        type=Path,
+        default=None,
+        help="(default: tests/fixtures/reading_cases, or with "
+        "--reference-rule tests/fixtures/reading_cases_reference_rule)",
+    )
+    ap.add_argument(
+        "--sample-cases",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="(default: tests/fixtures/stance_cases; none with --reference-rule)",
+    )
+    ap.add_argument(
+        "--census-cases",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="(default: tests/fixtures/kept_not_novel_cases; none with --reference-rule)",
+    )
+    ap.add_argument(
+        "--reference-rule",
+        action="store_true",
+        help="the reading under the reference's signal definition (its fixture, record and text)",
+    )
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT)
-    ap.add_argument("--reviews-as-of", default=REVIEWS_AS_OF, help=f"(default: {REVIEWS_AS_OF}, the bundled set's)")
-    ap.add_argument("--write", type=Path, default=None, metavar="SET_DIR", help="store the table in SET_DIR/studies.json")
+    ap.add_argument(
+        "--reviews-as-of",
+        default=REVIEWS_AS_OF,
+        help=f"(default: {REVIEWS_AS_OF}, the bundled set's)",
+    )
+    ap.add_argument(
+        "--write",
+        type=Path,
+        default=None,
+        metavar="SET_DIR",
+        help="store the table in SET_DIR/studies.json",
+    )
     ap.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON here")
     args = ap.parse_args(argv)
@@ -109,15 +146,25 @@ def main(argv: list[str] | None = None) -> int:
     args.census_cases = study.census_cases if args.census_cases is None else args.census_cases
     try:
         dev_rows = load_dev(args.dev)
-        dev_labels = {r["forum"]: str(r["label"]) for r in dev_rows if isinstance(r.get("forum"), str)}
+        dev_labels = {
+            r["forum"]: str(r["label"]) for r in dev_rows if isinstance(r.get("forum"), str)
+        }
         dev, sample = rc.split_papers(load(args.cases), dev_labels)
         for directory in args.sample_cases:
             extra_dev, extra = rc.split_papers(load(directory), dev_labels)
             if extra_dev:
-                raise sc.CasesError(f"{directory}: holds {len(extra_dev)} dev paper(s); a sample must lie outside the dev split")
+                raise sc.CasesError(
+                    f"{directory}: holds {len(extra_dev)} dev paper(s); a sample must lie outside the dev split"
+                )
             sample += extra
-        census = [p for directory in args.census_cases for p in rc.split_papers(load(directory), dev_labels)[1]]
-        corpus = load_corpus(args.snapshot, RunSummary(), reviews_as_of=as_of_ms(args.reviews_as_of))
+        census = [
+            p
+            for directory in args.census_cases
+            for p in rc.split_papers(load(directory), dev_labels)[1]
+        ]
+        corpus = load_corpus(
+            args.snapshot, RunSummary(), reviews_as_of=as_of_ms(args.reviews_as_of)
+        )
         candidates: dict[str, str] = dict(candidate_pool(corpus, Thresholds()).candidates)
         pop = population(candidates, dev_rows)
     except (sc.CasesError, ValueError, OSError, KeyError) as exc:
@@ -126,28 +173,48 @@ def main(argv: list[str] | None = None) -> int:
     drawn = len(sample), len(census)
     sample = [p for p in sample if candidates.get(p.forum) == p.side]
     census = [p for p in census if candidates.get(p.forum) == p.side]
-    earlier = {"weak affirmations block not_novel (earlier rule)": Thresholds(weak_affirmations="oppose"),
-               "at least half agree": Thresholds(strict_majority=False)}
-    labellers = {"annotators": rc.annotator_labeller(),
-                 **{f"annotators, {name}": rc.annotator_labeller(th) for name, th in earlier.items()},
-                 "annotators, weak affirmations count as explicit": rc.annotator_labeller(weak_affirms_count=True),
-                 "offline (dev in-sample)": rc.extractor_labeller(OfflineExtractor()),
-                 "ngram (dev in-sample)": rc.extractor_labeller(LearnedExtractor(load_model("ngram")))}
-    labellers = {name: still_candidates(labeller, candidates) for name, labeller in labellers.items()}
+    earlier = {
+        "weak affirmations block not_novel (earlier rule)": Thresholds(weak_affirmations="oppose"),
+        "at least half agree": Thresholds(strict_majority=False),
+    }
+    labellers = {
+        "annotators": rc.annotator_labeller(),
+        **{f"annotators, {name}": rc.annotator_labeller(th) for name, th in earlier.items()},
+        "annotators, weak affirmations count as explicit": rc.annotator_labeller(
+            weak_affirms_count=True
+        ),
+        "offline (dev in-sample)": rc.extractor_labeller(OfflineExtractor()),
+        "ngram (dev in-sample)": rc.extractor_labeller(LearnedExtractor(load_model("ngram"))),
+    }
+    labellers = {
+        name: still_candidates(labeller, candidates) for name, labeller in labellers.items()
+    }
     start = time.time()
-    result = rc.measure(dev, sample, labellers, pop, census=census, resamples=args.resamples, seed=DEFAULT_SEED)
+    result = rc.measure(
+        dev, sample, labellers, pop, census=census, resamples=args.resamples, seed=DEFAULT_SEED
+    )
     wall = time.time() - start
-    print(f"\n(of the {drawn[0]} sampled and {drawn[1]} census papers, {len(sample)} and {len(census)} are candidates now)")
-    print(f"\n## {len(dev)} dev papers, {len(sample)} sampled candidates outside the dev split, {len(census)} census papers "
-          f"(bootstrap over papers, seed {result['seed']}, {result['resamples']} resamples; "
-          f"candidates outside the dev split: {dict(pop.candidates_outside)}; dev ideas: {dict(pop.reference_ideas)})\n")
+    print(
+        f"\n(of the {drawn[0]} sampled and {drawn[1]} census papers, {len(sample)} and {len(census)} are candidates now)"
+    )
+    print(
+        f"\n## {len(dev)} dev papers, {len(sample)} sampled candidates outside the dev split, {len(census)} census papers "
+        f"(bootstrap over papers, seed {result['seed']}, {result['resamples']} resamples; "
+        f"candidates outside the dev split: {dict(pop.candidates_outside)}; dev ideas: {dict(pop.reference_ideas)})\n"
+    )
     print(rc.table(result))
-    outcomes = {side: dict(Counter(sc.annotator_outcome(p) for p in dev if p.side == side)) for side in sc.CLASSES}
+    outcomes = {
+        side: dict(Counter(sc.annotator_outcome(p) for p in dev if p.side == side))
+        for side in sc.CLASSES
+    }
     result["dev_outcomes"] = outcomes
     print("\n## the bundled rule on the annotators' stances, dev papers\n")
     print(sc.counts_table("class", sc.OUTCOMES, outcomes))
-    quotes = {r["forum"]: r["positive_signals"] if r["label"] == "novel" else r["negative_signals"]
-              for r in dev_rows if isinstance(r.get("forum"), str)}
+    quotes = {
+        r["forum"]: r["positive_signals"] if r["label"] == "novel" else r["negative_signals"]
+        for r in dev_rows
+        if isinstance(r.get("forum"), str)
+    }
     reviews = rc.review_agreement(dev, quotes)
     result["review_agreement"] = reviews
     print("\n## dev reviews: a reference quote of the label's stance vs the annotators' stance\n")
@@ -156,14 +223,36 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     if args.write:
-        fixture = {side: {o: sum(1 for p in load(args.cases) if p.side == side and sc.annotator_outcome(p) == o)
-                          for o in sc.OUTCOMES} for side in sc.CLASSES}
-        text = study.text.format(dev=len(dev), sample=len(sample), census=len(census), drawn=drawn[0],
-                                 resamples=result["resamples"], seed=result["seed"],
-                                 outcomes=sc.counts_table("class", sc.OUTCOMES, outcomes))
-        write_study(args.write, study.key, {
-            "title": study.title, "text": text, "table_markdown": rc.table(result), "outcomes": fixture,
-            "measured_with": measured_with(), "command": study.command})
+        fixture = {
+            side: {
+                o: sum(
+                    1 for p in load(args.cases) if p.side == side and sc.annotator_outcome(p) == o
+                )
+                for o in sc.OUTCOMES
+            }
+            for side in sc.CLASSES
+        }
+        text = study.text.format(
+            dev=len(dev),
+            sample=len(sample),
+            census=len(census),
+            drawn=drawn[0],
+            resamples=result["resamples"],
+            seed=result["seed"],
+            outcomes=sc.counts_table("class", sc.OUTCOMES, outcomes),
+        )
+        write_study(
+            args.write,
+            study.key,
+            {
+                "title": study.title,
+                "text": text,
+                "table_markdown": rc.table(result),
+                "outcomes": fixture,
+                "measured_with": measured_with(),
+                "command": study.command,
+            },
+        )
         print(f"wrote the {study.key} record to {args.write}/studies.json")
     return 0
 
@@ -221,13 +310,24 @@ class Study:
 
 
 _COMMAND = "python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl"
-EARLIER_BRIEF = Study("reading_ceiling", "How close a careful reading comes to the reference (annotators, reading cases)",
-                      FIXTURES / "reading_cases", [FIXTURES / "stance_cases"], [FIXTURES / "kept_not_novel_cases"],
-                      TEXT, _COMMAND)
-REFERENCE_RULE = Study("reading_ceiling_reference_rule",
-                       "Annotators' reading under the reference's signal definition (reading cases, reference rule)",
-                       FIXTURES / "reading_cases_reference_rule", [], [], REFERENCE_RULE_TEXT,
-                       _COMMAND + " --reference-rule")
+EARLIER_BRIEF = Study(
+    "reading_ceiling",
+    "How close a careful reading comes to the reference (annotators, reading cases)",
+    FIXTURES / "reading_cases",
+    [FIXTURES / "stance_cases"],
+    [FIXTURES / "kept_not_novel_cases"],
+    TEXT,
+    _COMMAND,
+)
+REFERENCE_RULE = Study(
+    "reading_ceiling_reference_rule",
+    "Annotators' reading under the reference's signal definition (reading cases, reference rule)",
+    FIXTURES / "reading_cases_reference_rule",
+    [],
+    [],
+    REFERENCE_RULE_TEXT,
+    _COMMAND + " --reference-rule",
+)
 
 
 if __name__ == "__main__":

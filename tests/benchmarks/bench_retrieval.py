@@ -47,12 +47,16 @@ from judgeaudit.stats import (
 )
 
 
-def bench_latency(n_queries: int, methods: list[str], embedder: str, seed: int = 7) -> dict[str, Any]:
+def bench_latency(
+    n_queries: int, methods: list[str], embedder: str, seed: int = 7
+) -> dict[str, Any]:
     """Per-query latency (ms) of each method over titles of seeded-random corpus papers."""
     corpus = load_corpus()
     rng = random.Random(seed)
     targets = rng.sample(list(corpus.documents), n_queries)
-    shared = Retriever(corpus, "bm25", default_embedder(embedder) if any(m != "bm25" for m in methods) else None)
+    shared = Retriever(
+        corpus, "bm25", default_embedder(embedder) if any(m != "bm25" for m in methods) else None
+    )
     out: dict[str, Any] = {"corpus_documents": len(corpus), "queries": n_queries, "k": 10}
     t0 = time.perf_counter()
     shared.bm25  # noqa: B018 - build or load
@@ -74,10 +78,13 @@ def bench_latency(n_queries: int, methods: list[str], embedder: str, seed: int =
             assert doc.doc_id not in [h.doc.doc_id for h in result.hits]
             own_first += int(corpus.documents[int(scores.argmax())].doc_id == doc.doc_id)
         times.sort()
-        out[method] = {"description": retriever.description, "median_ms": round(statistics.median(times), 2),
-                       "p90_ms": round(times[int(0.9 * (len(times) - 1))], 2),
-                       "mean_ms": round(statistics.fmean(times), 2),
-                       "own_paper_rank1_from_title": round(own_first / len(targets), 3)}
+        out[method] = {
+            "description": retriever.description,
+            "median_ms": round(statistics.median(times), 2),
+            "p90_ms": round(times[int(0.9 * (len(times) - 1))], 2),
+            "mean_ms": round(statistics.fmean(times), 2),
+            "own_paper_rank1_from_title": round(own_first / len(targets), 3),
+        }
         print(f"{method:<7} {out[method]}", flush=True)
     return out
 
@@ -91,22 +98,33 @@ def bench_accuracy(embedder: str, resamples: int) -> dict[str, Any] | None:
     items = [i for i in load_items(str(path.parent), "pairwise") if isinstance(i, PairItem)]
     prior = PriorWork(load_corpus(), embedder=embedder)
     split = split_items(items)
-    out: dict[str, Any] = {"items": len(items), "split": split.to_dict(), "embedder": prior.embedder}
+    out: dict[str, Any] = {
+        "items": len(items),
+        "split": split.to_dict(),
+        "embedder": prior.embedder,
+    }
     scored = [i for i in items if i.item_id in set(split.scored_ids)]
     for judge in METRIC_JUDGES:
         t0 = time.perf_counter()
         rule = fit_rule("pairwise", judge, items, prior, split)
         verdicts = [judge_item(item, rule, prior).verdict for item in scored]
         outcomes = pairwise_outcomes(verdicts, [i.gold for i in scored])
-        row: dict[str, Any] = {"tolerance": rule.value, "fit_soft_accuracy": rule.fit_value,
-                               "n_scored": len(scored), "seconds": round(time.perf_counter() - t0, 2)}
+        row: dict[str, Any] = {
+            "tolerance": rule.value,
+            "fit_soft_accuracy": rule.fit_value,
+            "n_scored": len(scored),
+            "seconds": round(time.perf_counter() - t0, 2),
+        }
         for name in ("strict_accuracy", "soft_accuracy", "tie_rate"):
             row[name] = bootstrap_metric(outcomes, PAIRWISE[name], resamples=resamples).to_dict()
         out[judge] = row
         out[judge]["pointwise"] = _pointwise(judge, prior, resamples)
-        print(f"{judge:<17} strict {row['strict_accuracy']['estimate']:.3f} "
-              f"[{row['strict_accuracy']['low']:.3f}, {row['strict_accuracy']['high']:.3f}] "
-              f"tie rate {row['tie_rate']['estimate']:.3f} tol {rule.value:.4f} (n={len(scored)})", flush=True)
+        print(
+            f"{judge:<17} strict {row['strict_accuracy']['estimate']:.3f} "
+            f"[{row['strict_accuracy']['low']:.3f}, {row['strict_accuracy']['high']:.3f}] "
+            f"tie rate {row['tie_rate']['estimate']:.3f} tol {rule.value:.4f} (n={len(scored)})",
+            flush=True,
+        )
     return out
 
 
@@ -121,13 +139,21 @@ def _pointwise(judge: str, prior: PriorWork, resamples: int) -> dict[str, Any] |
     scored = [i for i in items if i.item_id in set(split.scored_ids)]
     verdicts = [judge_item(item, rule, prior).verdict for item in scored]
     outcomes = pointwise_outcomes(verdicts, [i.gold for i in scored])
-    return {"threshold": rule.value, "fit_macro_f1": rule.fit_value, "n_scored": len(scored),
-            "macro_f1": bootstrap_metric(outcomes, POINTWISE["macro_f1"], resamples=resamples).to_dict()}
+    return {
+        "threshold": rule.value,
+        "fit_macro_f1": rule.fit_value,
+        "n_scored": len(scored),
+        "macro_f1": bootstrap_metric(
+            outcomes, POINTWISE["macro_f1"], resamples=resamples
+        ).to_dict(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run both parts and print (and optionally save) the figures as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--methods", default="bm25,dense,hybrid")
     parser.add_argument("--embedder", default="auto", help="auto | minilm | tfidf")

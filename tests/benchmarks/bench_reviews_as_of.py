@@ -28,7 +28,9 @@ DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
 
 def main() -> int:
     """Print the matches per time and the window that matches every dev idea."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--snapshot", type=Path, default=SNAPSHOT)
     ap.add_argument("--dev", type=Path, default=DEV)
     args = ap.parse_args()
@@ -42,29 +44,41 @@ def main() -> int:
             review_times.append(version_time(loc.note))
         if loc.note.get("forum") in forums:
             mine.append(loc)
-    times = sorted({version_time(loc.note) for loc in mine if note_kind(loc.note) == "Official_Review"})
+    times = sorted(
+        {version_time(loc.note) for loc in mine if note_kind(loc.note) == "Official_Review"}
+    )
 
     def matches(as_of: int | None) -> dict[str, int]:
         return score_matches(dev, parse_notes(iter(mine), RunSummary(), reviews_as_of=as_of))
 
     latest = matches(None)
-    print(f"latest versions: {latest['same_means']} of {latest['reviewed']} dev ideas have the published means")
+    print(
+        f"latest versions: {latest['same_means']} of {latest['reviewed']} dev ideas have the published means"
+    )
     full = [t for t in times if matches(t)["same_means"] == latest["reviewed"]]
     if not full:
         best = max(times, key=lambda t: matches(t)["same_means"])
-        print(f"no time matches every dev idea; best {as_of_text(best)}: {matches(best)['same_means']}")
+        print(
+            f"no time matches every dev idea; best {as_of_text(best)}: {matches(best)['same_means']}"
+        )
         return 1
     start = min(full)
     if any(t not in full for t in times if start <= t <= max(full)):
-        print(f"the times that match every dev idea are not one window: {', '.join(as_of_text(t) for t in full)}")
+        print(
+            f"the times that match every dev idea are not one window: {', '.join(as_of_text(t) for t in full)}"
+        )
         return 1
     later = [t for t in times if t > max(full)]
     end = min(later) if later else None
     inside = sum(1 for t in review_times if start <= t < end) if end else None
-    print(f"every dev idea matches when reviews are read as of a time in [{as_of_text(start)}, "
-          f"{as_of_text(end) if end else 'latest'}); {len(full)} of {len(times)} review-version times of the dev papers")
+    print(
+        f"every dev idea matches when reviews are read as of a time in [{as_of_text(start)}, "
+        f"{as_of_text(end) if end else 'latest'}); {len(full)} of {len(times)} review-version times of the dev papers"
+    )
     if end:
-        print(f"official review versions in the whole cache written inside that window: {inside} of {len(review_times)}")
+        print(
+            f"official review versions in the whole cache written inside that window: {inside} of {len(review_times)}"
+        )
     return 0
 
 

@@ -54,7 +54,14 @@ from judgeaudit.stats.exact import (
 
 PROBES = ("position", "repeat")
 GATES = {g.name: g for g in DEFAULT_GATES}
-GATED = ("accuracy", "above_chance", "invalid_rate", "noise_floor", "position_flip", "position_first")
+GATED = (
+    "accuracy",
+    "above_chance",
+    "invalid_rate",
+    "noise_floor",
+    "position_flip",
+    "position_first",
+)
 BEGIN, END = "<!-- sequential:begin -->", "<!-- sequential:end -->"
 BASE = Behaviour(accuracy=0.9)
 
@@ -69,7 +76,9 @@ class Scenario:
     truth: float
 
 
-def _solve(make: Callable[[float], Behaviour], value: Callable[[Behaviour], float], target: float) -> Behaviour:
+def _solve(
+    make: Callable[[float], Behaviour], value: Callable[[Behaviour], float], target: float
+) -> Behaviour:
     """The behaviour `make(x)`, x in [0, 1], whose `value` is `target` (bisection; `value` rises with x)."""
     lo, hi = 0.0, 1.0
     for _ in range(60):
@@ -100,17 +109,29 @@ def scenarios() -> list[Scenario]:
 
 # ---- the gates' figures, vectorised over replicates ------------------------------------------------------
 
+
 def per_item(frame: pd.DataFrame) -> dict[str, np.ndarray]:
     """Per item (in item order): correct, invalid, noise flip, order flip and first-position value."""
-    table = frame.assign(arm=frame["probe"].fillna("base") + ":" + frame["probe_variant"].fillna("")).pivot(
-        index="item_id", columns="arm", values="verdict").sort_index()
+    table = (
+        frame.assign(arm=frame["probe"].fillna("base") + ":" + frame["probe_variant"].fillna(""))
+        .pivot(index="item_id", columns="arm", values="verdict")
+        .sort_index()
+    )
     gold = frame[frame["probe"].isna()].set_index("item_id").sort_index()["gold"].to_numpy()
-    base, ab, ba = (table[c].to_numpy(dtype=object) for c in ("base:", "position:order_ab", "position:order_ba"))
+    base, ab, ba = (
+        table[c].to_numpy(dtype=object) for c in ("base:", "position:order_ab", "position:order_ba")
+    )
     decided = np.isin(ab, ("a", "b")) & np.isin(ba, ("a", "b"))
     first = ((ab == "a").astype(float) + (ba == "b").astype(float)) / 2
-    return {"correct": (base == gold).astype(float), "invalid": (base == "invalid").astype(float),
-            "noise": flip_flags(table["repeat:run1"].to_numpy(dtype=object), table["repeat:run2"].to_numpy(dtype=object)),
-            "flip": flip_flags(ab, ba), "first": np.where(decided, first, np.nan)}
+    return {
+        "correct": (base == gold).astype(float),
+        "invalid": (base == "invalid").astype(float),
+        "noise": flip_flags(
+            table["repeat:run1"].to_numpy(dtype=object), table["repeat:run2"].to_numpy(dtype=object)
+        ),
+        "flip": flip_flags(ab, ba),
+        "first": np.where(decided, first, np.nan),
+    }
 
 
 def _rate(flags: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -123,7 +144,9 @@ def _rate(flags: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray,
 _FISHER: dict[tuple[int, int, int], float] = {}
 
 
-def _corrected(flip: np.ndarray, noise: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _corrected(
+    flip: np.ndarray, noise: np.ndarray, confidence: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`stats.noise_corrected_flip_rate` per replicate (0/1 flips: Fisher's widening to 0 included)."""
     used = np.isfinite(flip) & np.isfinite(noise)
     m = used.sum(axis=1)
@@ -148,28 +171,54 @@ def outcomes_at(items: dict[str, np.ndarray], n: int, confidence: float) -> dict
     """Gate name -> outcome per replicate on the first n items (arrays replicates x items), by `gates.decide`."""
     cut = {k: v[:, :n] for k, v in items.items()}
     accuracy = _rate(cut["correct"], confidence)
-    figures = {"accuracy": accuracy, "above_chance": accuracy, "invalid_rate": _rate(cut["invalid"], confidence),
-               "noise_floor": _rate(cut["noise"], confidence), "position_first": _halves(cut["first"], confidence)}
+    figures = {
+        "accuracy": accuracy,
+        "above_chance": accuracy,
+        "invalid_rate": _rate(cut["invalid"], confidence),
+        "noise_floor": _rate(cut["noise"], confidence),
+        "position_first": _halves(cut["first"], confidence),
+    }
     corrected = _corrected(cut["flip"], cut["noise"], confidence)
     out = {}
     for name, (est, lo, hi) in figures.items():
-        out[name] = np.array([decide(GATES[name], Figure(name, name, Interval(e, a, b, confidence, "", None, None, n))).outcome
-                              for e, a, b in zip(est, lo, hi, strict=True)])
+        out[name] = np.array(
+            [
+                decide(
+                    GATES[name],
+                    Figure(name, name, Interval(e, a, b, confidence, "", None, None, n)),
+                ).outcome
+                for e, a, b in zip(est, lo, hi, strict=True)
+            ]
+        )
     raw = Interval(math.nan, math.nan, math.nan, confidence, "", None, None, n)
-    out["position_flip"] = np.array([
-        decide(GATES["position_flip"], Figure("flip", "flip", raw, PairedDifference(e, a, b, math.nan, False, confidence,
-                                                                                    "", None, None, n))).outcome
-        for e, a, b in zip(*corrected, strict=True)])
+    out["position_flip"] = np.array(
+        [
+            decide(
+                GATES["position_flip"],
+                Figure(
+                    "flip",
+                    "flip",
+                    raw,
+                    PairedDifference(e, a, b, math.nan, False, confidence, "", None, None, n),
+                ),
+            ).outcome
+            for e, a, b in zip(*corrected, strict=True)
+        ]
+    )
     return out
 
 
 def _settled(outcomes: dict[str, np.ndarray]) -> np.ndarray:
     """Per replicate: `sequential.settled` (every gate decided, or one failed)."""
     states = np.stack([outcomes[g] for g in GATED], axis=1)
-    return np.all(np.isin(states, ("pass", "warn", "fail")), axis=1) | np.any(states == "fail", axis=1)
+    return np.all(np.isin(states, ("pass", "warn", "fail")), axis=1) | np.any(
+        states == "fail", axis=1
+    )
 
 
-def false_fails(items: dict[str, np.ndarray], gate: str, sizes: list[int], confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def false_fails(
+    items: dict[str, np.ndarray], gate: str, sizes: list[int], confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Per replicate: whether `gate` failed at some look before the audit stopped, and the items at the stop."""
     reps = next(iter(items.values())).shape[0]
     failed, running = np.zeros(reps, dtype=bool), np.ones(reps, dtype=bool)
@@ -183,8 +232,13 @@ def false_fails(items: dict[str, np.ndarray], gate: str, sizes: list[int], confi
     return failed, stop
 
 
-def check(scenario: Scenario, frames: list[pd.DataFrame], generators: list[dict[str, str | None]],
-          sizes: list[int], confidence: float) -> None:
+def check(
+    scenario: Scenario,
+    frames: list[pd.DataFrame],
+    generators: list[dict[str, str | None]],
+    sizes: list[int],
+    confidence: float,
+) -> None:
     """The vectorised decisions agree with `read_all` + `gates.evaluate` on these replicates, at every look."""
     items = _stack([per_item(f) for f in frames])
     for n in sizes:
@@ -193,12 +247,20 @@ def check(scenario: Scenario, frames: list[pd.DataFrame], generators: list[dict[
             sub = frame[frame["item_id"].isin(sorted(set(frame["item_id"]))[:n])]
             cfg = ReadingConfig(resamples=200, confidence=confidence)
             readings = read_all(sub, PROBES, cfg, judge_model=OWN_GENERATOR, generators=gens)
-            slow = {g.gate.name: g.outcome for g in evaluate(DEFAULT_GATES, {HEADLINE: headline(sub, "pairwise", cfg),
-                                                                              **readings}, "pairwise")}
+            slow = {
+                g.gate.name: g.outcome
+                for g in evaluate(
+                    DEFAULT_GATES,
+                    {HEADLINE: headline(sub, "pairwise", cfg), **readings},
+                    "pairwise",
+                )
+            }
             for name in GATED:
                 if slow[name] != fast[name][r]:
-                    raise AssertionError(f"{scenario.gate} {scenario.where}, look {n}, replicate {r}: {name} is "
-                                         f"{slow[name]} by the readings, {fast[name][r]} here")
+                    raise AssertionError(
+                        f"{scenario.gate} {scenario.where}, look {n}, replicate {r}: {name} is "
+                        f"{slow[name]} by the readings, {fast[name][r]} here"
+                    )
 
 
 def _stack(rows: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -211,18 +273,37 @@ def main() -> None:
     ap.add_argument("--replications", type=int, default=1000)
     ap.add_argument("--first", type=int, default=10, help="items of the first look")
     ap.add_argument("--max-items", type=int, default=80, help="items of the last look")
-    ap.add_argument("--seed", type=int, default=20260, help="first replicate index (the planted draws' key)")
-    ap.add_argument("--check", type=int, default=3, help="replicates per scenario also read by read_all + evaluate")
-    ap.add_argument("--write", type=Path, help="replace the block between the sequential markers of this file")
+    ap.add_argument(
+        "--seed", type=int, default=20260, help="first replicate index (the planted draws' key)"
+    )
+    ap.add_argument(
+        "--check",
+        type=int,
+        default=3,
+        help="replicates per scenario also read by read_all + evaluate",
+    )
+    ap.add_argument(
+        "--write", type=Path, help="replace the block between the sequential markers of this file"
+    )
     args = ap.parse_args()
     sizes = look_sizes(args.first, args.max_items)
     spent = look_confidence(len(sizes))
     rows = []
     for sc in scenarios():
         started = time.perf_counter()
-        sims = [simulate_frame(sc.behaviour, "pairwise", args.max_items, PROBES, Design(), replicate=args.seed + r)
-                for r in range(args.replications)]
-        check(sc, [s.frame for s in sims[:args.check]], [s.generators for s in sims[:args.check]], sizes, spent)
+        sims = [
+            simulate_frame(
+                sc.behaviour, "pairwise", args.max_items, PROBES, Design(), replicate=args.seed + r
+            )
+            for r in range(args.replications)
+        ]
+        check(
+            sc,
+            [s.frame for s in sims[: args.check]],
+            [s.generators for s in sims[: args.check]],
+            sizes,
+            spent,
+        )
         items = _stack([per_item(s.frame) for s in sims])
         bonferroni, stop = false_fails(items, sc.gate, sizes, spent)
         unspent, _ = false_fails(items, sc.gate, sizes, 0.95)
@@ -230,18 +311,31 @@ def main() -> None:
         rows.append((sc, bonferroni.mean(), unspent.mean(), single.mean(), stop.mean()))
         print(f"[{sc.gate} {sc.where}: {time.perf_counter() - started:.1f} s]", flush=True)
     se = math.sqrt(0.05 * 0.95 / args.replications)
-    knobs = lambda b: ", ".join(f"{k} {v:.3f}" for k, v in b.to_dict().items() if v != Behaviour().to_dict()[k])  # noqa: E731
-    lines = [BEGIN, "", f"Generated by `python tests/benchmarks/bench_sequential.py --replications {args.replications} "
-             f"--first {args.first} --max-items {args.max_items} --seed {args.seed}` (numpy {np.__version__}, Python "
-             f"{platform.python_version()}). Looks at {', '.join(map(str, sizes))} items; Bonferroni: every interval at "
-             f"{spent:.4f}. Cells: share of {args.replications} simulated audits in which the gate fails at some look "
-             f"before the audit stops (Monte Carlo standard error at most {math.sqrt(0.25 / args.replications):.3f}, "
-             f"{se:.3f} near 0.05).", "",
-             "| gate | true figure | planted judge | sequential, Bonferroni (in use) | sequential, 95% at every look | "
-             "one look at N, 95% | mean items at the stop (in use) |", "|---|---|---|---|---|---|---|"]
+
+    def knobs(b: Behaviour) -> str:
+        return ", ".join(
+            f"{k} {v:.3f}" for k, v in b.to_dict().items() if v != Behaviour().to_dict()[k]
+        )
+
+    lines = [
+        BEGIN,
+        "",
+        f"Generated by `python tests/benchmarks/bench_sequential.py --replications {args.replications} "
+        f"--first {args.first} --max-items {args.max_items} --seed {args.seed}` (numpy {np.__version__}, Python "
+        f"{platform.python_version()}). Looks at {', '.join(map(str, sizes))} items; Bonferroni: every interval at "
+        f"{spent:.4f}. Cells: share of {args.replications} simulated audits in which the gate fails at some look "
+        f"before the audit stops (Monte Carlo standard error at most {math.sqrt(0.25 / args.replications):.3f}, "
+        f"{se:.3f} near 0.05).",
+        "",
+        "| gate | true figure | planted judge | sequential, Bonferroni (in use) | sequential, 95% at every look | "
+        "one look at N, 95% | mean items at the stop (in use) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for sc, bon, raw, one, stop in rows:
-        lines.append(f"| {sc.gate} | {sc.truth:.3f} ({sc.where}) | {knobs(sc.behaviour)} | {bon:.3f} | {raw:.3f} | "
-                     f"{one:.3f} | {stop:.1f} |")
+        lines.append(
+            f"| {sc.gate} | {sc.truth:.3f} ({sc.where}) | {knobs(sc.behaviour)} | {bon:.3f} | {raw:.3f} | "
+            f"{one:.3f} | {stop:.1f} |"
+        )
     lines += ["", END]
     publish("\n".join(lines), args.write, BEGIN, END)
 

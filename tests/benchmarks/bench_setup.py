@@ -38,21 +38,41 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ["-m", "pip", "install", "-q", "-e", ".[local,embed,dev]"]
 PHASES = ("", "[dev]", "[embed]", "[local]")
-MAIN_JOB = ["audit", "--model", "local/gemma-3-270m", "-M", "grammar=pairwise", "--dataset", "iclr2026/human_only",
-            "--limit", "6"]
+MAIN_JOB = [
+    "audit",
+    "--model",
+    "local/gemma-3-270m",
+    "-M",
+    "grammar=pairwise",
+    "--dataset",
+    "iclr2026/human_only",
+    "--limit",
+    "6",
+]
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> tuple[float, float, int]:
+def timed(
+    cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of the command and its children, exit code)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          check=False)
+    done = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
-        print(f"  ! exit {done.returncode}: {' '.join(cmd)}\n{done.stderr[-2000:]}", file=sys.stderr)
+        print(
+            f"  ! exit {done.returncode}: {' '.join(cmd)}\n{done.stderr[-2000:]}", file=sys.stderr
+        )
     return wall, cpu, done.returncode
 
 
@@ -119,7 +139,9 @@ for path in Path(sys.argv[1]).glob("*.eval"):
 out["distinct_prompts"] = len(prompts)
 print(json.dumps(out))
 """
-    done = subprocess.run([str(python), "-c", script, str(log_dir)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [str(python), "-c", script, str(log_dir)], capture_output=True, text=True, check=False
+    )
     return json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr[-500:]}
 
 
@@ -136,26 +158,45 @@ def main_job(work: Path, python: Path, runs: int) -> None:
         out, inspect_cache = work / f"audit-{run}", work / f"inspect-cache-{run}"
         for stale in [p for p in cache.iterdir() if p.name != "models"]:
             shutil.rmtree(stale)
-        wall, cpu, code = timed([judgeaudit, *MAIN_JOB, "--out", str(out)], {**env, "INSPECT_CACHE_DIR": str(inspect_cache)})
+        wall, cpu, code = timed(
+            [judgeaudit, *MAIN_JOB, "--out", str(out)],
+            {**env, "INSPECT_CACHE_DIR": str(inspect_cache)},
+        )
         if code not in (0,):
             raise SystemExit("main job failed")
         walls.append(wall)
         cpus.append(cpu)
         card = json.loads((out / "card.json").read_text())
-        print(f"  run {run + 1}: wall {wall:.1f} s, CPU {cpu:.1f} s; card cost: {json.dumps(card.get('cost'))}")
+        print(
+            f"  run {run + 1}: wall {wall:.1f} s, CPU {cpu:.1f} s; card cost: {json.dumps(card.get('cost'))}"
+        )
         print(f"  calls: {json.dumps(call_figures(out / 'logs', python))}")
-    line("main job (cold, median)", statistics.median(walls), statistics.median(cpus),
-         "INSPECT_CACHE_DIR=<empty> JUDGEAUDIT_CACHE=<GGUF only> judgeaudit " + " ".join(MAIN_JOB) + " --out <tmp>")
+    line(
+        "main job (cold, median)",
+        statistics.median(walls),
+        statistics.median(cpus),
+        "INSPECT_CACHE_DIR=<empty> JUDGEAUDIT_CACHE=<GGUF only> judgeaudit "
+        + " ".join(MAIN_JOB)
+        + " --out <tmp>",
+    )
 
 
 def main() -> int:
     """Run the figures asked for and print them with their commands."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--skip-install", action="store_true", help="use the current interpreter instead")
-    parser.add_argument("--phases", action="store_true", help="install core, [dev], [embed], [local] in turn")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--skip-install", action="store_true", help="use the current interpreter instead"
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="install core, [dev], [embed], [local] in turn"
+    )
     parser.add_argument("--runs", type=int, default=1, help="main-job runs (median reported)")
     parser.add_argument("--skip-main-job", action="store_true")
-    parser.add_argument("--tests", action="store_true", help="also time `python -m pytest -q` (slow)")
+    parser.add_argument(
+        "--tests", action="store_true", help="also time `python -m pytest -q` (slow)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_setup_") as tmp:
         work = Path(tmp)
@@ -163,8 +204,10 @@ def main() -> int:
         if not args.skip_main_job:
             main_job(work, python, args.runs)
         if args.tests:
-            wall, cpu, code = timed([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-                                    {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+            wall, cpu, code = timed(
+                [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+            )
             line(f"tests (exit {code})", wall, cpu, "python -m pytest -q")
     print(f"cpus: {os.cpu_count()}; load average: {os.getloadavg()}")
     return 0

@@ -49,7 +49,10 @@ def outcomes(papers: list[sc.CasePaper], dev: Path | None) -> dict[str, dict[str
     out = {"all": {o: n for o, n in Counter(sc.annotator_outcome(p) for p in papers).items()}}
     if dev is not None:
         labels = {r["forum"]: r["label"] for r in load_dev(dev) if isinstance(r.get("forum"), str)}
-        for group, inside in (("in the dev split with this label", True), ("not in the dev split", False)):
+        for group, inside in (
+            ("in the dev split with this label", True),
+            ("not in the dev split", False),
+        ):
             part = [p for p in papers if (labels.get(p.forum) == p.side) == inside]
             out[group] = dict(Counter(sc.annotator_outcome(p) for p in part))
     return out
@@ -57,13 +60,26 @@ def outcomes(papers: list[sc.CasePaper], dev: Path | None) -> dict[str, dict[str
 
 def main(argv: list[str] | None = None) -> int:
     """Print the stance-cases tables."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--cases", type=Path, default=CASES)
     ap.add_argument("--half", choices=(*sc.HALVES, "both"), default="both")
     ap.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON here")
-    ap.add_argument("--dev", type=Path, default=None, help="reference dev labels: split the outcomes by dev membership")
-    ap.add_argument("--write", type=Path, default=None, metavar="SET_DIR", help="store the table in SET_DIR/studies.json")
+    ap.add_argument(
+        "--dev",
+        type=Path,
+        default=None,
+        help="reference dev labels: split the outcomes by dev membership",
+    )
+    ap.add_argument(
+        "--write",
+        type=Path,
+        default=None,
+        metavar="SET_DIR",
+        help="store the table in SET_DIR/studies.json",
+    )
     args = ap.parse_args(argv)
     try:
         papers = sc.load_cases(args.cases)
@@ -72,9 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     problems = sc.integrity_problems(papers)
     if problems:
-        print(f"error: {args.cases}: {len(problems)} integrity problem(s), first: {problems[0]}", file=sys.stderr)
+        print(
+            f"error: {args.cases}: {len(problems)} integrity problem(s), first: {problems[0]}",
+            file=sys.stderr,
+        )
         return 2
-    extractors: dict[str, SignalExtractor] = {"offline": OfflineExtractor(), "ngram": LearnedExtractor(load_model("ngram"))}
+    extractors: dict[str, SignalExtractor] = {
+        "offline": OfflineExtractor(),
+        "ngram": LearnedExtractor(load_model("ngram")),
+    }
     start = time.time()
     result = sc.measure(papers, extractors, resamples=args.resamples, seed=DEFAULT_SEED)
     wall = time.time() - start
@@ -82,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     for half in halves:
         rows = result["halves"][half]
         first = next(iter(rows.values()))
-        print(f"\n## {half}: {first['papers']} papers, {first['reviews']} reviews "
-              f"(bootstrap over papers, seed {result['seed']}, {result['resamples']} resamples)\n")
+        print(
+            f"\n## {half}: {first['papers']} papers, {first['reviews']} reviews "
+            f"(bootstrap over papers, seed {result['seed']}, {result['resamples']} resamples)\n"
+        )
         print(sc.table(rows))
     second = args.cases / sc.SECOND_ANNOTATOR
     if second.is_dir():
@@ -92,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n## two annotators on the same reviews (second_annotator/)\n")
         print("| flag | reviews | agreement | Cohen's kappa |\n|---|---|---|---|")
         for flag, row in agreement.items():
-            print(f"| {flag} | {row['reviews']:.0f} | {row['agreement']:.3f} | {row['kappa']:.3f} |")
+            print(
+                f"| {flag} | {row['reviews']:.0f} | {row['agreement']:.3f} | {row['kappa']:.3f} |"
+            )
     result["annotator_outcomes"] = outcomes(papers, args.dev)
     print("\n## the selection rule on the annotators' stances\n")
     print(sc.counts_table("papers", sc.OUTCOMES, result["annotator_outcomes"]))
@@ -128,21 +154,38 @@ under the same brief. What this set's rule does with each paper read with the an
 fields only, weak affirmations no signal):"""
 
 
-def study_record(args: argparse.Namespace, papers: list[sc.CasePaper], result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def study_record(
+    args: argparse.Namespace, papers: list[sc.CasePaper], result: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """The studies.json record of this run: the held-out table (stance cases) or the outcome counts (other cases)."""
-    command = "python tests/benchmarks/bench_stance_cases.py" + ("" if args.cases == CASES else f" --cases {args.cases}")
+    command = "python tests/benchmarks/bench_stance_cases.py" + (
+        "" if args.cases == CASES else f" --cases {args.cases}"
+    )
     if args.cases == CASES:
         rows = result["halves"]["heldout"]
         first = next(iter(rows.values()))
-        text = STANCE_TEXT.format(papers=first["papers"], reviews=first["reviews"], resamples=result["resamples"],
-                                  seed=result["seed"])
-        return "stance_cases", {"title": "The extractors on independently labelled reviews (stance cases)",
-                                "text": text, "table_markdown": sc.table(rows), "command": command + " --half heldout",
-                                "measured_with": measured_with()}
+        text = STANCE_TEXT.format(
+            papers=first["papers"],
+            reviews=first["reviews"],
+            resamples=result["resamples"],
+            seed=result["seed"],
+        )
+        return "stance_cases", {
+            "title": "The extractors on independently labelled reviews (stance cases)",
+            "text": text,
+            "table_markdown": sc.table(rows),
+            "command": command + " --half heldout",
+            "measured_with": measured_with(),
+        }
     outcomes = result["annotator_outcomes"]
-    return "kept_not_novel_cases", {"title": "Earlier kept not_novel ideas, read by annotators", "text": KEPT_TEXT,
-                                    "table_markdown": sc.counts_table("papers", sc.OUTCOMES, outcomes),
-                                    "outcomes": outcomes["all"], "command": command, "measured_with": measured_with()}
+    return "kept_not_novel_cases", {
+        "title": "Earlier kept not_novel ideas, read by annotators",
+        "text": KEPT_TEXT,
+        "table_markdown": sc.counts_table("papers", sc.OUTCOMES, outcomes),
+        "outcomes": outcomes["all"],
+        "command": command,
+        "measured_with": measured_with(),
+    }
 
 
 if __name__ == "__main__":

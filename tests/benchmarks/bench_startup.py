@@ -29,7 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the shared start-up helper
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1])
+)  # tests/, for the shared start-up helper
 from cli_starts import BENCH_SOURCE, BUNDLED_SET, LOOSE, SMALL_SNAPSHOT, command_argv, start  # noqa: E402
 
 # (name, argv); {tmp} is the benchmark's temporary directory.
@@ -44,24 +46,79 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("report --help", ("report", "--help")),
     ("audit --help", ("audit", "--help")),
     ("validate bundled set", ("validate", str(BUNDLED_SET))),
-    ("convert fixture", ("convert", "--from", "novelty-judge-bench", str(BENCH_SOURCE), "--out", "{tmp}/njb",
-                         "--force")),
-    ("mine --workers 0", ("mine", "--source", f"snapshot:{SMALL_SNAPSHOT}", "--out", "{tmp}/mined", "--workers", "0")),
-    ("mine 40-forum cut", ("mine", "--source", f"snapshot:{SMALL_SNAPSHOT}", "--out", "{tmp}/mined", "--no-progress",
-                           *LOOSE)),
+    (
+        "convert fixture",
+        (
+            "convert",
+            "--from",
+            "novelty-judge-bench",
+            str(BENCH_SOURCE),
+            "--out",
+            "{tmp}/njb",
+            "--force",
+        ),
+    ),
+    (
+        "mine --workers 0",
+        (
+            "mine",
+            "--source",
+            f"snapshot:{SMALL_SNAPSHOT}",
+            "--out",
+            "{tmp}/mined",
+            "--workers",
+            "0",
+        ),
+    ),
+    (
+        "mine 40-forum cut",
+        (
+            "mine",
+            "--source",
+            f"snapshot:{SMALL_SNAPSHOT}",
+            "--out",
+            "{tmp}/mined",
+            "--no-progress",
+            *LOOSE,
+        ),
+    ),
     ("report, no logs", ("report", "{tmp}/empty")),
-    ("audit --display loud", ("audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}/audit",
-                              "--display", "loud")),
+    (
+        "audit --display loud",
+        (
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}/audit",
+            "--display",
+            "loud",
+        ),
+    ),
 )
 
 
 def instructions(args: list[str], cwd: Path, python: str, module: str) -> int:
     """Instructions executed by one run of the command (all its processes), counted by callgrind."""
-    argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-            *command_argv(args, python=python, module=module)]
-    run = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False,
-                         env={**os.environ, "PYTHONHASHSEED": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
-    found = re.findall(r"Collected\s*:\s*(\d+)", run.stderr)  # one per process: mine's forked workers too
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        *command_argv(args, python=python, module=module),
+    ]
+    run = subprocess.run(
+        argv,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    )
+    found = re.findall(
+        r"Collected\s*:\s*(\d+)", run.stderr
+    )  # one per process: mine's forked workers too
     if not found:
         raise SystemExit(f"callgrind failed on {args}: {run.stderr.strip().splitlines()[-1:]}")
     return sum(int(n) for n in found)
@@ -70,11 +127,21 @@ def instructions(args: list[str], cwd: Path, python: str, module: str) -> int:
 def main() -> int:
     """Run the benchmark and print one row per command."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="fresh interpreters per command (default: 5)")
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="run only the commands with these names")
-    parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
-    parser.add_argument("--python", default=sys.executable, help="interpreter to start (default: this one)")
-    parser.add_argument("--module", default="judgeaudit", help="module run with -m (default: judgeaudit)")
+    parser.add_argument(
+        "--runs", type=int, default=5, help="fresh interpreters per command (default: 5)"
+    )
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME", help="run only the commands with these names"
+    )
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (valgrind)"
+    )
+    parser.add_argument(
+        "--python", default=sys.executable, help="interpreter to start (default: this one)"
+    )
+    parser.add_argument(
+        "--module", default="judgeaudit", help="module run with -m (default: judgeaudit)"
+    )
     args = parser.parse_args()
     if args.instructions and shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
@@ -93,10 +160,20 @@ def main() -> int:
                 continue
             argv = [part.replace("{tmp}", tmp) for part in template]
             probe = start(argv, cwd=work, python=args.python, module=args.module, imports=True)
-            walls = [start(argv, cwd=work, python=args.python, module=args.module).wall for _ in range(args.runs)]
-            counted = f"{instructions(argv, work, args.python, args.module) / 1e6:7.0f}" if args.instructions else "      -"
-            print(f"{name:<22} {statistics.median(walls):8.3f} {min(walls):6.3f} {probe.returncode:>4}  {counted}  "
-                  f"{', '.join(probe.heavy()) or '-'}", flush=True)
+            walls = [
+                start(argv, cwd=work, python=args.python, module=args.module).wall
+                for _ in range(args.runs)
+            ]
+            counted = (
+                f"{instructions(argv, work, args.python, args.module) / 1e6:7.0f}"
+                if args.instructions
+                else "      -"
+            )
+            print(
+                f"{name:<22} {statistics.median(walls):8.3f} {min(walls):6.3f} {probe.returncode:>4}  {counted}  "
+                f"{', '.join(probe.heavy()) or '-'}",
+                flush=True,
+            )
     print(f"load average after: {os.getloadavg()}")
     return 0
 

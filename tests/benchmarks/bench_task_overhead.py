@@ -108,7 +108,9 @@ def bare_task(pairs: list[PairItem], with_metadata: bool = False) -> Task:
     return Task(dataset=MemoryDataset(samples), solver=generate(), scorer=includes())
 
 
-def timed(task: Task, log_dir: str, score_display: bool = True, limit: int | None = None) -> tuple[float, float]:
+def timed(
+    task: Task, log_dir: str, score_display: bool = True, limit: int | None = None
+) -> tuple[float, float]:
     """(wall, process CPU) seconds of one eval (fresh model instance, no cache).
 
     A full garbage collection first, so every run starts from the same heap (the interpreter's
@@ -145,8 +147,15 @@ def run_side(side: str, data: str, items: int, display: bool) -> tuple[float, fl
     """One timed run of `side` in this process, after a warm-up run of the same side on 20 items
     (imports, registries, first-call caches)."""
     pairs = make_pairs(items)
-    timed(side_task(side, data, pairs), str(Path(data) / f"warm-{side}-{os.getpid()}"), display, limit=20)
-    return timed(side_task(side, data, pairs), str(Path(data) / f"run-{side}-{os.getpid()}"), display)
+    timed(
+        side_task(side, data, pairs),
+        str(Path(data) / f"warm-{side}-{os.getpid()}"),
+        display,
+        limit=20,
+    )
+    return timed(
+        side_task(side, data, pairs), str(Path(data) / f"run-{side}-{os.getpid()}"), display
+    )
 
 
 def fresh_run(side: str, data: str, items: int, display: bool) -> tuple[float, float]:
@@ -162,12 +171,28 @@ def fresh_run(side: str, data: str, items: int, display: bool) -> tuple[float, f
 def counted_run(side: str, data: str, items: int) -> int:
     """Instructions executed by one fresh run of `side` (imports and warm-up included) without running
     metrics, counted by callgrind."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + str(Path(data) / f"callgrind-{side}-{items}"),
-               sys.executable, __file__, "--side", side, "--data", data, "--items", str(items), "--no-score-display"]
-    run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=" + str(Path(data) / f"callgrind-{side}-{items}"),
+        sys.executable,
+        __file__,
+        "--side",
+        side,
+        "--data",
+        data,
+        "--items",
+        str(items),
+        "--no-score-display",
+    ]
+    run = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
+    )
     found = re.search(r"Collected\s*:\s*(\d+)", run.stderr)
     if run.returncode != 0 or not found:
-        raise SystemExit(f"callgrind run of {side} on {items} items failed: {run.stderr.strip().splitlines()[-1:]}")
+        raise SystemExit(
+            f"callgrind run of {side} on {items} items failed: {run.stderr.strip().splitlines()[-1:]}"
+        )
     return int(found.group(1))
 
 
@@ -184,18 +209,27 @@ def count_instructions(items: int) -> None:
             write_items(Path(tmp) / "pairwise.jsonl", make_pairs(n))
             for side in ("ours", "bare"):
                 counts[side, n] = counted_run(side, tmp, n)
-    per_item = {side: (counts[side, sizes[1]] - counts[side, sizes[0]]) / (sizes[1] - sizes[0]) for side in ("ours", "bare")}
-    print("instructions (callgrind, PYTHONHASHSEED=0, no running metrics), per run incl. imports and warm-up:")
+    per_item = {
+        side: (counts[side, sizes[1]] - counts[side, sizes[0]]) / (sizes[1] - sizes[0])
+        for side in ("ours", "bare")
+    }
+    print(
+        "instructions (callgrind, PYTHONHASHSEED=0, no running metrics), per run incl. imports and warm-up:"
+    )
     for (side, n), count in counts.items():
         print(f"  {SIDES[side]:22} {n:5d} items: {count:,}")
-    print(f"per item: ours={per_item['ours']:,.0f} bare={per_item['bare']:,.0f} "
-          f"ratio={per_item['ours'] / per_item['bare']:.3f}x (target <= 1.10x)")
+    print(
+        f"per item: ours={per_item['ours']:,.0f} bare={per_item['bare']:,.0f} "
+        f"ratio={per_item['ours'] / per_item['bare']:.3f}x (target <= 1.10x)"
+    )
 
 
 def main() -> None:
     """Run the sides alternately and print the figures."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--items", type=int, help="items per run (default 1000; 200 with --instructions)")
+    parser.add_argument(
+        "--items", type=int, help="items per run (default 1000; 200 with --instructions)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--no-score-display",
@@ -236,7 +270,9 @@ def main() -> None:
         for r in range(args.repeats):
             for side in SIDES:
                 if args.in_process:
-                    sides[side].append(timed(side_task(side, tmp, pairs), str(Path(tmp) / f"{side}{r}"), display))
+                    sides[side].append(
+                        timed(side_task(side, tmp, pairs), str(Path(tmp) / f"{side}{r}"), display)
+                    )
                 else:
                     sides[side].append(fresh_run(side, tmp, args.items, display))
     load_end = os.getloadavg()
@@ -254,16 +290,22 @@ def main() -> None:
         for side, runs in sides.items():
             values = [t[index] for t in runs]
             best[side] = min(values)
-            print(f"{label:4} {SIDES[side]:22} s: " + ", ".join(f"{t:.2f}" for t in values)
-                  + f" (median {statistics.median(values):.2f})")
+            print(
+                f"{label:4} {SIDES[side]:22} s: "
+                + ", ".join(f"{t:.2f}" for t in values)
+                + f" (median {statistics.median(values):.2f})"
+            )
         print(
             f"{label:4} best ours={best['ours']:.2f}s bare={best['bare']:.2f}s "
             f"ratio={best['ours'] / best['bare']:.3f}x (target <= 1.10x); "
             f"vs bare carrying the full contract item {best['ours'] / best['bare_meta']:.3f}x"
         )
         ratios = [o[index] / b[index] for o, b in zip(sides["ours"], sides["bare"], strict=True)]
-        print(f"{label:4} ratio per repeat (ours / bare run beside it): " + ", ".join(f"{x:.3f}" for x in ratios)
-              + f" (median {statistics.median(ratios):.3f})")
+        print(
+            f"{label:4} ratio per repeat (ours / bare run beside it): "
+            + ", ".join(f"{x:.3f}" for x in ratios)
+            + f" (median {statistics.median(ratios):.3f})"
+        )
 
 
 if __name__ == "__main__":

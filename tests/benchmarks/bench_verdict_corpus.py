@@ -46,7 +46,11 @@ OUTCOMES = ("correct", "lost", "coerced")
 def default_corpora() -> list[Path]:
     """The adversarial corpus (and its shapes folder) and the judge-outputs corpus."""
     corpus = FIXTURES / "verdict_corpus"
-    files = [corpus / "pairwise.jsonl", corpus / "pointwise.jsonl", *sorted((corpus / "shapes").glob("*.jsonl"))]
+    files = [
+        corpus / "pairwise.jsonl",
+        corpus / "pointwise.jsonl",
+        *sorted((corpus / "shapes").glob("*.jsonl")),
+    ]
     return [*files, FIXTURES / "judge_outputs.jsonl"]
 
 
@@ -58,17 +62,21 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
             continue
         row = json.loads(line)
         ideas = row.get("ideas") or {}
-        cases.append({
-            "file": path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path),
-            "id": row.get("id") or f"line {number}",
-            "kind": row["kind"],
-            "labels": row.get("labels") or "AB",
-            "ideas": list(ideas.values()) if isinstance(ideas, dict) else list(ideas),
-            "text": row["output"] if "output" in row else row["text"],
-            "expected": row["expected"] if "expected" in row else row["verdict"],
-            "expected_path": None if "expected" in row else row.get("path"),
-            "category": row.get("category") or row.get("shape") or row.get("note"),
-        })
+        cases.append(
+            {
+                "file": path.relative_to(ROOT).as_posix()
+                if path.is_relative_to(ROOT)
+                else str(path),
+                "id": row.get("id") or f"line {number}",
+                "kind": row["kind"],
+                "labels": row.get("labels") or "AB",
+                "ideas": list(ideas.values()) if isinstance(ideas, dict) else list(ideas),
+                "text": row["output"] if "output" in row else row["text"],
+                "expected": row["expected"] if "expected" in row else row["verdict"],
+                "expected_path": None if "expected" in row else row.get("path"),
+                "category": row.get("category") or row.get("shape") or row.get("note"),
+            }
+        )
     return cases
 
 
@@ -81,8 +89,12 @@ def worker(corpora: list[Path], passes: int) -> dict[str, Any]:
     for _ in range(passes):
         out = []
         for case in cases:
-            parsed = parse.parse_verdict(case["text"], case["kind"], labels=case["labels"], ideas=case["ideas"])
-            out.append({**case, "verdict": parsed.verdict, "path": parsed.path, "reason": parsed.reason})
+            parsed = parse.parse_verdict(
+                case["text"], case["kind"], labels=case["labels"], ideas=case["ideas"]
+            )
+            out.append(
+                {**case, "verdict": parsed.verdict, "path": parsed.path, "reason": parsed.reason}
+            )
     return {"parser": parse.__file__, "cases": out}
 
 
@@ -94,7 +106,9 @@ def parser_tree(rev: str) -> Iterator[Path]:
         return
     tmp = Path(tempfile.mkdtemp(prefix="bench-verdict-"))
     try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "judgeaudit"], capture_output=True, check=False)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "judgeaudit"], capture_output=True, check=False
+        )
         if archive.returncode != 0:
             raise SystemExit(f"error: git archive {rev}: {archive.stderr.decode().strip()}")
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
@@ -104,8 +118,16 @@ def parser_tree(rev: str) -> Iterator[Path]:
 
 
 def _worker_command(corpora: list[Path], passes: int, silent: bool = False) -> list[str]:
-    return [sys.executable, str(Path(__file__).resolve()), "--worker", "--passes", str(passes),
-            *(["--silent"] if silent else []), "--corpus", *map(str, corpora)]
+    return [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        "--passes",
+        str(passes),
+        *(["--silent"] if silent else []),
+        "--corpus",
+        *map(str, corpora),
+    ]
 
 
 def _env(tree: Path) -> dict[str, str]:
@@ -115,13 +137,23 @@ def _env(tree: Path) -> dict[str, str]:
 def readings(rev: str, corpora: list[Path]) -> list[dict[str, Any]]:
     """Every case with the reading of the parser at `rev` (run in a fresh interpreter)."""
     with parser_tree(rev) as tree:
-        run = subprocess.run(_worker_command(corpora, 1), env=_env(tree), capture_output=True, text=True, check=False,
-                             cwd=tempfile.gettempdir())
+        run = subprocess.run(
+            _worker_command(corpora, 1),
+            env=_env(tree),
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tempfile.gettempdir(),
+        )
         if run.returncode != 0:
-            raise SystemExit(f"error: the parser at {rev} failed: {run.stderr.strip().splitlines()[-1:]}")
+            raise SystemExit(
+                f"error: the parser at {rev} failed: {run.stderr.strip().splitlines()[-1:]}"
+            )
         result = json.loads(run.stdout)
         if not Path(result["parser"]).resolve().is_relative_to(tree.resolve()):
-            raise SystemExit(f"error: the worker imported {result['parser']}, not the parser at {rev} in {tree}")
+            raise SystemExit(
+                f"error: the worker imported {result['parser']}, not the parser at {rev} in {tree}"
+            )
     cases: list[dict[str, Any]] = result["cases"]
     return cases
 
@@ -139,14 +171,26 @@ def table(cases: list[dict[str, Any]], title: str) -> str:
     for case in cases:
         files.setdefault(case["file"], Counter())[outcome(case)] += 1
         files[case["file"]]["expected valid"] += case["expected"] != "invalid"
-    rows = [f"{title}", "| file | cases | expected valid | correct | lost | coerced |", "|---|---|---|---|---|---|"]
+    rows = [
+        f"{title}",
+        "| file | cases | expected valid | correct | lost | coerced |",
+        "|---|---|---|---|---|---|",
+    ]
     total: Counter[str] = Counter()
     for name, counts in files.items():
         total.update(counts)
         n = sum(counts[o] for o in OUTCOMES)
-        rows.append(f"| {name} | {n} | {counts['expected valid']} | " + " | ".join(str(counts[o]) for o in OUTCOMES) + " |")
+        rows.append(
+            f"| {name} | {n} | {counts['expected valid']} | "
+            + " | ".join(str(counts[o]) for o in OUTCOMES)
+            + " |"
+        )
     n = sum(total[o] for o in OUTCOMES)
-    rows.append(f"| total | {n} | {total['expected valid']} | " + " | ".join(str(total[o]) for o in OUTCOMES) + " |")
+    rows.append(
+        f"| total | {n} | {total['expected valid']} | "
+        + " | ".join(str(total[o]) for o in OUTCOMES)
+        + " |"
+    )
     return "\n".join(rows)
 
 
@@ -162,15 +206,23 @@ def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> tuple[
     transitions: Counter[str] = Counter()
     for case in after:
         prev = old[_key(case)]
-        if (prev["verdict"], prev["path"], prev["reason"]) == (case["verdict"], case["path"], case["reason"]):
+        if (prev["verdict"], prev["path"], prev["reason"]) == (
+            case["verdict"],
+            case["path"],
+            case["reason"],
+        ):
             continue
         was, now = outcome(prev), outcome(case)
         transitions[f"{was} -> {now}"] += 1
         broken += was == "correct" and now != "correct"
-        lines.append(f"{was} -> {now}  {case['file']} {case['id']} [{case['category']}] expected {case['expected']}: "
-                     f"{prev['verdict']}/{prev['path']} ({prev['reason']}) -> {case['verdict']}/{case['path']} "
-                     f"({case['reason']})  {json.dumps(case['text'][-140:])}")
-    summary = [f"changed readings: {sum(transitions.values())}"] + [f"  {k}: {v}" for k, v in sorted(transitions.items())]
+        lines.append(
+            f"{was} -> {now}  {case['file']} {case['id']} [{case['category']}] expected {case['expected']}: "
+            f"{prev['verdict']}/{prev['path']} ({prev['reason']}) -> {case['verdict']}/{case['path']} "
+            f"({case['reason']})  {json.dumps(case['text'][-140:])}"
+        )
+    summary = [f"changed readings: {sum(transitions.values())}"] + [
+        f"  {k}: {v}" for k, v in sorted(transitions.items())
+    ]
     return summary + lines, broken
 
 
@@ -183,29 +235,52 @@ def count_instructions(rev: str, corpora: list[Path], passes: int) -> None:
     with parser_tree(rev) as tree, tempfile.TemporaryDirectory() as out:
         for p in (0, passes):
             dump = Path(out) / f"callgrind-{p}"
-            run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={dump}",
-                                  *_worker_command(corpora, p, silent=True)], env=_env(tree), capture_output=True, text=True,
-                                 check=False)
+            run = subprocess.run(
+                [
+                    "valgrind",
+                    "--tool=callgrind",
+                    f"--callgrind-out-file={dump}",
+                    *_worker_command(corpora, p, silent=True),
+                ],
+                env=_env(tree),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if run.returncode != 0:
-                raise SystemExit(f"error: callgrind run failed: {run.stderr.strip().splitlines()[-1:]}")
-            summary = [ln for ln in dump.read_text().splitlines() if ln.startswith(("summary:", "totals:"))]
+                raise SystemExit(
+                    f"error: callgrind run failed: {run.stderr.strip().splitlines()[-1:]}"
+                )
+            summary = [
+                ln for ln in dump.read_text().splitlines() if ln.startswith(("summary:", "totals:"))
+            ]
             counts.append(int(summary[0].split()[1]))
     parsed = counts[1] - counts[0]
-    print(f"parser at {rev}: {n_cases} cases x {passes} pass(es); instructions: load only {counts[0]:,}, "
-          f"with parsing {counts[1]:,}; parsing {parsed:,} ({parsed / (n_cases * passes):,.0f} per case)")
+    print(
+        f"parser at {rev}: {n_cases} cases x {passes} pass(es); instructions: load only {counts[0]:,}, "
+        f"with parsing {counts[1]:,}; parsing {parsed:,} ({parsed / (n_cases * passes):,.0f} per case)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the table (or the comparison, or the instruction count)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rev", default=WORKTREE, help="git revision of the parser (default: the working tree)")
-    ap.add_argument("--corpus", type=Path, nargs="+", default=None, help="corpus files (default: all)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--rev", default=WORKTREE, help="git revision of the parser (default: the working tree)"
+    )
+    ap.add_argument(
+        "--corpus", type=Path, nargs="+", default=None, help="corpus files (default: all)"
+    )
     ap.add_argument("--compare", nargs=2, metavar=("REV_A", "REV_B"))
     ap.add_argument("--cases", type=Path, help="write every case with its reading here (JSON)")
     ap.add_argument("--instructions", action="store_true")
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--silent", action="store_true", help=argparse.SUPPRESS)  # worker: parse, print nothing
+    ap.add_argument(
+        "--silent", action="store_true", help=argparse.SUPPRESS
+    )  # worker: parse, print nothing
     args = ap.parse_args(argv)
     corpora = [p.resolve() for p in (args.corpus or default_corpora())]
     if args.worker:

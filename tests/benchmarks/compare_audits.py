@@ -29,11 +29,22 @@ def differences(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[str]:
     if path in TIMINGS:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
-        return [d for key in sorted(set(old) | set(new), key=str)
-                for d in differences(old.get(key), new.get(key), (*path, str(key)))]
+        return [
+            d
+            for key in sorted(set(old) | set(new), key=str)
+            for d in differences(old.get(key), new.get(key), (*path, str(key)))
+        ]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in differences(a, b, (*path, str(i)))]
-    return [] if old == new else [f"{'.'.join(path)}: {json.dumps(old)[:120]} -> {json.dumps(new)[:120]}"]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for d in differences(a, b, (*path, str(i)))
+        ]
+    return (
+        []
+        if old == new
+        else [f"{'.'.join(path)}: {json.dumps(old)[:120]} -> {json.dumps(new)[:120]}"]
+    )
 
 
 def calls(audit: Path) -> dict[tuple[Any, ...], tuple[str, str]]:
@@ -45,24 +56,42 @@ def calls(audit: Path) -> dict[tuple[Any, ...], tuple[str, str]]:
     found: dict[tuple[Any, ...], tuple[str, str]] = {}
     for path in sorted((audit / "logs").glob("*.eval")):
         log = read_eval_log(str(path))
-        args = json.dumps({k: v for k, v in (log.eval.task_args or {}).items() if k not in PLACE_ARGS}, sort_keys=True)
+        args = json.dumps(
+            {k: v for k, v in (log.eval.task_args or {}).items() if k not in PLACE_ARGS},
+            sort_keys=True,
+        )
         for sample in log.samples or []:
             if not sample.scores or "novelty" not in sample.scores:
                 continue
-            record = read_unit(task_fields(log.eval.metadata), sample.metadata, sample.scores["novelty"]) or {}
+            record = (
+                read_unit(task_fields(log.eval.metadata), sample.metadata, sample.scores["novelty"])
+                or {}
+            )
             for call in record.get("calls", []):
-                key = (log.eval.task, args, str(sample.id), sample.epoch, call.get("order"), call.get("call_index"))
+                key = (
+                    log.eval.task,
+                    args,
+                    str(sample.id),
+                    sample.epoch,
+                    call.get("order"),
+                    call.get("call_index"),
+                )
                 found[key] = (str(call.get("raw")), str(call.get("verdict")))
     return found
 
 
 def main() -> int:
     """Print the card differences and the per-call agreement; exit 1 on any difference."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("old", type=Path)
     parser.add_argument("new", type=Path)
     args = parser.parse_args()
-    card = differences(json.loads((args.old / "card.json").read_text()), json.loads((args.new / "card.json").read_text()))
+    card = differences(
+        json.loads((args.old / "card.json").read_text()),
+        json.loads((args.new / "card.json").read_text()),
+    )
     print(f"card.json differences (timings left out): {len(card)}")
     for line in card:
         print(f"  {line}")
@@ -72,8 +101,10 @@ def main() -> int:
         shared = sorted(set(old) & set(new), key=str)
         raw_same = sum(old[k][0] == new[k][0] for k in shared)
         verdict_same = sum(old[k][1] == new[k][1] for k in shared)
-        print(f"judge calls: {len(old)} old, {len(new)} new, {len(shared)} matched; identical raw answers "
-              f"{raw_same}/{len(shared)}, identical verdicts {verdict_same}/{len(shared)}")
+        print(
+            f"judge calls: {len(old)} old, {len(new)} new, {len(shared)} matched; identical raw answers "
+            f"{raw_same}/{len(shared)}, identical verdicts {verdict_same}/{len(shared)}"
+        )
         for k in shared:
             if old[k] != new[k]:
                 print(f"  {k}: {old[k]!r} -> {new[k]!r}")

@@ -36,24 +36,48 @@ def compare(previous: Path, current: Path) -> dict[str, Any]:
     for label in LABELS:
         old = {i for i, v in before.items() if v == label}
         new = {i for i, v in pool.items() if v == label}
-        out[label] = {"previous": len(old), "labelled now": len(new), "in both": len(old & new),
-                      "new": len(new - old), "dropped": len(old - new),
-                      "now labelled the other way": sum(1 for i in old if pool.get(i) not in (None, label)),
-                      "point set now": sum(1 for v in point.values() if v == label)}
-    manifests = [json.loads((d / "manifest.json").read_text(encoding="utf-8")) for d in (previous, current)]
-    out["pairs"] = {"previous": len(read_pairs(previous / "pairwise.jsonl")),
-                    "now": len(read_pairs(current / "pairwise.jsonl"))}
-    out["build_command"] = {"previous": manifests[0]["build_command"], "now": manifests[1]["build_command"]}
-    out["areas_with_pairs"] = {"previous": len(manifests[0]["mining"]["pairing"]["pairs_by_area"]),
-                               "now": len(manifests[1]["mining"]["pairing"]["pairs_by_area"])}
+        out[label] = {
+            "previous": len(old),
+            "labelled now": len(new),
+            "in both": len(old & new),
+            "new": len(new - old),
+            "dropped": len(old - new),
+            "now labelled the other way": sum(1 for i in old if pool.get(i) not in (None, label)),
+            "point set now": sum(1 for v in point.values() if v == label),
+        }
+    manifests = [
+        json.loads((d / "manifest.json").read_text(encoding="utf-8")) for d in (previous, current)
+    ]
+    out["pairs"] = {
+        "previous": len(read_pairs(previous / "pairwise.jsonl")),
+        "now": len(read_pairs(current / "pairwise.jsonl")),
+    }
+    out["build_command"] = {
+        "previous": manifests[0]["build_command"],
+        "now": manifests[1]["build_command"],
+    }
+    out["areas_with_pairs"] = {
+        "previous": len(manifests[0]["mining"]["pairing"]["pairs_by_area"]),
+        "now": len(manifests[1]["mining"]["pairing"]["pairs_by_area"]),
+    }
     return out
 
 
 def table(result: dict[str, Any]) -> str:
     """The comparison as Markdown."""
-    keys = ("previous", "labelled now", "in both", "new", "dropped", "now labelled the other way", "point set now")
+    keys = (
+        "previous",
+        "labelled now",
+        "in both",
+        "new",
+        "dropped",
+        "now labelled the other way",
+        "point set now",
+    )
     lines = ["| label | " + " | ".join(keys) + " |", "|---|" + "---|" * len(keys)]
-    lines += [f"| {label} | " + " | ".join(str(result[label][k]) for k in keys) + " |" for label in LABELS]
+    lines += [
+        f"| {label} | " + " | ".join(str(result[label][k]) for k in keys) + " |" for label in LABELS
+    ]
     return "\n".join(lines)
 
 
@@ -73,7 +97,9 @@ Ideas per label (previous: the previous point set, which held every idea it labe
 
 def main(argv: list[str] | None = None) -> int:
     """Print the comparison; optionally store it as a study record."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--previous", type=Path, required=True)
     ap.add_argument("--current", type=Path, required=True)
     ap.add_argument("--write", type=Path, default=None, metavar="SET_DIR")
@@ -84,16 +110,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(table(result))
-    print(json.dumps({k: result[k] for k in ("pairs", "areas_with_pairs", "build_command")}, indent=1))
+    print(
+        json.dumps({k: result[k] for k in ("pairs", "areas_with_pairs", "build_command")}, indent=1)
+    )
     if args.write:
-        text = TEXT.format(pairs_before=result["pairs"]["previous"], areas_before=result["areas_with_pairs"]["previous"],
-                           pairs_now=result["pairs"]["now"], areas_now=result["areas_with_pairs"]["now"])
-        write_study(args.write, "previous_set", {
-            "title": "Changes against the previous set", "text": text, "table_markdown": table(result),
-            "counts": {k: result[k] for k in LABELS}, "previous_build_command": result["build_command"]["previous"],
-            "measured_with": measured_with(),
-            "command": "python tests/benchmarks/compare_sets.py --previous <the previous set> --current "
-                       "datasets/iclr2026/human_only --write datasets/iclr2026/human_only"})
+        text = TEXT.format(
+            pairs_before=result["pairs"]["previous"],
+            areas_before=result["areas_with_pairs"]["previous"],
+            pairs_now=result["pairs"]["now"],
+            areas_now=result["areas_with_pairs"]["now"],
+        )
+        write_study(
+            args.write,
+            "previous_set",
+            {
+                "title": "Changes against the previous set",
+                "text": text,
+                "table_markdown": table(result),
+                "counts": {k: result[k] for k in LABELS},
+                "previous_build_command": result["build_command"]["previous"],
+                "measured_with": measured_with(),
+                "command": "python tests/benchmarks/compare_sets.py --previous <the previous set> --current "
+                "datasets/iclr2026/human_only --write datasets/iclr2026/human_only",
+            },
+        )
         print(f"wrote the previous_set record to {args.write}/studies.json")
     return 0
 

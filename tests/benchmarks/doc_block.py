@@ -19,6 +19,8 @@ def write_block(path: Path, begin: str, end: str, text: str) -> None:
     doc = path.read_text(encoding="utf-8")
     if begin not in doc or end not in doc:
         raise SystemExit(f"{path}: no markers ({begin} ... {end})")
-    path.write_text(re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: text, doc, flags=re.S),
-                    encoding="utf-8")
+    path.write_text(
+        re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: text, doc, flags=re.S),
+        encoding="utf-8",
+    )
     print(f"wrote {path}")

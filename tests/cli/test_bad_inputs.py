@@ -30,8 +30,18 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("validate", ["validate", "--kind", "both", "{dir}"], "--kind", None),
     ("validate", ["validate"], "PATH", None),
     # convert
-    ("convert", ["convert", "--from", "novelty-judge-bench", "/nonexistent", "--out", "{tmp}"], "/nonexistent", None),
-    ("convert", ["convert", "--from", "novelty-judge-bench", "{dir}", "--out", "{file}"], "--out", None),
+    (
+        "convert",
+        ["convert", "--from", "novelty-judge-bench", "/nonexistent", "--out", "{tmp}"],
+        "/nonexistent",
+        None,
+    ),
+    (
+        "convert",
+        ["convert", "--from", "novelty-judge-bench", "{dir}", "--out", "{file}"],
+        "--out",
+        None,
+    ),
     ("convert", ["convert", "--from", "elsewhere", "{dir}", "--out", "{tmp}"], "--from", None),
     ("convert", ["convert", "--from", "novelty-judge-bench", "{dir}"], "--out", None),
     # report
@@ -40,47 +50,219 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("report", ["report", "{dir}", "--out", "{file}"], "--out", None),
     ("report", ["report", "{dir}", "--out", "{file}/sub"], "--out", None),
     ("report", ["report", "{dir}", "--seed", "-1"], "--seed", None),
-    ("report", ["report", "{dir}", "--seed", "abc"], "error: judgeaudit report: argument --seed: invalid int value: 'abc'",
-     None),
+    (
+        "report",
+        ["report", "{dir}", "--seed", "abc"],
+        "error: judgeaudit report: argument --seed: invalid int value: 'abc'",
+        None,
+    ),
     ("report", ["report", "{dir}", "--resamples", "0"], "--resamples", None),
     ("report", ["report", "{dir}", "--resamples", "many"], "--resamples", None),
     # audit (a score judge, so no model would be called even if a case got through)
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{file}"], "--out", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--resamples", "0"],
-     "--resamples", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--seed", "-2"], "--seed", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "-T", "retrieval=abc"],
-     "-T retrieval=abc", None),
-    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "both_orders=maybe"], "-T both_orders=maybe", None),
+    (
+        "audit",
+        ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{file}"],
+        "--out",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--resamples",
+            "0",
+        ],
+        "--resamples",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--seed", "-2"],
+        "--seed",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "-T",
+            "retrieval=abc",
+        ],
+        "-T retrieval=abc",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--out", "{tmp}", "-T", "both_orders=maybe"],
+        "-T both_orders=maybe",
+        None,
+    ),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "k=0"], "-T k=0", None),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "novalue"], "-T", None),
-    ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-T", "bogus=1"], "-T bogus: not an option", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "-T", "k=3"],
-     "'distance_nn' cannot honour k", None),
+    (
+        "audit",
+        ["audit", "--model", "none", "--out", "{tmp}", "-T", "bogus=1"],
+        "-T bogus: not an option",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "-T", "k=3"],
+        "'distance_nn' cannot honour k",
+        None,
+    ),
     ("audit", ["audit", "--model", "none", "--out", "{tmp}", "-M", "novalue"], "-M", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--max-connections", "0"],
-     "--max-connections", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--display", "loud"],
-     "--display", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--probes", "loudness"],
-     "loudness", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--limit", "0"], "--limit", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--gates", "/nonexistent.yaml"],
-     "/nonexistent.yaml", None),
-    ("audit", ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--dataset", "/nonexistent"],
-     "/nonexistent", None),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--max-connections",
+            "0",
+        ],
+        "--max-connections",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--display",
+            "loud",
+        ],
+        "--display",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--probes",
+            "loudness",
+        ],
+        "loudness",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}", "--limit", "0"],
+        "--limit",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--gates",
+            "/nonexistent.yaml",
+        ],
+        "/nonexistent.yaml",
+        None,
+    ),
+    (
+        "audit",
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}",
+            "--dataset",
+            "/nonexistent",
+        ],
+        "/nonexistent",
+        None,
+    ),
     ("audit", ["audit", "--model", "none", "--judge", "oracle", "--out", "{tmp}"], "oracle", None),
     ("audit", ["audit", "--model", "none", "--kind", "sideways"], "--kind", None),
     ("audit", ["audit", "--judge", "distance_nn"], "--model", None),
     # mine
     ("mine", ["mine", "--source", SNAPSHOT, "--out", "{file}", "--no-progress"], "--out", None),
-    ("mine", ["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", "{file}", "--no-progress"], "{file}", None),
-    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "/nonexistent.jsonl", "--no-progress"],
-     "--dev", None),
-    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{dir}", "--no-progress"], "--dev", None),
-    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{empty}", "--no-progress"], "--dev", None),
-    ("mine", ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--extractor", "litellm/", "--no-progress"],
-     "--extractor", None),
+    (
+        "mine",
+        ["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", "{file}", "--no-progress"],
+        "{file}",
+        None,
+    ),
+    (
+        "mine",
+        [
+            "mine",
+            "--source",
+            SNAPSHOT,
+            "--out",
+            "{tmp}",
+            "--dev",
+            "/nonexistent.jsonl",
+            "--no-progress",
+        ],
+        "--dev",
+        None,
+    ),
+    (
+        "mine",
+        ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{dir}", "--no-progress"],
+        "--dev",
+        None,
+    ),
+    (
+        "mine",
+        ["mine", "--source", SNAPSHOT, "--out", "{tmp}", "--dev", "{empty}", "--no-progress"],
+        "--dev",
+        None,
+    ),
+    (
+        "mine",
+        [
+            "mine",
+            "--source",
+            SNAPSHOT,
+            "--out",
+            "{tmp}",
+            "--extractor",
+            "litellm/",
+            "--no-progress",
+        ],
+        "--extractor",
+        None,
+    ),
     ("mine", ["mine", "--source", "snapshot:/nonexistent", "--out", "{tmp}"], "/nonexistent", None),
     ("mine", ["mine", "--source", "raw/iclr", "--out", "{tmp}"], "--source", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--top-quantile", "2"], "--top-quantile", None),
@@ -88,44 +270,190 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("mine", ["mine", "--source", SNAPSHOT, "--majority", "1.5"], "--majority", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--sanitiser", "magic"], "--sanitiser", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--seed", "abc"], "--seed", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", "/nonexistent", "--out", "{tmp}",
-                       "--cache", "{tmp}/cache", "--no-progress"], "/nonexistent", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{file}",
-                       "--cache", "{tmp}/cache", "--no-progress"], "--out", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{tmp}",
-                       "--cache", "{file}", "--no-progress"], "--cache", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--limit", "many"], "--limit", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--dataset", SET, "--out", "{tmp}",
-                       "--cache", "{tmp}/cache", "-M", "novalue", "--no-progress"], "-M", None),
-    ("mine plan", ["mine", "plan", "--model", "mockllm/model", "--dataset", "/nonexistent", "--cache", "{tmp}/cache",
-                   "--no-progress"], "/nonexistent", None),
+    (
+        "mine generate",
+        [
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            "/nonexistent",
+            "--out",
+            "{tmp}",
+            "--cache",
+            "{tmp}/cache",
+            "--no-progress",
+        ],
+        "/nonexistent",
+        None,
+    ),
+    (
+        "mine generate",
+        [
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            SET,
+            "--out",
+            "{file}",
+            "--cache",
+            "{tmp}/cache",
+            "--no-progress",
+        ],
+        "--out",
+        None,
+    ),
+    (
+        "mine generate",
+        [
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            SET,
+            "--out",
+            "{tmp}",
+            "--cache",
+            "{file}",
+            "--no-progress",
+        ],
+        "--cache",
+        None,
+    ),
+    (
+        "mine generate",
+        ["mine", "generate", "--model", "mockllm/model", "--limit", "many"],
+        "--limit",
+        None,
+    ),
+    (
+        "mine generate",
+        [
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            SET,
+            "--out",
+            "{tmp}",
+            "--cache",
+            "{tmp}/cache",
+            "-M",
+            "novalue",
+            "--no-progress",
+        ],
+        "-M",
+        None,
+    ),
+    (
+        "mine plan",
+        [
+            "mine",
+            "plan",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            "/nonexistent",
+            "--cache",
+            "{tmp}/cache",
+            "--no-progress",
+        ],
+        "/nonexistent",
+        None,
+    ),
     ("mine plan", ["mine", "plan", "--model", "mockllm/model"], "--dataset", None),
     # argparse's own errors, every command: one line `error: judgeaudit <cmd>: ...` (unknown option,
     # missing required argument, a non-integer --seed / --resamples), never the usage block
-    ("validate", ["validate", "{dir}", "--bogus"], "error: judgeaudit validate: unrecognized arguments: --bogus", None),
-    ("convert", ["convert", "--from", "novelty-judge-bench", "{dir}", "--out", "{tmp}", "--bogus"],
-     "error: judgeaudit convert: unrecognized arguments: --bogus", None),
-    ("convert", ["convert", "{dir}", "--out", "{tmp}"], "error: judgeaudit convert: the following arguments are required: --from",
-     None),
-    ("report", ["report", "{dir}", "--bogus"], "error: judgeaudit report: unrecognized arguments: --bogus", None),
-    ("report", ["report"], "error: judgeaudit report: the following arguments are required: logdir", None),
-    ("report", ["report", "{dir}", "--resamples", "x"],
-     "error: judgeaudit report: argument --resamples: invalid int value: 'x'", None),
-    ("audit", ["audit", "--model", "none", "--seed", "abc"], "error: judgeaudit audit: argument --seed: invalid int value: 'abc'",
-     None),
-    ("audit", ["audit", "--model", "none", "--resamples", "x"],
-     "error: judgeaudit audit: argument --resamples: invalid int value: 'x'", None),
-    ("audit", ["audit", "--model", "none", "--bogus"], "error: judgeaudit audit: unrecognized arguments: --bogus", None),
-    ("audit", ["audit"], "error: judgeaudit audit: the following arguments are required: --model", None),
+    (
+        "validate",
+        ["validate", "{dir}", "--bogus"],
+        "error: judgeaudit validate: unrecognized arguments: --bogus",
+        None,
+    ),
+    (
+        "convert",
+        ["convert", "--from", "novelty-judge-bench", "{dir}", "--out", "{tmp}", "--bogus"],
+        "error: judgeaudit convert: unrecognized arguments: --bogus",
+        None,
+    ),
+    (
+        "convert",
+        ["convert", "{dir}", "--out", "{tmp}"],
+        "error: judgeaudit convert: the following arguments are required: --from",
+        None,
+    ),
+    (
+        "report",
+        ["report", "{dir}", "--bogus"],
+        "error: judgeaudit report: unrecognized arguments: --bogus",
+        None,
+    ),
+    (
+        "report",
+        ["report"],
+        "error: judgeaudit report: the following arguments are required: logdir",
+        None,
+    ),
+    (
+        "report",
+        ["report", "{dir}", "--resamples", "x"],
+        "error: judgeaudit report: argument --resamples: invalid int value: 'x'",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--seed", "abc"],
+        "error: judgeaudit audit: argument --seed: invalid int value: 'abc'",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--resamples", "x"],
+        "error: judgeaudit audit: argument --resamples: invalid int value: 'x'",
+        None,
+    ),
+    (
+        "audit",
+        ["audit", "--model", "none", "--bogus"],
+        "error: judgeaudit audit: unrecognized arguments: --bogus",
+        None,
+    ),
+    (
+        "audit",
+        ["audit"],
+        "error: judgeaudit audit: the following arguments are required: --model",
+        None,
+    ),
     ("mine", ["mine", "--bogus"], "error: judgeaudit mine: unrecognized arguments: --bogus", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--seed", "abc"],
-     "error: judgeaudit mine generate: argument --seed: invalid int value: 'abc'", None),
-    ("mine generate", ["mine", "generate", "--model", "mockllm/model", "--bogus"],
-     "error: judgeaudit mine generate: unrecognized arguments: --bogus", None),
-    ("mine generate", ["mine", "generate"], "error: judgeaudit mine generate: the following arguments are required: --model",
-     None),
-    ("mine plan", ["mine", "plan", "--model", "mockllm/model", "--dataset", SET, "--bogus"],
-     "error: judgeaudit mine plan: unrecognized arguments: --bogus", None),
+    (
+        "mine generate",
+        ["mine", "generate", "--model", "mockllm/model", "--seed", "abc"],
+        "error: judgeaudit mine generate: argument --seed: invalid int value: 'abc'",
+        None,
+    ),
+    (
+        "mine generate",
+        ["mine", "generate", "--model", "mockllm/model", "--bogus"],
+        "error: judgeaudit mine generate: unrecognized arguments: --bogus",
+        None,
+    ),
+    (
+        "mine generate",
+        ["mine", "generate"],
+        "error: judgeaudit mine generate: the following arguments are required: --model",
+        None,
+    ),
+    (
+        "mine plan",
+        ["mine", "plan", "--model", "mockllm/model", "--dataset", SET, "--bogus"],
+        "error: judgeaudit mine plan: unrecognized arguments: --bogus",
+        None,
+    ),
     ("judgeaudit", ["bogus"], "bogus", None),
 ]
 
@@ -142,21 +470,28 @@ def paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     (tmp_path / "a_file.txt").write_text("not a directory\n", encoding="utf-8")
     (tmp_path / "empty_dir").mkdir()
     (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
-    return {"file": tmp_path / "a_file.txt", "dir": tmp_path / "empty_dir", "empty": tmp_path / "empty.jsonl",
-            "tmp": tmp_path / "fresh"}
+    return {
+        "file": tmp_path / "a_file.txt",
+        "dir": tmp_path / "empty_dir",
+        "empty": tmp_path / "empty.jsonl",
+        "tmp": tmp_path / "fresh",
+    }
 
 
 def _params() -> list[object]:
     out = []
     for i, (command, argv, needle, pending) in enumerate(CASES):
         marks = [pytest.mark.xfail(strict=False, reason=pending)] if pending else []
-        out.append(pytest.param(argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}"))
+        out.append(
+            pytest.param(argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}")
+        )
     return out
 
 
 @pytest.mark.parametrize(("argv", "needle"), _params())
-def test_bad_input_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFixture[str], argv: list[str],
-                               needle: str) -> None:
+def test_bad_input_is_one_line(
+    paths: dict[str, Path], capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
     args = [_fill(a, paths) for a in argv]
     try:
         code = main(args)
@@ -173,8 +508,9 @@ def test_bad_input_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFix
         assert not any(paths["tmp"].rglob("*.json*")), "a refused run wrote output"
 
 
-def test_interrupt_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupt_is_one_line(
+    paths: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ctrl-C during a command (here: while mine fetches from the API) ends with one line and exit 130."""
     from judgeaudit.mine.openreview import fetch
 
@@ -182,7 +518,19 @@ def test_interrupt_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFix
         raise KeyboardInterrupt
 
     monkeypatch.setattr(fetch, "fetch_venue", interrupted)
-    assert main(["mine", "--venue", "ICLR.cc/2026/Conference", "--cache", str(paths["tmp"]), "--no-progress"]) == 130
+    assert (
+        main(
+            [
+                "mine",
+                "--venue",
+                "ICLR.cc/2026/Conference",
+                "--cache",
+                str(paths["tmp"]),
+                "--no-progress",
+            ]
+        )
+        == 130
+    )
     err = capsys.readouterr().err
     assert err.strip() == "judgeaudit mine: interrupted"
 
@@ -190,7 +538,15 @@ def test_interrupt_is_one_line(paths: dict[str, Path], capsys: pytest.CaptureFix
 def test_counts_per_command() -> None:
     """Every command has cases in the table (the figures the issue asks for)."""
     commands = {c for c, *_ in CASES}
-    assert {"validate", "convert", "report", "audit", "mine", "mine generate", "mine plan"} <= commands
+    assert {
+        "validate",
+        "convert",
+        "report",
+        "audit",
+        "mine",
+        "mine generate",
+        "mine plan",
+    } <= commands
 
 
 # `inspect eval` / `inspect eval-set` of the novelty tasks with a bad -T: the task is built in Inspect's
@@ -201,7 +557,11 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ("novelty_pairwise", "prompt=nope", "-T prompt=nope: unknown pairwise prompt"),
     ("novelty_pairwise", "probe=nope", "-T probe=nope: unknown probe"),
     ("novelty_pairwise", "dataset=nope", "-T dataset=nope: unknown dataset 'nope'"),
-    ("novelty_pairwise", "both_orders=maybe", "-T both_orders=maybe: both_orders must be true or false"),
+    (
+        "novelty_pairwise",
+        "both_orders=maybe",
+        "-T both_orders=maybe: both_orders must be true or false",
+    ),
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
     ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
@@ -217,7 +577,11 @@ INSPECT_IDS = [f"{t.removeprefix('novelty_')}-{o}" for t, o, _ in INSPECT_CASES]
 # option check (of two registered tasks) and once per command for a dataset error (an unknown name
 # here, a file that breaks the contract in test_inspect_invalid_dataset_file_is_one_line, run by
 # `eval`); each subprocess costs ~6 s of start-up (the full command x case product took ~40 s of CPU).
-INSPECT_CLI_CASES = [("eval", *INSPECT_CASES[0]), ("eval-set", *INSPECT_CASES[3]), ("eval-set", *INSPECT_CASES[-1])]
+INSPECT_CLI_CASES = [
+    ("eval", *INSPECT_CASES[0]),
+    ("eval-set", *INSPECT_CASES[3]),
+    ("eval-set", *INSPECT_CASES[-1]),
+]
 INSPECT_CLI_IDS = [f"{c}-{t.removeprefix('novelty_')}-{o}" for c, t, o, _ in INSPECT_CLI_CASES]
 
 
@@ -236,19 +600,42 @@ def test_task_option_refused_when_built(task: str, option: str, message: str) ->
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("command", "task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS)
-def test_inspect_bad_option_is_one_line(tmp_path: Path, command: str, task: str, option: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS
+)
+def test_inspect_bad_option_is_one_line(
+    tmp_path: Path, command: str, task: str, option: str, message: str
+) -> None:
     """A real `inspect eval|eval-set` subprocess: exit 2, one stderr line naming the option, no log written."""
     inspect_cli = Path(sys.executable).with_name("inspect")
     logs = tmp_path / "logs"
-    proc = subprocess.run([str(inspect_cli), command, f"judgeaudit/{task}", "-T", option, "--model", "mockllm/model",
-                           "--limit", "1", "--log-dir", str(logs)],
-                          cwd=tmp_path, env={**os.environ, "INSPECT_LOG_DIR": str(logs)}, capture_output=True,
-                          text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [
+            str(inspect_cli),
+            command,
+            f"judgeaudit/{task}",
+            "-T",
+            option,
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "1",
+            "--log-dir",
+            str(logs),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
-    assert lines == [f"error: {message}"] or (len(lines) == 1 and lines[0].startswith(f"error: {message}")), lines
+    assert lines == [f"error: {message}"] or (
+        len(lines) == 1 and lines[0].startswith(f"error: {message}")
+    ), lines
     assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
 
 
@@ -260,11 +647,30 @@ def test_inspect_invalid_dataset_file_is_one_line(tmp_path: Path) -> None:
     (bad / "pairwise.jsonl").write_text('{"id": "p1", "kind": "pairwise"}\n', encoding="utf-8")
     inspect_cli = Path(sys.executable).with_name("inspect")
     logs = tmp_path / "logs"
-    proc = subprocess.run([str(inspect_cli), "eval", "judgeaudit/novelty_pairwise", "-T", f"dataset={bad}",
-                           "--model", "mockllm/model", "--limit", "1", "--log-dir", str(logs)],
-                          cwd=tmp_path, env={**os.environ, "INSPECT_LOG_DIR": str(logs)}, capture_output=True,
-                          text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [
+            str(inspect_cli),
+            "eval",
+            "judgeaudit/novelty_pairwise",
+            "-T",
+            f"dataset={bad}",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "1",
+            "--log-dir",
+            str(logs),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], lines
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], (
+        lines
+    )

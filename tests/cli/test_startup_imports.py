@@ -38,12 +38,16 @@ PARSER_ONLY: list[tuple[list[str], int]] = [
 
 
 @pytest.mark.parametrize(("argv", "code"), PARSER_ONLY, ids=[" ".join(a) for a, _ in PARSER_ONLY])
-def test_help_and_argument_errors_import_no_heavy_library(tmp_path: Path, argv: list[str], code: int) -> None:
+def test_help_and_argument_errors_import_no_heavy_library(
+    tmp_path: Path, argv: list[str], code: int
+) -> None:
     done = start(argv, cwd=tmp_path, imports=True)
     assert done.returncode == code, done.stderr
     assert done.modules, "no import was recorded: the check would pass whatever the command imports"
     assert done.heavy() == ()
-    assert "judgeaudit.cli" in done.modules and not any(m.endswith(".commands") for m in done.modules)
+    assert "judgeaudit.cli" in done.modules and not any(
+        m.endswith(".commands") for m in done.modules
+    )
 
 
 def test_validate_of_the_bundled_set_imports_no_heavy_library(tmp_path: Path) -> None:
@@ -55,8 +59,11 @@ def test_validate_of_the_bundled_set_imports_no_heavy_library(tmp_path: Path) ->
 
 def test_convert_imports_no_heavy_library(tmp_path: Path) -> None:
     out = tmp_path / "njb"
-    done = start(["convert", "--from", "novelty-judge-bench", str(BENCH_SOURCE), "--out", str(out)], cwd=tmp_path,
-                 imports=True)
+    done = start(
+        ["convert", "--from", "novelty-judge-bench", str(BENCH_SOURCE), "--out", str(out)],
+        cwd=tmp_path,
+        imports=True,
+    )
     assert done.returncode == 0, done.stderr
     assert (out / "human_only" / "pairwise.jsonl").is_file()
     assert done.heavy() == ()
@@ -64,18 +71,48 @@ def test_convert_imports_no_heavy_library(tmp_path: Path) -> None:
 
 def test_mine_with_the_cue_extractor_imports_numpy_only(tmp_path: Path) -> None:
     out = tmp_path / "mined"
-    done = start(["mine", "--source", f"snapshot:{SMALL_SNAPSHOT}", "--out", str(out), "--no-progress",
-                  "--workers", "1", *LOOSE], cwd=tmp_path, imports=True)
+    done = start(
+        [
+            "mine",
+            "--source",
+            f"snapshot:{SMALL_SNAPSHOT}",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--workers",
+            "1",
+            *LOOSE,
+        ],
+        cwd=tmp_path,
+        imports=True,
+    )
     assert done.returncode == 0, done.stderr
     assert (out / "human_only" / "pairwise.jsonl").is_file()
     assert done.heavy() == ("numpy",)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [["report", "{tmp}"],
-                                  ["audit", "--model", "none", "--judge", "distance_nn", "--out", "{tmp}/audit",
-                                   "--display", "loud"]], ids=["report", "audit"])
-def test_report_and_audit_load_the_judge_stack_and_nothing_more(tmp_path: Path, argv: list[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report", "{tmp}"],
+        [
+            "audit",
+            "--model",
+            "none",
+            "--judge",
+            "distance_nn",
+            "--out",
+            "{tmp}/audit",
+            "--display",
+            "loud",
+        ],
+    ],
+    ids=["report", "audit"],
+)
+def test_report_and_audit_load_the_judge_stack_and_nothing_more(
+    tmp_path: Path, argv: list[str]
+) -> None:
     """Each refuses its input after its handler's imports (no logs; a bad --display): exit 1, one line."""
     done = start([a.replace("{tmp}", str(tmp_path)) for a in argv], cwd=tmp_path, imports=True)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
@@ -87,6 +124,9 @@ def test_the_heavy_list_names_installed_libraries() -> None:
     """A misspelt name in HEAVY would never be found imported, and every check above would pass."""
     from importlib.util import find_spec
 
-    missing = [name for name in HEAVY if name not in ("torch", "sentence_transformers")
-               and find_spec(name) is None]
+    missing = [
+        name
+        for name in HEAVY
+        if name not in ("torch", "sentence_transformers") and find_spec(name) is None
+    ]
     assert not missing, missing

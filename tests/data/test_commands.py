@@ -17,23 +17,31 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
     return code, out, err
 
 
-def test_validate_missing_path_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_missing_path_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "nonexistent"
     code, out, err = _run(["validate", str(missing)], capsys)
     assert code == 2 and out == ""
     assert err.splitlines() == [f"error: {missing}: no such file or directory"]
 
 
-def test_validate_dir_without_contract_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_dir_without_contract_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = _run(["validate", str(tmp_path)], capsys)
     assert code == 2 and out == ""
     assert err.splitlines() == [f"error: {tmp_path}: no pairwise*/pointwise* JSONL files found"]
 
 
-def test_validate_missing_path_next_to_a_good_one_still_fails(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_missing_path_next_to_a_good_one_still_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = tmp_path / "njb"
-    assert main(["convert", "--from", "novelty-judge-bench", str(PUBLISHED), "--out", str(out_dir)]) == 0
+    assert (
+        main(["convert", "--from", "novelty-judge-bench", str(PUBLISHED), "--out", str(out_dir)])
+        == 0
+    )
     capsys.readouterr()
     code, out, err = _run(["validate", str(out_dir), str(tmp_path / "nope")], capsys)
     assert code == 2
@@ -41,7 +49,9 @@ def test_validate_missing_path_next_to_a_good_one_still_fails(tmp_path: Path,
 
 
 @pytest.mark.parametrize("case", ["missing_source", "file_source", "out_is_file", "out_below_file"])
-def test_convert_bad_paths_are_one_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_bad_paths_are_one_line(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a_file = tmp_path / "a_file.txt"
     a_file.write_text("x", encoding="utf-8")
     source, out, named = str(PUBLISHED), tmp_path / "out", ""
@@ -53,7 +63,9 @@ def test_convert_bad_paths_are_one_line(case: str, tmp_path: Path, capsys: pytes
         out, named = a_file, f"--out {a_file}"
     else:
         out, named = a_file / "sub", f"--out {a_file / 'sub'}"
-    code, stdout, err = _run(["convert", "--from", "novelty-judge-bench", source, "--out", str(out)], capsys)
+    code, stdout, err = _run(
+        ["convert", "--from", "novelty-judge-bench", source, "--out", str(out)], capsys
+    )
     assert code == 2 and stdout == ""
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], err

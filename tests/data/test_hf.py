@@ -27,7 +27,11 @@ def test_save_to_disk_round_trip_is_byte_identical(set_dir: Path, tmp_path: Path
 
 def test_parquet_round_trip_is_byte_identical(set_dir: Path, tmp_path: Path) -> None:
     paths = hf.to_parquet(hf.to_dataset_dict(set_dir), tmp_path / "pq")
-    assert sorted(p.name for p in paths.values()) == ["pairwise.parquet", "pairwise_plan.parquet", "pointwise.parquet"]
+    assert sorted(p.name for p in paths.values()) == [
+        "pairwise.parquet",
+        "pairwise_plan.parquet",
+        "pointwise.parquet",
+    ]
     back = hf.read_parquet(tmp_path / "pq")
     hf.write_jsonl_set(back, tmp_path / "again")
     assert _jsonl_bytes(tmp_path / "again") == _jsonl_bytes(set_dir)
@@ -45,7 +49,9 @@ def test_features_round_trip_exactly(set_dir: Path, tmp_path: Path) -> None:
         assert loaded[name].features == dd[name].features
     hf.to_parquet(dd, tmp_path / "pq")
     # the parquet schema metadata alone (no features passed) restores the same Features
-    plain = datasets.Dataset.from_parquet(str(tmp_path / "pq" / "pointwise.parquet"), cache_dir=str(tmp_path / "c"))
+    plain = datasets.Dataset.from_parquet(
+        str(tmp_path / "pq" / "pointwise.parquet"), cache_dir=str(tmp_path / "c")
+    )
     assert plain.features == hf.point_features()
 
 
@@ -90,8 +96,12 @@ def test_hf_library_found_even_from_repository_root() -> None:
 
     root = Path(__file__).resolve().parents[2]
     code = "import datasets; print(hasattr(datasets, 'DatasetDict'))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True"], "the checkout's datasets/ folder shadows Hugging Face datasets"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["True"], (
+        "the checkout's datasets/ folder shadows Hugging Face datasets"
+    )
 
 
 def test_parquet_with_foreign_columns_is_a_clear_error(tmp_path: Path) -> None:
@@ -105,5 +115,7 @@ def test_parquet_with_foreign_columns_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_a_mined_sets_labelled_pool_is_not_an_item_split(set_dir: Path) -> None:
     """A mined set's labelled.jsonl (labelled ideas, not judge items) stays out of the DatasetDict."""
-    (set_dir / "labelled.jsonl").write_text('{"idea_id": "x", "label": "novel"}\n', encoding="utf-8")
+    (set_dir / "labelled.jsonl").write_text(
+        '{"idea_id": "x", "label": "novel"}\n', encoding="utf-8"
+    )
     assert sorted(hf.to_dataset_dict(set_dir)) == ["pairwise", "pairwise_plan", "pointwise"]

@@ -19,9 +19,19 @@ from judgeaudit.data.labelled import (
 
 
 def row(idea_id: str, label: str = "novel", area: str = "A", pairs: int = 1) -> LabelledIdea:
-    return LabelledIdea(idea_id, f"Title {idea_id}", area, label, Evidence(rating_mean=6.5, review_count=4,  # type: ignore[arg-type]
-                                                                            positive_signals=("It is novel.",)),
-                        pairs > 0, pairs)
+    return LabelledIdea(
+        idea_id,
+        f"Title {idea_id}",
+        area,
+        label,
+        Evidence(
+            rating_mean=6.5,
+            review_count=4,  # type: ignore[arg-type]
+            positive_signals=("It is novel.",),
+        ),
+        pairs > 0,
+        pairs,
+    )
 
 
 def idea(idea_id: str, label: str, area: str = "A") -> Idea:
@@ -33,25 +43,42 @@ def test_rows_round_trip_and_count(tmp_path: Path) -> None:
     write_labelled(tmp_path / "labelled.jsonl", rows)
     got, problems = check_labelled_file(tmp_path / "labelled.jsonl")
     assert problems == [] and got == rows
-    assert labelled_stats(got) == {"kind": "labelled", "items": 3, "by_area": {"A": 3},
-                                   "by_label": {"not_novel": 2, "novel": 1}, "paired_by_label": {"not_novel": 1, "novel": 1}}
+    assert labelled_stats(got) == {
+        "kind": "labelled",
+        "items": 3,
+        "by_area": {"A": 3},
+        "by_label": {"not_novel": 2, "novel": 1},
+        "paired_by_label": {"not_novel": 1, "novel": 1},
+    }
 
 
-@pytest.mark.parametrize("change, field, message", [
-    ({"label": "maybe"}, "label", "unknown value 'maybe'"),
-    ({"paired": "yes"}, "paired", "expected true or false"),
-    ({"pairs": -1}, "pairs", "non-negative integer"),
-    ({"paired": False}, "paired", "paired is false but pairs is 1"),
-    ({"idea_id": ""}, "idea_id", "empty text"),
-    ({"evidence": {"rating_mean": "high"}}, "evidence.rating_mean", "expected a number"),
-])
-def test_a_bad_row_is_a_problem_naming_line_and_field(tmp_path: Path, change: dict, field: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "change, field, message",
+    [
+        ({"label": "maybe"}, "label", "unknown value 'maybe'"),
+        ({"paired": "yes"}, "paired", "expected true or false"),
+        ({"pairs": -1}, "pairs", "non-negative integer"),
+        ({"paired": False}, "paired", "paired is false but pairs is 1"),
+        ({"idea_id": ""}, "idea_id", "empty text"),
+        ({"evidence": {"rating_mean": "high"}}, "evidence.rating_mean", "expected a number"),
+    ],
+)
+def test_a_bad_row_is_a_problem_naming_line_and_field(
+    tmp_path: Path, change: dict, field: str, message: str
+) -> None:
     good = row("n1").to_dict()
     path = tmp_path / "labelled.jsonl"
-    path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "idea_id": "n2", **change}) + "\n")
+    path.write_text(
+        json.dumps(good) + "\n" + json.dumps({**good, "idea_id": "n2", **change}) + "\n"
+    )
     rows, problems = check_labelled_file(path)
     assert [r.idea_id for r in rows] == ["n1"]
-    assert len(problems) == 1 and problems[0].line == 2 and problems[0].field == field and message in problems[0].message
+    assert (
+        len(problems) == 1
+        and problems[0].line == 2
+        and problems[0].field == field
+        and message in problems[0].message
+    )
 
 
 def test_a_duplicate_id_and_broken_json_are_problems(tmp_path: Path) -> None:
@@ -60,25 +87,38 @@ def test_a_duplicate_id_and_broken_json_are_problems(tmp_path: Path) -> None:
     path.write_text(f"{line}\n{line}\n{{oops\n")
     rows, problems = check_labelled_file(path)
     assert len(rows) == 1 and [(p.line, p.field) for p in problems] == [(2, "idea_id"), (3, "")]
-    assert "duplicate id 'n1' (first on line 1)" in problems[0].message and "invalid JSON" in problems[1].message
+    assert (
+        "duplicate id 'n1' (first on line 1)" in problems[0].message
+        and "invalid JSON" in problems[1].message
+    )
 
 
 def _set(tmp_path: Path, rows: list[LabelledIdea]) -> Path:
-    pairs = [PairItem("n1__x1", "human_only", "A", idea("n1", "novel"), idea("x1", "not_novel"), "a"),
-             PairItem("n2__x1", "human_only", "A", idea("x1", "not_novel"), idea("n2", "novel"), "b")]
+    pairs = [
+        PairItem("n1__x1", "human_only", "A", idea("n1", "novel"), idea("x1", "not_novel"), "a"),
+        PairItem("n2__x1", "human_only", "A", idea("x1", "not_novel"), idea("n2", "novel"), "b"),
+    ]
     write_items(tmp_path / "pairwise.jsonl", pairs)
-    points = [PointItem(i.idea_id, "human_only", i, i.label) for i in (idea("n1", "novel"), idea("n2", "novel"),
-                                                                     idea("x1", "not_novel"))]
+    points = [
+        PointItem(i.idea_id, "human_only", i, i.label)
+        for i in (idea("n1", "novel"), idea("n2", "novel"), idea("x1", "not_novel"))
+    ]
     write_items(tmp_path / "pointwise.jsonl", points)
     write_labelled(tmp_path / "labelled.jsonl", rows)
     return tmp_path
 
 
-def test_the_pair_and_point_sets_must_agree_with_the_labelled_pool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_pair_and_point_sets_must_agree_with_the_labelled_pool(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = [row("n1"), row("n2"), row("x1", "not_novel", pairs=2), row("x2", "not_novel", pairs=0)]
     assert labelled_problems(_set(tmp_path / "good", good)) == []
     assert main(["validate", "--no-manifest", str(tmp_path / "good")]) == 0
-    bad = [row("n1"), row("x1", "novel", pairs=2), row("x2", "not_novel", pairs=1)]  # n2 missing, x1 relabelled
+    bad = [
+        row("n1"),
+        row("x1", "novel", pairs=2),
+        row("x2", "not_novel", pairs=1),
+    ]  # n2 missing, x1 relabelled
     problems = labelled_problems(_set(tmp_path / "bad", bad))
     messages = [p.message for p in problems]
     assert any("idea 'n2' is not in labelled.jsonl" in m for m in messages)

@@ -15,8 +15,12 @@ from judgeaudit.files import sha256_file
 
 
 def test_manifest_counts_and_hashes(set_dir: Path) -> None:
-    path = write_manifest(set_dir, source={"snapshot": "openreview-2026-11-01", "venue": "ICLR"},
-                          command="judgeaudit mine --out x", extra={"seed": 7})
+    path = write_manifest(
+        set_dir,
+        source={"snapshot": "openreview-2026-11-01", "venue": "ICLR"},
+        command="judgeaudit mine --out x",
+        extra={"seed": 7},
+    )
     assert path == set_dir / "manifest.json"
     m = read_manifest(set_dir)
     assert set(m["files"]) == {"pairwise.jsonl", "pointwise.jsonl", "pairwise_plan.jsonl"}
@@ -43,7 +47,11 @@ def test_manifest_detects_changed_and_unlisted_files(set_dir: Path) -> None:
     p.write_bytes(p.read_bytes().replace(b"item0", b"itemX"))
     (set_dir / "pairwise_plan.jsonl").rename(set_dir / "pointwise_plan.jsonl")
     fields = {pr.field for pr in verify_manifest(set_dir)}
-    assert fields == {"files.pointwise.jsonl.sha256", "files.pairwise_plan.jsonl", "files.pointwise_plan.jsonl"}
+    assert fields == {
+        "files.pointwise.jsonl.sha256",
+        "files.pairwise_plan.jsonl",
+        "files.pointwise_plan.jsonl",
+    }
 
 
 def test_manifest_refuses_broken_set_and_keeps_old_manifest(set_dir: Path) -> None:
@@ -65,8 +73,12 @@ def test_manifest_extra_cannot_override_reserved_keys(set_dir: Path) -> None:
 
 def test_card_has_valid_hf_header(set_dir: Path) -> None:
     write_manifest(set_dir, source={}, command="c")
-    path = write_card(set_dir, pretty_name="Demo set", summary="A tiny demo.",
-                      sections={"Source": "Made up for tests.", "Limitations": "Tiny."})
+    path = write_card(
+        set_dir,
+        pretty_name="Demo set",
+        summary="A tiny demo.",
+        sections={"Source": "Made up for tests.", "Limitations": "Tiny."},
+    )
     header = read_card_header(path)
     assert header["license"] == "cc-by-4.0"
     assert header["task_categories"] == ["text-classification"]
@@ -91,7 +103,9 @@ def test_card_hf_datasets_loads_configs(set_dir: Path) -> None:
     import datasets
 
     write_card(set_dir, pretty_name="Demo", summary="s", sections={})
-    ds = datasets.load_dataset(str(set_dir), "pointwise", split="test", cache_dir=str(set_dir.parent / "hf-cache"))
+    ds = datasets.load_dataset(
+        str(set_dir), "pointwise", split="test", cache_dir=str(set_dir.parent / "hf-cache")
+    )
     assert ds.num_rows == 4
     assert json.loads(json.dumps(ds[0]["idea"]))["idea_id"] == "q0"
 
@@ -101,7 +115,9 @@ def test_card_needs_data(tmp_path: Path) -> None:
         write_card(tmp_path, pretty_name="x", summary="y", sections={})
 
 
-@pytest.mark.parametrize(("n", "bucket"), [(0, "n<1K"), (999, "n<1K"), (1000, "1K<n<10K"), (20_000_000, "n>10M")])
+@pytest.mark.parametrize(
+    ("n", "bucket"), [(0, "n<1K"), (999, "n<1K"), (1000, "1K<n<10K"), (20_000_000, "n>10M")]
+)
 def test_size_category(n: int, bucket: str) -> None:
     assert size_category(n) == bucket
 
@@ -109,12 +125,16 @@ def test_size_category(n: int, bucket: str) -> None:
 def test_verify_card(set_dir: Path) -> None:
     from judgeaudit.data.card import verify_card
 
-    assert [p.message for p in verify_card(set_dir)] == ["no README.md dataset card in the set directory"]
+    assert [p.message for p in verify_card(set_dir)] == [
+        "no README.md dataset card in the set directory"
+    ]
     write_card(set_dir, pretty_name="Demo", summary="s", sections={})
     assert verify_card(set_dir) == []
     (set_dir / "pairwise_plan.jsonl").rename(set_dir / "pointwise_plan.jsonl")
     got = sorted((p.field, p.message) for p in verify_card(set_dir))
-    assert got == [("configs", "pointwise_plan.jsonl is not listed in any config"),
-                   ("configs.1.data_files", "no such data file: 'pairwise_plan.jsonl'")]
+    assert got == [
+        ("configs", "pointwise_plan.jsonl is not listed in any config"),
+        ("configs.1.data_files", "no such data file: 'pairwise_plan.jsonl'"),
+    ]
     (set_dir / "README.md").write_text("# no header\n", encoding="utf-8")
     assert "no YAML header" in verify_card(set_dir)[0].message

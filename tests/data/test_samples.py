@@ -28,7 +28,10 @@ def test_pair_sample_carries_gold_and_item(pairs: list[PairItem]) -> None:
     assert s.metadata["gold"] == "b" and s.metadata["kind"] == "pairwise"
     assert s.metadata["item"] == item.to_dict()
     b = item.idea_b.evidence
-    assert human_scores(unit_of(s.metadata)["human"], "pairwise")["b"] == {"rating_mean": b.rating_mean, "contribution_mean": b.contribution_mean}
+    assert human_scores(unit_of(s.metadata)["human"], "pairwise")["b"] == {
+        "rating_mean": b.rating_mean,
+        "contribution_mean": b.contribution_mean,
+    }
     assert isinstance(s.input, str)
     assert s.input.index(item.idea_a.text) < s.input.index(item.idea_b.text)
 
@@ -47,15 +50,29 @@ def test_ids_are_stable_across_reloads(set_dir: Path) -> None:
 
 
 def test_sample_id_override_and_extra_metadata(points: list[PointItem]) -> None:
-    s = item_to_sample(points[0], sample_id="item0:swap", extra={"cue": "c"}, arm={"probe": "swap", "probe_target": None})
+    s = item_to_sample(
+        points[0],
+        sample_id="item0:swap",
+        extra={"cue": "c"},
+        arm={"probe": "swap", "probe_target": None},
+    )
     assert s.id == "item0:swap" and s.metadata is not None and s.metadata["cue"] == "c"
-    assert s.metadata[UNIT] == {"item_id": "item0", "setup": points[0].setup, "area": points[0].area,
-                                "human": [7.5, 3.25], "probe": "swap"}  # the arm's unset fields are left out
+    assert s.metadata[UNIT] == {
+        "item_id": "item0",
+        "setup": points[0].setup,
+        "area": points[0].area,
+        "human": [7.5, 3.25],
+        "probe": "swap",
+    }  # the arm's unset fields are left out
     assert unit_of(s.metadata) is s.metadata[UNIT]
 
 
 def test_unit_of_reads_the_flat_fields_of_older_logs() -> None:
-    older = {"item_id": "p1", "area": "x", "human": [1.0, 2.0]}  # schema judgeaudit.score/3 and earlier
+    older = {
+        "item_id": "p1",
+        "area": "x",
+        "human": [1.0, 2.0],
+    }  # schema judgeaudit.score/3 and earlier
     assert unit_of(older) is older
     assert unit_of({UNIT: "not a dict", "item_id": "p2"})["item_id"] == "p2"
 
@@ -98,7 +115,12 @@ def test_samples_run_through_inspect_eval(set_dir: Path, tmp_path: Path) -> None
     assert log.status == "success", log.error
     assert log.samples is not None
     got = {s.id: (s.target, s.metadata["gold"]) for s in log.samples}
-    assert got == {"pair0": ("a", "a"), "pair1": ("b", "b"), "pair2": ("a", "a"), "pair3": ("b", "b")}
+    assert got == {
+        "pair0": ("a", "a"),
+        "pair1": ("b", "b"),
+        "pair2": ("a", "a"),
+        "pair3": ("b", "b"),
+    }
 
 
 def test_lean_pair_sample_keeps_what_solver_scorer_and_reports_read(pairs: list[PairItem]) -> None:
@@ -111,11 +133,23 @@ def test_lean_pair_sample_keeps_what_solver_scorer_and_reports_read(pairs: list[
     assert "item" not in lean.metadata and "cue" not in lean.metadata  # None extras are dropped
     assert lean.metadata["texts"] == {"idea_a": item.idea_a.text, "idea_b": item.idea_b.text}
     shared = {"kind", "gold", UNIT}
-    assert {key: lean.metadata[key] for key in shared} == {key: full.metadata[key] for key in shared}
+    assert {key: lean.metadata[key] for key in shared} == {
+        key: full.metadata[key] for key in shared
+    }
     assert set(lean.metadata) == shared | {"texts"}
-    assert set(lean.metadata[UNIT]) == {"item_id", "setup", "area", "human", "probe", "probe_variant"}
+    assert set(lean.metadata[UNIT]) == {
+        "item_id",
+        "setup",
+        "area",
+        "human",
+        "probe",
+        "probe_variant",
+    }
     assert (lean.id, lean.target) == (full.id, full.target)
-    assert lean.input == f"pairwise item {item.pair_id} ({item.area}): which of two ideas is more novel?"
+    assert (
+        lean.input
+        == f"pairwise item {item.pair_id} ({item.area}): which of two ideas is more novel?"
+    )
     # the full item (evidence quotes, original text, provenance) stays out of lean samples
     assert item.idea_a.original_text and item.idea_a.original_text not in json.dumps(lean.metadata)
     assert full.metadata["item"] == item.to_dict() and full.metadata["cue"] is None
@@ -127,16 +161,27 @@ def test_lean_point_sample(points: list[PointItem]) -> None:
     assert s.metadata["texts"] == {"idea": points[0].idea.text}
     unit = s.metadata[UNIT]
     assert unit["human"] == [7.5, 3.25]  # one flat list: a single node for Inspect to copy and thin
-    assert human_scores(unit["human"], "pointwise") == {"idea": {"rating_mean": 7.5, "contribution_mean": 3.25}}
-    assert (s.metadata["kind"], s.metadata["gold"], unit["item_id"]) == ("pointwise", "novel", "item0")
+    assert human_scores(unit["human"], "pointwise") == {
+        "idea": {"rating_mean": 7.5, "contribution_mean": 3.25}
+    }
+    assert (s.metadata["kind"], s.metadata["gold"], unit["item_id"]) == (
+        "pointwise",
+        "novel",
+        "item0",
+    )
 
 
-def test_prompts_render_the_same_from_lean_and_full_metadata(pairs: list[PairItem], points: list[PointItem]) -> None:
+def test_prompts_render_the_same_from_lean_and_full_metadata(
+    pairs: list[PairItem], points: list[PointItem]
+) -> None:
     """The judge prompt of every order is identical whichever metadata form a sample carries."""
     from judgeaudit.judges.prompts import render_call
 
     extra = {"cue": "Reviewers found one of these ideas novel."}
-    for kind, item, orders in (("pairwise", pairs[1], ("ab", "ba")), ("pointwise", points[1], ("single",))):
+    for kind, item, orders in (
+        ("pairwise", pairs[1], ("ab", "ba")),
+        ("pointwise", points[1], ("single",)),
+    ):
         full = item_to_sample(item, extra=extra).metadata or {}
         lean = item_to_sample(item, extra=extra, lean=True).metadata or {}
         for order in orders:

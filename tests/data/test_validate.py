@@ -33,17 +33,17 @@ _DELETE = object()
 
 # (line, field) of each defect planted in the broken pairwise file
 EXPECTED_PAIRWISE = {
-    (2, "area"),                              # missing field
-    (3, "idea_a.label"),                      # unknown label
-    (4, "pair_id"),                           # duplicate id
-    (5, "idea_b.idea_id"),                    # the pair's two ideas are identical
-    (5, "gold"),                              # ... so both carry the same label, which gold contradicts
-    (6, "idea_b.text"),                       # empty text
-    (7, ""),                                  # invalid UTF-8
-    (8, "idea_a.evidence.review_count"),      # wrong type
-    (8, "gold"),                              # wrong type
-    (9, "setup"),                             # unknown setup
-    (10, ""),                                 # truncated last line
+    (2, "area"),  # missing field
+    (3, "idea_a.label"),  # unknown label
+    (4, "pair_id"),  # duplicate id
+    (5, "idea_b.idea_id"),  # the pair's two ideas are identical
+    (5, "gold"),  # ... so both carry the same label, which gold contradicts
+    (6, "idea_b.text"),  # empty text
+    (7, ""),  # invalid UTF-8
+    (8, "idea_a.evidence.review_count"),  # wrong type
+    (8, "gold"),  # wrong type
+    (9, "setup"),  # unknown setup
+    (10, ""),  # truncated last line
 }
 
 
@@ -91,16 +91,24 @@ def test_every_defect_found_with_line_and_field(tmp_path: Path) -> None:
 def test_pointwise_defects(tmp_path: Path) -> None:
     p0, p1 = make_points(2)
     bad_gold = p1.to_dict() | {"gold": "novelish"}
-    wrong_label = p1.to_dict() | {"item_id": "item1b", "gold": "novel"}  # gold disagrees with idea.label
+    wrong_label = p1.to_dict() | {
+        "item_id": "item1b",
+        "gold": "novel",
+    }  # gold disagrees with idea.label
     not_object = [1, 2]
     path = tmp_path / "pointwise.jsonl"
-    path.write_text("\n".join(json.dumps(o) for o in (p0.to_dict(), bad_gold, wrong_label, not_object)) + "\n"
-                    "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps(o) for o in (p0.to_dict(), bad_gold, wrong_label, not_object)) + "\n"
+        "\n",
+        encoding="utf-8",
+    )
     _, problems = check_file(path)
     assert {(p.line, p.field) for p in problems} == {(2, "gold"), (3, "gold"), (4, ""), (5, "")}
 
 
-def test_validate_cli_lists_all_problems_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_cli_lists_all_problems_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "set").mkdir()
     broken = broken_pairwise(tmp_path / "set" / "pairwise.jsonl")
     write_items(tmp_path / "set" / "pointwise.jsonl", make_points())
@@ -110,23 +118,40 @@ def test_validate_cli_lists_all_problems_and_fails(tmp_path: Path, capsys: pytes
     reported = [line for line in out if line.startswith(str(broken))]
     assert len(reported) == len(EXPECTED_PAIRWISE)
     for line, field in EXPECTED_PAIRWISE:
-        assert any(r.startswith(f"{broken}:{line}: {field or '<line>'}:") for r in reported), (line, field)
-    assert out[-1] == f"FAILED: 2 file(s), 5 valid item(s), {len(EXPECTED_PAIRWISE)} problem(s) in 1 file(s)"
+        assert any(r.startswith(f"{broken}:{line}: {field or '<line>'}:") for r in reported), (
+            line,
+            field,
+        )
+    assert (
+        out[-1]
+        == f"FAILED: 2 file(s), 5 valid item(s), {len(EXPECTED_PAIRWISE)} problem(s) in 1 file(s)"
+    )
 
 
-def test_validate_cli_ok_and_missing(set_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(set_dir / "pairwise.jsonl"), str(set_dir / "pointwise.jsonl")]) == 0
-    assert capsys.readouterr().out.strip() == "OK: 2 file(s), 8 valid item(s), 0 problem(s) in 0 file(s)"
+def test_validate_cli_ok_and_missing(
+    set_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["validate", str(set_dir / "pairwise.jsonl"), str(set_dir / "pointwise.jsonl")]) == 0
+    )
+    assert (
+        capsys.readouterr().out.strip()
+        == "OK: 2 file(s), 8 valid item(s), 0 problem(s) in 0 file(s)"
+    )
     assert main(["validate", str(tmp_path / "nope.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
 
 
-def test_validate_cli_checks_manifest_hashes(set_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_cli_checks_manifest_hashes(
+    set_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from judgeaudit.data.manifest import write_manifest
 
     write_manifest(set_dir, source={}, command="c")
     items = read_items(set_dir / "pointwise.jsonl")
-    write_items(set_dir / "pointwise.jsonl", list(reversed(items)))  # still valid, but not what was built
+    write_items(
+        set_dir / "pointwise.jsonl", list(reversed(items))
+    )  # still valid, but not what was built
     assert main(["validate", str(set_dir)]) == 1
     assert "files.pointwise.jsonl.sha256" in capsys.readouterr().out
     assert main(["validate", "--no-manifest", str(set_dir)]) == 0
@@ -174,7 +199,9 @@ def test_write_read_round_trip_is_canonical(tmp_path: Path) -> None:
     assert path.read_bytes() == first
 
 
-def test_validate_dir_skips_other_jsonl_visibly(set_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_dir_skips_other_jsonl_visibly(
+    set_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (set_dir / "corpus.jsonl").write_text('{"not": "a contract item"}\n', encoding="utf-8")
     assert main(["validate", str(set_dir)]) == 0
     out = capsys.readouterr().out
@@ -187,7 +214,10 @@ def test_duplicate_found_even_when_first_occurrence_is_broken(tmp_path: Path) ->
     p0, p1 = make_pairs(2)
     first = p0.to_dict() | {"gold": "x"}
     path = tmp_path / "pairwise.jsonl"
-    path.write_text("\n".join(json.dumps(o) for o in (first, p1.to_dict(), p0.to_dict())) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps(o) for o in (first, p1.to_dict(), p0.to_dict())) + "\n",
+        encoding="utf-8",
+    )
     _, problems = check_file(path)
     assert [(p.line, p.field) for p in problems] == [(1, "gold"), (3, "pair_id")]
 
@@ -195,14 +225,18 @@ def test_duplicate_found_even_when_first_occurrence_is_broken(tmp_path: Path) ->
 def test_duplicate_line_still_gets_its_own_problems(tmp_path: Path) -> None:
     p0, _ = make_pairs(2)
     path = tmp_path / "pairwise.jsonl"
-    path.write_text("\n".join(json.dumps(o) for o in (p0.to_dict(), p0.to_dict() | {"gold": "x"})) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps(o) for o in (p0.to_dict(), p0.to_dict() | {"gold": "x"})) + "\n",
+        encoding="utf-8",
+    )
     items, problems = check_file(path)
     assert [(p.line, p.field) for p in problems] == [(2, "pair_id"), (2, "gold")]
     assert len(items) == 1
 
 
-def test_plan_variant_must_agree_with_abstract_file(set_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plan_variant_must_agree_with_abstract_file(
+    set_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from judgeaudit.data.sets import variant_problems
 
     assert variant_problems(set_dir) == []
@@ -211,10 +245,19 @@ def test_plan_variant_must_agree_with_abstract_file(set_dir: Path, capsys: pytes
     relabelled = json.loads(json.dumps(plan[0]))  # same idea ids, labels exchanged, other area
     relabelled["idea_a"]["label"], relabelled["idea_b"]["label"] = "not_novel", "novel"
     relabelled["gold"] = "b"
-    relabelled["area"] = relabelled["idea_a"]["area"] = relabelled["idea_b"]["area"] = "optimization"
+    relabelled["area"] = relabelled["idea_a"]["area"] = relabelled["idea_b"]["area"] = (
+        "optimization"
+    )
     path = set_dir / "pairwise_plan.jsonl"
     path.write_text(json.dumps(relabelled) + "\n" + json.dumps(swapped) + "\n", encoding="utf-8")
     assert check_file(path)[1] == []  # valid on its own; a position swap alone is no problem
-    assert [(p.line, p.field) for p in variant_problems(set_dir)] == [(1, "area"), (1, "idea_a.label"), (1, "idea_b.label")]
+    assert [(p.line, p.field) for p in variant_problems(set_dir)] == [
+        (1, "area"),
+        (1, "idea_a.label"),
+        (1, "idea_b.label"),
+    ]
     assert main(["validate", str(set_dir)]) == 1
-    assert "pairwise_plan.jsonl:1: idea_a.label: idea 'n0' is 'not_novel' here but 'novel' in pairwise.jsonl" in capsys.readouterr().out
+    assert (
+        "pairwise_plan.jsonl:1: idea_a.label: idea 'n0' is 'not_novel' here but 'novel' in pairwise.jsonl"
+        in capsys.readouterr().out
+    )

@@ -22,18 +22,37 @@ def votes(*verdicts: str, members: tuple[str, ...] = THREE) -> dict[str, str]:
     return dict(zip(members, verdicts, strict=True))
 
 
-def call(member: str, verdict: str, order: str = "ab", index: int = 0, error: str | None = None) -> dict[str, Any]:
-    return {"member": member, "verdict": verdict, "order": order, "call_index": index, "error": error}
+def call(
+    member: str, verdict: str, order: str = "ab", index: int = 0, error: str | None = None
+) -> dict[str, Any]:
+    return {
+        "member": member,
+        "verdict": verdict,
+        "order": order,
+        "call_index": index,
+        "error": error,
+    }
 
 
-@pytest.mark.parametrize(("verdicts", "expected", "no_majority"), [
-    (("a", "a", "b"), "a", False),  # 2 of 3
-    (("b", "tie", "b"), "b", False),
-    (("a", "b", "tie"), "tie", True),  # one each: no option has more than half, the tie rule says tie
-    (("tie", "tie", "a"), "tie", False),  # two members said tie: a majority for tie, not the tie rule
-    (("a", "b", "invalid"), "tie", True),  # 1 of 2 answering members is not more than half
-    (("a", "a", "error"), "a", False),  # 2 of 2 answering
-])
+@pytest.mark.parametrize(
+    ("verdicts", "expected", "no_majority"),
+    [
+        (("a", "a", "b"), "a", False),  # 2 of 3
+        (("b", "tie", "b"), "b", False),
+        (
+            ("a", "b", "tie"),
+            "tie",
+            True,
+        ),  # one each: no option has more than half, the tie rule says tie
+        (
+            ("tie", "tie", "a"),
+            "tie",
+            False,
+        ),  # two members said tie: a majority for tie, not the tie rule
+        (("a", "b", "invalid"), "tie", True),  # 1 of 2 answering members is not more than half
+        (("a", "a", "error"), "a", False),  # 2 of 2 answering
+    ],
+)
 def test_pairwise_majority(verdicts: tuple[str, ...], expected: str, no_majority: bool) -> None:
     outcome = panel_outcome("pairwise", votes(*verdicts), PanelRule(THREE))
     assert (outcome.verdict, outcome.no_majority) == (expected, no_majority)
@@ -44,18 +63,28 @@ def test_pairwise_majority(verdicts: tuple[str, ...], expected: str, no_majority
 @pytest.mark.parametrize("split_rule", ["not_novel", "novel", "invalid"])
 def test_pointwise_split_goes_to_the_split_rule(split_rule: str) -> None:
     members = ("p", "q", "r", "s")
-    outcome = panel_outcome("pointwise", votes("novel", "novel", "not_novel", "not_novel", members=members),
-                            PanelRule(members), split_rule)  # type: ignore[arg-type]
+    outcome = panel_outcome(
+        "pointwise",
+        votes("novel", "novel", "not_novel", "not_novel", members=members),
+        PanelRule(members),
+        split_rule,
+    )  # type: ignore[arg-type]
     assert (outcome.verdict, outcome.no_majority, outcome.answered) == (split_rule, True, 4)
-    clear = panel_outcome("pointwise", votes("novel", "novel", "not_novel", "invalid", members=members),
-                          PanelRule(members), split_rule)  # type: ignore[arg-type]
+    clear = panel_outcome(
+        "pointwise",
+        votes("novel", "novel", "not_novel", "invalid", members=members),
+        PanelRule(members),
+        split_rule,
+    )  # type: ignore[arg-type]
     assert (clear.verdict, clear.no_majority, clear.answered) == ("novel", False, 3)
 
 
 def test_unanimity_or_tie() -> None:
     rule = PanelRule(THREE, "unanimity")
     assert panel_outcome("pairwise", votes("b", "b", "b"), rule).verdict == "b"
-    assert panel_outcome("pairwise", votes("b", "b", "invalid"), rule).verdict == "b"  # abstainers do not break it
+    assert (
+        panel_outcome("pairwise", votes("b", "b", "invalid"), rule).verdict == "b"
+    )  # abstainers do not break it
     dissent = panel_outcome("pairwise", votes("b", "b", "a"), rule)
     assert (dissent.verdict, dissent.no_majority) == ("tie", True)  # a majority is not unanimity
     point = panel_outcome("pointwise", votes("novel", "novel", "not_novel"), rule, "not_novel")
@@ -91,49 +120,72 @@ def test_quorum_below_it_is_error_when_a_member_failed_else_invalid() -> None:
 
 
 def test_every_member_failing_is_error() -> None:
-    outcome = panel_outcome("pointwise", votes("error", "error", "error"), PanelRule(THREE, quorum=1))
+    outcome = panel_outcome(
+        "pointwise", votes("error", "error", "error"), PanelRule(THREE, quorum=1)
+    )
     assert (outcome.verdict, outcome.answered) == ("error", 0)
 
 
 def test_member_verdicts_aggregate_each_members_own_calls() -> None:
     rule = PanelRule(THREE)
     calls = [
-        call("p", "a"), call("p", "a", "ba"),  # both orders agree: a
-        call("q", "a"), call("q", "b", "ba"),  # the orders disagree: mean 0.5, a tie
-        call("r", "error", error="refused"), call("r", "b", "ba"),  # one call failed, the other answered
+        call("p", "a"),
+        call("p", "a", "ba"),  # both orders agree: a
+        call("q", "a"),
+        call("q", "b", "ba"),  # the orders disagree: mean 0.5, a tie
+        call("r", "error", error="refused"),
+        call("r", "b", "ba"),  # one call failed, the other answered
     ]
     assert member_verdicts("pairwise", calls, rule) == {"p": "a", "q": "tie", "r": "b"}
     outcome = panel_calls_outcome("pairwise", calls, rule)
     assert (outcome.verdict, outcome.no_majority) == ("tie", True)  # a, tie, b
-    assert member_verdicts("pairwise", calls[:2], rule) == {"p": "a", "q": "error", "r": "error"}  # no call: error
+    assert member_verdicts("pairwise", calls[:2], rule) == {
+        "p": "a",
+        "q": "error",
+        "r": "error",
+    }  # no call: error
     with pytest.raises(ValueError, match="member 'z'"):
         member_verdicts("pairwise", [call("z", "a")], rule)
 
 
 def test_failure_line_names_the_members_and_the_answers() -> None:
     rule = PanelRule(THREE)
-    calls = [call("p", "a"), call("q", "a"), call("r", "error", error="connection refused at http://127.0.0.1:9/v1")]
+    calls = [
+        call("p", "a"),
+        call("q", "a"),
+        call("r", "error", error="connection refused at http://127.0.0.1:9/v1"),
+    ]
     decided = panel_calls_outcome("pairwise", calls, rule)
-    assert panel_failure(calls, decided, rule) == ("1 of 3 calls failed (member r; 2 of 3 members answered, 2 needed): "
-                                                   "connection refused at http://127.0.0.1:9/v1")
+    assert panel_failure(calls, decided, rule) == (
+        "1 of 3 calls failed (member r; 2 of 3 members answered, 2 needed): "
+        "connection refused at http://127.0.0.1:9/v1"
+    )
     calls[1] = call("q", "error", error="timeout")
     undecided = panel_calls_outcome("pairwise", calls, rule)
     assert undecided.verdict == "error"
-    assert panel_failure(calls, undecided, rule) == ("could not judge: 2 of 3 calls failed (members q, r; 1 of 3 "
-                                                     "members answered, 2 needed): timeout")
+    assert panel_failure(calls, undecided, rule) == (
+        "could not judge: 2 of 3 calls failed (members q, r; 1 of 3 "
+        "members answered, 2 needed): timeout"
+    )
     assert panel_failure([call("p", "a")] * 3, decided, rule) is None
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"members": ("p",)}, "at least 2 members"),
-    ({"members": ("p", "p", "q")}, "member name.s. p given twice"),
-    ({"members": THREE, "rule": "plurality"}, "panel_rule must be one of majority, weighted, unanimity"),
-    ({"members": THREE, "quorum": 4}, "panel_quorum must be 0"),
-    ({"members": THREE, "quorum": -1}, "panel_quorum must be 0"),
-    ({"members": THREE, "rule": "weighted"}, "a weight for each of the 3 members"),
-    ({"members": THREE, "rule": "weighted", "weights": (1, 0, 1)}, "positive numbers"),
-    ({"members": THREE, "weights": (2, 1, 1)}, "only to panel_rule=weighted"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"members": ("p",)}, "at least 2 members"),
+        ({"members": ("p", "p", "q")}, "member name.s. p given twice"),
+        (
+            {"members": THREE, "rule": "plurality"},
+            "panel_rule must be one of majority, weighted, unanimity",
+        ),
+        ({"members": THREE, "quorum": 4}, "panel_quorum must be 0"),
+        ({"members": THREE, "quorum": -1}, "panel_quorum must be 0"),
+        ({"members": THREE, "rule": "weighted"}, "a weight for each of the 3 members"),
+        ({"members": THREE, "rule": "weighted", "weights": (1, 0, 1)}, "positive numbers"),
+        ({"members": THREE, "weights": (2, 1, 1)}, "only to panel_rule=weighted"),
+    ],
+)
 def test_rules_that_cannot_apply_are_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(PanelRuleError, match=message):
         PanelRule(**kwargs)

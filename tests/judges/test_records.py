@@ -24,9 +24,18 @@ def _retry_error(exc: Exception) -> RetryError:
 def test_error_text_unwraps_retry_error_and_redacts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-planted-0123456789abcdef")
     model = get_model("mockllm/model")
-    wrapped = _retry_error(ProviderCallError("connection refused at http://127.0.0.1:9/v1\n(key sk-planted-0123456789abcdef)"))
-    assert error_text(wrapped, model) == "connection refused at http://127.0.0.1:9/v1 (key <redacted>)"
-    assert error_text(_retry_error(TimeoutError("read timed out")), model) == "TimeoutError: read timed out"
+    wrapped = _retry_error(
+        ProviderCallError(
+            "connection refused at http://127.0.0.1:9/v1\n(key sk-planted-0123456789abcdef)"
+        )
+    )
+    assert (
+        error_text(wrapped, model) == "connection refused at http://127.0.0.1:9/v1 (key <redacted>)"
+    )
+    assert (
+        error_text(_retry_error(TimeoutError("read timed out")), model)
+        == "TimeoutError: read timed out"
+    )
     assert error_text(ValueError(""), model) == "ValueError"
 
 
@@ -44,11 +53,32 @@ def test_failure_summary_and_leave_records_raise() -> None:
     from inspect_ai.solver import TaskState
 
     bad = failed_call("ab", 0, "connection refused at http://127.0.0.1:9/v1").to_dict()
-    good = {**bad, "verdict": "a", "shown_verdict": "a", "parse": "strict", "error": None, "call_index": 1}
+    good = {
+        **bad,
+        "verdict": "a",
+        "shown_verdict": "a",
+        "parse": "strict",
+        "error": None,
+        "call_index": 1,
+    }
     assert failure_summary([good]) is None
-    assert failure_summary([bad, good]) == "1 of 2 calls failed: connection refused at http://127.0.0.1:9/v1"
-    assert failure_summary([bad, bad]) == "could not judge: 2 of 2 calls failed: connection refused at http://127.0.0.1:9/v1"
-    state = TaskState(model="mockllm/model", sample_id="s", epoch=1, input="x", messages=[ChatMessageUser(content="x")])  # type: ignore[arg-type]
-    with pytest.raises(CallsFailed, match=r"^could not judge: 1 of 1 calls failed: connection refused"):
+    assert (
+        failure_summary([bad, good])
+        == "1 of 2 calls failed: connection refused at http://127.0.0.1:9/v1"
+    )
+    assert (
+        failure_summary([bad, bad])
+        == "could not judge: 2 of 2 calls failed: connection refused at http://127.0.0.1:9/v1"
+    )
+    state = TaskState(
+        model="mockllm/model",
+        sample_id="s",
+        epoch=1,
+        input="x",
+        messages=[ChatMessageUser(content="x")],
+    )  # type: ignore[arg-type]
+    with pytest.raises(
+        CallsFailed, match=r"^could not judge: 1 of 1 calls failed: connection refused"
+    ):
         leave_records(state, [bad], "reference", ["ab"], 1)
     assert state.messages[-1].metadata is not None  # the records are left before the raise

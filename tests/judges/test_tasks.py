@@ -84,7 +84,9 @@ def other(letter: str) -> str:
     return "B" if letter == "A" else "A"
 
 
-def run(task: Any, judge: ScriptedJudge, tmp_path: Path, status: str = "success", **kwargs: Any) -> EvalLog:
+def run(
+    task: Any, judge: ScriptedJudge, tmp_path: Path, status: str = "success", **kwargs: Any
+) -> EvalLog:
     """One eval with the scripted judge; asserts the log's status (success unless told)."""
     log = eval(task, model=judge.model(), log_dir=str(tmp_path / "logs"), display="none", **kwargs)[
         0
@@ -205,10 +207,22 @@ def test_pairwise_metrics_match_hand_computed_values(tmp_path: Path) -> None:
         s0["schema"] == "judgeaudit.score/4" and s0["prompt"] == "reference" and s0["probe"] is None
     )
     # The score carries only per-sample fields; what every sample shares is in the task metadata.
-    assert set(scores(log)["pair0"].metadata) == {"gold", "calls", "k", "both_orders", "split", "prompt", "calls_failed"}
+    assert set(scores(log)["pair0"].metadata) == {
+        "gold",
+        "calls",
+        "k",
+        "both_orders",
+        "split",
+        "prompt",
+        "calls_failed",
+    }
     # Score.value: 1.0 exactly when the verdict is the gold label; no explanation when every call answered
-    assert all(s.value == float(s.answer == (s.metadata or {})["gold"]) for s in scores(log).values())
-    assert {s.value for s in scores(log).values()} == {0.0, 1.0} and all(s.explanation is None for s in scores(log).values())
+    assert all(
+        s.value == float(s.answer == (s.metadata or {})["gold"]) for s in scores(log).values()
+    )
+    assert {s.value for s in scores(log).values()} == {0.0, 1.0} and all(
+        s.explanation is None for s in scores(log).values()
+    )
     assert log.eval.metadata["judgeaudit"]["judge"] == s0["judge"] == "prompted"
     assert log.eval.metadata["judgeaudit"]["split_rule"] == s0["split_rule"] == "not_novel"
     assert s0["human"]["a"]["rating_mean"] == 7.5
@@ -293,7 +307,11 @@ def test_invalid_outputs_are_never_coerced(tmp_path: Path) -> None:
     log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), judge, tmp_path)
     m = metrics(log)
     # every verdict invalid: accuracies are not reported as numbers (stats status all_invalid)
-    assert m["invalid_rate"] == 1.0 and math.isnan(m["strict_accuracy"]) and math.isnan(m["soft_accuracy"])
+    assert (
+        m["invalid_rate"] == 1.0
+        and math.isnan(m["strict_accuracy"])
+        and math.isnan(m["soft_accuracy"])
+    )
     for score in scores(log).values():
         assert score.answer == "invalid"
         assert all(
@@ -312,11 +330,16 @@ def test_a_failed_call_is_an_error_and_errors_the_sample(tmp_path: Path) -> None
         return f"Verdict: {marker_position(text)}"
 
     log = run(
-        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path, status="error"
+        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES),
+        ScriptedJudge(policy),
+        tmp_path,
+        status="error",
     )
     score = scores(log)["pair0"]
     calls = score.metadata["calls"]
-    assert calls[0]["parse"] == "error" and calls[0]["verdict"] == calls[0]["shown_verdict"] == "error"
+    assert (
+        calls[0]["parse"] == "error" and calls[0]["verdict"] == calls[0]["shown_verdict"] == "error"
+    )
     assert calls[0]["error"] == "RuntimeError: upstream returned 503"
     assert calls[1]["parse"] == "strict" and calls[1]["error"] is None
     assert score.answer == "a"  # the valid call still decides the item
@@ -324,8 +347,15 @@ def test_a_failed_call_is_an_error_and_errors_the_sample(tmp_path: Path) -> None
     assert score.metadata["error"] == "1 of 2 calls failed: RuntimeError: upstream returned 503"
     assert log.samples is not None
     errored = {str(s.id): s.error.message for s in log.samples if s.error is not None}
-    assert list(errored) == ["pair0"] and "1 of 2 calls failed: RuntimeError: upstream returned 503" in errored["pair0"]
-    assert all(s["calls_failed"] == 0 and s["error"] is None for key, s in units(log).items() if key != "pair0")
+    assert (
+        list(errored) == ["pair0"]
+        and "1 of 2 calls failed: RuntimeError: upstream returned 503" in errored["pair0"]
+    )
+    assert all(
+        s["calls_failed"] == 0 and s["error"] is None
+        for key, s in units(log).items()
+        if key != "pair0"
+    )
     assert metrics(log)["strict_accuracy"] == 1.0 and metrics(log)["error_rate"] == 0.0
 
 
@@ -338,8 +368,12 @@ def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None
             raise ConnectionRefusedError("connection refused at http://127.0.0.1:9/v1")
         return f"Verdict: {marker_position(text)}"
 
-    log = run(novelty_pairwise(dataset=TINY, k=2, both_orders=True, resamples=RESAMPLES), ScriptedJudge(policy),
-              tmp_path, status="error")
+    log = run(
+        novelty_pairwise(dataset=TINY, k=2, both_orders=True, resamples=RESAMPLES),
+        ScriptedJudge(policy),
+        tmp_path,
+        status="error",
+    )
     score = scores(log)["pair0"]
     assert score.answer == units(log)["pair0"]["verdict"] == "error"
     assert [c["verdict"] for c in score.metadata["calls"]] == ["error"] * 4
@@ -348,7 +382,9 @@ def test_an_item_whose_every_call_failed_is_scored_error(tmp_path: Path) -> None
     assert score.value == 0.0  # an error is never the gold label
     assert score.explanation == cause  # the explanation is the failure's one line
     n = len(scores(log))
-    assert metrics(log)["error_rate"] == pytest.approx(1 / n) and metrics(log)["invalid_rate"] == 0.0
+    assert (
+        metrics(log)["error_rate"] == pytest.approx(1 / n) and metrics(log)["invalid_rate"] == 0.0
+    )
     assert log.samples is not None
     assert [cause in s.error.message for s in log.samples if s.error is not None] == [True]
 
@@ -600,8 +636,16 @@ def test_inspect_metrics_are_point_estimates_of_the_stats_definitions() -> None:
         values.update(compute(sample_scores))  # type: ignore[operator, arg-type]
     # by hand: 3 correct of 7; soft 3.5 / 7; decided (a or b) 4, 3 of them correct; 1 tie,
     # 1 invalid, 1 error of 7 (invalid and error are wrong, and counted apart)
-    assert values == pytest.approx({"strict_accuracy": 3 / 7, "soft_accuracy": 0.5, "accuracy_no_ties": 0.75,
-                                    "tie_rate": 1 / 7, "invalid_rate": 1 / 7, "error_rate": 1 / 7})
+    assert values == pytest.approx(
+        {
+            "strict_accuracy": 3 / 7,
+            "soft_accuracy": 0.5,
+            "accuracy_no_ties": 0.75,
+            "tie_rate": 1 / 7,
+            "invalid_rate": 1 / 7,
+            "error_rate": 1 / 7,
+        }
+    )
 
 
 def _mixed_policy(text: str, index: int) -> str:
@@ -611,7 +655,12 @@ def _mixed_policy(text: str, index: int) -> str:
         return ("Verdict: NOVEL" if novel else "Verdict: NOT NOVEL") if len(text) % 3 else "no idea"
     pos = marker_position(text)
     choice = (len(text) + index) % 4
-    return [f"Verdict: {pos}", f"Verdict: {other(pos)}", f"I lean to {pos}.\nVerdict:{pos}", "cannot say"][choice]
+    return [
+        f"Verdict: {pos}",
+        f"Verdict: {other(pos)}",
+        f"I lean to {pos}.\nVerdict:{pos}",
+        "cannot say",
+    ][choice]
 
 
 def _logged_metadata(logdir: Path) -> list[dict[str, Any]]:
@@ -633,7 +682,9 @@ def _report(logdir: Path) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
     frame, groups, data = compute_report(loaded, resamples=RESAMPLES)
     assert loaded.skipped_logs == [] and loaded.skipped_samples == []
     frame = frame.drop(columns=["log", "eval_id", "created"]).reset_index(drop=True)
-    data = {key: value for key, value in data.items() if key != "input"} | {"rows": data["input"]["rows"]}
+    data = {key: value for key, value in data.items() if key != "input"} | {
+        "rows": data["input"]["rows"]
+    }
     return frame, jsonable(groups), jsonable(data)
 
 
@@ -656,43 +707,59 @@ def test_lean_metadata_report_equals_full_metadata_report(
         prompts = []
         for make, args in configs:
             judge = ScriptedJudge(_mixed_policy)
-            [log] = eval(make(dataset=TINY, resamples=RESAMPLES, cache=False, **args), model=judge.model(),
-                         log_dir=str(logdir), display="none")
+            [log] = eval(
+                make(dataset=TINY, resamples=RESAMPLES, cache=False, **args),
+                model=judge.model(),
+                log_dir=str(logdir),
+                display="none",
+            )
             assert log.status == "success", log.error
             prompts.extend(sorted(text for text, _ in judge.calls))
         return prompts
 
     lean_prompts = run_all(tmp_path / "lean")
     full_dataset = build.judge_dataset  # the same arms, never lean: the full item in every sample
-    monkeypatch.setattr(build, "judge_dataset", lambda *args: full_dataset(*args[:5], None, *args[6:]))
+    monkeypatch.setattr(
+        build, "judge_dataset", lambda *args: full_dataset(*args[:5], None, *args[6:])
+    )
     full_prompts = run_all(tmp_path / "full")
 
     assert lean_prompts == full_prompts and len(lean_prompts) == 24 + 18 + 12 + 18 + 18
     lean_meta, full_meta = _logged_metadata(tmp_path / "lean"), _logged_metadata(tmp_path / "full")
     assert len(lean_meta) == len(full_meta) == 6 + 18 + 12 + 6 + 18
     assert all("item" not in m for m in lean_meta)
-    assert all(m["input_rendered"] is True for m in lean_meta)  # each input is its first call's prompt
+    assert all(
+        m["input_rendered"] is True for m in lean_meta
+    )  # each input is its first call's prompt
     assert not any("gold" in m or "kind" in m for m in lean_meta)  # the target and a task field
-    assert sum("texts" in m for m in lean_meta) == 6  # the both-order samples: the solver renders ba from them
+    assert (
+        sum("texts" in m for m in lean_meta) == 6
+    )  # the both-order samples: the solver renders ba from them
     assert all("item" in m and "texts" not in m for m in full_meta)
 
     lean_frame, lean_groups, lean_data = _report(tmp_path / "lean")
     full_frame, full_groups, full_data = _report(tmp_path / "full")
-    assert len(lean_frame) >= len(lean_meta) and lean_frame["verdict"].nunique() >= 4  # + re-aggregations
+    assert (
+        len(lean_frame) >= len(lean_meta) and lean_frame["verdict"].nunique() >= 4
+    )  # + re-aggregations
     assert set(lean_frame["probe"].dropna()) == {"presumption", "position"}
     pd_testing = pytest.importorskip("pandas.testing")
     pd_testing.assert_frame_equal(lean_frame, full_frame)
     assert lean_groups == full_groups and lean_data == full_data
 
 
-def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_item(tmp_path: Path) -> None:
+def test_prompted_sample_shows_its_first_prompt_and_retrieval_keeps_the_full_item(
+    tmp_path: Path,
+) -> None:
     """A lean sample's input is its first call's prompt (the arm's order: the position probe forces
     one), sent as it is and shown unchanged (no logged change of the first message); with retrieval
     the samples keep the full contract item the retriever's exclusion reads."""
     from judgeaudit.data.samples import load_items
 
     judge = ScriptedJudge(lambda t, i: f"Verdict: {marker_position(t)}")
-    log = run(novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path)
+    log = run(
+        novelty_pairwise(dataset=TINY, probe="position", resamples=RESAMPLES), judge, tmp_path
+    )
     assert log.samples is not None
     for sample in map(resolve_sample_attachments, log.samples):
         [prompt] = [m.text for m in sample.messages if m.role == "user"]
@@ -719,24 +786,37 @@ def test_call_records_reach_the_scorer_on_the_answer_message(tmp_path: Path) -> 
             raise RuntimeError("upstream returned 503")
         return f"Verdict: {marker_position(text)}"
 
-    log = run(novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES), ScriptedJudge(policy), tmp_path,
-              status="error")
+    log = run(
+        novelty_pairwise(dataset=TINY, k=2, resamples=RESAMPLES),
+        ScriptedJudge(policy),
+        tmp_path,
+        status="error",
+    )
     assert log.samples is not None
     for sample in log.samples:
         answer = sample.messages[-1]
-        assert [m.role for m in sample.messages] == ["user", "assistant"] and answer.metadata is not None
+        assert [m.role for m in sample.messages] == [
+            "user",
+            "assistant",
+        ] and answer.metadata is not None
         assert isinstance(answer.metadata[RECORD_KEY], str)
         record = json.loads(answer.metadata[RECORD_KEY])
         assert record["plan"] == {"prompt": "reference", "orders": ["ab"], "k": 2}
         # the raw reply that is the answer's own text is logged once, as the answer
-        carried = [{**c, "raw": answer.text if c["raw"] is None else c["raw"]} for c in record["calls"]]
+        carried = [
+            {**c, "raw": answer.text if c["raw"] is None else c["raw"]} for c in record["calls"]
+        ]
         assert carried == sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
         assert [c["raw"] is None for c in record["calls"]] == [
-            c["raw"] == answer.text for c in sample.scores["novelty"].metadata["calls"]]  # type: ignore[index]
+            c["raw"] == answer.text for c in sample.scores["novelty"].metadata["calls"]
+        ]  # type: ignore[index]
         assert any(c["raw"] is None for c in record["calls"])
         assert not sample.store and not any(e.event == "store" for e in sample.events)
     failed = next(s for s in log.samples if str(s.id) == "pair0")
-    assert failed.messages[-1].text == "" and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"  # type: ignore[index]
+    assert (
+        failed.messages[-1].text == ""
+        and failed.scores["novelty"].metadata["calls"][0]["parse"] == "error"
+    )  # type: ignore[index]
 
 
 def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
@@ -753,7 +833,9 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
 
     one = first_sample("pairwise", False)
     full = item_to_sample(load_items(TINY, "pairwise")[0]).metadata or {}
-    assert one.metadata is not None and one.input == render_call("pairwise", "reference", full, "ab")
+    assert one.metadata is not None and one.input == render_call(
+        "pairwise", "reference", full, "ab"
+    )
     assert one.metadata[INPUT_RENDERED] is True and not {"texts", "item"} & set(one.metadata)
     assert not {"kind", "gold"} & set(one.metadata)  # a task field, and the sample's target
     assert one.target == full["gold"]
@@ -762,18 +844,29 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
     assert set(both.metadata["texts"]) == {"idea_a", "idea_b"}
     point = first_sample("pointwise", False)
     assert point.metadata is not None and "texts" not in point.metadata
-    assert point.input == render_call("pointwise", "reference", item_to_sample(load_items(TINY, "pointwise")[0]).metadata or {}, "single")
+    assert point.input == render_call(
+        "pointwise",
+        "reference",
+        item_to_sample(load_items(TINY, "pointwise")[0]).metadata or {},
+        "single",
+    )
 
-    log = run(novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES),
-              ScriptedJudge(lambda text, index: "Verdict: A"), tmp_path / "both")
+    log = run(
+        novelty_pairwise(dataset=TINY, both_orders=True, resamples=RESAMPLES),
+        ScriptedJudge(lambda text, index: "Verdict: A"),
+        tmp_path / "both",
+    )
     assert log.samples is not None
     first = resolve_sample_attachments(log.samples[0])
     prompts = [e.input[-1].text for e in first.events if e.event == "model"]
     assert len(prompts) == 2 and prompts[0] == first.input
     assert shown_ideas(prompts[1]) == shown_ideas(prompts[0])[::-1]
 
-    log = run(novelty_pointwise(dataset=TINY, k=2, resamples=RESAMPLES),
-              ScriptedJudge(lambda text, index: "Verdict: NOVEL"), tmp_path / "k2")
+    log = run(
+        novelty_pointwise(dataset=TINY, k=2, resamples=RESAMPLES),
+        ScriptedJudge(lambda text, index: "Verdict: NOVEL"),
+        tmp_path / "k2",
+    )
     assert log.samples is not None
     first = resolve_sample_attachments(log.samples[0])
     assert [e.input[-1].text for e in first.events if e.event == "model"] == [first.input] * 2
@@ -782,11 +875,19 @@ def test_a_lean_sample_carries_its_idea_texts_once(tmp_path: Path) -> None:
 def test_a_prompted_judge_without_a_model_is_an_error_not_a_verdict(tmp_path: Path) -> None:
     """`--model none` on an LLM judge: the eval ends with status error and the cause; the item is
     scored `error` (error rate 1, invalid rate 0), never a successful run of invalid verdicts."""
-    log = eval(novelty_pairwise(dataset=TINY, resamples=RESAMPLES), model="none", log_dir=str(tmp_path / "logs"),
-               display="none", limit=1)[0]
+    log = eval(
+        novelty_pairwise(dataset=TINY, resamples=RESAMPLES),
+        model="none",
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        limit=1,
+    )[0]
     assert log.status == "error" and log.samples
     sample = log.samples[0]
     assert sample.error is not None
-    assert "could not judge: 1 of 1 calls failed: PrerequisiteError: No model specified" in sample.error.message
+    assert (
+        "could not judge: 1 of 1 calls failed: PrerequisiteError: No model specified"
+        in sample.error.message
+    )
     assert scores(log)["pair0"].answer == "error"
     assert metrics(log)["error_rate"] == 1.0 and metrics(log)["invalid_rate"] == 0.0

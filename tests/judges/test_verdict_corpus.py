@@ -26,7 +26,12 @@ CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "verdict_corpus"
 EXCLUDED: dict[str, str] = {}
 
 
-FILES = ("pairwise.jsonl", "pointwise.jsonl", "shapes/shapes_pairwise.jsonl", "shapes/shapes_pointwise.jsonl")
+FILES = (
+    "pairwise.jsonl",
+    "pointwise.jsonl",
+    "shapes/shapes_pairwise.jsonl",
+    "shapes/shapes_pointwise.jsonl",
+)
 # The shapes corpus's categories of answers that do not commit, and the reason that names each shape.
 SHAPE_REASONS = {
     "hedge_on_verdict_line": parse.HEDGED,
@@ -38,9 +43,16 @@ SHAPE_REASONS = {
 }
 # Its clear controls, one or more mirroring each shape.
 SHAPE_CONTROLS = (
-    "clear_justified_line", "clear_justified_contrast", "clear_same_option_all_aspects", "clear_after_aspect_reasoning",
-    "clear_full_degree", "clear_yes_no_agrees", "clear_phrase_continuation", "clear_option_word_elsewhere",
-    "clear_after_hedged_reasoning", "clear_plain_wrapped",
+    "clear_justified_line",
+    "clear_justified_contrast",
+    "clear_same_option_all_aspects",
+    "clear_after_aspect_reasoning",
+    "clear_full_degree",
+    "clear_yes_no_agrees",
+    "clear_phrase_continuation",
+    "clear_option_word_elsewhere",
+    "clear_after_hedged_reasoning",
+    "clear_plain_wrapped",
 )
 
 
@@ -48,14 +60,22 @@ def load() -> list[dict[str, Any]]:
     """Every corpus entry of the four files."""
     rows = []
     for name in FILES:
-        rows += [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line]
+        rows += [
+            json.loads(line)
+            for line in (CORPUS / name).read_text(encoding="utf-8").splitlines()
+            if line
+        ]
     return rows
 
 
 def reading(row: dict[str, Any]) -> tuple[str, str | None]:
     """(verdict, reason) of one entry, parsed with its labels and idea texts."""
-    parsed = parse_verdict(row["output"], row["kind"], labels=row.get("labels") or "AB",
-                           ideas=list(row["ideas"].values()))
+    parsed = parse_verdict(
+        row["output"],
+        row["kind"],
+        labels=row.get("labels") or "AB",
+        ideas=list(row["ideas"].values()),
+    )
     return parsed.verdict, parsed.reason
 
 
@@ -98,7 +118,9 @@ def test_no_reading_is_coerced() -> None:
 
 
 def test_no_clear_answer_is_lost() -> None:
-    lost = [(r["id"], r["category"], reading(r)[1]) for r in KEPT if outcome(r, reading(r)[0]) == "lost"]
+    lost = [
+        (r["id"], r["category"], reading(r)[1]) for r in KEPT if outcome(r, reading(r)[0]) == "lost"
+    ]
     assert lost == []
 
 
@@ -112,7 +134,11 @@ def test_every_invalid_reading_has_a_reason_of_the_vocabulary() -> None:
 def test_shapes_cover_every_shape_and_control_in_both_kinds() -> None:
     seen = Counter((r["category"], r["kind"]) for r in SHAPES)
     for category in (*SHAPE_REASONS, *SHAPE_CONTROLS):
-        kinds = {"pointwise"} if category in ("yes_no_contradicts", "clear_yes_no_agrees") else {"pairwise", "pointwise"}
+        kinds = (
+            {"pointwise"}
+            if category in ("yes_no_contradicts", "clear_yes_no_agrees")
+            else {"pairwise", "pointwise"}
+        )
         if category in ("clear_justified_contrast", "clear_after_aspect_reasoning"):
             kinds = {"pairwise"}  # the justification names the other idea
         assert all(seen[(category, kind)] >= 10 for kind in kinds), category
@@ -142,11 +168,20 @@ def test_common_wrappers_are_read(category: str) -> None:
 
 if __name__ == "__main__":
     counts = figures(KEPT)
-    print(f"{len(KEPT)} entries ({len(EXCLUDED)} excluded): correct {counts['correct']}, "
-          f"read invalid {counts['read_invalid']}, coerced {counts['coerced']}, "
-          f"clear answers lost {counts['lost']} of {counts['expected_valid']}")
+    print(
+        f"{len(KEPT)} entries ({len(EXCLUDED)} excluded): correct {counts['correct']}, "
+        f"read invalid {counts['read_invalid']}, coerced {counts['coerced']}, "
+        f"clear answers lost {counts['lost']} of {counts['expected_valid']}"
+    )
     for row in KEPT:
         verdict, reason = reading(row)
         if outcome(row, verdict) != "correct":
-            print(outcome(row, verdict), row["id"], row["category"], row["expected"], verdict, reason,
-                  json.dumps(row["output"][-160:]))
+            print(
+                outcome(row, verdict),
+                row["id"],
+                row["category"],
+                row["expected"],
+                verdict,
+                reason,
+                json.dumps(row["output"][-160:]),
+            )

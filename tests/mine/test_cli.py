@@ -20,10 +20,18 @@ def test_the_help_quotes_the_owning_modules_values() -> None:
 def test_mine_and_its_llm_pass_actions_name_their_handlers() -> None:
     parser = build_parser()
     plain = parser.parse_args(["mine", "--source", "snapshot:x"])
-    assert plain.func.load() is handle_mine and plain.novel_min_rating == 6.0 and plain.exclude_area is None
+    assert (
+        plain.func.load() is handle_mine
+        and plain.novel_min_rating == 6.0
+        and plain.exclude_area is None
+    )
     loose = parser.parse_args(["mine", "--novel-min-rating", "none", "--not-novel-max-rating", "3"])
     assert loose.novel_min_rating is None and loose.not_novel_max_rating == 3.0
     units = parser.parse_args(["mine", "--extractor", "litellm/m", "units", "--write", "u.jsonl"])
-    assert units.func.load() is handle_units and units.write == "u.jsonl" and units.extractor == "litellm/m"
+    assert (
+        units.func.load() is handle_units
+        and units.write == "u.jsonl"
+        and units.extractor == "litellm/m"
+    )
     answers = parser.parse_args(["mine", "answers", "--units", "u.jsonl", "--answers", "a.jsonl"])
     assert answers.func.load() is handle_answers and answers.answers_cache is None

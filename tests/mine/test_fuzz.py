@@ -10,14 +10,23 @@ from pathlib import Path
 from mine_fuzz import Case, encode, fixture_notes, fuzz, run, write_cache
 
 
-def test_a_small_fuzz_budget_has_no_traceback_no_lost_note_and_no_corrupted_label(tmp_path: Path) -> None:
+def test_a_small_fuzz_budget_has_no_traceback_no_lost_note_and_no_corrupted_label(
+    tmp_path: Path,
+) -> None:
     report = fuzz(5, tmp_path, seed=7)
     assert report.runs == 5
     assert report.to_dict()["failures"] == []
-    assert (report.tracebacks, report.unaccounted, report.invalid_outputs, report.corrupted_labels) == (0, 0, 0, 0)
+    assert (
+        report.tracebacks,
+        report.unaccounted,
+        report.invalid_outputs,
+        report.corrupted_labels,
+    ) == (0, 0, 0, 0)
 
 
-def test_the_checks_can_fail_a_forum_collision_would_show_as_a_corrupted_label(tmp_path: Path) -> None:
+def test_the_checks_can_fail_a_forum_collision_would_show_as_a_corrupted_label(
+    tmp_path: Path,
+) -> None:
     # Replace one kept paper's notes by another paper's under its id: the labels must differ from the clean run,
     # which is exactly what the fuzzer's label check compares (so it is able to fail).
     notes = fixture_notes()

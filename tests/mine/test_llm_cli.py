@@ -50,10 +50,20 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         prompt = body["messages"][-1]["content"]
         type(self).requests.append(self.path)
-        payload = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
-                   "choices": [{"index": 0, "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": answer_for(prompt)}}],
-                   "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
+        payload = {
+            "id": "stub",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": answer_for(prompt)},
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        }
         data = json.dumps(payload).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -81,9 +91,21 @@ def stub_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 @pytest.mark.slow
 def test_llm_extractor_run_verifies_quotes_and_caches(stub_model: str, tmp_path: Path) -> None:
-    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model",
-            "--sanitiser", "litellm/openai/stub-model", "--api-base", stub_model,
-            "--llm-cache", str(tmp_path / "llm"), "--no-progress", *LOOSE]
+    args = [
+        "mine",
+        "--source",
+        f"snapshot:{FIXTURE}",
+        "--extractor",
+        "litellm/openai/stub-model",
+        "--sanitiser",
+        "litellm/openai/stub-model",
+        "--api-base",
+        stub_model,
+        "--llm-cache",
+        str(tmp_path / "llm"),
+        "--no-progress",
+        *LOOSE,
+    ]
     assert main([*args, "--out", str(tmp_path / "a")]) == 0
     first_requests = len(_Handler.requests)
     assert first_requests > 0 and all(p.endswith("/chat/completions") for p in _Handler.requests)
@@ -106,23 +128,48 @@ def test_llm_extractor_run_verifies_quotes_and_caches(stub_model: str, tmp_path:
         assert (set_dir / name).read_bytes() == (tmp_path / "b" / "human_only" / name).read_bytes()
 
 
-def test_an_inspect_model_extractor_counts_unparsable_replies_and_keeps_nothing(tmp_path: Path,
-                                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_inspect_model_extractor_counts_unparsable_replies_and_keeps_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--extractor mockllm/model` goes through Inspect's model API; mockllm's default reply is not the JSON
     the prompt asks for, so every review sent is an unparsable failure, reported, and no paper is kept."""
-    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "mockllm/model", "--llm-cache",
-            str(tmp_path / "llm"), "--no-progress", "--out", str(tmp_path / "out"), *LOOSE]
+    args = [
+        "mine",
+        "--source",
+        f"snapshot:{FIXTURE}",
+        "--extractor",
+        "mockllm/model",
+        "--llm-cache",
+        str(tmp_path / "llm"),
+        "--no-progress",
+        "--out",
+        str(tmp_path / "out"),
+        *LOOSE,
+    ]
     assert main(args) == 1
     err = capsys.readouterr().err
     line = next(x for x in err.splitlines() if x.startswith("LLM extractor mockllm/model:"))
     sent = int(line.split(": ", 1)[1].split(" reviews sent")[0])
     assert sent > 0 and f"failed reviews: {sent} ({sent} unparsable)" in line
-    assert "labelled no novel or no not_novel idea" in err and not (tmp_path / "out" / "human_only").exists()
+    assert (
+        "labelled no novel or no not_novel idea" in err
+        and not (tmp_path / "out" / "human_only").exists()
+    )
 
 
-def test_an_unknown_inspect_provider_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "nosuchprovider/model", "--no-progress",
-            "--out", str(tmp_path / "out")]
+def test_an_unknown_inspect_provider_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        "mine",
+        "--source",
+        f"snapshot:{FIXTURE}",
+        "--extractor",
+        "nosuchprovider/model",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: --extractor nosuchprovider/model:"), err
@@ -131,25 +178,75 @@ def test_an_unknown_inspect_provider_is_one_line(tmp_path: Path, capsys: pytest.
 def _units_then_answers(tmp_path: Path, cache: Path) -> list[dict[str, str]]:
     """Export the work units of the stub-model extractor, answer each with the stub's own rule, import the answers."""
     units_file, answers_file = tmp_path / "units.jsonl", tmp_path / "answers.jsonl"
-    assert main(["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model",
-                 "--no-progress", *LOOSE, "units", "--write", str(units_file)]) == 0
+    assert (
+        main(
+            [
+                "mine",
+                "--source",
+                f"snapshot:{FIXTURE}",
+                "--extractor",
+                "litellm/openai/stub-model",
+                "--no-progress",
+                *LOOSE,
+                "units",
+                "--write",
+                str(units_file),
+            ]
+        )
+        == 0
+    )
     units = [json.loads(line) for line in units_file.read_text().splitlines()]
-    rows = [{"id": u["id"], "answer": answer_for(u["prompt"]), "model": "a stand-in annotator", "date": "2026-01-02"}
-            for u in units]
+    rows = [
+        {
+            "id": u["id"],
+            "answer": answer_for(u["prompt"]),
+            "model": "a stand-in annotator",
+            "date": "2026-01-02",
+        }
+        for u in units
+    ]
     answers_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert main(["mine", "answers", "--units", str(units_file), "--answers", str(answers_file),
-                 "--to", str(cache / "signals")]) == 0
+    assert (
+        main(
+            [
+                "mine",
+                "answers",
+                "--units",
+                str(units_file),
+                "--answers",
+                str(answers_file),
+                "--to",
+                str(cache / "signals"),
+            ]
+        )
+        == 0
+    )
     return units
 
 
 @pytest.mark.slow
 def test_an_llm_pass_exported_answered_and_imported_is_replayed_offline_byte_for_byte(
-        stub_model: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stub_model: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     units = _units_then_answers(tmp_path, tmp_path / "imported")
-    assert units and all(u["prompt"].count("<review>") == 1 and "## strengths" in u["prompt"] for u in units)
-    assert all("## summary" not in u["prompt"] and "## questions" not in u["prompt"] for u in units)  # strengths, weaknesses
-    replay = ["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model", "--llm-replay",
-              "--llm-cache", str(tmp_path / "imported"), "--no-progress", *LOOSE]
+    assert units and all(
+        u["prompt"].count("<review>") == 1 and "## strengths" in u["prompt"] for u in units
+    )
+    assert all(
+        "## summary" not in u["prompt"] and "## questions" not in u["prompt"] for u in units
+    )  # strengths, weaknesses
+    replay = [
+        "mine",
+        "--source",
+        f"snapshot:{FIXTURE}",
+        "--extractor",
+        "litellm/openai/stub-model",
+        "--llm-replay",
+        "--llm-cache",
+        str(tmp_path / "imported"),
+        "--no-progress",
+        *LOOSE,
+    ]
     names = ("labelled.jsonl", "pairwise.jsonl", "pointwise.jsonl", "manifest.json", "README.md")
     assert main([*replay, "--out", str(tmp_path / "r1")]) == 0
     first = {n: (tmp_path / "r1" / "human_only" / n).read_bytes() for n in names}
@@ -158,45 +255,108 @@ def test_an_llm_pass_exported_answered_and_imported_is_replayed_offline_byte_for
     assert not _Handler.requests  # no model call at all
     manifest = json.loads(first["manifest.json"])
     record = manifest["mining"]["extractor_record"]
-    assert record["provenance"]["models"] == ["a stand-in annotator"] and record["provenance"]["dates"] == (
-        "2026-01-02 to 2026-01-02")
-    assert record["provenance"]["answers"] == len(units) and "--llm-replay" in manifest["build_command"]
+    assert record["provenance"]["models"] == ["a stand-in annotator"] and record["provenance"][
+        "dates"
+    ] == ("2026-01-02 to 2026-01-02")
+    assert (
+        record["provenance"]["answers"] == len(units)
+        and "--llm-replay" in manifest["build_command"]
+    )
     assert set(record["agreement_with_offline"]["labels"]) == {"novel", "not_novel"}
     card = first["README.md"].decode()
-    assert "This set is built by the extractor `litellm/openai/stub-model`" in card and "Agreement with the offline" in card
+    assert (
+        "This set is built by the extractor `litellm/openai/stub-model`" in card
+        and "Agreement with the offline" in card
+    )
     # the live model asked the same questions: one request per work unit, and the same labels
-    assert main(["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model", "--api-base",
-                 stub_model, "--llm-cache", str(tmp_path / "live"), "--no-progress", *LOOSE,
-                 "--out", str(tmp_path / "live-set")]) == 0
+    assert (
+        main(
+            [
+                "mine",
+                "--source",
+                f"snapshot:{FIXTURE}",
+                "--extractor",
+                "litellm/openai/stub-model",
+                "--api-base",
+                stub_model,
+                "--llm-cache",
+                str(tmp_path / "live"),
+                "--no-progress",
+                *LOOSE,
+                "--out",
+                str(tmp_path / "live-set"),
+            ]
+        )
+        == 0
+    )
     assert len(_Handler.requests) == len(units)
     for name in ("labelled.jsonl", "pairwise.jsonl", "pointwise.jsonl"):
         assert (tmp_path / "live-set" / "human_only" / name).read_bytes() == first[name]
 
 
-def test_a_replay_with_an_answer_missing_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_replay_with_an_answer_missing_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cache = tmp_path / "imported"
     _units_then_answers(tmp_path, cache)
     next(cache.rglob("*.json")).unlink()
     capsys.readouterr()
-    code = main(["mine", "--source", f"snapshot:{FIXTURE}", "--extractor", "litellm/openai/stub-model", "--llm-replay",
-                 "--llm-cache", str(cache), "--no-progress", *LOOSE, "--out", str(tmp_path / "out")])
+    code = main(
+        [
+            "mine",
+            "--source",
+            f"snapshot:{FIXTURE}",
+            "--extractor",
+            "litellm/openai/stub-model",
+            "--llm-replay",
+            "--llm-cache",
+            str(cache),
+            "--no-progress",
+            *LOOSE,
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "1 review(s) have no cached answer" in err and "Traceback" not in err
     assert not (tmp_path / "out" / "human_only").exists()
 
 
 def test_answers_that_name_no_unit_or_contradict_the_cache_are_one_line_errors(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cache = tmp_path / "c"
     units = _units_then_answers(tmp_path, cache)
     bad = tmp_path / "bad.jsonl"
-    for row, message in [({"id": "f" * 64, "answer": "{}", "model": "m", "date": "d"}, "is not a unit of"),
-                         ({"id": units[0]["id"], "answer": '{"affirmations": [], "disputes": []}', "model": "m",
-                           "date": "d"}, "already has another answer"),
-                         ({"id": units[0]["id"], "model": "m", "date": "d"}, "missing or empty field(s) answer")]:
+    for row, message in [
+        ({"id": "f" * 64, "answer": "{}", "model": "m", "date": "d"}, "is not a unit of"),
+        (
+            {
+                "id": units[0]["id"],
+                "answer": '{"affirmations": [], "disputes": []}',
+                "model": "m",
+                "date": "d",
+            },
+            "already has another answer",
+        ),
+        ({"id": units[0]["id"], "model": "m", "date": "d"}, "missing or empty field(s) answer"),
+    ]:
         bad.write_text(json.dumps(row) + "\n")
         capsys.readouterr()
-        assert main(["mine", "answers", "--units", str(tmp_path / "units.jsonl"), "--answers", str(bad),
-                     "--to", str(cache / "signals")]) == 2
+        assert (
+            main(
+                [
+                    "mine",
+                    "answers",
+                    "--units",
+                    str(tmp_path / "units.jsonl"),
+                    "--answers",
+                    str(bad),
+                    "--to",
+                    str(cache / "signals"),
+                ]
+            )
+            == 2
+        )
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and message in err[0] and "bad.jsonl:1" in err[0], err

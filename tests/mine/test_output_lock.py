@@ -34,20 +34,36 @@ with locked_output_dir(sys.argv[1]):
 
 def _env(tmp_path: Path, wait: float) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENREVIEW_")}
-    env.update({"JUDGEAUDIT_LOCK_WAIT": str(wait), "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-                "INSPECT_CACHE_DIR": str(tmp_path / "inspect-cache"), "HF_HOME": str(tmp_path / "hf")})
+    env.update(
+        {
+            "JUDGEAUDIT_LOCK_WAIT": str(wait),
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "INSPECT_CACHE_DIR": str(tmp_path / "inspect-cache"),
+            "HF_HOME": str(tmp_path / "hf"),
+        }
+    )
     return env
 
 
 def _judgeaudit(args: list[str], tmp_path: Path, wait: float) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "judgeaudit.cli", *args], cwd=tmp_path, env=_env(tmp_path, wait),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "judgeaudit.cli", *args],
+        cwd=tmp_path,
+        env=_env(tmp_path, wait),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _hold(lock_dir: Path, seconds: float, tmp_path: Path) -> subprocess.Popen[str]:
     """A process holding `lock_dir`'s output lock for `seconds` (returns once it holds it)."""
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(lock_dir), str(seconds)], env=_env(tmp_path, 0),
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock_dir), str(seconds)],
+        env=_env(tmp_path, 0),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     return holder
 
@@ -75,18 +91,41 @@ def _case(command: str, tmp_path: Path, mined: Path) -> tuple[list[str], Path, P
     shutil.copytree(mined, source)
     if command == "mine generate":
         out = tmp_path / "gen"
-        argv = ["mine", "generate", "--model", "mockllm/model", "--dataset", str(source), "--out", str(out),
-                "--limit", "2", "--no-progress", "--cache", str(tmp_path / "llm-cache")]
+        argv = [
+            "mine",
+            "generate",
+            "--model",
+            "mockllm/model",
+            "--dataset",
+            str(source),
+            "--out",
+            str(out),
+            "--limit",
+            "2",
+            "--no-progress",
+            "--cache",
+            str(tmp_path / "llm-cache"),
+        ]
         return argv, out / "human_generated", out / "human_generated" / "model"
-    argv = ["mine", "plan", "--model", "mockllm/model", "--dataset", str(source), "--no-progress",
-            "--cache", str(tmp_path / "llm-cache")]
+    argv = [
+        "mine",
+        "plan",
+        "--model",
+        "mockllm/model",
+        "--dataset",
+        str(source),
+        "--no-progress",
+        "--cache",
+        str(tmp_path / "llm-cache"),
+    ]
     return argv, source.parent, source
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["mine", "mine generate", "mine plan"])
-def test_a_second_run_refuses_with_one_line_while_the_output_is_locked(command: str, tmp_path: Path,
-                                                                       mined: Path) -> None:
+def test_a_second_run_refuses_with_one_line_while_the_output_is_locked(
+    command: str, tmp_path: Path, mined: Path
+) -> None:
     argv, lock_dir, set_dir = _case(command, tmp_path, mined)
     before = sorted(p.name for p in set_dir.iterdir()) if set_dir.is_dir() else []
     holder = _hold(lock_dir, 120, tmp_path)
@@ -96,8 +135,13 @@ def test_a_second_run_refuses_with_one_line_while_the_output_is_locked(command: 
     finally:
         holder.terminate()
         holder.wait(timeout=30)
-    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("reading raw cache")
-             and not line.startswith("parsed ")]
+    lines = [
+        line
+        for line in err.splitlines()
+        if line.strip()
+        and not line.startswith("reading raw cache")
+        and not line.startswith("parsed ")
+    ]
     assert proc.returncode == 2, err
     assert "Traceback" not in err
     assert len(lines) == 1 and "is being written by another run" in lines[0], err
@@ -126,8 +170,15 @@ def test_two_mines_into_one_out_leave_one_valid_set(tmp_path: Path) -> None:
     results = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [err for _, err in results]
     assert all("Traceback" not in err for _, err in results)
-    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".judgeaudit")) == ["human_only"]
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".judgeaudit")) == [
+        "human_only"
+    ]
     assert sorted(p.name for p in (out / "human_only").iterdir()) == [
-        "README.md", "labelled.jsonl", "manifest.json", "pairwise.jsonl", "pointwise.jsonl"]
+        "README.md",
+        "labelled.jsonl",
+        "manifest.json",
+        "pairwise.jsonl",
+        "pointwise.jsonl",
+    ]
     assert main(["validate", str(out / "human_only")]) == 0
     shutil.rmtree(out)

@@ -32,8 +32,16 @@ from judgeaudit.mine.signals.cues import OfflineExtractor
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "openreview_small"
 COPIES = 20
-LOOSE_RULE = Thresholds(top_quantile=0.6, bottom_quantile=0.4, novel_min_rating=None, not_novel_max_rating=None,
-                        novel_min_contribution=2.5, not_novel_max_contribution=2.5, majority=0.3, max_opposing=1)
+LOOSE_RULE = Thresholds(
+    top_quantile=0.6,
+    bottom_quantile=0.4,
+    novel_min_rating=None,
+    not_novel_max_rating=None,
+    novel_min_contribution=2.5,
+    not_novel_max_contribution=2.5,
+    majority=0.3,
+    max_opposing=1,
+)
 DRIVER = """
 import sys, time
 from pathlib import Path
@@ -69,8 +77,11 @@ sys.exit(main(sys.argv[3:]))
 def _copied_cache(dest: Path) -> Path:
     """The fixture's notes, `COPIES` times, every note id (and forum/replyto) suffixed per copy."""
     dest.mkdir()
-    lines = [json.loads(line) for path in sorted(FIXTURE.glob("notes-*.jsonl.gz"))
-             for line in gzip.open(path, "rt", encoding="utf-8")]
+    lines = [
+        json.loads(line)
+        for path in sorted(FIXTURE.glob("notes-*.jsonl.gz"))
+        for line in gzip.open(path, "rt", encoding="utf-8")
+    ]
     with gzip.open(dest / "notes-00.jsonl.gz", "wt", encoding="utf-8") as fh:
         for copy in range(COPIES):
             for note in lines:
@@ -89,10 +100,27 @@ def test_ctrl_c_with_two_workers_exits_130_with_one_line(tmp_path: Path) -> None
     out = tmp_path / "out"
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENREVIEW_")}
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    argv = ["mine", "--source", f"snapshot:{cache}", "--out", str(out), "--workers", "2", "--no-progress", *LOOSE]
-    proc = subprocess.Popen([sys.executable, "-c", DRIVER, str(calls), str(counts), *argv], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=default_sigint)
+    argv = [
+        "mine",
+        "--source",
+        f"snapshot:{cache}",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--no-progress",
+        *LOOSE,
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, str(calls), str(counts), *argv],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
     try:
         deadline = time.monotonic() + 180
         while True:  # until one worker has done every fast chunk and waits while the other is on the slow one
@@ -127,15 +155,27 @@ def test_ctrl_c_with_two_workers_exits_130_with_one_line(tmp_path: Path) -> None
 def test_two_workers_decide_exactly_as_one_and_every_step_is_timed(tmp_path: Path) -> None:
     cache = _copied_cache(tmp_path / "cache")
     th = LOOSE_RULE
-    runs = [mine(cache, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=RuleSanitiser(),
-                 thresholds=th, workers=workers) for workers in (1, 2)]
+    runs = [
+        mine(
+            cache,
+            venue_id="ICLR.cc/2026/Conference",
+            extractor=OfflineExtractor(),
+            sanitiser=RuleSanitiser(),
+            thresholds=th,
+            workers=workers,
+        )
+        for workers in (1, 2)
+    ]
     one, two = runs
     assert len(one.selection.candidates) > 100  # several chunks of 50 forums: the pool really forks
     assert one.selection.decisions == two.selection.decisions and one.selection.kept()
     assert [i.to_dict() for i in one.ideas] == [i.to_dict() for i in two.ideas]
     for run in runs:
-        assert list(run.seconds) == ["read and parse the raw cache", "scores, candidates and their reviews' signals",
-                                     "sanitise and build the kept ideas"]
+        assert list(run.seconds) == [
+            "read and parse the raw cache",
+            "scores, candidates and their reviews' signals",
+            "sanitise and build the kept ideas",
+        ]
         assert all(s >= 0 for s in run.seconds.values())
 
 
@@ -151,14 +191,28 @@ class _LeavesAClaim:
 
 def test_an_idea_whose_abstract_still_states_results_is_skipped_and_counted(tmp_path: Path) -> None:
     th = LOOSE_RULE
-    clean = mine(FIXTURE, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=RuleSanitiser(),
-                 thresholds=th)
-    dirty = mine(FIXTURE, venue_id="ICLR.cc/2026/Conference", extractor=OfflineExtractor(), sanitiser=_LeavesAClaim(),
-                 thresholds=th)
+    clean = mine(
+        FIXTURE,
+        venue_id="ICLR.cc/2026/Conference",
+        extractor=OfflineExtractor(),
+        sanitiser=RuleSanitiser(),
+        thresholds=th,
+    )
+    dirty = mine(
+        FIXTURE,
+        venue_id="ICLR.cc/2026/Conference",
+        extractor=OfflineExtractor(),
+        sanitiser=_LeavesAClaim(),
+        thresholds=th,
+    )
     assert clean.ideas and clean.claims_after == 0
     assert dirty.ideas == [] and dirty.claims_after == len(clean.ideas)
-    assert sum(dirty.sanitise_skipped.values()) == len(clean.ideas)  # counted per side for the funnel
+    assert sum(dirty.sanitise_skipped.values()) == len(
+        clean.ideas
+    )  # counted per side for the funnel
     reason = ("sanitise", "evaluation claims left after sanitising: idea not kept")
     assert dirty.summary.skips[reason] == len(clean.ideas)
     assert dirty.sanitise_reasons["rule pass after leaves-a-claim left a claim"] == len(clean.ideas)
-    assert dirty.summary.unaccounted() == clean.summary.unaccounted() == 0  # an idea skip is not a note skip
+    assert (
+        dirty.summary.unaccounted() == clean.summary.unaccounted() == 0
+    )  # an idea skip is not a note skip

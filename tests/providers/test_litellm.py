@@ -136,7 +136,9 @@ def test_cached_calls_cost_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert second.samples and all(s.output.completion == "Verdict: A" for s in second.samples)
 
 
-def test_inspect_retries_rate_limits_litellm_does_not(tmp_path: Path, retry_waits: list[float]) -> None:
+def test_inspect_retries_rate_limits_litellm_does_not(
+    tmp_path: Path, retry_waits: list[float]
+) -> None:
     """A 429 is retried by the provider's bounded retries (one extra request, after one backoff wait of
     1-2 s, recorded rather than slept), never by litellm or the OpenAI SDK."""
     with RecordedOpenAIServer() as srv:
@@ -354,20 +356,30 @@ def _closed_port() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(tmp_path: Path, retry_waits: list[float]) -> None:
+def test_closed_port_fails_the_judge_sample_with_a_one_line_cause(
+    tmp_path: Path, retry_waits: list[float]
+) -> None:
     """A refused connection is retried `-M max_retries` times (after a backoff wait, recorded rather than
     slept), then the judged item is `error` and the sample (so the eval) errors with
     `connection refused at <url>`, never a RetryError."""
     from judgeaudit.judges.tasks import novelty_pairwise
 
     url = _closed_port()
-    log = eval(novelty_pairwise(cache=False), model="litellm/openai/gpt-4o-mini",
-               model_args={"api_base": url, "api_key": "sk-test-key-123456", "max_retries": 1},
-               log_dir=str(tmp_path / "logs"), display="none", limit=1)[0]
+    log = eval(
+        novelty_pairwise(cache=False),
+        model="litellm/openai/gpt-4o-mini",
+        model_args={"api_base": url, "api_key": "sk-test-key-123456", "max_retries": 1},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        limit=1,
+    )[0]
     assert log.status == "error" and log.samples
     sample = log.samples[0]
     cause = f"connection refused at {url} (gave up after 2 attempts in "
-    assert sample.error is not None and f"could not judge: 1 of 1 calls failed: {cause}" in sample.error.message
+    assert (
+        sample.error is not None
+        and f"could not judge: 1 of 1 calls failed: {cause}" in sample.error.message
+    )
     assert "RetryError" not in sample.error.message and "\n" not in sample.error.message
     meta = unit(log, sample)
     assert meta["verdict"] == "error" and meta["calls"][0]["error"].startswith(cause)
@@ -378,17 +390,26 @@ def test_a_call_that_outlives_the_timeout_gives_up(tmp_path: Path) -> None:
     """`-M timeout=` bounds the whole call: a server slower than it fails the sample after one
     attempt (no time left for another), with a cause naming the endpoint."""
     with RecordedOpenAIServer() as srv:
-        srv.script.extend(Reply(200, chat_completion("late", "gpt-4o-mini"), delay=4.0) for _ in range(3))
-        log = eval(_task(1), model="litellm/openai/gpt-4o-mini",
-                   model_args={"api_base": srv.url, "api_key": "sk-test-key-123456", "timeout": 1.5},
-                   log_dir=str(tmp_path / "logs"), display="none", retry_on_error=0)[0]
+        srv.script.extend(
+            Reply(200, chat_completion("late", "gpt-4o-mini"), delay=4.0) for _ in range(3)
+        )
+        log = eval(
+            _task(1),
+            model="litellm/openai/gpt-4o-mini",
+            model_args={"api_base": srv.url, "api_key": "sk-test-key-123456", "timeout": 1.5},
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+            retry_on_error=0,
+        )[0]
         requests = len(srv.requests)
     assert log.status == "error" and log.error is not None
     assert f"no response from {srv.url} in time" in log.error.message
     assert requests == 1
 
 
-@pytest.mark.parametrize("args", [{"max_retries": -1}, {"max_retries": 1.5}, {"timeout": 0}, {"timeout": "soon"}])
+@pytest.mark.parametrize(
+    "args", [{"max_retries": -1}, {"max_retries": 1.5}, {"timeout": 0}, {"timeout": "soon"}]
+)
 def test_bad_retry_limits_are_one_clear_error(args: dict[str, Any]) -> None:
     from judgeaudit.providers.litellm_api import LiteLLMAPI
 

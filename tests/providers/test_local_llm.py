@@ -230,9 +230,14 @@ def test_identical_seeded_calls_at_once_run_once() -> None:
     async def together() -> tuple[list[str], int, int]:
         queue = model.api.model.queue()  # type: ignore[attr-defined]
         runs, shared = queue.runs, queue.shared
-        outputs = await asyncio.gather(*(
-            model.generate(PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)) for s in (5, 5, 6)
-        ))
+        outputs = await asyncio.gather(
+            *(
+                model.generate(
+                    PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)
+                )
+                for s in (5, 5, 6)
+            )
+        )
         return [o.completion for o in outputs], queue.runs - runs, queue.shared - shared
 
     texts, runs, shared = asyncio.run(together())

@@ -99,15 +99,25 @@ def test_custom_and_unknown_grammars(tmp_path: Path) -> None:
         resolve_grammar(str(tmp_path / "missing.gbnf"), "p")
 
 
-def test_grammar_fingerprint_changes_with_the_grammar_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_grammar_fingerprint_changes_with_the_grammar_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The cache-key fingerprint follows the grammar texts, so an edited grammar never reuses cached answers."""
     from judgeaudit.providers import grammars
 
     f = tmp_path / "g.gbnf"
     f.write_text('root ::= "y"\n', encoding="utf-8")
-    before = {spec: grammar_fingerprint(spec) for spec in ("none", "auto", "rubric", str(f), 'root ::= "x"')}
-    assert len(set(before.values())) == 4 and before["auto"] == before["rubric"]  # named grammars share one set
+    before = {
+        spec: grammar_fingerprint(spec)
+        for spec in ("none", "auto", "rubric", str(f), 'root ::= "x"')
+    }
+    assert (
+        len(set(before.values())) == 4 and before["auto"] == before["rubric"]
+    )  # named grammars share one set
     f.write_text('root ::= "z"\n', encoding="utf-8")
     assert grammar_fingerprint(str(f)) != before[str(f)]
     monkeypatch.setitem(grammars.GRAMMARS, "rubric", 'root ::= "Score: " [0-3]\n')
-    assert grammar_fingerprint("auto") != before["auto"] and grammar_fingerprint("none") == before["none"]
+    assert (
+        grammar_fingerprint("auto") != before["auto"]
+        and grammar_fingerprint("none") == before["none"]
+    )

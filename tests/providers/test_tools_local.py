@@ -27,19 +27,32 @@ from judgeaudit.providers.tool_text import (
 )
 from judgeaudit.providers.transcript import render_transcript, uses_tools
 
-SEARCH = ToolInfo(name="search_prior_work", description="Search earlier\n   papers.",
-                  parameters=ToolParams(properties={"query": JSONSchema(type="string", description="A few\n keywords."),
-                                                    "k": JSONSchema(type="integer")}, required=["query"]))
+SEARCH = ToolInfo(
+    name="search_prior_work",
+    description="Search earlier\n   papers.",
+    parameters=ToolParams(
+        properties={
+            "query": JSONSchema(type="string", description="A few\n keywords."),
+            "k": JSONSchema(type="integer"),
+        },
+        required=["query"],
+    ),
+)
 PAIR_PROMPT = 'End with one line "Verdict: A", "Verdict: B" or "Verdict: TIE".'
 
 
 def test_tools_block_lists_tools_syntax_and_choice() -> None:
     block = describe_tools([SEARCH], "auto")
-    assert '- search_prior_work {"query": string, "k": integer (optional)}: Search earlier papers.' in block
+    assert (
+        '- search_prior_work {"query": string, "k": integer (optional)}: Search earlier papers.'
+        in block
+    )
     assert "\n  query: A few keywords.\nTo use a tool" in block  # the undescribed k gets no line
     assert "CALL <tool name> <its arguments as one JSON object>" in block
     assert "without a tool" in block
-    assert "You must call search_prior_work now." in describe_tools([SEARCH], ToolFunction(name="search_prior_work"))
+    assert "You must call search_prior_work now." in describe_tools(
+        [SEARCH], ToolFunction(name="search_prior_work")
+    )
     assert "You must call one of the tools now." in describe_tools([SEARCH], "any")
     with pytest.raises(ValueError, match="at least one tool"):
         describe_tools([], "auto")
@@ -59,10 +72,16 @@ def test_transcript_renders_tools_block_calls_and_results() -> None:
         ChatMessageSystem(content="Be brief."),
         ChatMessageUser(content="Which idea?"),
         ChatMessageAssistant(content="Let me look.", tool_calls=[call]),
-        ChatMessageTool(content="[g1] Pruning graphs", tool_call_id="c0", function="search_prior_work"),
+        ChatMessageTool(
+            content="[g1] Pruning graphs", tool_call_id="c0", function="search_prior_work"
+        ),
         ChatMessageAssistant(content="", tool_calls=[bad]),
-        ChatMessageTool(content="", tool_call_id="c1", function="search_prior_work",
-                        error=ToolCallError("parsing", "arguments are not JSON: '{\"query'")),
+        ChatMessageTool(
+            content="",
+            tool_call_id="c1",
+            function="search_prior_work",
+            error=ToolCallError("parsing", "arguments are not JSON: '{\"query'"),
+        ),
     ]
     assert uses_tools(messages)
     prompt = render_transcript(messages, describe_tools([SEARCH], "auto"))
@@ -84,13 +103,16 @@ def test_reply_without_call_is_an_answer() -> None:
 
 
 def test_calls_are_parsed_with_content_and_cut_text_reported() -> None:
-    text = ('First I search.\nCALL search_prior_work {"query": "graph pruning"}\n'
-            'CALL search_prior_work {"query": "attention heads", "k": 3} trailing\nVerdict: A')
+    text = (
+        'First I search.\nCALL search_prior_work {"query": "graph pruning"}\n'
+        'CALL search_prior_work {"query": "attention heads", "k": 3} trailing\nVerdict: A'
+    )
     parsed = parse_reply(text, turn=3)
     assert parsed.content == "First I search."
     assert [(c.id, c.function, c.arguments, c.parse_error) for c in parsed.calls] == [
         ("call_3_0", "search_prior_work", {"query": "graph pruning"}, None),
-        ("call_3_1", "search_prior_work", {"query": "attention heads", "k": 3}, None)]
+        ("call_3_1", "search_prior_work", {"query": "attention heads", "k": 3}, None),
+    ]
     assert parsed.ignored == "trailing\nVerdict: A"
 
 
@@ -100,13 +122,17 @@ def test_bad_arguments_become_parse_errors_not_drops() -> None:
     assert '{"query": "graph pru' in cut.parse_error
     [listed] = parse_reply('CALL search_prior_work ["graph"]').calls
     assert listed.parse_error and "must be a JSON object" in listed.parse_error
-    [unknown] = parse_reply('CALL fetch_pdf {"id": "x"}').calls  # left to Inspect: "Tool fetch_pdf not found"
+    [unknown] = parse_reply(
+        'CALL fetch_pdf {"id": "x"}'
+    ).calls  # left to Inspect: "Tool fetch_pdf not found"
     assert unknown.function == "fetch_pdf" and unknown.parse_error is None
 
 
 def test_calls_at_start_only_under_a_grammar() -> None:
-    text = 'CALL is how I begin this reasoning line\nVerdict: A'
-    assert parse_reply(text, calls_at_start=True).calls[0].parse_error  # starts the reply: a (broken) call
+    text = "CALL is how I begin this reasoning line\nVerdict: A"
+    assert (
+        parse_reply(text, calls_at_start=True).calls[0].parse_error
+    )  # starts the reply: a (broken) call
     late = 'Reasoning first.\nCALL search_prior_work {"query": "x"}\nVerdict: A'
     assert parse_reply(late, calls_at_start=True).calls == []
     assert len(parse_reply(late).calls) == 1
@@ -117,11 +143,15 @@ def test_tool_grammar_offers_a_call_or_the_answer() -> None:
     lines = text.splitlines()
     assert lines[0] == "root ::= call | answer"
     assert lines[1] == 'call ::= "CALL " ("search_prior_work " tool-args-0)'
-    assert 'answer ::= verdict' in lines and 'verdict ::= "Verdict: " ("A" | "B" | "TIE")' in lines
+    assert "answer ::= verdict" in lines and 'verdict ::= "Verdict: " ("A" | "B" | "TIE")' in lines
     assert '"\\"query\\""' in text and '"\\"k\\""' in text  # argument names from the schema
     assert f'"\\"" char{{0,{MAX_STRING_CHARS}}} "\\""' in text  # the query string is bounded
     forced = tool_grammar([SEARCH], "any", None)
-    assert forced.splitlines()[0] == "root ::= call" and "answer" not in forced and "verdict" not in forced
+    assert (
+        forced.splitlines()[0] == "root ::= call"
+        and "answer" not in forced
+        and "verdict" not in forced
+    )
     with pytest.raises(ValueError, match="give an answer grammar"):
         tool_grammar([SEARCH], "auto", None)
     with pytest.raises(ValueError, match="defines ws"):
@@ -135,7 +165,9 @@ def test_tool_grammar_strings_hold_no_raw_control_characters() -> None:
     (a call holding one would then fail to decode)."""
     text = tool_grammar([SEARCH], "any", None)
     char_rules = [line for line in text.splitlines() if line.startswith("char ::=")]
-    assert char_rules == ['char ::= [^"\\\\\\x00-\\x1f] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})']
+    assert char_rules == [
+        'char ::= [^"\\\\\\x00-\\x1f] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})'
+    ]
     assert_llama_accepts(text)  # a grammar llama.cpp accepts
 
 

@@ -36,32 +36,66 @@ pytestmark = [
     ),
 ]
 
-SEARCH = ToolInfo(name="search_prior_work", description="Search earlier research papers.",
-                  parameters=ToolParams(properties={"query": JSONSchema(type="string", description="keywords")},
-                                        required=["query"]))
+SEARCH = ToolInfo(
+    name="search_prior_work",
+    description="Search earlier research papers.",
+    parameters=ToolParams(
+        properties={"query": JSONSchema(type="string", description="keywords")}, required=["query"]
+    ),
+)
 
 
 def test_forced_tool_choice_yields_a_well_formed_call() -> None:
     """Tool choice naming the tool + a grammar: the base model's reply is one parsed ToolCall."""
     model = get_model("local/gemma-3-270m", memoize=False, grammar="pairwise")
-    prompt = [ChatMessageUser(content="Find earlier papers on pruning attention heads of graph transformers.")]
-    output = asyncio.run(model.generate(prompt, tools=[SEARCH], tool_choice=ToolFunction(name="search_prior_work"),
-                                        config=GenerateConfig(seed=3, temperature=0.8, max_tokens=300)))
+    prompt = [
+        ChatMessageUser(
+            content="Find earlier papers on pruning attention heads of graph transformers."
+        )
+    ]
+    output = asyncio.run(
+        model.generate(
+            prompt,
+            tools=[SEARCH],
+            tool_choice=ToolFunction(name="search_prior_work"),
+            config=GenerateConfig(seed=3, temperature=0.8, max_tokens=300),
+        )
+    )
     [call] = output.message.tool_calls or []
     assert call.function == "search_prior_work" and call.parse_error is None
     assert isinstance(call.arguments["query"], str) and output.stop_reason == "tool_calls"
     local = output.metadata["local"]  # type: ignore[index]
     assert local["grammar"] == f"{TOOL_PROTOCOL}:call" and local["tool_protocol"] == TOOL_PROTOCOL
     assert local["prompt_format"] == f"transcript/1+{TOOL_PROTOCOL}"
-    assert f"tools={TOOL_PROTOCOL}" in str(model.api.base_url)  # the protocol is part of the cache key
+    assert f"tools={TOOL_PROTOCOL}" in str(
+        model.api.base_url
+    )  # the protocol is part of the cache key
 
 
-def test_one_agentic_call_through_the_local_model(search_set: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+def test_one_agentic_call_through_the_local_model(
+    search_set: dict[str, str], tmp_path: Path
+) -> None:  # noqa: F811
     """One agentic run (one search at most) under `-M grammar=auto`: a call Inspect executed, or an answer."""
-    task = novelty_pairwise(dataset=search_set["dataset"], judge="agentic", retrieval=2, retrieval_corpus=search_set["corpus"],
-                            cache=False, max_searches=1, max_turns=1, resamples=100)
-    log = eval(task, model="local/gemma-3-270m", model_args={"grammar": "auto", "prefix_cache": True},
-               log_dir=str(tmp_path), display="none", max_connections=1, seed=5, temperature=0.7)[0]
+    task = novelty_pairwise(
+        dataset=search_set["dataset"],
+        judge="agentic",
+        retrieval=2,
+        retrieval_corpus=search_set["corpus"],
+        cache=False,
+        max_searches=1,
+        max_turns=1,
+        resamples=100,
+    )
+    log = eval(
+        task,
+        model="local/gemma-3-270m",
+        model_args={"grammar": "auto", "prefix_cache": True},
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+        seed=5,
+        temperature=0.7,
+    )[0]
     log = read_eval_log(log.location)
     assert log.status == "success", log.error
     [sample] = log.samples or []
@@ -79,9 +113,12 @@ def test_one_agentic_call_through_the_local_model(search_set: dict[str, str], tm
             [query] = meta["retrieved"]["queries"]
             assert query["query"] == call.arguments["query"].strip()
             # results come back fenced (`judgeaudit.fence.fence_in`); a query the retriever cannot use is told back
-            assert result.error is None and (result.text.startswith("<<< begin text-") or result.text.startswith("No earlier")
-                                             or result.text.startswith("Error: the query is empty")
-                                             or result.text.startswith("Error: query has no searchable words"))
+            assert result.error is None and (
+                result.text.startswith("<<< begin text-")
+                or result.text.startswith("No earlier")
+                or result.text.startswith("Error: the query is empty")
+                or result.text.startswith("Error: query has no searchable words")
+            )
             assert all(f"[{i}]" in result.text for i in query["ids"])
         else:
             assert result.error is not None and meta["retrieved"]["queries"] == []
@@ -89,7 +126,9 @@ def test_one_agentic_call_through_the_local_model(search_set: dict[str, str], tm
     else:
         assert len(replies) == 1 and meta["retrieved"]["queries"] == []
     [record] = meta["calls"]
-    assert record["parse"] == "strict" and record["raw"] == replies[-1].text  # the grammar's verdict line
+    assert (
+        record["parse"] == "strict" and record["raw"] == replies[-1].text
+    )  # the grammar's verdict line
     events = [e for e in sample.events if e.event == "model"]
     assert events[0].output.metadata["local"]["tool_protocol"] == TOOL_PROTOCOL  # type: ignore[index]
     assert events[0].output.metadata["local"]["grammar"] == f"{TOOL_PROTOCOL}:auto:pairwise"  # type: ignore[index]

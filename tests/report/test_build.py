@@ -30,16 +30,33 @@ FIX = FIXTURES / "probe_items"
 def two_logdirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Log dir A: one run; log dir B: the same run plus a position-probe run (more logs, more rows)."""
     a, b = tmp_path_factory.mktemp("a"), tmp_path_factory.mktemp("b")
-    run_scripted(novelty_pairwise(dataset=str(FIX), cache=False), scripted.judge(scripted.always_first), a)
+    run_scripted(
+        novelty_pairwise(dataset=str(FIX), cache=False), scripted.judge(scripted.always_first), a
+    )
     shutil.copytree(a / "logs", b / "logs")
-    run_scripted(novelty_pairwise(dataset=str(FIX), probe="position", cache=False),
-                 scripted.judge(scripted.always_first), b)
+    run_scripted(
+        novelty_pairwise(dataset=str(FIX), probe="position", cache=False),
+        scripted.judge(scripted.always_first),
+        b,
+    )
     return a / "logs", b / "logs"
 
 
 def _report(logdir: Path, out: Path, **env: str) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "judgeaudit.cli", "report", str(logdir), "--out", str(out), "--resamples", "200"]
-    return subprocess.Popen(argv, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "judgeaudit.cli",
+        "report",
+        str(logdir),
+        "--out",
+        str(out),
+        "--resamples",
+        "200",
+    ]
+    return subprocess.Popen(
+        argv, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def _coherent(out: Path) -> dict:
@@ -56,7 +73,9 @@ def _coherent(out: Path) -> dict:
     return data
 
 
-def test_two_reports_into_one_out_end_with_one_coherent_set(two_logdirs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_two_reports_into_one_out_end_with_one_coherent_set(
+    two_logdirs: tuple[Path, Path], tmp_path: Path
+) -> None:
     out = tmp_path / "report"
     runs = [_report(two_logdirs[0], out), _report(two_logdirs[1], out)]
     done = [(p.wait(timeout=400), p.stdout.read(), p.stderr.read()) for p in runs]  # type: ignore[union-attr]
@@ -66,7 +85,9 @@ def test_two_reports_into_one_out_end_with_one_coherent_set(two_logdirs: tuple[P
     assert data["input"]["logs_read"] in (1, 2)  # whichever finished last describes the whole set
 
 
-def test_a_report_refuses_an_out_another_run_holds(two_logdirs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_report_refuses_an_out_another_run_holds(
+    two_logdirs: tuple[Path, Path], tmp_path: Path
+) -> None:
     out = tmp_path / "report"
     out.mkdir()
     with FileLock(str(out / LOCK_NAME), is_singleton=False, thread_local=False):
@@ -79,7 +100,9 @@ def test_a_report_refuses_an_out_another_run_holds(two_logdirs: tuple[Path, Path
     assert not (out / "report.json").exists()
 
 
-def test_leftovers_of_a_killed_report_are_cleaned_by_the_next(two_logdirs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_leftovers_of_a_killed_report_are_cleaned_by_the_next(
+    two_logdirs: tuple[Path, Path], tmp_path: Path
+) -> None:
     out = tmp_path / "report"
     # the first report in this process (the same build_report the CLI runs; a child process only added
     # its start-up): the child process that follows is the one under test
@@ -93,4 +116,6 @@ def test_leftovers_of_a_killed_report_are_cleaned_by_the_next(two_logdirs: tuple
     second = _report(two_logdirs[0], out)
     assert second.wait(timeout=300) == 0, second.stderr.read()  # type: ignore[union-attr]
     data = _coherent(out)  # also: no hidden file but the lock
-    assert data["input"]["logs_read"] == 1  # and the B run's extra tables are gone with its report.json
+    assert (
+        data["input"]["logs_read"] == 1
+    )  # and the B run's extra tables are gone with its report.json

@@ -41,22 +41,44 @@ PER_CALL = PROMPT_TOKENS * IN_PRICE + COMPLETION_TOKENS * OUT_PRICE
 N_LLM_ITEMS = 3
 
 DIMENSIONS = "problem: 2\ndata: 1\nmethod: 3\nobjective: 1\nevaluation: 1\nassumptions: 2\nScore: 2"
+
+
 # Scripted answers per judge kind: each one parses under that judge's own answer format.
 def _agent(request: dict[str, Any]) -> Reply:
     """Agentic judge: one search through the tool, then (after the tool result) a verdict."""
     if any(m.get("role") == "tool" for m in request["messages"]):
-        return Reply(200, chat_completion("The search found nothing close.\nVerdict: A", request["model"],
-                                          PROMPT_TOKENS, COMPLETION_TOKENS))
+        return Reply(
+            200,
+            chat_completion(
+                "The search found nothing close.\nVerdict: A",
+                request["model"],
+                PROMPT_TOKENS,
+                COMPLETION_TOKENS,
+            ),
+        )
     assert request.get("tools"), "the agentic judge must offer its search tool"
-    return Reply(200, tool_call_completion([("search_prior_work", '{"query": "representation learning"}')],
-                                           request["model"], PROMPT_TOKENS, COMPLETION_TOKENS))
+    return Reply(
+        200,
+        tool_call_completion(
+            [("search_prior_work", '{"query": "representation learning"}')],
+            request["model"],
+            PROMPT_TOKENS,
+            COMPLETION_TOKENS,
+        ),
+    )
 
 
 LLM_JUDGES: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], str]]] = {
     "prompted": ({}, lambda request: "The first idea adds a mechanism.\nVerdict: A"),
     "retrieval": ({"retrieval": 2}, lambda request: "Both extend the retrieved work.\nVerdict: B"),
-    "novelty_checker": ({"judge": "novelty_checker", "retrieval": 2}, lambda request: "No cited overlap.\nVerdict: A"),
-    "ai_scientist": ({"judge": "ai_scientist"}, lambda request: "Nothing close was found.\nVerdict: NOVEL"),
+    "novelty_checker": (
+        {"judge": "novelty_checker", "retrieval": 2},
+        lambda request: "No cited overlap.\nVerdict: A",
+    ),
+    "ai_scientist": (
+        {"judge": "ai_scientist"},
+        lambda request: "Nothing close was found.\nVerdict: NOVEL",
+    ),
     "rubric": ({"judge": "rubric"}, lambda request: "A modest extension.\nScore: 2"),
     "two_stage": ({"judge": "two_stage"}, lambda request: DIMENSIONS),
     "agentic": ({"judge": "agentic"}, lambda request: "unused: replies come from _agent"),
@@ -87,7 +109,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def _eval(task: Task, logdir: Path, model: str, **kwargs: Any) -> EvalLog:
-    log = inspect_eval(task, model=model, log_dir=str(logdir), display="none", retry_on_error=0, **kwargs)[0]
+    log = inspect_eval(
+        task, model=model, log_dir=str(logdir), display="none", retry_on_error=0, **kwargs
+    )[0]
     assert log.status == "success", log.error
     return log
 
@@ -105,23 +129,59 @@ def runs(workspace: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory)
     set_dir, corpus_file = workspace
     logdir = tmp_path_factory.mktemp("cost_logs")
     logs: dict[str, EvalLog] = {}
-    logs["metric_ngram"] = _eval(novelty_metric_pairwise(dataset=str(set_dir), judge="metric_ngram",
-                                                         corpus=str(corpus_file), embedder="tfidf", resamples=200),
-                                 logdir, "none")
-    logs["distance_nn"] = _eval(novelty_pairwise(dataset=str(set_dir), judge="distance_nn",
-                                                 retrieval_corpus=str(corpus_file), resamples=200), logdir, "none")
+    logs["metric_ngram"] = _eval(
+        novelty_metric_pairwise(
+            dataset=str(set_dir),
+            judge="metric_ngram",
+            corpus=str(corpus_file),
+            embedder="tfidf",
+            resamples=200,
+        ),
+        logdir,
+        "none",
+    )
+    logs["distance_nn"] = _eval(
+        novelty_pairwise(
+            dataset=str(set_dir),
+            judge="distance_nn",
+            retrieval_corpus=str(corpus_file),
+            resamples=200,
+        ),
+        logdir,
+        "none",
+    )
     scored = sorted(str(s.id) for s in logs["metric_ngram"].samples or [])[:N_LLM_ITEMS]
     requests: dict[str, int] = {}
     for name, (options, answer) in LLM_JUDGES.items():
-        task = novelty_pairwise(dataset=str(set_dir), retrieval_corpus=str(corpus_file), cache=False,
-                                resamples=200, **options)
+        task = novelty_pairwise(
+            dataset=str(set_dir),
+            retrieval_corpus=str(corpus_file),
+            cache=False,
+            resamples=200,
+            **options,
+        )
         with RecordedOpenAIServer(default_content=answer, reply_for=REPLY_FOR.get(name)) as srv:
-            logs[name] = _eval(task, logdir, "litellm/openai/judge-under-test", sample_id=scored,
-                               model_args={"api_base": srv.url, "api_key": "sk-test-key-123456",
-                                           "input_cost_per_token": IN_PRICE, "output_cost_per_token": OUT_PRICE})
+            logs[name] = _eval(
+                task,
+                logdir,
+                "litellm/openai/judge-under-test",
+                sample_id=scored,
+                model_args={
+                    "api_base": srv.url,
+                    "api_key": "sk-test-key-123456",
+                    "input_cost_per_token": IN_PRICE,
+                    "output_cost_per_token": OUT_PRICE,
+                },
+            )
         requests[name] = len(srv.requests)
     report = build_report(logdir, logdir / "report", resamples=200, intersect=True)
-    return {"logs": logs, "requests": requests, "scored": scored, "report": report, "out": logdir / "report"}
+    return {
+        "logs": logs,
+        "requests": requests,
+        "scored": scored,
+        "report": report,
+        "out": logdir / "report",
+    }
 
 
 @pytest.mark.parametrize("judge", sorted(LLM_JUDGES))
@@ -132,7 +192,9 @@ def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge
         assert n_requests == 2 * N_LLM_ITEMS
         for s in log.samples or []:
             searches = s.scores["novelty"].metadata["retrieved"]["queries"]
-            assert [q["query"] for q in searches] == ["representation learning"] and searches[0]["ids"]
+            assert [q["query"] for q in searches] == ["representation learning"] and searches[0][
+                "ids"
+            ]
     samples = log.samples or []
     assert sorted(str(s.id) for s in samples) == runs["scored"]
     costs = [_sample_cost(s) for s in samples]
@@ -140,7 +202,11 @@ def test_every_llm_judge_logs_the_cost_of_every_call(runs: dict[str, Any], judge
     assert sum(c or 0.0 for c in costs) == pytest.approx(n_requests * PER_CALL)
     for s in samples:
         verdict = s.scores["novelty"].answer
-        assert verdict in ("a", "b", "tie"), (judge, s.id, verdict)  # the scripted answers all parse
+        assert verdict in ("a", "b", "tie"), (
+            judge,
+            s.id,
+            verdict,
+        )  # the scripted answers all parse
 
 
 @pytest.mark.parametrize("judge", ["metric_ngram", "distance_nn"])
@@ -149,7 +215,9 @@ def test_metric_judges_cost_nothing_and_say_so(runs: dict[str, Any], judge: str)
     samples = log.samples or []
     assert samples and all(not s.model_usage for s in samples)
     # `-T retrieval_corpus` reaches the judges built through `-T judge=...`, like the direct task's `corpus`
-    assert log.eval.metadata["judgeaudit"]["metric_rule"]["prior_work"]["corpus"] == "corpus"  # not the bundled one
+    assert (
+        log.eval.metadata["judgeaudit"]["metric_rule"]["prior_work"]["corpus"] == "corpus"
+    )  # not the bundled one
 
 
 def test_cost_table_and_figure_cover_every_judge(runs: dict[str, Any]) -> None:
@@ -161,6 +229,10 @@ def test_cost_table_and_figure_cover_every_judge(runs: dict[str, Any]) -> None:
     paid = csv[csv["model"] != "none"].sort_values("cost_usd")
     expected = sorted(runs["requests"][j] * PER_CALL for j in LLM_JUDGES)
     assert paid["cost_usd"].tolist() == pytest.approx(expected)
-    svg = Path(json.loads((runs["out"] / "report.json").read_text())["files"]["figures"]["cost_vs_quality"]["svg"])
+    svg = Path(
+        json.loads((runs["out"] / "report.json").read_text())["files"]["figures"][
+            "cost_vs_quality"
+        ]["svg"]
+    )
     text = svg.read_text()
     assert "without cost not shown" not in text and "no configuration reported a cost" not in text

@@ -59,7 +59,16 @@ def _items(set_dir: Path) -> None:
         plain = make_idea(f"p{i}", "not_novel", text=f"marker:plain item:{i} the usual way")
         gold = "a" if i % 2 == 0 else "b"
         a, b = (novel, plain) if gold == "a" else (plain, novel)
-        pairs.append(PairItem(pair_id=f"pair{i}", setup=setup, area="learning theory", idea_a=a, idea_b=b, gold=gold))  # type: ignore[arg-type]
+        pairs.append(
+            PairItem(
+                pair_id=f"pair{i}",
+                setup=setup,
+                area="learning theory",
+                idea_a=a,
+                idea_b=b,
+                gold=gold,
+            )
+        )  # type: ignore[arg-type]
         idea = novel if i % 2 == 0 else plain
         points.append(PointItem(item_id=f"point{i}", setup=setup, idea=idea, gold=idea.label))  # type: ignore[arg-type]
     write_items(set_dir / "pairwise.jsonl", pairs)
@@ -70,18 +79,26 @@ def _judge(behaviour: str):  # type: ignore[no-untyped-def]
     def respond(input: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         text = input[-1].text
         item = int(re.search(r"item:(\d+)", text).group(1))  # type: ignore[union-attr]
-        if 'Verdict: NOT NOVEL' in text:  # pointwise prompt
+        if "Verdict: NOT NOVEL" in text:  # pointwise prompt
             right = "NOVEL" if "marker:novel" in text else "NOT NOVEL"
             answer = {"right": right, "always_a": "NOVEL", "half_tie": right}[behaviour]
             if behaviour == "half_tie" and item == 1:
                 raise ConnectionRefusedError("connection refused at http://127.0.0.1:9/v1")
-            content = "I cannot tell." if behaviour == "half_tie" and item < 2 else f"Reasoning.\nVerdict: {answer}"
+            content = (
+                "I cannot tell."
+                if behaviour == "half_tie" and item < 2
+                else f"Reasoning.\nVerdict: {answer}"
+            )
         else:
             right = "A" if text.index("marker:novel") < text.index("marker:plain") else "B"
-            answer = {"right": right, "always_a": "A", "half_tie": "TIE" if item < 4 else right}[behaviour]
+            answer = {"right": right, "always_a": "A", "half_tie": "TIE" if item < 4 else right}[
+                behaviour
+            ]
             content = f"Reasoning.\nVerdict: {answer}"
         out = ModelOutput.from_content(model=behaviour, content=content)
-        out.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110, total_cost=COST_PER_CALL)
+        out.usage = ModelUsage(
+            input_tokens=100, output_tokens=10, total_tokens=110, total_cost=COST_PER_CALL
+        )
         return out
 
     return respond
@@ -108,20 +125,36 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     set_dir = root / "toyset"
     _items(set_dir)
     logs = root / "logs"
-    models = [get_model(f"mockllm/{b}", custom_outputs=_judge(b)) for b in ("right", "always_a", "half_tie")]
+    models = [
+        get_model(f"mockllm/{b}", custom_outputs=_judge(b))
+        for b in ("right", "always_a", "half_tie")
+    ]
     tasks = [
         novelty_pairwise(dataset=str(set_dir), cache=False),
         novelty_pairwise(dataset=str(set_dir), both_orders=True, cache=False),
         novelty_pointwise(dataset=str(set_dir), cache=False),
     ]
     t0 = time.perf_counter()
-    results = eval(tasks, model=models, log_dir=str(logs), display="none", max_tasks=4, fail_on_error=False)
-    results += eval(novelty_pairwise(dataset=str(set_dir), probe="position", cache=False), model=models[1],
-                    log_dir=str(logs), display="none")
+    results = eval(
+        tasks, model=models, log_dir=str(logs), display="none", max_tasks=4, fail_on_error=False
+    )
+    results += eval(
+        novelty_pairwise(dataset=str(set_dir), probe="position", cache=False),
+        model=models[1],
+        log_dir=str(logs),
+        display="none",
+    )
     assert all(r.status == "success" for r in results)
     print("grid", time.perf_counter() - t0)
-    foreign = Task(dataset=[Sample(input="hi", target="x", id="s1")], scorer=match(), name="foreign")
-    eval(foreign, model=get_model("mockllm/right", custom_outputs=_plain), log_dir=str(logs), display="none")
+    foreign = Task(
+        dataset=[Sample(input="hi", target="x", id="s1")], scorer=match(), name="foreign"
+    )
+    eval(
+        foreign,
+        model=get_model("mockllm/right", custom_outputs=_plain),
+        log_dir=str(logs),
+        display="none",
+    )
     failing = novelty_pairwise(dataset=str(set_dir), cache=False)
     failing.solver = _boom()
     t0 = time.perf_counter()
@@ -133,7 +166,9 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def report(logdir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("out")
-    assert main(["report", str(logdir), "--out", str(out), "--resamples", str(B), "--seed", "5"]) == 0
+    assert (
+        main(["report", str(logdir), "--out", str(out), "--resamples", str(B), "--seed", "5"]) == 0
+    )
     return {"out": out, "json": json.loads((out / "report.json").read_text())}
 
 
@@ -151,10 +186,19 @@ def test_frame_rows_and_skips(logdir: Path) -> None:
     assert len(frame) == 3 * 3 * N + 2 * N  # 3 judges x 3 tasks x 8 items + 2 position arms
     reasons = sorted(s["reason"] for s in loaded.skipped_logs)
     assert len(reasons) == 2
-    assert reasons[0].startswith("not a judgeaudit log") and reasons[1] == "status error: deliberate failure"
+    assert (
+        reasons[0].startswith("not a judgeaudit log")
+        and reasons[1] == "status error: deliberate failure"
+    )
     row = frame[(frame["config"] == f"always_a · {BOTH}") & (frame["item_id"] == "pair0")].iloc[0]
     assert row["verdict"] == "tie" and row["call_verdicts"] == "ab#0:a,ba#0:b"
-    assert row["model"] == "always_a" and row["model_id"] == "mockllm/always_a" and row["judge"] == "prompted" and row["dataset"] == "toyset" and row["setup"] == "human_only"
+    assert (
+        row["model"] == "always_a"
+        and row["model_id"] == "mockllm/always_a"
+        and row["judge"] == "prompted"
+        and row["dataset"] == "toyset"
+        and row["setup"] == "human_only"
+    )
     assert row["total_tokens"] == 220 and row["cost"] == pytest.approx(2 * COST_PER_CALL)
 
 
@@ -171,7 +215,9 @@ EXPECTED_PAIRWISE = {
 
 
 @pytest.mark.parametrize(("key", "expected"), list(EXPECTED_PAIRWISE.items()))
-def test_pairwise_metrics_match_hand_computation(report: dict[str, Any], key: tuple[str, str], expected: tuple) -> None:
+def test_pairwise_metrics_match_hand_computation(
+    report: dict[str, Any], key: tuple[str, str], expected: tuple
+) -> None:
     m = _cfg(_group(report, "pairwise"), *key)["metrics"]
     names = ("strict_accuracy", "soft_accuracy", "accuracy_no_ties", "tie_rate", "invalid_rate")
     for name, value in zip(names, expected, strict=True):
@@ -179,23 +225,40 @@ def test_pairwise_metrics_match_hand_computation(report: dict[str, Any], key: tu
         # shares of 0/1 outcomes get Clopper-Pearson, soft accuracy (0, 1/2, 1 per item) the score interval;
         # neither resamples
         method = "score (continuity-corrected)" if name == "soft_accuracy" else "clopper-pearson"
-        assert (m[name]["method"], m[name]["resamples"], m[name]["seed"]) == (method, None, None), name
+        assert (m[name]["method"], m[name]["resamples"], m[name]["seed"]) == (method, None, None), (
+            name
+        )
     for name, value in zip(names, expected, strict=True):
-        if value in (0.0, 1.0) and name in ("strict_accuracy", "tie_rate", "invalid_rate"):  # 0 or 8 of 8 by hand: [0, 1 - 0.025^(1/8)] or [0.025^(1/8), 1]
+        if value in (0.0, 1.0) and name in (
+            "strict_accuracy",
+            "tie_rate",
+            "invalid_rate",
+        ):  # 0 or 8 of 8 by hand: [0, 1 - 0.025^(1/8)] or [0.025^(1/8), 1]
             end = 0.025 ** (1 / N)
-            assert (m[name]["low"], m[name]["high"]) == ((pytest.approx(end), 1.0) if value else (0.0, pytest.approx(1 - end)))
+            assert (m[name]["low"], m[name]["high"]) == (
+                (pytest.approx(end), 1.0) if value else (0.0, pytest.approx(1 - end))
+            )
 
 
 def test_paired_differences_and_flip_rates(report: dict[str, Any]) -> None:
     g = _group(report, "pairwise")
-    assert g["reference"]["by_model"] == {j: f"{j} · {REF}" for j in ("always_a", "half_tie", "right")}
+    assert g["reference"]["by_model"] == {
+        j: f"{j} · {REF}" for j in ("always_a", "half_tie", "right")
+    }
     d = _cfg(g, "always_a", BOTH)["vs_reference"]["strict_accuracy"]
     # per item: -1 on the four gold-a pairs, 0 elsewhere -> -0.5; four discordant pairs, all one way:
     # exact McNemar 2 / 2^4 = 0.125, so no claim, and the paired interval reaches 0 (the percentile
     # bootstrap excluded 0 here, and only a minimum of items kept it from a claim)
-    assert d["estimate"] == pytest.approx(-0.5) and d["low"] < -0.5 < 0 < d["high"] and not d["significant"]
+    assert (
+        d["estimate"] == pytest.approx(-0.5)
+        and d["low"] < -0.5 < 0 < d["high"]
+        and not d["significant"]
+    )
     # p: the larger of exact McNemar (0.125) and the interval's own test at 0, (|0 - 4| - 1) / sqrt(4) = 1.5
-    assert d["p_value"] == pytest.approx(2 * norm.sf(1.5)) and d["method"] == "paired score (Tango, continuity-corrected)"
+    assert (
+        d["p_value"] == pytest.approx(2 * norm.sf(1.5))
+        and d["method"] == "paired score (Tango, continuity-corrected)"
+    )
     assert d["test"].startswith("exact McNemar") and d["resamples"] is None
     assert _cfg(g, "always_a", BOTH)["flip_rate_vs_reference"]["estimate"] == 1.0
     same = _cfg(g, "right", BOTH)["vs_reference"]["strict_accuracy"]
@@ -211,8 +274,15 @@ def test_position_probe_arms(report: dict[str, Any]) -> None:
     ab = _cfg(g, "always_a", REF + " · probe=position/order_ab")
     ba = _cfg(g, "always_a", REF + " · probe=position/order_ba")
     assert ab["verdict_counts"] == {"a": N} and ba["verdict_counts"] == {"b": N}
-    assert ab["metrics"]["strict_accuracy"]["estimate"] == 0.5 == ba["metrics"]["strict_accuracy"]["estimate"]
-    assert ba["flip_rate_vs_reference"]["estimate"] == 1.0 and ab["flip_rate_vs_reference"]["estimate"] == 0.0
+    assert (
+        ab["metrics"]["strict_accuracy"]["estimate"]
+        == 0.5
+        == ba["metrics"]["strict_accuracy"]["estimate"]
+    )
+    assert (
+        ba["flip_rate_vs_reference"]["estimate"] == 1.0
+        and ab["flip_rate_vs_reference"]["estimate"] == 0.0
+    )
     assert ab["probe"] == "position" and ba["probe_variant"] == "order_ba"
 
 
@@ -220,11 +290,17 @@ def test_tie_rates_by_setup(report: dict[str, Any]) -> None:
     ties = _cfg(_group(report, "pairwise"), "half_tie", REF)["tie_rate_by_setup"]
     assert ties["human_only"]["estimate"] == 1.0 and ties["human_generated"]["estimate"] == 0.0
     csv = pd.read_csv(report["out"] / "tie_rates_toyset.csv")
-    row = csv[(csv["model"] == "always_a") & (csv["variant"] == BOTH) & (csv["setup"] == "human_generated")]
+    row = csv[
+        (csv["model"] == "always_a")
+        & (csv["variant"] == BOTH)
+        & (csv["setup"] == "human_generated")
+    ]
     assert row["estimate"].tolist() == [1.0]
     md = (report["out"] / "tie_rates_toyset.md").read_text()
     header = next(line for line in md.splitlines() if line.startswith("| configuration"))
-    assert header.rstrip().endswith("| invalid rate | error rate |")  # beside the tie rates, in the Markdown too
+    assert header.rstrip().endswith(
+        "| invalid rate | error rate |"
+    )  # beside the tie rates, in the Markdown too
     assert set(csv["metric"]) == {"tie_rate", "invalid_rate", "error_rate"}
 
 
@@ -232,31 +308,45 @@ def test_pointwise_decomposition(report: dict[str, Any]) -> None:
     g = _group(report, "pointwise")
     always = _cfg(g, "always_a", REF)["metrics"]
     # always NOVEL: novel TP 4 / predicted 8 / gold 4 -> P 0.5, R 1, F1 8/12; not_novel never predicted -> F1 0
-    assert always["precision_novel"]["estimate"] == 0.5 and always["recall_novel"]["estimate"] == 1.0
-    assert always["f1_novel"]["estimate"] == pytest.approx(2 / 3) and always["f1_not_novel"]["estimate"] == 0.0
+    assert (
+        always["precision_novel"]["estimate"] == 0.5 and always["recall_novel"]["estimate"] == 1.0
+    )
+    assert (
+        always["f1_novel"]["estimate"] == pytest.approx(2 / 3)
+        and always["f1_not_novel"]["estimate"] == 0.0
+    )
     assert always["macro_f1"]["estimate"] == pytest.approx(1 / 3)
     garbled = _cfg(g, "half_tie", REF)["metrics"]
     # invalid on point0 (novel), error on point1 (not_novel), right elsewhere: both classes TP 3 / pred 3 / gold 4
-    assert garbled["invalid_rate"]["estimate"] == 0.125 and garbled["error_rate"]["estimate"] == 0.125
+    assert (
+        garbled["invalid_rate"]["estimate"] == 0.125 and garbled["error_rate"]["estimate"] == 0.125
+    )
     entry = _cfg(g, "half_tie", REF)
     assert entry["invalid_items"] == 1 and entry["error_items"] == 1 and entry["failed_calls"] == 1
     assert entry["verdict_counts"]["error"] == 1
     assert entry["error"] == "ConnectionRefusedError: connection refused at http://127.0.0.1:9/v1"
     assert _cfg(g, "right", REF)["error_items"] == 0 and _cfg(g, "right", REF)["error"] is None
-    assert garbled["recall_novel"]["estimate"] == 0.75 and garbled["precision_novel"]["estimate"] == 1.0
+    assert (
+        garbled["recall_novel"]["estimate"] == 0.75
+        and garbled["precision_novel"]["estimate"] == 1.0
+    )
     assert garbled["macro_f1"]["estimate"] == pytest.approx(6 / 7)
     assert _cfg(g, "right", REF)["metrics"]["macro_f1"]["estimate"] == 1.0
     md = (report["out"] / "pointwise_f1_toyset.md").read_text()
     assert "0.857 [" in md and "0.333 [" in md
     header = next(line for line in md.splitlines() if line.startswith("| configuration"))
     assert "| invalid rate | error rate |" in header
-    row = next(line for line in md.splitlines() if "| half_tie |" in line and line.startswith(f"| {REF} |"))
+    row = next(
+        line for line in md.splitlines() if "| half_tie |" in line and line.startswith(f"| {REF} |")
+    )
     assert row.count("0.125 [") == 2  # invalid rate and error rate
 
 
 def test_cost_table(report: dict[str, Any]) -> None:
     csv = pd.read_csv(report["out"] / "cost.csv")
-    one = csv[(csv["model"] == "right") & (csv["variant"] == REF) & (csv["kind"] == "pairwise")].iloc[0]
+    one = csv[
+        (csv["model"] == "right") & (csv["variant"] == REF) & (csv["kind"] == "pairwise")
+    ].iloc[0]
     both = csv[(csv["model"] == "right") & (csv["variant"] == BOTH)].iloc[0]
     assert one["cost_usd"] == pytest.approx(N * COST_PER_CALL) and one["total_tokens"] == N * 110
     assert both["cost_usd"] == pytest.approx(2 * N * COST_PER_CALL)
@@ -266,20 +356,38 @@ def test_cost_table(report: dict[str, Any]) -> None:
 
 def test_ablation_table_cells(report: dict[str, Any]) -> None:
     md = (report["out"] / "ablation_pairwise_toyset.md").read_text()
-    lines = {line.split(" | ")[0].strip("| "): line for line in md.splitlines() if line.startswith("| prompt")}
+    lines = {
+        line.split(" | ")[0].strip("| "): line
+        for line in md.splitlines()
+        if line.startswith("| prompt")
+    }
     header = next(line for line in md.splitlines() if line.startswith("| configuration"))
     cols = [c.strip() for c in header.strip("|").split("|")]
     judges = ["always_a", "half_tie", "right"]
-    assert cols == ["configuration", *judges, *(f"{rate} rate ({j})" for j in judges for rate in ("tie", "invalid", "error"))]
+    assert cols == [
+        "configuration",
+        *judges,
+        *(f"{rate} rate ({j})" for j in judges for rate in ("tie", "invalid", "error")),
+    ]
     both = [c.strip() for c in lines[BOTH].strip("|").split("|")]
-    assert both[1].startswith("-0.500 [") and both[1].endswith("]")  # no star: 4 discordant pairs cannot show it
+    assert both[1].startswith("-0.500 [") and both[1].endswith(
+        "]"
+    )  # no star: 4 discordant pairs cannot show it
     # identical verdicts on 8 items: all at 0, the upper end solves (8 m - 1)^2 = z^2 8 m (1 - m): 0.471
     assert both[3] == "+0.000 [-0.471, +0.471]"
     ref = [c.strip() for c in lines[REF].strip("|").split("|")]
-    assert ref[3] == "1.000 [0.631, 1.000] (reference)"  # 8 of 8: Clopper-Pearson 0.025^(1/8) = 0.631
-    assert ref[4:7] == ["0.000", "0.000", "0.000"]  # always_a on the reference: no ties, invalid or errors
+    assert (
+        ref[3] == "1.000 [0.631, 1.000] (reference)"
+    )  # 8 of 8: Clopper-Pearson 0.025^(1/8) = 0.631
+    assert ref[4:7] == [
+        "0.000",
+        "0.000",
+        "0.000",
+    ]  # always_a on the reference: no ties, invalid or errors
     assert ref[7] == "0.500"  # half_tie ties on the human_only half
-    assert "[95% CI, clopper-pearson]" in md and "[paired score (Tango, continuity-corrected)]" in md
+    assert (
+        "[95% CI, clopper-pearson]" in md and "[paired score (Tango, continuity-corrected)]" in md
+    )
     tex = (report["out"] / "ablation_pairwise_toyset.tex").read_text()
     assert "\\begin{tabular}" in tex and "always\\_a" in tex
     csv = pd.read_csv(report["out"] / "ablation_pairwise_toyset.csv")
@@ -290,10 +398,14 @@ def test_ablation_table_cells(report: dict[str, Any]) -> None:
 def test_agreement_with_human_scores(report: dict[str, Any]) -> None:
     g = _group(report, "pairwise")
     right = _cfg(g, "right", REF)["agreement"]
-    assert right["pearson"]["estimate"] == pytest.approx(1.0) and right["cohen_kappa"]["estimate"] == pytest.approx(1.0)
+    assert right["pearson"]["estimate"] == pytest.approx(1.0) and right["cohen_kappa"][
+        "estimate"
+    ] == pytest.approx(1.0)
     # half_tie: ties on 4 items, right on 4; kappa over {b, tie, a}: p_o 1/2, p_e 1/4 -> 1/3
     assert _cfg(g, "half_tie", REF)["agreement"]["cohen_kappa"]["estimate"] == pytest.approx(1 / 3)
-    assert _cfg(g, "always_a", REF)["agreement"]["pearson"]["estimate"] is None  # constant judge: undefined
+    assert (
+        _cfg(g, "always_a", REF)["agreement"]["pearson"]["estimate"] is None
+    )  # constant judge: undefined
     md = (report["out"] / "agreement_pairwise_toyset.md").read_text()
     assert "| prompt=reference · k=1 | half_tie | 8 |" in md and "0.333 [" in md
 
@@ -307,7 +419,12 @@ def test_flip_rate_matrix(report: dict[str, Any]) -> None:
 
 def test_figures_and_json(report: dict[str, Any]) -> None:
     out = report["out"]
-    for stem in ("cost_vs_quality", "tie_rates_toyset", "deltas_pairwise_toyset", "deltas_pointwise_toyset"):
+    for stem in (
+        "cost_vs_quality",
+        "tie_rates_toyset",
+        "deltas_pairwise_toyset",
+        "deltas_pointwise_toyset",
+    ):
         for ext in ("png", "svg"):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000, stem
     summary = (out / "report.md").read_text()
@@ -321,16 +438,38 @@ def test_figures_and_json(report: dict[str, Any]) -> None:
 def test_item_mismatch_is_an_error_unless_intersect(logdir: Path, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(logdir, logs)
-    set_dir = logdir.parent / "toyset"  # the same dataset as the grid (another path would be another dataset)
-    eval(novelty_pairwise(dataset=str(set_dir), prompt="p1_no_guardrails", cache=False), model=get_model(
-        "mockllm/right", custom_outputs=_judge("right")), log_dir=str(logs), display="none", limit=6)
+    set_dir = (
+        logdir.parent / "toyset"
+    )  # the same dataset as the grid (another path would be another dataset)
+    eval(
+        novelty_pairwise(dataset=str(set_dir), prompt="p1_no_guardrails", cache=False),
+        model=get_model("mockllm/right", custom_outputs=_judge("right")),
+        log_dir=str(logs),
+        display="none",
+        limit=6,
+    )
     with pytest.raises(ItemMismatchError, match=r"lacks 2: pair6, pair7"):
         build_report(logs, tmp_path / "out", resamples=200)
-    assert main(["report", str(logs), "--out", str(tmp_path / "o2"), "--resamples", "200", "--no-figures"]) == 1
+    assert (
+        main(
+            [
+                "report",
+                str(logs),
+                "--out",
+                str(tmp_path / "o2"),
+                "--resamples",
+                "200",
+                "--no-figures",
+            ]
+        )
+        == 1
+    )
     rep = build_report(logs, tmp_path / "out", resamples=200, intersect=True, figures=False)
     g = next(g for g in rep.groups if g["kind"] == "pairwise")
     assert g["n_items"] == 6 and g["intersection"]["items_dropped"] == ["pair6", "pair7"]
-    assert "6 items kept, 2 dropped" in (tmp_path / "out" / "ablation_pairwise_toyset.md").read_text()
+    assert (
+        "6 items kept, 2 dropped" in (tmp_path / "out" / "ablation_pairwise_toyset.md").read_text()
+    )
 
 
 def test_reference_by_full_config_name(logdir: Path, tmp_path: Path) -> None:
@@ -346,8 +485,12 @@ def test_rerun_supersedes_older_log(logdir: Path, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(logdir, logs)
     set_dir = logdir.parent / "toyset"
-    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=get_model(
-        "mockllm/right", custom_outputs=_judge("right")), log_dir=str(logs), display="none")
+    eval(
+        novelty_pairwise(dataset=str(set_dir), cache=False),
+        model=get_model("mockllm/right", custom_outputs=_judge("right")),
+        log_dir=str(logs),
+        display="none",
+    )
     loaded = load_frame(logs)
     superseded = [s for s in loaded.skipped_logs if s["reason"].startswith("superseded")]
     assert len(superseded) == 1 and f"right · {REF}" in superseded[0]["reason"]
@@ -361,7 +504,13 @@ def test_epochs_pooled_by_the_task_and_bad_files_skipped(tmp_path: Path) -> None
     _items(set_dir)
     logs = tmp_path / "logs"
     model = get_model("mockllm/half_tie", custom_outputs=_judge("half_tie"))
-    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=model, log_dir=str(logs), display="none", epochs=2)
+    eval(
+        novelty_pairwise(dataset=str(set_dir), cache=False),
+        model=model,
+        log_dir=str(logs),
+        display="none",
+        epochs=2,
+    )
     (logs / "2026-01-01T00-00-00-00-00_broken_abc.eval").write_bytes(b"not a zip file")
     loaded = load_frame(logs)
     assert [s["reason"].split(":")[0] for s in loaded.skipped_logs] == ["unreadable"]
@@ -372,11 +521,19 @@ def test_epochs_pooled_by_the_task_and_bad_files_skipped(tmp_path: Path) -> None
     assert row["total_tokens"] == 220 and row["cost"] == pytest.approx(2 * COST_PER_CALL)
     rep = build_report(logs, tmp_path / "out", resamples=200, figures=False)
     cfg = rep.groups[0]["configs"][f"half_tie · {REF} · epochs=2 · agg=k1"]
-    assert cfg["flip_rate_vs_reference"]["estimate"] == 0.0 and cfg["reference"] == f"half_tie · {REF} · epochs=2"
+    assert (
+        cfg["flip_rate_vs_reference"]["estimate"] == 0.0
+        and cfg["reference"] == f"half_tie · {REF} · epochs=2"
+    )
 
     other = tmp_path / "other"
-    eval(novelty_pairwise(dataset=str(set_dir), cache=False), model=model, log_dir=str(other), display="none",
-         epochs=Epochs(2, "mean"))
+    eval(
+        novelty_pairwise(dataset=str(set_dir), cache=False),
+        model=model,
+        log_dir=str(other),
+        display="none",
+        epochs=Epochs(2, "mean"),
+    )
     frame = load_frame(other).frame
     assert sorted(frame["variant"].unique()) == [REF + " · epoch=1", REF + " · epoch=2"]
     assert len(frame) == 2 * N and set(frame["epochs"]) == {1}

@@ -30,11 +30,24 @@ SEP = " · "
 def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Single runs of each member and of the panel, unperturbed and under the position probe."""
     root = tmp_path_factory.mktemp("panel-report")
-    for probe, samples in ((None, ITEMS), ("position", 2 * ITEMS)):  # the position probe: two arms per item
+    for probe, samples in (
+        (None, ITEMS),
+        ("position", 2 * ITEMS),
+    ):  # the position probe: two arms per item
         for member in MEMBERS:
-            eval_ok(novelty_pairwise(dataset=BUNDLED, probe=probe, resamples=200), root, model=member, limit=samples)
-        eval_ok(novelty_pairwise(dataset=BUNDLED, probe=probe, judge="panel", panel=",".join(MEMBERS), resamples=200),
-                root, limit=samples)
+            eval_ok(
+                novelty_pairwise(dataset=BUNDLED, probe=probe, resamples=200),
+                root,
+                model=member,
+                limit=samples,
+            )
+        eval_ok(
+            novelty_pairwise(
+                dataset=BUNDLED, probe=probe, judge="panel", panel=",".join(MEMBERS), resamples=200
+            ),
+            root,
+            limit=samples,
+        )
     return root / "logs"
 
 
@@ -63,7 +76,7 @@ def alpha_nominal(data: np.ndarray) -> float:
     n_c = o.sum(axis=1)
     n = n_c.sum()
     observed = o.sum() - np.trace(o)
-    expected = (n * n - (n_c ** 2).sum()) / (n - 1)
+    expected = (n * n - (n_c**2).sum()) / (n - 1)
     return float(1 - observed / expected)
 
 
@@ -72,22 +85,33 @@ def unperturbed(rep: dict[str, Any]) -> dict[str, Any]:
     return group
 
 
-def test_members_are_configurations_read_from_the_panels_log(report: tuple[Path, dict[str, Any]]) -> None:
+def test_members_are_configurations_read_from_the_panels_log(
+    report: tuple[Path, dict[str, Any]],
+) -> None:
     out, rep = report
     items = pd.read_csv(out / "items.csv")
     base = items[~items["variant"].str.contains("probe=")]
     panel_config = f"{PANEL}{SEP}prompt=reference{SEP}k=1{SEP}judge=panel"
     for short in ("first_shown", "x", "y"):
-        single = base[base["config"] == f"{short}{SEP}prompt=reference{SEP}k=1"].set_index("item_id")["verdict"]
-        member = base[base["config"] == f"{short}{SEP}prompt=reference{SEP}k=1{SEP}member of {PANEL}"]
+        single = base[base["config"] == f"{short}{SEP}prompt=reference{SEP}k=1"].set_index(
+            "item_id"
+        )["verdict"]
+        member = base[
+            base["config"] == f"{short}{SEP}prompt=reference{SEP}k=1{SEP}member of {PANEL}"
+        ]
         assert len(member) == ITEMS and set(member["member_of"]) == {panel_config}
         # the member's verdicts read from the panel's log are the ones its single run gave
-        assert member.set_index("item_id")["verdict"].sort_index().tolist() == single.sort_index().tolist()
+        assert (
+            member.set_index("item_id")["verdict"].sort_index().tolist()
+            == single.sort_index().tolist()
+        )
     group = unperturbed(rep)
     assert panel_config in group["configs"] and group["configs"][panel_config]["model"] == PANEL
 
 
-def test_the_panel_table_counts_overrules_agreement_and_cost_by_hand(report: tuple[Path, dict[str, Any]]) -> None:
+def test_the_panel_table_counts_overrules_agreement_and_cost_by_hand(
+    report: tuple[Path, dict[str, Any]],
+) -> None:
     out, rep = report
     items = pd.read_csv(out / "items.csv")
     base = items[~items["variant"].str.contains("probe=")]
@@ -97,37 +121,56 @@ def test_the_panel_table_counts_overrules_agreement_and_cost_by_hand(report: tup
     codes = {"a": 0.0, "b": 1.0, "tie": 2.0}
     rows = []
     for name, short in zip(MEMBERS, ("first_shown", "x", "y"), strict=True):
-        member_v = base[base["config"] == summary["members"][name]["config"]].set_index("item_id")["verdict"].sort_index()
+        member_v = (
+            base[base["config"] == summary["members"][name]["config"]]
+            .set_index("item_id")["verdict"]
+            .sort_index()
+        )
         both = panel_v.isin(list(codes)) & member_v.isin(list(codes))
         expected = float((panel_v[both] != member_v[both]).mean())
         assert summary["members"][name]["overruled"]["estimate"] == pytest.approx(expected)
         assert summary["members"][name]["config"].startswith(f"{short}{SEP}")
         rows.append([codes.get(v, np.nan) for v in member_v])
-    assert summary["members"]["planted/first_shown"]["overruled"]["estimate"] > 0  # the biased member is overruled
+    assert (
+        summary["members"]["planted/first_shown"]["overruled"]["estimate"] > 0
+    )  # the biased member is overruled
     assert summary["agreement"]["estimate"] == pytest.approx(alpha_nominal(np.array(rows)))
     assert summary["items_below_quorum"] == 0 and summary["mean_answered"] == 3.0
     # cost as made: the panel's calls are its members' calls
     member_tokens = sum(m["cost_as_made"]["tokens"] for m in summary["members"].values())
     assert summary["cost_as_made"]["tokens"] == member_tokens > 0
     assert summary["cost_as_made"]["calls"] == 3 * ITEMS
-    table = Path(rep["files"]["tables"]["panels_pairwise_iclr2026/human_only"]["markdown"]).read_text(encoding="utf-8")
+    table = Path(
+        rep["files"]["tables"]["panels_pairwise_iclr2026/human_only"]["markdown"]
+    ).read_text(encoding="utf-8")
     assert "Krippendorff's alpha (nominal)" in table
-    assert f"| prompt=reference · k=1 · judge=panel | {PANEL} | panel (majority, 2 of 3 must answer) |" in table
-    assert table.count("| planted/first_shown |") == 3  # one member row per panel configuration (3: the probe arms too)
+    assert (
+        f"| prompt=reference · k=1 · judge=panel | {PANEL} | panel (majority, 2 of 3 must answer) |"
+        in table
+    )
+    assert (
+        table.count("| planted/first_shown |") == 3
+    )  # one member row per panel configuration (3: the probe arms too)
 
 
-def test_the_panel_has_a_lower_first_position_rate_than_its_biased_member(report: tuple[Path, dict[str, Any]]) -> None:
+def test_the_panel_has_a_lower_first_position_rate_than_its_biased_member(
+    report: tuple[Path, dict[str, Any]],
+) -> None:
     """From the report's own items (the position probe's two arms): share of decided judgments that
     chose the idea shown first (a in a/b order, b in b/a order)."""
     out, _ = report
     items = pd.read_csv(out / "items.csv")
 
     def first_rate(model: str) -> float:
-        rows = items[(items["model"] == model) & (items["probe"] == "position") & items["member_of"].notna()
-                     if model != PANEL else (items["model"] == model) & (items["probe"] == "position")]
+        rows = items[
+            (items["model"] == model) & (items["probe"] == "position") & items["member_of"].notna()
+            if model != PANEL
+            else (items["model"] == model) & (items["probe"] == "position")
+        ]
         decided = rows[rows["verdict"].isin(["a", "b"])]
-        first = ((decided["probe_variant"] == "order_ab") & (decided["verdict"] == "a")) | \
-                ((decided["probe_variant"] == "order_ba") & (decided["verdict"] == "b"))
+        first = ((decided["probe_variant"] == "order_ab") & (decided["verdict"] == "a")) | (
+            (decided["probe_variant"] == "order_ba") & (decided["verdict"] == "b")
+        )
         return float(first.mean())
 
     biased, panel, accurate = first_rate("first_shown"), first_rate(PANEL), first_rate("x")
@@ -139,8 +182,13 @@ def test_the_panel_is_placed_among_single_judges(report: tuple[Path, dict[str, A
     configs = unperturbed(rep)["configs"]
     models = {e["model"] for e in configs.values()}
     assert {PANEL, "first_shown", "x", "y"} <= models
-    assert all(e["cost_per_item_usd"] == 0.0 for e in configs.values())  # planted calls are free, and known
-    assert "cost_vs_quality" in rep["files"]["figures"] and (out / "cost_vs_quality.png").stat().st_size > 0
+    assert all(
+        e["cost_per_item_usd"] == 0.0 for e in configs.values()
+    )  # planted calls are free, and known
+    assert (
+        "cost_vs_quality" in rep["files"]["figures"]
+        and (out / "cost_vs_quality.png").stat().st_size > 0
+    )
     cost = (out / "cost.md").read_text(encoding="utf-8")
     assert f"| {PANEL} |" in cost and "member of" in cost
 
@@ -149,6 +197,8 @@ def test_a_stored_panel_verdict_that_its_calls_do_not_give_is_refused(logdir: Pa
     frame = load_frame(logdir).frame
     check_stored(frame)
     panel_rows = frame.index[frame["model"] == PANEL]
-    frame.loc[panel_rows[0], "verdict"] = "tie" if frame.loc[panel_rows[0], "verdict"] != "tie" else "a"
+    frame.loc[panel_rows[0], "verdict"] = (
+        "tie" if frame.loc[panel_rows[0], "verdict"] != "tie" else "a"
+    )
     with pytest.raises(ReportInputError, match="aggregate to"):
         check_stored(frame)

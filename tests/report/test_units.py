@@ -23,9 +23,31 @@ from judgeaudit.report.tables import ablation_table, diff_cell, interval_cell, t
 
 
 def test_variant_name_shows_prompt_k_and_changed_args() -> None:
-    defaults = {"dataset": "x", "prompt": "reference", "k": 1, "both_orders": False, "seed": 1, "cache": True, "probe": None}
-    args = {"dataset": "/data/set", "prompt": "p1_no_guardrails", "k": 1, "both_orders": True, "seed": 1, "cache": False, "probe": "position"}
-    name = variant_name("judgeaudit/novelty_pairwise", args, None, {"reasoning_effort": "high", "max_connections": 4}, defaults)
+    defaults = {
+        "dataset": "x",
+        "prompt": "reference",
+        "k": 1,
+        "both_orders": False,
+        "seed": 1,
+        "cache": True,
+        "probe": None,
+    }
+    args = {
+        "dataset": "/data/set",
+        "prompt": "p1_no_guardrails",
+        "k": 1,
+        "both_orders": True,
+        "seed": 1,
+        "cache": False,
+        "probe": "position",
+    }
+    name = variant_name(
+        "judgeaudit/novelty_pairwise",
+        args,
+        None,
+        {"reasoning_effort": "high", "max_connections": 4},
+        defaults,
+    )
     assert name == "prompt=p1_no_guardrails · k=1 · both_orders=true · reasoning_effort=high"
     # without known defaults, only the args that were passed are shown
     name = variant_name("judgeaudit/retrieval_pairwise", args, ["both_orders"], {}, None)
@@ -33,10 +55,18 @@ def test_variant_name_shows_prompt_k_and_changed_args() -> None:
 
 
 def test_names() -> None:
-    assert short_model("litellm/openai/gpt-4o") == "gpt-4o" and short_model("mockllm/model") == "model"
-    assert dataset_label("/tmp/x/toyset") == "toyset" and dataset_label("iclr2026/human_only") == "iclr2026/human_only"
+    assert (
+        short_model("litellm/openai/gpt-4o") == "gpt-4o" and short_model("mockllm/model") == "model"
+    )
+    assert (
+        dataset_label("/tmp/x/toyset") == "toyset"
+        and dataset_label("iclr2026/human_only") == "iclr2026/human_only"
+    )
     assert dataset_label("/tmp/x/toyset/pairwise.jsonl") == "toyset"
-    assert probe_label("position", "order_ba") == "probe=position/order_ba" and probe_label(None, None) is None
+    assert (
+        probe_label("position", "order_ba") == "probe=position/order_ba"
+        and probe_label(None, None) is None
+    )
 
 
 def test_dataset_labels_disambiguated() -> None:
@@ -46,15 +76,43 @@ def test_dataset_labels_disambiguated() -> None:
     assert _name_datasets(frame)["dataset"].tolist() == ["/a/set", "/b/set", "x"]
 
 
-def _row(config: str, item: str, gold: str, calls: list[tuple[str, int, str]], verdict: str, model: str = "j",
-         variant: str | None = None, setup: str = "human_only") -> dict[str, Any]:
+def _row(
+    config: str,
+    item: str,
+    gold: str,
+    calls: list[tuple[str, int, str]],
+    verdict: str,
+    model: str = "j",
+    variant: str | None = None,
+    setup: str = "human_only",
+) -> dict[str, Any]:
     return {
-        "log": "log.eval", "config": config, "model": model, "variant": variant or config.split(" · ", 1)[1],
-        "model_id": f"mock/{model}", "judge": "prompted", "task": "novelty_pairwise", "task_args": "{}", "probe": None, "probe_variant": None,
-        "kind": "pairwise", "dataset": "d", "sample_id": item, "item_id": item, "setup": setup, "gold": gold,
-        "verdict": verdict, "split_rule": None, "split": False, "human": {},
+        "log": "log.eval",
+        "config": config,
+        "model": model,
+        "variant": variant or config.split(" · ", 1)[1],
+        "model_id": f"mock/{model}",
+        "judge": "prompted",
+        "task": "novelty_pairwise",
+        "task_args": "{}",
+        "probe": None,
+        "probe_variant": None,
+        "kind": "pairwise",
+        "dataset": "d",
+        "sample_id": item,
+        "item_id": item,
+        "setup": setup,
+        "gold": gold,
+        "verdict": verdict,
+        "split_rule": None,
+        "split": False,
+        "human": {},
         "calls": [{"order": o, "call_index": i, "verdict": v} for o, i, v in calls],
-        "call_verdicts": "", "input_tokens": 1.0, "output_tokens": 1.0, "total_tokens": 2.0, "cost": 0.5,
+        "call_verdicts": "",
+        "input_tokens": 1.0,
+        "output_tokens": 1.0,
+        "total_tokens": 2.0,
+        "cost": 0.5,
     }
 
 
@@ -64,19 +122,29 @@ def test_aggregations_recomputed_from_calls() -> None:
     frame = pd.DataFrame([_row("j · v", "i1", "a", calls, "b")])
     check_stored(frame)
     out = with_aggregations(frame).set_index("variant")["verdict"].to_dict()
-    assert out == {"v": "b", "v · agg=k1": "tie", "v · agg=one_order": "a", "v · agg=k1_one_order": "a"}
+    assert out == {
+        "v": "b",
+        "v · agg=k1": "tie",
+        "v · agg=one_order": "a",
+        "v · agg=k1_one_order": "a",
+    }
     bad = pd.DataFrame([_row("j · v", "i1", "a", calls, "a")])
     with pytest.raises(ValueError, match="stores verdict 'a' but its calls"):
         check_stored(bad)
 
 
 def test_pointwise_split_recounted_per_aggregation() -> None:
-    row = _row("j · v", "i1", "novel", [("single", 0, "novel"), ("single", 1, "not_novel")], "not_novel")
+    row = _row(
+        "j · v", "i1", "novel", [("single", 0, "novel"), ("single", 1, "not_novel")], "not_novel"
+    )
     row.update(kind="pointwise", split_rule="not_novel", split=True)
     frame = pd.DataFrame([row])
     check_stored(frame)
     out = with_aggregations(frame).set_index("variant")[["verdict", "split"]].to_dict("index")
-    assert out == {"v": {"verdict": "not_novel", "split": True}, "v · agg=k1": {"verdict": "novel", "split": False}}
+    assert out == {
+        "v": {"verdict": "not_novel", "split": True},
+        "v · agg=k1": {"verdict": "novel", "split": False},
+    }
 
 
 def test_item_mismatch_lists_missing_items() -> None:
@@ -105,7 +173,9 @@ def test_compute_group_and_reference_choice() -> None:
     assert x["metrics"]["tie_rate"]["estimate"] == pytest.approx(0.4)
     assert x["vs_reference"]["strict_accuracy"]["estimate"] == pytest.approx(-0.4)
     assert x["flip_rate_vs_reference"]["estimate"] == pytest.approx(0.4)
-    assert res["configs"]["k · v1"]["is_reference"] and res["configs"]["k · v1"]["cost_usd"] == pytest.approx(5.0)
+    assert res["configs"]["k · v1"]["is_reference"] and res["configs"]["k · v1"][
+        "cost_usd"
+    ] == pytest.approx(5.0)
     table = ablation_table(res).display.set_index("configuration")
     assert table.loc["v1 · x", "k"] == "–" and table.loc["v1", "k"].endswith("(reference)")
     with pytest.raises(KeyError, match="neither a configuration nor a variant"):
@@ -122,7 +192,10 @@ def test_pareto_front() -> None:
 def test_cells_and_markdown() -> None:
     iv = {"estimate": 0.5, "low": 0.25, "high": 0.75}
     assert interval_cell(iv) == "0.500 [0.250, 0.750]"
-    assert diff_cell({"estimate": -0.1, "low": -0.2, "high": -0.01, "significant": True}) == "-0.100 [-0.200, -0.010]*"
+    assert (
+        diff_cell({"estimate": -0.1, "low": -0.2, "high": -0.01, "significant": True})
+        == "-0.100 [-0.200, -0.010]*"
+    )
     assert interval_cell({"estimate": float("nan"), "low": None, "high": 1}) == "n/a [n/a, 1.000]"
     md = to_markdown(pd.DataFrame({"a|b": ["x|y"], "c": [1]}))
     assert md.splitlines() == ["| a\\|b | c |", "|---|---|", "| x\\|y | 1 |"]
@@ -131,10 +204,18 @@ def test_cells_and_markdown() -> None:
 def test_write_table_formats(tmp_path: Path) -> None:
     from judgeaudit.report.tables import Table, write_table
 
-    table = Table("demo/table", "Caption with κ", pd.DataFrame({"Spearman ρ": ["0.5 [0.1, 0.9]"], "judge": ["a_b"]}),
-                  pd.DataFrame({"estimate": [0.5], "low": [0.1]}))
+    table = Table(
+        "demo/table",
+        "Caption with κ",
+        pd.DataFrame({"Spearman ρ": ["0.5 [0.1, 0.9]"], "judge": ["a_b"]}),
+        pd.DataFrame({"estimate": [0.5], "low": [0.1]}),
+    )
     paths = write_table(table, tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_table.csv", "demo_table.md", "demo_table.tex"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "demo_table.csv",
+        "demo_table.md",
+        "demo_table.tex",
+    ]
     tex = Path(paths["latex"]).read_text()
     assert "Spearman $\\rho$" in tex and "$\\kappa$" in tex and "a\\_b" in tex and "ρ" not in tex
     assert pd.read_csv(paths["csv"])["estimate"].tolist() == [0.5]
@@ -148,8 +229,14 @@ def test_usage_and_cost() -> None:
 
     from judgeaudit.report.frame import _usage
 
-    priced = SimpleNamespace(model_usage={"m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12, total_cost=0.5)})
-    unpriced = SimpleNamespace(model_usage={"m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)})
+    priced = SimpleNamespace(
+        model_usage={
+            "m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12, total_cost=0.5)
+        }
+    )
+    unpriced = SimpleNamespace(
+        model_usage={"m": ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)}
+    )
     cached = SimpleNamespace(model_usage={})
     assert _usage([priced, priced]) == (20, 4, 24, 1.0)
     assert _usage([cached]) == (0, 0, 0, 0.0)  # served from the cache: nothing billed

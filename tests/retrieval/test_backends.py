@@ -22,8 +22,18 @@ from judgeaudit.retrieval.backends import (
 )
 
 PAPERS = [
-    FakePaper("P1", "Graph neural networks for molecules", "We learn molecular graphs with message passing.", "2021-03-01"),
-    FakePaper("P2", "Diffusion models for molecule generation", "Score-based diffusion over 3D molecular graphs.", "2025-10-01"),
+    FakePaper(
+        "P1",
+        "Graph neural networks for molecules",
+        "We learn molecular graphs with message passing.",
+        "2021-03-01",
+    ),
+    FakePaper(
+        "P2",
+        "Diffusion models for molecule generation",
+        "Score-based diffusion over 3D molecular graphs.",
+        "2025-10-01",
+    ),
     FakePaper("P3", "Undated molecular graphs note", "Molecular graphs without a date.", None),
     FakePaper("P4", "Molecular graph transformers", None, "2020-05-05"),
     FakePaper("P5", "Protein folding", "Structure prediction of proteins.", "2019-01-01"),
@@ -53,14 +63,20 @@ def test_search_returns_documents_ranked_with_abstracts(cls) -> None:
     assert ids[0] == "P1" and "P5" not in ids
     assert result.skipped_no_abstract == 1  # P4 has no abstract: counted, not returned
     doc = result.documents[0]
-    assert doc.abstract == "We learn molecular graphs with message passing." and doc.date.year == 2021
+    assert (
+        doc.abstract == "We learn molecular graphs with message passing." and doc.date.year == 2021
+    )
 
 
 @pytest.mark.parametrize("cls", [SemanticScholar, OpenAlex])
 def test_date_cutoff_is_sent_and_rechecked(cls) -> None:
     state = FakeState(list(PAPERS))
     with serve(state) as url:
-        result = run(cls(api_key="", base_url=url, min_interval=0).search("molecular graphs", k=5, cutoff="2025-09-20"))
+        result = run(
+            cls(api_key="", base_url=url, min_interval=0).search(
+                "molecular graphs", k=5, cutoff="2025-09-20"
+            )
+        )
     assert "P2" not in [d.doc_id for d in result.documents]
     params = state.requests[-1]["params"]
     sent = params.get("publicationDateOrYear") or params.get("filter")
@@ -75,12 +91,16 @@ def test_recheck_drops_late_and_undated_papers_the_server_let_through() -> None:
         original = backend.http.get_json
 
         async def without_filter(path, params, headers=None):
-            params = {k: v for k, v in params.items() if k != "filter"}  # the server now sees no cutoff
+            params = {
+                k: v for k, v in params.items() if k != "filter"
+            }  # the server now sees no cutoff
             return await original(path, params, headers)
 
         backend.http.get_json = without_filter  # type: ignore[method-assign]
         result = run(backend.search("molecular graphs", k=5, cutoff="2021-01-01"))
-    assert [d.doc_id for d in result.documents] == []  # P1 (2021-03) and P2 (2025) are after the cutoff
+    assert [
+        d.doc_id for d in result.documents
+    ] == []  # P1 (2021-03) and P2 (2025) are after the cutoff
     assert result.after_cutoff == 2 and result.skipped_no_date == 1  # P3 has no date
 
 
@@ -88,7 +108,9 @@ def test_retries_429_with_retry_after_then_succeeds() -> None:
     state = FakeState(list(PAPERS), failures=[(429, "2"), (503, None)])
     sleeps = Sleeps()
     with serve(state) as url:
-        backend = SemanticScholar(api_key="", base_url=url, min_interval=0, sleep=sleeps, backoff=0.5)
+        backend = SemanticScholar(
+            api_key="", base_url=url, min_interval=0, sleep=sleeps, backoff=0.5
+        )
         result = run(backend.search("protein", k=2))
     assert [d.doc_id for d in result.documents] == ["P5"]
     assert len(state.requests) == 3
@@ -108,7 +130,11 @@ def test_client_errors_are_not_retried() -> None:
     state = FakeState(list(PAPERS), s2_key="right")
     with serve(state) as url:
         with pytest.raises(BackendError, match="HTTP 403"):
-            run(SemanticScholar(api_key="wrong", base_url=url, min_interval=0, sleep=Sleeps()).search("protein"))
+            run(
+                SemanticScholar(
+                    api_key="wrong", base_url=url, min_interval=0, sleep=Sleeps()
+                ).search("protein")
+            )
     assert len(state.requests) == 1
 
 
@@ -138,7 +164,10 @@ def test_keys_come_from_the_environment_and_never_reach_logs_or_errors(monkeypat
     caplog.set_level(logging.DEBUG, logger="httpx")
     monkeypatch.setattr(logging.getLogger("httpx"), "disabled", False)
     with serve(state) as url:
-        s2, oa = SemanticScholar(base_url=url, min_interval=0), OpenAlex(base_url=url, min_interval=0, sleep=Sleeps())
+        s2, oa = (
+            SemanticScholar(base_url=url, min_interval=0),
+            OpenAlex(base_url=url, min_interval=0, sleep=Sleeps()),
+        )
         assert run(s2.search("protein", k=1)).documents  # the key was sent and accepted
         assert run(oa.search("protein", k=1)).documents
         state.openalex_key = "rotated"
@@ -161,6 +190,9 @@ def test_parse_retry_after_forms() -> None:
 
 def test_inverted_index_and_factory() -> None:
     assert abstract_from_inverted_index({"b": [1], "a": [0, 2]}) == "a b a"
-    assert make_backend("s2").name == "semantic_scholar" and make_backend("openalex").name == "openalex"
+    assert (
+        make_backend("s2").name == "semantic_scholar"
+        and make_backend("openalex").name == "openalex"
+    )
     with pytest.raises(ValueError, match="unknown search backend"):
         make_backend("google")

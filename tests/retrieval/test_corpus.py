@@ -44,8 +44,13 @@ def _submission(forum: str, title: str, abstract: str | None, cdate: int = 17579
     content = {"title": {"value": title}}
     if abstract is not None:
         content["abstract"] = {"value": abstract}
-    return {"id": forum, "forum": forum, "cdate": cdate, "invitations": ["ICLR.cc/2026/Conference/-/Submission"],
-            "content": content}
+    return {
+        "id": forum,
+        "forum": forum,
+        "cdate": cdate,
+        "invitations": ["ICLR.cc/2026/Conference/-/Submission"],
+        "content": content,
+    }
 
 
 def test_bundled_corpus_is_the_snapshot_submissions(corpus) -> None:
@@ -62,8 +67,13 @@ def test_bundled_corpus_is_the_snapshot_submissions(corpus) -> None:
 def test_build_script_is_deterministic_and_skips_replies(tmp_path: Path, capsys) -> None:
     notes = [
         _submission("B2", "Second paper", "Abstract two."),
-        {"id": "r1", "forum": "B2", "cdate": 1, "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Official_Review"],
-         "content": {"rating": {"value": 6}}},
+        {
+            "id": "r1",
+            "forum": "B2",
+            "cdate": 1,
+            "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Official_Review"],
+            "content": {"rating": {"value": 6}},
+        },
         _submission("A1", "First paper", "Abstract one."),
         _submission("C3", "No abstract", None),
     ]
@@ -94,7 +104,9 @@ def test_build_fails_without_snapshot_files(tmp_path: Path) -> None:
 
 def test_read_corpus_names_file_line_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n{"id": "y", "title": "t", "abstract": "a"}\n')
+    bad.write_text(
+        '{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n{"id": "y", "title": "t", "abstract": "a"}\n'
+    )
     with pytest.raises(CorpusError, match=r"bad.jsonl:2: missing field 'cdate'"):
         read_corpus(bad)
     dup = tmp_path / "dup.jsonl"
@@ -109,12 +121,19 @@ def test_load_corpus_reads_a_file_once_until_it_changes(tmp_path: Path) -> None:
     path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n', encoding="utf-8")
     first = load_corpus(str(path))
     assert load_corpus(str(path)) is first and first.name == "small"
-    path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n'
-                    '{"id": "y", "title": "u", "abstract": "b", "cdate": 2}\n', encoding="utf-8")
+    path.write_text(
+        '{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n'
+        '{"id": "y", "title": "u", "abstract": "b", "cdate": 2}\n',
+        encoding="utf-8",
+    )
     again = load_corpus(str(path))
     assert again is not first and [d.doc_id for d in again] == ["x", "y"]
-    path.write_text('{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n{"id": "y"}\n', encoding="utf-8")
-    with pytest.raises(CorpusError, match=r"small.jsonl:2: missing field"):  # a defect is raised, never cached
+    path.write_text(
+        '{"id": "x", "title": "t", "abstract": "a", "cdate": 1}\n{"id": "y"}\n', encoding="utf-8"
+    )
+    with pytest.raises(
+        CorpusError, match=r"small.jsonl:2: missing field"
+    ):  # a defect is raised, never cached
         load_corpus(str(path))
     path.unlink()
     with pytest.raises(CorpusError, match="cannot read corpus file"):
@@ -127,26 +146,54 @@ def test_to_millis_accepts_dates_and_rejects_garbage() -> None:
         to_millis("next tuesday")
 
 
-def _idea_from(doc: Document, *, idea_id: str, text: str | None = None, title: str | None = None,
-               original: str | None = None, forum: str | None = None) -> Idea:
-    return Idea(idea_id=idea_id, text=text or doc.abstract, format="abstract", source="human", area="x",
-                label="novel", title=title, original_text=original, provenance=Provenance(forum=forum))
+def _idea_from(
+    doc: Document,
+    *,
+    idea_id: str,
+    text: str | None = None,
+    title: str | None = None,
+    original: str | None = None,
+    forum: str | None = None,
+) -> Idea:
+    return Idea(
+        idea_id=idea_id,
+        text=text or doc.abstract,
+        format="abstract",
+        source="human",
+        area="x",
+        label="novel",
+        title=title,
+        original_text=original,
+        provenance=Provenance(forum=forum),
+    )
 
 
 def test_exclusion_by_id_title_and_text_on_real_documents(corpus) -> None:
     doc, other = corpus.documents[10], corpus.documents[11]
     # by forum id, with a sanitised (different) text and no title
-    assert Exclusion.for_idea(_idea_from(doc, idea_id=doc.doc_id, text="A rewritten idea.")).excludes(doc)
+    assert Exclusion.for_idea(
+        _idea_from(doc, idea_id=doc.doc_id, text="A rewritten idea.")
+    ).excludes(doc)
     # by provenance forum when the idea id is a hash
-    assert Exclusion.for_idea(_idea_from(doc, idea_id="h1", text="Other.", forum=doc.doc_id)).excludes(doc)
+    assert Exclusion.for_idea(
+        _idea_from(doc, idea_id="h1", text="Other.", forum=doc.doc_id)
+    ).excludes(doc)
     # by normalised title only (case, punctuation and spacing differ)
     shouted = "  " + doc.title.upper().replace(" ", "  ") + "!!"
-    assert Exclusion.for_idea(_idea_from(doc, idea_id="h2", text="Other.", title=shouted)).excludes(doc)
+    assert Exclusion.for_idea(_idea_from(doc, idea_id="h2", text="Other.", title=shouted)).excludes(
+        doc
+    )
     # by the original (unsanitised) abstract, and by the text itself
-    assert Exclusion.for_idea(_idea_from(doc, idea_id="h3", text="Other.", original=doc.abstract)).excludes(doc)
-    assert Exclusion.for_idea(_idea_from(doc, idea_id="h4", text=doc.abstract.lower())).excludes(doc)
+    assert Exclusion.for_idea(
+        _idea_from(doc, idea_id="h3", text="Other.", original=doc.abstract)
+    ).excludes(doc)
+    assert Exclusion.for_idea(_idea_from(doc, idea_id="h4", text=doc.abstract.lower())).excludes(
+        doc
+    )
     # and never an unrelated document
-    assert not Exclusion.for_idea(_idea_from(doc, idea_id=doc.doc_id, title=doc.title)).excludes(other)
+    assert not Exclusion.for_idea(_idea_from(doc, idea_id=doc.doc_id, title=doc.title)).excludes(
+        other
+    )
 
 
 def test_normalise_ignores_case_punctuation_and_unicode_forms() -> None:
@@ -159,8 +206,13 @@ def test_build_reads_the_snapshot_with_the_miners_reader(tmp_path: Path) -> None
     import gzip
     import json
 
-    note = {"id": "P1", "forum": "P1", "cdate": 1, "invitations": ["V/-/Submission"],
-            "content": {"title": {"value": "A title"}, "abstract": {"value": "An abstract."}}}
+    note = {
+        "id": "P1",
+        "forum": "P1",
+        "cdate": 1,
+        "invitations": ["V/-/Submission"],
+        "content": {"title": {"value": "A title"}, "abstract": {"value": "An abstract."}},
+    }
     with gzip.open(tmp_path / "notes-00.jsonl.gz", "wt", encoding="utf-8") as fh:
         fh.write(json.dumps(note) + "\n{not json\n")
     counts: Counter[str] = Counter()

@@ -21,7 +21,10 @@ from judgeaudit.retrieval.corpus_vectors import (
 from judgeaudit.retrieval.embed import MiniLMEmbedder, TfidfEmbedder, embed_available
 from judgeaudit.retrieval.index import Retriever
 
-pytestmark = [pytest.mark.embed, pytest.mark.skipif(not embed_available(), reason="needs the embed extra")]
+pytestmark = [
+    pytest.mark.embed,
+    pytest.mark.skipif(not embed_available(), reason="needs the embed extra"),
+]
 
 
 class NoCorpusEncoding(MiniLMEmbedder):
@@ -30,7 +33,9 @@ class NoCorpusEncoding(MiniLMEmbedder):
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Query-sized inputs only."""
         if len(texts) > 16:
-            raise AssertionError(f"asked to embed {len(texts)} texts: the shipped vectors were not used")
+            raise AssertionError(
+                f"asked to embed {len(texts)} texts: the shipped vectors were not used"
+            )
         return super().encode(texts)
 
 
@@ -52,8 +57,9 @@ def test_written_vectors_round_trip(small: Corpus, tmp_path: Path) -> None:
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-6)
 
 
-def test_other_content_or_model_falls_back(small: Corpus, tmp_path: Path,
-                                           caplog: pytest.LogCaptureFixture) -> None:
+def test_other_content_or_model_falls_back(
+    small: Corpus, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "small.npz"
     write_vectors(small, MiniLMEmbedder(), path)
     docs = list(small.documents)
@@ -62,7 +68,9 @@ def test_other_content_or_model_falls_back(small: Corpus, tmp_path: Path,
     with caplog.at_level(logging.WARNING):
         assert shipped_vectors(edited, MiniLMEmbedder(), path) is None
     assert "corpus_sha256 differs" in caplog.text
-    assert shipped_vectors(small, MiniLMEmbedder(max_seq_length=64), path) is None  # another cut, another model id
+    assert (
+        shipped_vectors(small, MiniLMEmbedder(max_seq_length=64), path) is None
+    )  # another cut, another model id
     assert shipped_vectors(small, TfidfEmbedder(), path) is None  # fitted per corpus: never shipped
     (tmp_path / "broken.npz").write_bytes(b"not a zip")
     assert shipped_vectors(small, MiniLMEmbedder(), tmp_path / "broken.npz") is None
@@ -82,7 +90,9 @@ def test_bundled_vectors_match_the_bundled_corpus() -> None:
 
 def test_dense_retriever_loads_the_bundled_vectors_without_embedding_the_corpus() -> None:
     retriever = Retriever(load_corpus(), "dense", NoCorpusEncoding(), use_cache=False)
-    result = retriever.search("graph neural network expressivity beyond the Weisfeiler-Lehman test", k=3)
+    result = retriever.search(
+        "graph neural network expressivity beyond the Weisfeiler-Lehman test", k=3
+    )
     assert len(result.hits) == 3 and retriever.description == "dense:minilm-l6-v2@128"
 
 
@@ -92,7 +102,9 @@ def test_embedders_of_one_cut_share_one_loaded_model() -> None:
     assert a._load() is b._load() and short._load() is not a._load()
     assert (a._load().max_seq_length, short._load().max_seq_length) == (128, 64)
     long_text = "graph " * 200
-    assert not np.allclose(a.encode([long_text]), short.encode([long_text]))  # the cut still applies per model
+    assert not np.allclose(
+        a.encode([long_text]), short.encode([long_text])
+    )  # the cut still applies per model
 
 
 def test_a_one_text_query_is_encoded_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,7 +113,9 @@ def test_a_one_text_query_is_encoded_once_per_process(monkeypatch: pytest.Monkey
     model = embedder._load()
     calls: list[list[str]] = []
     real = model.encode
-    monkeypatch.setattr(model, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw))
+    monkeypatch.setattr(
+        model, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw)
+    )
     text = f"A query seen twice ({id(calls)})"
     first = embedder.encode([text])
     first[0, 0] = 99.0  # a caller's change does not reach the memo

@@ -39,32 +39,56 @@ def _tfidf(corpus: Corpus, method: str = "dense") -> Retriever:
 
 
 @pytest.mark.parametrize("method", ["bm25", "dense", "hybrid"])
-def test_own_abstract_ranks_first_and_target_is_always_excluded(small: Corpus, built: dict[str, Retriever],
-                                                                method: str) -> None:
+def test_own_abstract_ranks_first_and_target_is_always_excluded(
+    small: Corpus, built: dict[str, Retriever], method: str
+) -> None:
     """Searching with a paper's own abstract finds it first, unless it is the judged idea."""
     retriever = built[method]
     for doc in (small.documents[3], small.documents[300], small.documents[599]):
         plain = retriever.search(doc.abstract, k=5)
         assert plain.hits[0].doc.doc_id == doc.doc_id
-        idea = Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area="x",
-                    label="novel", title=doc.title)
+        idea = Idea(
+            idea_id=doc.doc_id,
+            text=doc.abstract,
+            format="abstract",
+            source="human",
+            area="x",
+            label="novel",
+            title=doc.title,
+        )
         result = retriever.search(doc.abstract, k=5, exclude=Exclusion.for_idea(idea))
         assert doc.doc_id not in [h.doc.doc_id for h in result.hits]
         assert result.excluded_target == [doc.doc_id]
         assert len(result.hits) == 5 and [h.rank for h in result.hits] == [1, 2, 3, 4, 5]
-        assert [h.doc.doc_id for h in result.hits] == [h.doc.doc_id for h in plain.hits[1:]] + [result.hits[-1].doc.doc_id]
+        assert [h.doc.doc_id for h in result.hits] == [h.doc.doc_id for h in plain.hits[1:]] + [
+            result.hits[-1].doc.doc_id
+        ]
 
 
-def test_generated_idea_with_hash_id_is_excluded_by_its_original_text(small: Corpus, built: dict[str, Retriever]) -> None:
+def test_generated_idea_with_hash_id_is_excluded_by_its_original_text(
+    small: Corpus, built: dict[str, Retriever]
+) -> None:
     doc = small.documents[42]
-    idea = Idea(idea_id="gen-9f8e", text="We propose a method.", format="abstract", source="generated", area="x",
-                label="not_novel", original_text=doc.abstract, provenance=Provenance(dataset="t"))
+    idea = Idea(
+        idea_id="gen-9f8e",
+        text="We propose a method.",
+        format="abstract",
+        source="generated",
+        area="x",
+        label="not_novel",
+        original_text=doc.abstract,
+        provenance=Provenance(dataset="t"),
+    )
     result = built["bm25"].search(doc.abstract, k=3, exclude=Exclusion.for_idea(idea))
-    assert doc.doc_id not in [h.doc.doc_id for h in result.hits] and result.excluded_target == [doc.doc_id]
+    assert doc.doc_id not in [h.doc.doc_id for h in result.hits] and result.excluded_target == [
+        doc.doc_id
+    ]
 
 
 @pytest.mark.parametrize("method", ["bm25", "hybrid"])
-def test_date_cutoff_keeps_only_earlier_documents(small: Corpus, built: dict[str, Retriever], method: str) -> None:
+def test_date_cutoff_keeps_only_earlier_documents(
+    small: Corpus, built: dict[str, Retriever], method: str
+) -> None:
     dates = sorted(d.cdate for d in small.documents)
     cutoff = dates[len(dates) // 2]
     retriever = built[method]
@@ -73,13 +97,17 @@ def test_date_cutoff_keeps_only_earlier_documents(small: Corpus, built: dict[str
     assert result.hits and all(h.doc.cdate < cutoff for h in result.hits)
     assert result.after_cutoff == sum(d.cdate >= cutoff for d in small.documents)
     unrestricted = retriever.search(query, k=50)
-    assert any(h.doc.cdate >= cutoff for h in unrestricted.hits)  # the cutoff really removed something
+    assert any(
+        h.doc.cdate >= cutoff for h in unrestricted.hits
+    )  # the cutoff really removed something
     # a cutoff before every document leaves nothing, and says why
     empty = retriever.search(query, k=5, cutoff="2000-01-01")
     assert empty.hits == [] and empty.after_cutoff == len(small)
 
 
-def test_bm25_index_is_cached_on_disk_and_reused(small: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bm25_index_is_cached_on_disk_and_reused(
+    small: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     small = small.head(300)
     first = Retriever(small, "bm25")
     expected = first.search("graph neural network", k=5)
@@ -102,13 +130,19 @@ def test_vector_cache_round_trip(small: Corpus, tmp_path: Path) -> None:
     a = _tfidf(small).search("diffusion model sampling", k=5)
     assert list((tmp_path / "cache" / "retrieval").glob("vectors-*.pkl"))
     b = _tfidf(small).search("diffusion model sampling", k=5)
-    assert [(h.doc.doc_id, round(h.score, 9)) for h in a.hits] == [(h.doc.doc_id, round(h.score, 9)) for h in b.hits]
+    assert [(h.doc.doc_id, round(h.score, 9)) for h in a.hits] == [
+        (h.doc.doc_id, round(h.score, 9)) for h in b.hits
+    ]
 
 
 def test_sparse_bm25_equals_rank_bm25_scores(small: Corpus, built: dict[str, Retriever]) -> None:
     """The precomputed weight matrix reproduces rank-bm25's own get_scores (repeated and unknown tokens too)."""
     reference = BM25Okapi([tokenize(d.text) or ["<empty>"] for d in small.documents])
-    for query in ("graph neural networks for graphs", small.documents[9].abstract, "zzzunknownword language"):
+    for query in (
+        "graph neural networks for graphs",
+        small.documents[9].abstract,
+        "zzzunknownword language",
+    ):
         expected = reference.get_scores(tokenize(query))
         assert np.allclose(built["bm25"].scores(query), expected, rtol=1e-9, atol=1e-9)
 
@@ -119,7 +153,9 @@ def test_rrf_fuses_ranks() -> None:
     assert np.allclose(fused, [0.75, 5 / 6, 7 / 12])
 
 
-def test_bad_queries_and_arguments_are_clear_errors(small: Corpus, built: dict[str, Retriever]) -> None:
+def test_bad_queries_and_arguments_are_clear_errors(
+    small: Corpus, built: dict[str, Retriever]
+) -> None:
     retriever = built["bm25"]
     with pytest.raises(ValueError, match="no searchable words"):
         retriever.search("the of and", k=3)
@@ -135,7 +171,9 @@ def test_tokenize_lowercases_and_drops_stopwords() -> None:
 
 @pytest.mark.embed
 @pytest.mark.slow
-@pytest.mark.skipif(not embed_available(), reason="needs the embed extra (sentence-transformers + MiniLM)")
+@pytest.mark.skipif(
+    not embed_available(), reason="needs the embed extra (sentence-transformers + MiniLM)"
+)
 def test_minilm_dense_and_hybrid_on_real_abstracts() -> None:
     """The packaged MiniLM finds a paper from its own abstract, and hybrid honours exclusion (16 documents, CPU)."""
     corpus = load_corpus().head(16)
@@ -145,7 +183,9 @@ def test_minilm_dense_and_hybrid_on_real_abstracts() -> None:
     assert dense.search(doc.abstract, k=1).hits[0].doc.doc_id == doc.doc_id
     hybrid = Retriever(corpus, "hybrid")
     exclude = Exclusion(ids=frozenset({doc.doc_id}))
-    assert doc.doc_id not in [h.doc.doc_id for h in hybrid.search(doc.abstract, k=5, exclude=exclude).hits]
+    assert doc.doc_id not in [
+        h.doc.doc_id for h in hybrid.search(doc.abstract, k=5, exclude=exclude).hits
+    ]
 
 
 def test_rank_rejects_misaligned_scores(built: dict[str, Retriever]) -> None:
@@ -154,12 +194,22 @@ def test_rank_rejects_misaligned_scores(built: dict[str, Retriever]) -> None:
 
 
 def test_documents_without_text_still_index() -> None:
-    corpus = Corpus("tiny", (Document("a", "", "the of", 1), Document("b", "Graph nets", "graph networks", 2),
-                             Document("c", "Optimizers", "adaptive step sizes", 3)))
-    assert [h.doc.doc_id for h in Retriever(corpus, "bm25", use_cache=False).search("graph", k=2).hits][0] == "b"
+    corpus = Corpus(
+        "tiny",
+        (
+            Document("a", "", "the of", 1),
+            Document("b", "Graph nets", "graph networks", 2),
+            Document("c", "Optimizers", "adaptive step sizes", 3),
+        ),
+    )
+    assert [
+        h.doc.doc_id for h in Retriever(corpus, "bm25", use_cache=False).search("graph", k=2).hits
+    ][0] == "b"
 
 
-def test_search_for_idea_excludes_it_and_get_retriever_is_shared(small: Corpus, tmp_path: Path) -> None:
+def test_search_for_idea_excludes_it_and_get_retriever_is_shared(
+    small: Corpus, tmp_path: Path
+) -> None:
     from judgeaudit.retrieval.build_corpus import write_corpus
     from judgeaudit.retrieval.index import get_retriever, search_for_idea
 
@@ -168,16 +218,30 @@ def test_search_for_idea_excludes_it_and_get_retriever_is_shared(small: Corpus, 
     retriever = get_retriever(str(path), "bm25")
     assert get_retriever(str(path), "bm25") is retriever
     doc = small.documents[17]
-    idea = Idea(idea_id=doc.doc_id, text=doc.abstract, format="abstract", source="human", area="x", label="novel")
+    idea = Idea(
+        idea_id=doc.doc_id,
+        text=doc.abstract,
+        format="abstract",
+        source="human",
+        area="x",
+        label="novel",
+    )
     result = search_for_idea(retriever, idea, k=4)
     assert result.excluded_target == [doc.doc_id] and len(result.hits) == 4
 
 
-def test_bm25_returns_only_documents_sharing_a_query_term(small: Corpus, built: dict[str, Retriever]) -> None:
+def test_bm25_returns_only_documents_sharing_a_query_term(
+    small: Corpus, built: dict[str, Retriever]
+) -> None:
     retriever = built["bm25"]
-    assert retriever.search("zzqqxx", k=3).hits == []  # no document contains the word: no hits, not arbitrary papers
+    assert (
+        retriever.search("zzqqxx", k=3).hits == []
+    )  # no document contains the word: no hits, not arbitrary papers
     rare = retriever.search("zzqqxx diffusion", k=50)
     assert rare.hits and all(h.score > 0 and "diffusion" in h.doc.text.lower() for h in rare.hits)
     # precomputed scores keep the old behaviour unless asked (distance judges rank every document)
     zeros = np.zeros(len(small))
-    assert len(retriever.rank(zeros, 3).hits) == 3 and retriever.rank(zeros, 3, matches_only=True).hits == []
+    assert (
+        len(retriever.rank(zeros, 3).hits) == 3
+        and retriever.rank(zeros, 3, matches_only=True).hits == []
+    )

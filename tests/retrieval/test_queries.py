@@ -16,7 +16,9 @@ def scripted(reply: str, seen: list[str]):
     """A mockllm callable: records the prompt it got, replies with `reply` (usage set, no tiktoken)."""
 
     def output(messages: list, *_: object) -> ModelOutput:
-        seen.append(messages[-1].text if isinstance(messages[-1], ChatMessageUser) else str(messages[-1]))
+        seen.append(
+            messages[-1].text if isinstance(messages[-1], ChatMessageUser) else str(messages[-1])
+        )
         out = ModelOutput.from_content("mockllm/model", reply)
         out.usage = ModelUsage(input_tokens=50, output_tokens=20, total_tokens=70)
         return out
@@ -32,18 +34,30 @@ def test_prompt_is_ours_and_filled_without_touching_braces_in_the_idea() -> None
 
 
 def test_parse_strips_markers_dedupes_and_caps() -> None:
-    raw = "Here are the queries:\n1. sparse mixture of experts routing\n- \"expert pruning during training\"\n" \
-          "Query 3: sparse mixture of experts routing\n\n* learned gating networks\n5) dynamic expert capacity"
+    raw = (
+        'Here are the queries:\n1. sparse mixture of experts routing\n- "expert pruning during training"\n'
+        "Query 3: sparse mixture of experts routing\n\n* learned gating networks\n5) dynamic expert capacity"
+    )
     kept, dropped = parse_queries(raw, 3)
-    assert kept == ["sparse mixture of experts routing", "expert pruning during training", "learned gating networks"]
+    assert kept == [
+        "sparse mixture of experts routing",
+        "expert pruning during training",
+        "learned gating networks",
+    ]
     assert "Here are the queries:" in dropped and "5) dynamic expert capacity" in dropped
 
 
 def test_write_queries_through_a_real_inspect_model() -> None:
     seen: list[str] = []
-    model = get_model("mockllm/model", custom_outputs=scripted("1. sparse expert routing\n2. online expert pruning", seen))
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=scripted("1. sparse expert routing\n2. online expert pruning", seen),
+    )
     result = asyncio.run(write_queries(IDEA, model, n=2, config=GenerateConfig(temperature=0.0)))
-    assert result.parse == "ok" and result.queries == ["sparse expert routing", "online expert pruning"]
+    assert result.parse == "ok" and result.queries == [
+        "sparse expert routing",
+        "online expert pruning",
+    ]
     assert result.usage is not None and result.usage.total_tokens == 70
     assert IDEA in seen[0]
 

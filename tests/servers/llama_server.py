@@ -74,14 +74,29 @@ def llama_server(log_dir: Path, *, n_ctx: int = 1024, alias: str = "gpt-4o-mini"
     from judgeaudit.providers.gguf import gemma_gguf
 
     log = log_dir / "server.log"
-    cmd = [sys.executable, __file__, "--model", str(gemma_gguf()), "--alias", alias, "--n-ctx", str(n_ctx)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--model",
+        str(gemma_gguf()),
+        "--alias",
+        alias,
+        "--n-ctx",
+        str(n_ctx),
+    ]
     with open(log, "wb") as err:
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True
+        )
     try:
         assert proc.stdout is not None
-        line = proc.stdout.readline()  # "listening <url>" once /health answers (the script gives up after 120 s)
+        line = (
+            proc.stdout.readline()
+        )  # "listening <url>" once /health answers (the script gives up after 120 s)
         if not line.startswith("listening "):
-            pytest.fail(f"llama.cpp server did not start: {log.read_text(errors='replace')[-2000:]}")
+            pytest.fail(
+                f"llama.cpp server did not start: {log.read_text(errors='replace')[-2000:]}"
+            )
         yield line.split()[1] + "/v1"
     finally:
         if proc.stdin is not None:

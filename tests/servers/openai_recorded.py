@@ -65,10 +65,17 @@ def tool_call_completion(
 ) -> dict[str, Any]:
     """A chat.completion body whose message calls tools: `calls` = [(function name, raw arguments)]."""
     body = chat_completion("", model, prompt_tokens, completion_tokens, finish_reason="tool_calls")
-    body["choices"][0]["message"].update(content=None, tool_calls=[
-        {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": arguments}}
-        for i, (name, arguments) in enumerate(calls)
-    ])
+    body["choices"][0]["message"].update(
+        content=None,
+        tool_calls=[
+            {
+                "id": f"call_{i}",
+                "type": "function",
+                "function": {"name": name, "arguments": arguments},
+            }
+            for i, (name, arguments) in enumerate(calls)
+        ],
+    )
     return body
 
 
@@ -128,7 +135,10 @@ class RecordedOpenAIServer:
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (timeouts)
+                except (
+                    BrokenPipeError,
+                    ConnectionResetError,
+                ):  # the client gave up waiting (timeouts)
                     return
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)

@@ -37,7 +37,9 @@ class FakeState:
     papers: list[FakePaper]
     s2_key: str | None = None
     openalex_key: str | None = None
-    failures: list[tuple[int, str | None]] = field(default_factory=list)  # (status, Retry-After) per request
+    failures: list[tuple[int, str | None]] = field(
+        default_factory=list
+    )  # (status, Retry-After) per request
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -87,11 +89,17 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         params = {k: v[0] for k, v in parse_qs(url.query).items()}
         with self.state.lock:
-            self.state.requests.append({"path": url.path, "params": params, "headers": dict(self.headers)})
+            self.state.requests.append(
+                {"path": url.path, "params": params, "headers": dict(self.headers)}
+            )
             failure = self.state.failures.pop(0) if self.state.failures else None
         if failure is not None:
             status, retry_after = failure
-            self._send(status, {"message": "scripted failure"}, {"Retry-After": retry_after} if retry_after else None)
+            self._send(
+                status,
+                {"message": "scripted failure"},
+                {"Retry-After": retry_after} if retry_after else None,
+            )
             return
         if url.path == "/graph/v1/paper/search":
             self._s2(params)
@@ -108,8 +116,16 @@ class _Handler(BaseHTTPRequestHandler):
         to_date = window.split(":", 1)[1] or None if ":" in window else None
         limit = int(params.get("limit", "10"))
         papers = _ranked(self.state, params.get("query", ""), to_date)
-        data = [{"paperId": p.paper_id, "title": p.title, "abstract": p.abstract, "publicationDate": p.date,
-                 "year": int(p.date[:4]) if p.date else None} for p in papers[:limit]]
+        data = [
+            {
+                "paperId": p.paper_id,
+                "title": p.title,
+                "abstract": p.abstract,
+                "publicationDate": p.date,
+                "year": int(p.date[:4]) if p.date else None,
+            }
+            for p in papers[:limit]
+        ]
         self._send(200, {"total": len(papers), "offset": 0, "data": data})
 
     def _openalex(self, params: dict[str, str]) -> None:
@@ -122,9 +138,17 @@ class _Handler(BaseHTTPRequestHandler):
                 to_date = clause.split(":", 1)[1]
         per_page = int(params.get("per-page", "25"))
         papers = _ranked(self.state, params.get("search", ""), to_date)
-        results = [{"id": f"https://openalex.org/{p.paper_id}", "title": p.title, "display_name": p.title,
-                    "publication_date": p.date, "publication_year": int(p.date[:4]) if p.date else None,
-                    "abstract_inverted_index": _inverted(p.abstract)} for p in papers[:per_page]]
+        results = [
+            {
+                "id": f"https://openalex.org/{p.paper_id}",
+                "title": p.title,
+                "display_name": p.title,
+                "publication_date": p.date,
+                "publication_year": int(p.date[:4]) if p.date else None,
+                "abstract_inverted_index": _inverted(p.abstract),
+            }
+            for p in papers[:per_page]
+        ]
         self._send(200, {"meta": {"count": len(papers)}, "results": results})
 
 

@@ -22,15 +22,19 @@ from judgeaudit.stats.agreement import (
 NAN = float("nan")
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers,
 # 12 units, values 1..5, missing entries. Published: nominal 0.743, ordinal 0.815, interval 0.849.
-KRIPP_2011 = np.array([
-    [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
-    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
-    [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
-    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
-])
+KRIPP_2011 = np.array(
+    [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
+        [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
+    ]
+)
 
 
-@pytest.mark.parametrize(("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+@pytest.mark.parametrize(
+    ("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)]
+)
 def test_krippendorff_published_example(level: str, published: float) -> None:
     assert krippendorff_alpha(KRIPP_2011, level) == pytest.approx(published, abs=5e-4)  # type: ignore[arg-type]
 
@@ -51,8 +55,12 @@ def test_krippendorff_ordinal_uses_rank_distances() -> None:
     """Ordinal alpha ignores the numeric spacing of the values (only their order counts)."""
     spaced = KRIPP_2011.copy()
     spaced[spaced == 5] = 50
-    assert krippendorff_alpha(spaced, "ordinal") == pytest.approx(krippendorff_alpha(KRIPP_2011, "ordinal"))
-    assert krippendorff_alpha(spaced, "interval") != pytest.approx(krippendorff_alpha(KRIPP_2011, "interval"))
+    assert krippendorff_alpha(spaced, "ordinal") == pytest.approx(
+        krippendorff_alpha(KRIPP_2011, "ordinal")
+    )
+    assert krippendorff_alpha(spaced, "interval") != pytest.approx(
+        krippendorff_alpha(KRIPP_2011, "interval")
+    )
 
 
 def test_cohen_kappa_textbook_example() -> None:
@@ -67,7 +75,9 @@ def test_cohen_kappa_textbook_example() -> None:
 
 
 def test_correlations_match_scipy_and_hand_values() -> None:
-    assert pearson([1, 2, 3], [2, 4, 7]) == pytest.approx(0.9933992677987828)  # cov 2.5 / sqrt(1 * 6.333)
+    assert pearson([1, 2, 3], [2, 4, 7]) == pytest.approx(
+        0.9933992677987828
+    )  # cov 2.5 / sqrt(1 * 6.333)
     assert spearman([1, 2, 3, 4], [10, 30, 20, 40]) == pytest.approx(0.8)  # 1 - 6 * 2 / (4 * 15)
     rng = np.random.default_rng(0)
     a = rng.normal(size=40)
@@ -86,12 +96,16 @@ def test_spearman_replicates_equal_reranking_each_resample() -> None:
 
     rng = np.random.default_rng(6)
     x = rng.normal(size=100)  # 100 distinct values: the sort path
-    y = np.round(x + rng.normal(size=100))  # few distinct values, many ties: the matrix-product path
+    y = np.round(
+        x + rng.normal(size=100)
+    )  # few distinct values, many ties: the matrix-product path
     idx = resample_indices(100, 50, 2)
     fast = spearman_replicates(x, y, counts_from_indices(idx, 100))
     slow = [sps.spearmanr(x[row], y[row])[0] for row in idx]
     assert fast == pytest.approx(slow)
-    swapped = spearman_replicates(y, x, counts_from_indices(idx, 100))  # grouped side first: the one-hot path
+    swapped = spearman_replicates(
+        y, x, counts_from_indices(idx, 100)
+    )  # grouped side first: the one-hot path
     assert swapped == pytest.approx(slow)
 
 
@@ -125,12 +139,18 @@ def test_agreement_many_equals_one_at_a_time() -> None:
     out = agreement_many(scores, labels, ["b", "tie", "a"], resamples=400, seed=2)
     for name in ("good", "bad"):
         x, y = scores[name]
-        codes = np.array([[["b", "tie", "a"].index(v) for v in side] for side in labels[name]], dtype=float)
+        codes = np.array(
+            [[["b", "tie", "a"].index(v) for v in side] for side in labels[name]], dtype=float
+        )
         singles = {
             "pearson": pearson_interval(x, y, resamples=400, seed=2),
             "spearman": spearman_interval(x, y, resamples=400, seed=2),
-            "cohen_kappa": cohen_kappa_interval(*labels[name], ["b", "tie", "a"], resamples=400, seed=2),
-            "krippendorff_alpha_ordinal": krippendorff_alpha_interval(codes, "ordinal", [0, 1, 2], resamples=400, seed=2),
+            "cohen_kappa": cohen_kappa_interval(
+                *labels[name], ["b", "tie", "a"], resamples=400, seed=2
+            ),
+            "krippendorff_alpha_ordinal": krippendorff_alpha_interval(
+                codes, "ordinal", [0, 1, 2], resamples=400, seed=2
+            ),
         }
         for key, single in singles.items():
             assert out[name][key].to_dict() == pytest.approx(single.to_dict()), (name, key)  # type: ignore[union-attr]
@@ -145,7 +165,9 @@ def test_agreement_intervals_bracket_estimates() -> None:
     for iv in (pearson_interval(a, b, resamples=2000), spearman_interval(a, b, resamples=2000)):
         assert iv.low < iv.estimate < iv.high and iv.resamples == 2000 and iv.method == "percentile"
         assert 0.3 < iv.low and iv.high < 0.95
-    k = cohen_kappa_interval(["y"] * 25 + ["n"] * 25, ["y"] * 20 + ["n"] * 5 + ["y"] * 10 + ["n"] * 15, resamples=2000)
+    k = cohen_kappa_interval(
+        ["y"] * 25 + ["n"] * 25, ["y"] * 20 + ["n"] * 5 + ["y"] * 10 + ["n"] * 15, resamples=2000
+    )
     assert k.estimate == pytest.approx(0.4) and k.low < 0.4 < k.high
     al = krippendorff_alpha_interval(KRIPP_2011, "ordinal", resamples=2000)
     assert al.estimate == pytest.approx(0.815, abs=5e-4) and al.low < al.estimate <= al.high

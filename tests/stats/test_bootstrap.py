@@ -51,11 +51,15 @@ def test_interval_records_seed_and_method_and_is_reproducible() -> None:
 
 def test_matrix_product_path_equals_index_path() -> None:
     """The fast Metric path (counts @ columns) gives the same replicates as fancy indexing."""
-    o = pointwise_outcomes(list(np.random.default_rng(2).choice(["novel", "not_novel", "invalid"], 40)),
-                           list(np.random.default_rng(3).choice(["novel", "not_novel"], 40)))
+    o = pointwise_outcomes(
+        list(np.random.default_rng(2).choice(["novel", "not_novel", "invalid"], 40)),
+        list(np.random.default_rng(3).choice(["novel", "not_novel"], 40)),
+    )
     idx = resample_indices(40, 500, 11)
     fast = bootstrap_metric(o, POINTWISE["macro_f1"], indices=idx, seed=11)
-    slow = bootstrap_metric(o, lambda d: POINTWISE["macro_f1"](d), indices=idx, seed=11)  # plain callable
+    slow = bootstrap_metric(
+        o, lambda d: POINTWISE["macro_f1"](d), indices=idx, seed=11
+    )  # plain callable
     assert fast.low == pytest.approx(slow.low) and fast.high == pytest.approx(slow.high)
     counts = counts_from_indices(idx, 40)
     assert counts.sum(axis=1).tolist() == [40.0] * 500
@@ -73,7 +77,12 @@ def test_undefined_replicates_are_counted() -> None:
 
 def test_empty_inputs_have_a_status_and_mismatched_inputs_fail() -> None:
     empty = bootstrap_metric({"correct": np.array([])}, ACC)
-    assert empty.status == "no_items" and empty.n == 0 and np.isnan(empty.estimate) and not empty.conclusive
+    assert (
+        empty.status == "no_items"
+        and empty.n == 0
+        and np.isnan(empty.estimate)
+        and not empty.conclusive
+    )
     with pytest.raises(ValueError, match="same items"):
         paired_bootstrap(_correct_outcomes(np.ones(3)), _correct_outcomes(np.ones(4)), ACC)
     with pytest.raises(KeyError, match="reference"):
@@ -85,7 +94,9 @@ def test_paired_many_equals_single_pairs() -> None:
     outs = {f"c{i}": _correct_outcomes(rng.random(60) < 0.5 + 0.1 * i) for i in range(3)}
     many = paired_bootstrap_many(outs, "c0", ACC, resamples=3000, seed=9)
     one = paired_bootstrap(outs["c2"], outs["c0"], ACC, resamples=3000, seed=9)
-    assert many["c2"].low == pytest.approx(one.low) and many["c2"].p_value == pytest.approx(one.p_value)
+    assert many["c2"].low == pytest.approx(one.low) and many["c2"].p_value == pytest.approx(
+        one.p_value
+    )
     assert set(many) == {"c1", "c2"}
     ivs = bootstrap_many(outs, ACC, resamples=3000, seed=9)
     assert ivs["c1"] == bootstrap_metric(outs["c1"], ACC, resamples=3000, seed=9)
@@ -100,7 +111,9 @@ def test_p_value_and_significance_on_clear_cases() -> None:
     assert same.estimate == 0 and not same.significant and same.p_value == 1.0
 
 
-def _simulated_replicates(data: np.ndarray, resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _simulated_replicates(
+    data: np.ndarray, resamples: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Point estimates and bootstrap replicates of accuracy for many simulated datasets (columns)."""
     outs = {str(j): {"correct": data[:, j]} for j in range(data.shape[1])}
     return replicate_matrix(outs, ACC, resample_counts(data.shape[0], resamples, seed))
@@ -122,12 +135,19 @@ def test_paired_false_positive_rate_under_null() -> None:
     n, datasets = 308, 2000
     rng = np.random.default_rng(99)
     shared = rng.random((n, datasets)) < 0.5  # items both find easy
-    x = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(float)
-    y = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(float)
+    x = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(
+        float
+    )
+    y = np.where(shared, rng.random((n, datasets)) < 0.9, rng.random((n, datasets)) < 0.5).astype(
+        float
+    )
     counts = resample_counts(n, 2000, 7)
     px, rx = replicate_matrix({str(j): {"correct": x[:, j]} for j in range(datasets)}, ACC, counts)
     py, ry = replicate_matrix({str(j): {"correct": y[:, j]} for j in range(datasets)}, ACC, counts)
-    results = [_paired_result(float(px[j] - py[j]), rx[:, j] - ry[:, j], 0.95, 2000, 7, n) for j in range(datasets)]
+    results = [
+        _paired_result(float(px[j] - py[j]), rx[:, j] - ry[:, j], 0.95, 2000, 7, n)
+        for j in range(datasets)
+    ]
     fpr = np.mean([r.significant for r in results])
     print(f"false-positive rate={fpr:.4f}")
     assert 0.04 <= fpr <= 0.06, fpr
@@ -150,15 +170,27 @@ def test_agrees_with_scipy_percentile_bootstrap() -> None:
     v2 = np.where(rng.random(n) < 0.1, "tie", v1)
     o1, o2 = pairwise_outcomes(list(v1), list(gold)), pairwise_outcomes(list(v2), list(gold))
     ours = bootstrap_metric(o1, ACC)
-    ref = sps.bootstrap((o1["correct"],), np.mean, n_resamples=10_000, method="percentile",
-                        vectorized=True, random_state=np.random.default_rng(1))
+    ref = sps.bootstrap(
+        (o1["correct"],),
+        np.mean,
+        n_resamples=10_000,
+        method="percentile",
+        vectorized=True,
+        random_state=np.random.default_rng(1),
+    )
     tol = 1.5 / n
     assert ours.low == pytest.approx(ref.confidence_interval.low, abs=tol)
     assert ours.high == pytest.approx(ref.confidence_interval.high, abs=tol)
     ours_d = paired_bootstrap(o2, o1, PAIRWISE["soft_accuracy"])
-    ref_d = sps.bootstrap((o2["soft"], o1["soft"]), lambda a, b, axis: a.mean(axis) - b.mean(axis),
-                          paired=True, vectorized=True, n_resamples=10_000, method="percentile",
-                          random_state=np.random.default_rng(2))
+    ref_d = sps.bootstrap(
+        (o2["soft"], o1["soft"]),
+        lambda a, b, axis: a.mean(axis) - b.mean(axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=10_000,
+        method="percentile",
+        random_state=np.random.default_rng(2),
+    )
     assert ours_d.low == pytest.approx(ref_d.confidence_interval.low, abs=tol)
     assert ours_d.high == pytest.approx(ref_d.confidence_interval.high, abs=tol)
 
@@ -175,29 +207,59 @@ def test_macro_f1_agrees_with_scipy() -> None:
     def stat(*arrays: np.ndarray, axis: int = -1) -> np.ndarray:
         return POINTWISE["macro_f1"]({c: a for c, a in zip(cols, arrays, strict=True)})
 
-    ref = sps.bootstrap(tuple(o[c] for c in cols), stat, paired=True, vectorized=True, n_resamples=10_000,
-                        method="percentile", random_state=np.random.default_rng(3))
+    ref = sps.bootstrap(
+        tuple(o[c] for c in cols),
+        stat,
+        paired=True,
+        vectorized=True,
+        n_resamples=10_000,
+        method="percentile",
+        random_state=np.random.default_rng(3),
+    )
     assert ours.low == pytest.approx(ref.confidence_interval.low, abs=0.01)
     assert ours.high == pytest.approx(ref.confidence_interval.high, abs=0.01)
 
 
 def _interval(low: float, high: float, n: int, excluded: int = 0, status: str = "ok") -> Interval:
     """An interval written out by hand (estimate halfway), to test the claim rules on exact ends."""
-    return Interval((low + high) / 2, low, high, 0.95, "percentile", 1000, 0, n, 0, status, excluded)
+    return Interval(
+        (low + high) / 2, low, high, 0.95, "percentile", 1000, 0, n, 0, status, excluded
+    )
 
 
-@pytest.mark.parametrize(("interval", "expected", "why"), [
-    (_interval(0.55, 0.80, 25), True, "lower end above 0.5"),
-    (_interval(0.50, 0.80, 25), False, "lower end at 0.5 is not above it"),
-    (_interval(0.45, 0.80, 25), False, "interval reaches below 0.5"),
-    (_interval(0.55, 0.80, 6), True, "6 items: the interval alone decides, at any n"),
-    (_interval(0.55, 0.80, 25, excluded=24), True, "one item behind it, still the interval alone"),
-    (_interval(1.0, 1.0, 200), False, "point interval: the bootstrap's artefact, on any number of items"),
-    (_interval(1.0, 1.0, 4), False, "point interval on 4 items"),
-    (_interval(float("nan"), float("nan"), 30, status="all_invalid"), False, "no answers: no number"),
-    (_interval(0.6, 0.9, 30, status="undefined"), False, "a status other than ok claims nothing"),
-])
-def test_excludes_from_above_hand_written_intervals(interval: Interval, expected: bool, why: str) -> None:
+@pytest.mark.parametrize(
+    ("interval", "expected", "why"),
+    [
+        (_interval(0.55, 0.80, 25), True, "lower end above 0.5"),
+        (_interval(0.50, 0.80, 25), False, "lower end at 0.5 is not above it"),
+        (_interval(0.45, 0.80, 25), False, "interval reaches below 0.5"),
+        (_interval(0.55, 0.80, 6), True, "6 items: the interval alone decides, at any n"),
+        (
+            _interval(0.55, 0.80, 25, excluded=24),
+            True,
+            "one item behind it, still the interval alone",
+        ),
+        (
+            _interval(1.0, 1.0, 200),
+            False,
+            "point interval: the bootstrap's artefact, on any number of items",
+        ),
+        (_interval(1.0, 1.0, 4), False, "point interval on 4 items"),
+        (
+            _interval(float("nan"), float("nan"), 30, status="all_invalid"),
+            False,
+            "no answers: no number",
+        ),
+        (
+            _interval(0.6, 0.9, 30, status="undefined"),
+            False,
+            "a status other than ok claims nothing",
+        ),
+    ],
+)
+def test_excludes_from_above_hand_written_intervals(
+    interval: Interval, expected: bool, why: str
+) -> None:
     assert excludes_from_above(interval, 0.5) is expected, why
     assert items_behind(interval) == interval.n - interval.excluded
 

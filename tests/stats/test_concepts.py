@@ -17,9 +17,11 @@ def test_absent_share_counts_distinct_concepts() -> None:
 
 
 def test_fuzzy_membership_is_the_clipped_row_maximum() -> None:
-    s = [[0.2, 0.9, -0.1],   # best match 0.9
-         [-0.3, -0.5, -0.2],  # nothing similar: clipped to 0
-         [1.0000001, 0.4, 0.1]]  # float noise above 1: clipped to 1
+    s = [
+        [0.2, 0.9, -0.1],  # best match 0.9
+        [-0.3, -0.5, -0.2],  # nothing similar: clipped to 0
+        [1.0000001, 0.4, 0.1],
+    ]  # float noise above 1: clipped to 1
     assert fuzzy_memberships(s) == pytest.approx([0.9, 0.0, 1.0])
     # 1 - (0.9 + 0 + 1) / 3
     assert fuzzy_novelty(s) == pytest.approx(1 - 1.9 / 3)

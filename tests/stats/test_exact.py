@@ -43,13 +43,17 @@ def _trinomial(b: np.ndarray, c: np.ndarray, n: int) -> np.ndarray:
 
 # ---- Clopper-Pearson -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("k", "n", "low", "high"), [
-    (6, 6, 0.025 ** (1 / 6), 1.0),  # 0.5407: P(6 of 6) = p^6 = 2.5% at the lower end
-    (0, 6, 0.0, 1 - 0.025 ** (1 / 6)),
-    (1, 1, 0.025, 1.0),
-    (0, 1, 0.0, 0.975),
-    (30, 30, 0.025 ** (1 / 30), 1.0),
-])
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        (6, 6, 0.025 ** (1 / 6), 1.0),  # 0.5407: P(6 of 6) = p^6 = 2.5% at the lower end
+        (0, 6, 0.0, 1 - 0.025 ** (1 / 6)),
+        (1, 1, 0.025, 1.0),
+        (0, 1, 0.0, 0.975),
+        (30, 30, 0.025 ** (1 / 30), 1.0),
+    ],
+)
 def test_clopper_pearson_by_hand(k: int, n: int, low: float, high: float) -> None:
     lo, hi = clopper_pearson(k, n)
     assert (float(lo), float(hi)) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
@@ -62,7 +66,9 @@ def test_clopper_pearson_equals_scipy_binomtest_exact_interval() -> None:
         lo, hi = clopper_pearson(k, n)
         for kk in range(n + 1):
             ci = stats.binomtest(kk, n).proportion_ci(confidence_level=0.95, method="exact")
-            assert lo[kk] == pytest.approx(ci.low, abs=1e-10) and hi[kk] == pytest.approx(ci.high, abs=1e-10)
+            assert lo[kk] == pytest.approx(ci.low, abs=1e-10) and hi[kk] == pytest.approx(
+                ci.high, abs=1e-10
+            )
 
 
 def test_clopper_pearson_properties_and_bad_input() -> None:
@@ -79,6 +85,7 @@ def test_clopper_pearson_properties_and_bad_input() -> None:
 
 # ---- the score interval on a finite support ----------------------------------------------------
 
+
 def test_on_zero_one_it_is_wilson_and_its_corrected_form() -> None:
     for n in (1, 2, 6, 20, 150):
         k = np.arange(n + 1.0)
@@ -88,19 +95,26 @@ def test_on_zero_one_it_is_wilson_and_its_corrected_form() -> None:
         for kk in range(n + 1):
             w = stats.binomtest(kk, n).proportion_ci(method="wilson")
             wcc = stats.binomtest(kk, n).proportion_ci(method="wilsoncc")
-            assert plain[0][kk] == pytest.approx(w.low, abs=1e-9) and plain[1][kk] == pytest.approx(w.high, abs=1e-9)
+            assert plain[0][kk] == pytest.approx(w.low, abs=1e-9) and plain[1][kk] == pytest.approx(
+                w.high, abs=1e-9
+            )
             assert corrected[0][kk] == pytest.approx(wcc.low, abs=1e-9)
             assert corrected[1][kk] == pytest.approx(wcc.high, abs=1e-9)
     # by hand: Wilson's lower end of 6 of 6 is 6 / (6 + z^2)
-    assert float(score_interval([[0, 6]], [0, 1], cc=0.0)[0][0]) == pytest.approx(6 / (6 + Z * Z), abs=1e-10)
+    assert float(score_interval([[0, 6]], [0, 1], cc=0.0)[0][0]) == pytest.approx(
+        6 / (6 + Z * Z), abs=1e-10
+    )
 
 
 def _tango(b: np.ndarray, c: np.ndarray, n: int, cc: float) -> tuple[np.ndarray, np.ndarray]:
     """Tango's interval written from his closed-form constrained likelihood (a quadratic in p21)."""
+
     def t(d: np.ndarray, side: float) -> np.ndarray:
         qa, qb, qc = 2 * n, -b - c + (2 * n - b + c) * d, -c * d * (1 - d)
         p21 = (np.sqrt(np.maximum(qb * qb - 4 * qa * qc, 0)) - qb) / (2 * qa)
-        return (b - c - n * d - side * cc) / np.sqrt(np.maximum(n * (2 * p21 + d * (1 - d)), 1e-300))
+        return (b - c - n * d - side * cc) / np.sqrt(
+            np.maximum(n * (2 * p21 + d * (1 - d)), 1e-300)
+        )
 
     def solve(side: float, target: float) -> np.ndarray:
         lo, hi = np.full_like(b, -1 + 1e-12), np.full_like(b, 1 - 1e-12)
@@ -134,7 +148,11 @@ def test_every_item_discordant_one_way_by_hand() -> None:
     qa, qb, qc = n * n + Z * Z * n, -2 * n * (n - 1), (n - 1) ** 2 - Z * Z * n
     root = (-qb - math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
     lo, hi = score_interval([[0, 0, n]], [-1, 0, 1])
-    assert float(lo[0]) == pytest.approx(root, abs=1e-10) and round(root, 4) == 0.0336 and float(hi[0]) == 1.0
+    assert (
+        float(lo[0]) == pytest.approx(root, abs=1e-10)
+        and round(root, 4) == 0.0336
+        and float(hi[0]) == 1.0
+    )
 
 
 def test_no_item_discordant_by_hand() -> None:
@@ -143,7 +161,9 @@ def test_no_item_discordant_by_hand() -> None:
     qa, qb = n * n + Z * Z * n, -(2 * n + Z * Z * n)
     upper = (-qb + math.sqrt(qb * qb - 4 * qa)) / (2 * qa)
     lo, hi = score_interval([[0, n, 0]], [-1, 0, 1])
-    assert float(hi[0]) == pytest.approx(upper, abs=1e-10) and float(lo[0]) == pytest.approx(-upper, abs=1e-10)
+    assert float(hi[0]) == pytest.approx(upper, abs=1e-10) and float(lo[0]) == pytest.approx(
+        -upper, abs=1e-10
+    )
 
 
 def test_three_value_closed_form_equals_the_general_tilt() -> None:
@@ -157,7 +177,9 @@ def test_three_value_closed_form_equals_the_general_tilt() -> None:
     four = tilted_variance(np.insert(counts, 1, 0.0, axis=1), [-1, -0.5, 0, 1], m)
     assert np.abs(three - four).max() < 1e-9
     # all items at the bottom of j/4: the likely distribution is Bernoulli on the two ends
-    assert tilted_variance([[7, 0, 0, 0, 0]], [0, 0.25, 0.5, 0.75, 1], [0.3])[0] == pytest.approx(0.3 * 0.7)
+    assert tilted_variance([[7, 0, 0, 0, 0]], [0, 0.25, 0.5, 0.75, 1], [0.3])[0] == pytest.approx(
+        0.3 * 0.7
+    )
 
 
 def test_score_interval_properties() -> None:
@@ -176,11 +198,14 @@ def test_score_interval_properties() -> None:
     assert default_cc([-1, 0, 1]) == 1.0 and default_cc([0, 0.5, 1]) == 0.5
 
 
-@pytest.mark.parametrize(("counts", "support", "message"), [
-    ([[1, 2]], [0, 1, 2], "2 categories"),
-    ([[1, 2]], [1, 0], "increasing order"),
-    ([[-1, 2]], [0, 1], "non-negative"),
-])
+@pytest.mark.parametrize(
+    ("counts", "support", "message"),
+    [
+        ([[1, 2]], [0, 1, 2], "2 categories"),
+        ([[1, 2]], [1, 0], "increasing order"),
+        ([[-1, 2]], [0, 1], "non-negative"),
+    ],
+)
 def test_bad_score_inputs(counts: list, support: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         score_interval(counts, support)
@@ -188,14 +213,18 @@ def test_bad_score_inputs(counts: list, support: list, message: str) -> None:
 
 # ---- tests --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("b", "c", "p"), [
-    (6, 0, 2 * 0.5**6),  # 0.03125
-    (5, 1, 2 * (1 + 6) / 64),  # 0.21875
-    (3, 3, 1.0),
-    (0, 0, 1.0),
-    (0, 1, 1.0),
-    (10, 2, 2 * (1 + 12 + 66) / 4096),
-])
+
+@pytest.mark.parametrize(
+    ("b", "c", "p"),
+    [
+        (6, 0, 2 * 0.5**6),  # 0.03125
+        (5, 1, 2 * (1 + 6) / 64),  # 0.21875
+        (3, 3, 1.0),
+        (0, 0, 1.0),
+        (0, 1, 1.0),
+        (10, 2, 2 * (1 + 12 + 66) / 4096),
+    ],
+)
 def test_exact_mcnemar_by_hand(b: int, c: int, p: float) -> None:
     assert mcnemar_exact_p(b, c) == pytest.approx(p, abs=1e-12)
 
@@ -206,7 +235,9 @@ def test_score_test_at_zero_is_mcnemar_with_edwards_correction() -> None:
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(b + c > 0, np.maximum(np.abs(b - c) - 1, 0) / np.sqrt(b + c), 0.0)
     assert np.abs(p - 2 * stats.norm.sf(z)).max() < 1e-10
-    assert float(score_p_value([[0, 0, 6]], [-1, 0, 1], 0.0)[0]) == pytest.approx(2 * stats.norm.sf(5 / math.sqrt(6)))
+    assert float(score_p_value([[0, 0, 6]], [-1, 0, 1], 0.0)[0]) == pytest.approx(
+        2 * stats.norm.sf(5 / math.sqrt(6))
+    )
     # the interval excludes 0 exactly when its test rejects
     lo, hi = score_interval(_trinomial(b, c, 12), [-1, 0, 1])
     assert np.array_equal((lo > 0) | (hi < 0), p < 0.05)
@@ -222,14 +253,22 @@ def test_two_sample_likelihood_equals_bisection_and_the_interval_ends_are_roots(
     n1, n2 = rng.integers(1, 40, 3000).astype(float), rng.integers(1, 40, 3000).astype(float)
     x1, x2 = np.floor(rng.random(3000) * (n1 + 1)), np.floor(rng.random(3000) * (n2 + 1))
     d0 = rng.uniform(-0.99, 0.99, 3000)
-    closed, bisected = _two_sample_mle(x1, n1, x2, n2, d0), _two_sample_mle_bisection(x1, n1, x2, n2, d0)
+    closed, bisected = (
+        _two_sample_mle(x1, n1, x2, n2, d0),
+        _two_sample_mle_bisection(x1, n1, x2, n2, d0),
+    )
     assert np.abs(closed[0] - bisected[0]).max() < 1e-9
     # the test at 0 by hand: pooled p = 1/2, var = p (1 - p) (1/6 + 1/6), correction 1/12
     assert float(two_sample_score_p_value(6, 6, 0, 6)[0]) == pytest.approx(
-        2 * stats.norm.sf((1 - 1 / 12) / math.sqrt(0.25 / 3)))
+        2 * stats.norm.sf((1 - 1 / 12) / math.sqrt(0.25 / 3))
+    )
     lo, hi = two_sample_score_interval(4, 9, 1, 7)
-    assert float(two_sample_score_p_value(4, 9, 1, 7, float(lo[0]))[0]) == pytest.approx(0.05, abs=1e-6)
-    assert float(two_sample_score_p_value(4, 9, 1, 7, float(hi[0]))[0]) == pytest.approx(0.05, abs=1e-6)
+    assert float(two_sample_score_p_value(4, 9, 1, 7, float(lo[0]))[0]) == pytest.approx(
+        0.05, abs=1e-6
+    )
+    assert float(two_sample_score_p_value(4, 9, 1, 7, float(hi[0]))[0]) == pytest.approx(
+        0.05, abs=1e-6
+    )
 
 
 def test_two_sample_interval_properties() -> None:
@@ -272,5 +311,9 @@ def test_one_table_s_remembered_interval_is_its_computation_to_the_bit() -> None
             for _ in range(2):  # computed, then remembered
                 low, high = score_interval(table, support)
                 assert low.shape == high.shape == (1,)
-                assert np.array_equal(low, alone[0], equal_nan=True) and np.array_equal(high, alone[1], equal_nan=True)
-            assert np.allclose([low[0], high[0]], [batch_low[k], batch_high[k]], rtol=0, atol=1e-12, equal_nan=True)
+                assert np.array_equal(low, alone[0], equal_nan=True) and np.array_equal(
+                    high, alone[1], equal_nan=True
+                )
+            assert np.allclose(
+                [low[0], high[0]], [batch_low[k], batch_high[k]], rtol=0, atol=1e-12, equal_nan=True
+            )

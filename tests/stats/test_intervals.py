@@ -33,24 +33,43 @@ def test_each_metric_gets_its_method_and_records_it() -> None:
     o = pair(["a", "b", "tie", "a", "invalid", "a"])
     methods = {m: interval(o, fn, resamples=500, seed=3) for m, fn in PAIRWISE.items()}
     assert {m: iv.method for m, iv in methods.items()} == {
-        "strict_accuracy": "clopper-pearson", "soft_accuracy": "score (continuity-corrected)",
-        "accuracy_no_ties": "clopper-pearson", "tie_rate": "clopper-pearson", "invalid_rate": "clopper-pearson",
-        "error_rate": "clopper-pearson"}
+        "strict_accuracy": "clopper-pearson",
+        "soft_accuracy": "score (continuity-corrected)",
+        "accuracy_no_ties": "clopper-pearson",
+        "tie_rate": "clopper-pearson",
+        "invalid_rate": "clopper-pearson",
+        "error_rate": "clopper-pearson",
+    }
     assert all(iv.resamples is None and iv.seed is None for iv in methods.values())
     # accuracy without ties: 3 right of the 4 decided items
     lo, hi = stats.binomtest(3, 4).proportion_ci(method="exact")
-    assert (methods["accuracy_no_ties"].low, methods["accuracy_no_ties"].high) == (pytest.approx(lo), pytest.approx(hi))
-    p = pointwise_outcomes(["novel", "not_novel", "novel", "invalid"], ["novel", "novel", "not_novel", "not_novel"])
+    assert (methods["accuracy_no_ties"].low, methods["accuracy_no_ties"].high) == (
+        pytest.approx(lo),
+        pytest.approx(hi),
+    )
+    p = pointwise_outcomes(
+        ["novel", "not_novel", "novel", "invalid"], ["novel", "novel", "not_novel", "not_novel"]
+    )
     f1 = interval(p, POINTWISE["macro_f1"], resamples=500, seed=3)
-    assert (f1.method, f1.resamples, f1.seed) == ("percentile", 500, 3)  # no closed form: the bootstrap
+    assert (f1.method, f1.resamples, f1.seed) == (
+        "percentile",
+        500,
+        3,
+    )  # no closed form: the bootstrap
     recall = interval(p, POINTWISE["recall_novel"])  # 1 of the 2 gold-novel items
     assert recall.estimate == 0.5 and recall.method == "clopper-pearson"
     assert interval(p, POINTWISE["precision_not_novel"]).estimate == 0.0  # never predicted right
     never = pointwise_outcomes(["novel"] * 3, ["novel", "not_novel", "novel"])
-    none_predicted = interval(never, POINTWISE["precision_not_novel"])  # 0 by convention, on no item
+    none_predicted = interval(
+        never, POINTWISE["precision_not_novel"]
+    )  # 0 by convention, on no item
     assert (none_predicted.estimate, none_predicted.low, none_predicted.high) == (0.0, 0.0, 1.0)
     d = paired_difference(o, pair(["a"] * 6), PAIRWISE["accuracy_no_ties"], resamples=500, seed=3)
-    assert (d.method, d.resamples, d.seed) == ("paired percentile", 500, 3)  # different decided items: bootstrap
+    assert (d.method, d.resamples, d.seed) == (
+        "paired percentile",
+        500,
+        3,
+    )  # different decided items: bootstrap
     assert interval(o, ACC).to_dict()["conclusive"] is True
 
 
@@ -60,7 +79,9 @@ def test_many_equals_one_at_a_time() -> None:
     many = intervals_many(outs, ACC)
     assert many["c1"] == interval(outs["c1"], ACC)
     diffs = paired_differences_many(outs, "c0", PAIRWISE["soft_accuracy"])
-    assert set(diffs) == {"c1", "c2"} and diffs["c2"] == paired_difference(outs["c2"], outs["c0"], PAIRWISE["soft_accuracy"])
+    assert set(diffs) == {"c1", "c2"} and diffs["c2"] == paired_difference(
+        outs["c2"], outs["c0"], PAIRWISE["soft_accuracy"]
+    )
     with pytest.raises(KeyError, match="reference"):
         paired_differences_many(outs, "nope", ACC)
     with pytest.raises(ValueError, match="same items"):
@@ -68,10 +89,14 @@ def test_many_equals_one_at_a_time() -> None:
 
 
 def test_values_off_the_declared_support_are_an_error() -> None:
-    with pytest.raises(ValueError, match=r"half_rate: values \[0.25\] are not on the declared support"):
+    with pytest.raises(
+        ValueError, match=r"half_rate: values \[0.25\] are not on the declared support"
+    ):
         interval({"h": np.array([0.0, 0.25, 1.0])}, share_metric("half_rate", "h", HALVES))
     third = share_metric("third_rate", "t", (0.0, 1 / 3, 2 / 3, 1.0))
-    assert interval({"t": np.array([1, 2, 3, 0]) / 3}, third).estimate == pytest.approx(0.5)  # float noise of j/3 is fine
+    assert interval({"t": np.array([1, 2, 3, 0]) / 3}, third).estimate == pytest.approx(
+        0.5
+    )  # float noise of j/3 is fine
 
 
 @pytest.mark.parametrize("n", [4, 6, 9, 12])
@@ -87,7 +112,9 @@ def test_significant_iff_the_interval_excludes_zero_iff_p_below_five_percent(n: 
             assert d.p_value >= stats.binomtest(b, b + c, 0.5).pvalue if b + c else d.p_value == 1.0
     for k1 in range(n // 2 + 1):
         for k2 in range(4):
-            u = unpaired_difference(np.r_[np.ones(k1), np.zeros(n // 2 - k1 + 1)], np.r_[np.ones(k2), np.zeros(3 - k2)])
+            u = unpaired_difference(
+                np.r_[np.ones(k1), np.zeros(n // 2 - k1 + 1)], np.r_[np.ones(k2), np.zeros(3 - k2)]
+            )
             assert u.significant == (u.low > 0 or u.high < 0) == (u.p_value < 0.05), (k1, k2, u)
 
 
@@ -96,9 +123,19 @@ def test_the_interval_is_widened_to_zero_when_the_exact_test_does_not_reject() -
     u = unpaired_difference([1, 1, 1], [0, 0, 0])
     assert (u.low, u.high) == (0.0, 1.0) and u.p_value == pytest.approx(0.1) and not u.significant
     assert u.note is not None and "widened to include 0" in u.note
-    assert (u.method, u.n_x, u.n_y, u.resamples) == ("two-sample score (Mee, continuity-corrected)", 3, 3, None)
+    assert (u.method, u.n_x, u.n_y, u.resamples) == (
+        "two-sample score (Mee, continuity-corrected)",
+        3,
+        3,
+        None,
+    )
     six = unpaired_difference([1] * 6, [0] * 6)
-    assert six.significant and six.p_value == pytest.approx(2 / 924) and six.low > 0 and six.note is None
+    assert (
+        six.significant
+        and six.p_value == pytest.approx(2 / 924)
+        and six.low > 0
+        and six.note is None
+    )
 
 
 def test_unpaired_shares_that_are_not_zero_one_take_the_bootstrap() -> None:
@@ -112,5 +149,7 @@ def test_corrected_flip_carries_both_uncertainties() -> None:
     """Flip 6 of 6 with no noise flip: the raw rate is above 0.54, the corrected difference only above 0.03."""
     raw = interval({"flip": np.ones(6)}, FLIP_RATE)
     corrected = paired_difference({"flip": np.ones(6)}, {"flip": np.zeros(6)}, FLIP_RATE)
-    assert raw.low == pytest.approx(0.5407, abs=1e-4) and corrected.low == pytest.approx(0.0336, abs=1e-4)
+    assert raw.low == pytest.approx(0.5407, abs=1e-4) and corrected.low == pytest.approx(
+        0.0336, abs=1e-4
+    )
     assert corrected.significant and corrected.high == 1.0

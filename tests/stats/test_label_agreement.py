@@ -58,8 +58,12 @@ def test_jaccard_undefined_only_for_an_empty_union() -> None:
 def _rows(dev_kept: list[int], sample_kept: list[int]) -> dict[str, list[float]]:
     """Dev rows first, then sample rows, in the four columns of the sampled estimator."""
     n_dev, n_sample = len(dev_kept), len(sample_kept)
-    return {"dev": [1.0] * n_dev + [0.0] * n_sample, "dev_kept": [float(k) for k in dev_kept] + [0.0] * n_sample,
-            "sample": [0.0] * n_dev + [1.0] * n_sample, "sample_kept": [0.0] * n_dev + [float(k) for k in sample_kept]}
+    return {
+        "dev": [1.0] * n_dev + [0.0] * n_sample,
+        "dev_kept": [float(k) for k in dev_kept] + [0.0] * n_sample,
+        "sample": [0.0] * n_dev + [1.0] * n_sample,
+        "sample_kept": [0.0] * n_dev + [float(k) for k in sample_kept],
+    }
 
 
 def test_sampled_jaccard_by_hand() -> None:
@@ -72,13 +76,19 @@ def test_sampled_jaccard_by_hand() -> None:
 
 def test_sampled_jaccard_is_one_for_the_same_set_and_zero_for_disjoint_sets() -> None:
     # recall 1, rate 1/2 of 12 outside: K = 6 + 3 = 9 = N -> J = 1; recall 0 -> no overlap
-    assert float(sampled_jaccard_metric(12, 3, 1 / 3)(_rows([1, 1, 1], [1, 0]))) == pytest.approx(1.0)
-    assert float(sampled_jaccard_metric(12, 3, 1 / 3)(_rows([0, 0, 0], [1, 0]))) == pytest.approx(0.0)
+    assert float(sampled_jaccard_metric(12, 3, 1 / 3)(_rows([1, 1, 1], [1, 0]))) == pytest.approx(
+        1.0
+    )
+    assert float(sampled_jaccard_metric(12, 3, 1 / 3)(_rows([0, 0, 0], [1, 0]))) == pytest.approx(
+        0.0
+    )
 
 
 def test_sampled_overlap_cannot_exceed_the_labellers_size() -> None:
     # recall 1 of D = 3 at share 1/3 extrapolates to 9, but rate 0 gives K = 3 -> O = 3, J = 3 / (3 + 9 - 3)
-    assert float(sampled_jaccard_metric(100, 3, 1 / 3)(_rows([1, 1, 1], [0, 0]))) == pytest.approx(1 / 3)
+    assert float(sampled_jaccard_metric(100, 3, 1 / 3)(_rows([1, 1, 1], [0, 0]))) == pytest.approx(
+        1 / 3
+    )
 
 
 def test_sampled_jaccard_is_undefined_without_rows_of_either_kind() -> None:
@@ -108,4 +118,6 @@ def test_a_census_adds_its_kept_papers_to_the_class_size() -> None:
     # the by-hand case above with 4 more kept papers from a census: K = 7 + 4 = 11, O = 6, J = 6 / (11 + 9 - 6)
     rows = _rows([1, 1, 0], [1, 0])
     assert float(sampled_class_size_metric(10, 3, kept_outside=4)(rows)) == pytest.approx(11.0)
-    assert float(sampled_jaccard_metric(10, 3, 1 / 3, kept_outside=4)(rows)) == pytest.approx(6 / 14)
+    assert float(sampled_jaccard_metric(10, 3, 1 / 3, kept_outside=4)(rows)) == pytest.approx(
+        6 / 14
+    )

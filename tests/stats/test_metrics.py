@@ -65,7 +65,14 @@ def test_pointwise_hand_computed() -> None:
 
 def test_pointwise_all_invalid_is_all_misses() -> None:
     got = _point(["invalid"] * 4, ["novel", "not_novel", "novel", "not_novel"])
-    for key in ("precision_novel", "recall_novel", "f1_novel", "f1_not_novel", "macro_f1", "accuracy"):
+    for key in (
+        "precision_novel",
+        "recall_novel",
+        "f1_novel",
+        "f1_not_novel",
+        "macro_f1",
+        "accuracy",
+    ):
         assert got[key] == 0.0, key
     assert got["invalid_rate"] == 1.0
 

@@ -24,7 +24,9 @@ Z = z_of(0.95)
 
 
 def _all_flip_low(n: int) -> float:
-    a = 1 - 1 / (2 * n)  # (a - d)^2 2n = z^2 (1 - d^2): (2n + z^2) d^2 - 4 n a d + 2 n a^2 - z^2 = 0
+    a = 1 - 1 / (
+        2 * n
+    )  # (a - d)^2 2n = z^2 (1 - d^2): (2n + z^2) d^2 - 4 n a d + 2 n a^2 - z^2 = 0
     qa, qb, qc = 2 * n + Z * Z, -4 * n * a, 2 * n * a * a - Z * Z
     return (-qb - math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
 
@@ -38,15 +40,24 @@ def _no_flip_high(n: int) -> float:
 @pytest.mark.parametrize("n", [6, 10, 40])
 def test_every_item_flips_without_noise_matches_the_closed_form(n: int) -> None:
     d = noise_corrected_flip_rate(np.ones(n), np.zeros(n))
-    assert d.estimate == 1.0 and d.high == 1.0 and d.low == pytest.approx(_all_flip_low(n), abs=1e-9)
-    assert d.method == CORRECTED_METHOD and d.significant and d.status == "ok" and (d.n, d.excluded) == (n, 0)
+    assert (
+        d.estimate == 1.0 and d.high == 1.0 and d.low == pytest.approx(_all_flip_low(n), abs=1e-9)
+    )
+    assert (
+        d.method == CORRECTED_METHOD
+        and d.significant
+        and d.status == "ok"
+        and (d.n, d.excluded) == (n, 0)
+    )
 
 
 def test_six_of_six_against_none_lies_beyond_the_fail_threshold() -> None:
     """The README main job's data: 6 order flips in 6, no noise flip: [0.397, 1], Fisher's p = 1/462 x 1."""
     d = noise_corrected_flip_rate(np.ones(6), np.zeros(6))
     assert round(d.low, 4) == 0.3975 and d.low > 0.25
-    assert d.p_value == pytest.approx(2 / math.comb(12, 6))  # Fisher two-sided: the two extreme tables
+    assert d.p_value == pytest.approx(
+        2 / math.comb(12, 6)
+    )  # Fisher two-sided: the two extreme tables
 
 
 @pytest.mark.parametrize("n", [1, 6, 30])
@@ -55,14 +66,18 @@ def test_no_flip_and_every_flip_on_both_sides_are_symmetric_about_zero(n: int) -
     every = noise_corrected_flip_rate(np.ones(n), np.ones(n))
     for d in (none, every):
         assert d.estimate == 0.0 and not d.significant
-        assert d.high == pytest.approx(_no_flip_high(n), abs=1e-9) and d.low == pytest.approx(-d.high, abs=1e-9)
+        assert d.high == pytest.approx(_no_flip_high(n), abs=1e-9) and d.low == pytest.approx(
+            -d.high, abs=1e-9
+        )
 
 
 def test_one_item() -> None:
     """n = 1, a flip and no noise flip: the lower end from the closed form (-0.604), the upper end 1;
     Fisher's test on one item against one cannot reject."""
     d = noise_corrected_flip_rate([1.0], [0.0])
-    assert d.estimate == 1.0 and d.high == 1.0 and d.low == pytest.approx(_all_flip_low(1), abs=1e-9)
+    assert (
+        d.estimate == 1.0 and d.high == 1.0 and d.low == pytest.approx(_all_flip_low(1), abs=1e-9)
+    )
     assert round(d.low, 3) == -0.604 and d.p_value == 1.0 and not d.significant
 
 
@@ -70,12 +85,19 @@ def test_no_items_and_no_comparable_items_have_no_number() -> None:
     empty = noise_corrected_flip_rate([], [])
     assert empty.status == "no_items" and math.isnan(empty.estimate) and math.isnan(empty.low)
     left_out = noise_corrected_flip_rate([np.nan, 1.0], [0.0, np.nan])
-    assert left_out.status == "no_comparable_items" and left_out.excluded == 2 and math.isnan(left_out.high)
+    assert (
+        left_out.status == "no_comparable_items"
+        and left_out.excluded == 2
+        and math.isnan(left_out.high)
+    )
 
 
 def test_items_invalid_on_either_side_are_left_out() -> None:
     d = noise_corrected_flip_rate([1.0, 1.0, np.nan, 0.0], [0.0, np.nan, 0.0, 1.0])
-    assert (d.n, d.excluded) == (4, 2) and d.estimate == 0.0  # items 0 and 3: (1 + 0) / 2 - (0 + 1) / 2
+    assert (d.n, d.excluded) == (
+        4,
+        2,
+    ) and d.estimate == 0.0  # items 0 and 3: (1 + 0) / 2 - (0 + 1) / 2
 
 
 def test_three_of_three_is_widened_to_zero_where_fisher_does_not_reject() -> None:
@@ -88,7 +110,10 @@ def test_pooled_flips_take_the_score_test_and_a_fractional_sum() -> None:
     """Flips pooled over 4 edits (j/4) against 0/1 noise flips: the sums are 3.5 of 6 and 1 of 6."""
     flips = [0.25, 0.5, 1.0, 0.0, 0.75, 1.0]
     d = noise_corrected_flip_rate(flips, [0, 0, 1, 0, 0, 0])
-    assert d.estimate == pytest.approx(3.5 / 6 - 1 / 6) and d.test == "score test (continuity-corrected)"
+    assert (
+        d.estimate == pytest.approx(3.5 / 6 - 1 / 6)
+        and d.test == "score test (continuity-corrected)"
+    )
     assert d.low < d.estimate < d.high and d.note is None
 
 

@@ -27,8 +27,12 @@ def _values() -> list[Value]:
     return [
         interval({"flip": flips}, FLIP_RATE),
         interval({"v": np.array([1.0, 0.5, 1.0, 0.0, 1.0])}, share_metric("v", "v", HALVES)),
-        paired_difference({"flip": flips}, {"flip": np.array([0.0, 0.0, 1.0, 0.0, 0.0, 1.0])}, FLIP_RATE),
-        unpaired_difference(np.array([1.0, 1.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0])),
+        paired_difference(
+            {"flip": flips}, {"flip": np.array([0.0, 0.0, 1.0, 0.0, 0.0, 1.0])}, FLIP_RATE
+        ),
+        unpaired_difference(
+            np.array([1.0, 1.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+        ),
         noise_corrected_flip_rate(np.array([0.25, 1.0, 0.5, 0.0]), np.array([0.0, 1.0, 0.0, 0.0])),
     ]
 
@@ -44,7 +48,10 @@ def test_factor_one_gives_back_the_interval(v: Value) -> None:
 def test_a_rate_scaled_is_clopper_pearson_of_the_scaled_counts() -> None:
     tally = Tally((0.0, 1.0), ((3.0, 2.0),))  # 2 of 5
     lo, hi = clopper_pearson(8, 20)
-    assert interval_scaled("clopper-pearson", tally, 4.0) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
+    assert interval_scaled("clopper-pearson", tally, 4.0) == (
+        pytest.approx(float(lo)),
+        pytest.approx(float(hi)),
+    )
 
 
 def test_no_projection_without_counts_or_for_the_bootstrap() -> None:

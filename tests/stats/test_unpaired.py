@@ -12,7 +12,14 @@ from judgeaudit.stats import UnpairedDifference, unpaired_bootstrap
 def test_estimate_is_the_difference_of_the_group_means() -> None:
     d = unpaired_bootstrap([1, 1, 0, 0], [1, 0, 0], resamples=500, seed=9)
     assert d.estimate == pytest.approx(0.5 - 1 / 3)
-    assert (d.n_x, d.n_y, d.n, d.resamples, d.seed, d.method) == (4, 3, 7, 500, 9, "two-sample percentile")
+    assert (d.n_x, d.n_y, d.n, d.resamples, d.seed, d.method) == (
+        4,
+        3,
+        7,
+        500,
+        9,
+        "two-sample percentile",
+    )
     assert d.to_dict()["n_x"] == 4
 
 
@@ -33,7 +40,9 @@ def test_certain_difference_has_a_point_interval_that_claims_nothing() -> None:
     d = unpaired_bootstrap([1, 1, 1], [0, 0], resamples=999, seed=2)
     assert (d.estimate, d.low, d.high) == (1.0, 1.0, 1.0) and d.p_value == pytest.approx(2 / 1000)
     # every replicate is 1 - 0: a point interval, the bootstrap's artefact on 5 items, is not significant
-    assert not d.significant and d.note == "degenerate interval (every resample gives the same value)"
+    assert (
+        not d.significant and d.note == "degenerate interval (every resample gives the same value)"
+    )
 
 
 def test_groups_are_drawn_independently_even_at_equal_sizes() -> None:
@@ -47,12 +56,15 @@ def test_groups_are_drawn_independently_even_at_equal_sizes() -> None:
     assert (half.low, half.high) == (0.0, 1.0)
 
 
-@pytest.mark.parametrize(("x", "y", "kw", "message"), [
-    ([], [1], {}, "group x is empty"),
-    ([1], [2], {}, r"group y must hold shares in \[0, 1\]"),
-    ([1], [0], {"indices_x": np.zeros((1, 1), dtype=int)}, "both indices_x and indices_y"),
-    ([1], [0], {"resamples": 0}, "resamples must be positive"),
-])
+@pytest.mark.parametrize(
+    ("x", "y", "kw", "message"),
+    [
+        ([], [1], {}, "group x is empty"),
+        ([1], [2], {}, r"group y must hold shares in \[0, 1\]"),
+        ([1], [0], {"indices_x": np.zeros((1, 1), dtype=int)}, "both indices_x and indices_y"),
+        ([1], [0], {"resamples": 0}, "resamples must be positive"),
+    ],
+)
 def test_bad_inputs_are_named(x: list, y: list, kw: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         unpaired_bootstrap(x, y, **kw)

@@ -54,7 +54,9 @@ FILE_STEMS: tuple[str, ...] = ("pairwise", "pairwise_plan", "pointwise", "pointw
 SETUP_DIRS: dict[str, str] = {"human-only": "human_only", "human-plus-generated": "human_generated"}
 LABEL_MAP: dict[str, str] = {"POSITIVE": "novel", "NEGATIVE": "not_novel"}
 FORUM_KEYS: tuple[str, ...] = ("forum", "forum_id", "openreview_id", "paper_id")
-MISSING_SCORES: frozenset[str] = frozenset({"n/a", "na"})  # how the release writes "no score" (generated ideas)
+MISSING_SCORES: frozenset[str] = frozenset(
+    {"n/a", "na"}
+)  # how the release writes "no score" (generated ideas)
 PLAN_ONLY_PREFIX = "plan-"
 _BACKBONE = re.compile(r"^backbone-(.+)$")
 # libyaml's parser when PyYAML was built with it (much faster on the large published files)
@@ -128,10 +130,20 @@ def _load_yaml(path: Path, name: str) -> tuple[Any, dict[Any, int], list[Problem
                 key = loader.construct_object(key_node, deep=True)
                 line = key_node.start_mark.line + 1
                 if not isinstance(key, str | int | float | bool):
-                    problems.append(Problem(name, line, "", f"instance id must be a string or number, got {key!r}"))
+                    problems.append(
+                        Problem(
+                            name, line, "", f"instance id must be a string or number, got {key!r}"
+                        )
+                    )
                 elif key in lines:
-                    problems.append(Problem(name, line, str(key),
-                                            f"duplicate instance id (first on line {lines[key]})"))
+                    problems.append(
+                        Problem(
+                            name,
+                            line,
+                            str(key),
+                            f"duplicate instance id (first on line {lines[key]})",
+                        )
+                    )
                 else:
                     lines[key] = line
         data = loader.construct_document(node)
@@ -171,7 +183,11 @@ class _Reader:
 
     def number(self, obj: dict[Any, Any], key: str, path: str) -> float | None:
         value = obj.get(key)
-        if value is None or value == "" or (isinstance(value, str) and value.strip().lower() in MISSING_SCORES):
+        if (
+            value is None
+            or value == ""
+            or (isinstance(value, str) and value.strip().lower() in MISSING_SCORES)
+        ):
             return None  # `N/A`: no score, kept as missing (never 0)
         if isinstance(value, bool):
             self.add(path, f"expected a decimal number, got {value!r}")
@@ -195,7 +211,9 @@ class _Reader:
             return ()
         return tuple(value)
 
-    def mapping(self, obj: dict[Any, Any], key: str, path: str, *, required: bool = True) -> dict[Any, Any]:
+    def mapping(
+        self, obj: dict[Any, Any], key: str, path: str, *, required: bool = True
+    ) -> dict[Any, Any]:
         value = obj.get(key)
         if value is None:
             if required:
@@ -226,8 +244,19 @@ def text_idea_id(text: str) -> str:
     return "njb-" + hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:16]
 
 
-def _idea(r: _Reader, text: str, meta: dict[Any, Any], mpath: str, *, label: str, area: str,
-          fmt: str, setup: str, generator: str | None, source_id: str) -> Idea:
+def _idea(
+    r: _Reader,
+    text: str,
+    meta: dict[Any, Any],
+    mpath: str,
+    *,
+    label: str,
+    area: str,
+    fmt: str,
+    setup: str,
+    generator: str | None,
+    source_id: str,
+) -> Idea:
     forum = next((str(meta[k]) for k in FORUM_KEYS if meta.get(k)), None)
     generated = setup == "human_generated" and label == "not_novel"
     return Idea(
@@ -244,9 +273,13 @@ def _idea(r: _Reader, text: str, meta: dict[Any, Any], mpath: str, *, label: str
             contribution_mean=r.number(meta, "contribution", f"{mpath}.contribution"),
             positive_signals=r.strings(meta, "positive_signals", f"{mpath}.positive_signals"),
             negative_signals=r.strings(meta, "negative_signals", f"{mpath}.negative_signals"),
-            similar_papers=r.strings(meta, "similar_papers_mentioned", f"{mpath}.similar_papers_mentioned"),
+            similar_papers=r.strings(
+                meta, "similar_papers_mentioned", f"{mpath}.similar_papers_mentioned"
+            ),
         ),
-        provenance=Provenance(dataset=DATASET_NAME, source_id=source_id, forum=None if generated else forum),
+        provenance=Provenance(
+            dataset=DATASET_NAME, source_id=source_id, forum=None if generated else forum
+        ),
     )
 
 
@@ -259,7 +292,9 @@ def _pair(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Pair
     if winners is None:
         r.add("expected_winners", "missing field")
     elif not isinstance(winners, list) or len(winners) != 1:
-        r.add("expected_winners", f"expected a list with exactly one index (0 or 1), got {winners!r}")
+        r.add(
+            "expected_winners", f"expected a list with exactly one index (0 or 1), got {winners!r}"
+        )
     elif str(winners[0]) not in ("0", "1") or isinstance(winners[0], bool):
         r.add("expected_winners", f"winner index must be 0 or 1, got {winners[0]!r}")
     else:
@@ -280,13 +315,34 @@ def _pair(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Pair
         if "type" in meta:
             declared = r.label(meta["type"], f"metadata.{i}.type")
             if declared and gold and declared != label:
-                r.add(f"metadata.{i}.type", f"type {meta['type']!r} contradicts expected_winners {winners!r}")
-        built.append(_idea(r, text, meta, f"metadata.{i}", label=label, area=area, fmt=fmt, setup=bf.setup,
-                           generator=bf.generator, source_id=f"{bf.relative}#{instance}/{i}"))
+                r.add(
+                    f"metadata.{i}.type",
+                    f"type {meta['type']!r} contradicts expected_winners {winners!r}",
+                )
+        built.append(
+            _idea(
+                r,
+                text,
+                meta,
+                f"metadata.{i}",
+                label=label,
+                area=area,
+                fmt=fmt,
+                setup=bf.setup,
+                generator=bf.generator,
+                source_id=f"{bf.relative}#{instance}/{i}",
+            )
+        )
     if r.problems:
         return None
-    return PairItem(pair_id=instance, setup=bf.setup, area=area, idea_a=built[0], idea_b=built[1],  # type: ignore[arg-type]
-                    gold=gold)  # type: ignore[arg-type]
+    return PairItem(
+        pair_id=instance,
+        setup=bf.setup,  # type: ignore[arg-type]
+        area=area,
+        idea_a=built[0],
+        idea_b=built[1],
+        gold=gold,  # type: ignore[arg-type]
+    )
 
 
 def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> PointItem | None:
@@ -299,8 +355,18 @@ def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Poi
         if declared and label and declared != label:
             r.add("metadata.type", f"type {meta['type']!r} contradicts label {raw.get('label')!r}")
     fmt = "plan" if bf.stem.endswith("_plan") else "abstract"
-    idea = _idea(r, text, meta, "metadata", label=label or "not_novel", area=area, fmt=fmt, setup=bf.setup,
-                 generator=bf.generator, source_id=f"{bf.relative}#{instance}")
+    idea = _idea(
+        r,
+        text,
+        meta,
+        "metadata",
+        label=label or "not_novel",
+        area=area,
+        fmt=fmt,
+        setup=bf.setup,
+        generator=bf.generator,
+        source_id=f"{bf.relative}#{instance}",
+    )
     if r.problems:
         return None
     return PointItem(item_id=instance, setup=bf.setup, idea=idea, gold=label)  # type: ignore[arg-type]
@@ -334,21 +400,32 @@ class _Join:
                     if idea.title:
                         seen.setdefault(idea.title, set()).add(idea.idea_id)
         items = [i for f in abstract if f.kind == kind for i in f.items]
-        return cls(ideas={t: next(iter(ids)) for t, ids in seen.items() if len(ids) == 1},
-                   items={key: i for i in items if (key := _titles(i)) is not None},
-                   by_id={i.item_id: i for i in items})
+        return cls(
+            ideas={t: next(iter(ids)) for t, ids in seen.items() if len(ids) == 1},
+            items={key: i for i in items if (key := _titles(i)) is not None},
+            by_id={i.item_id: i for i in items},
+        )
 
     def apply(self, item: Item) -> tuple[Item, bool]:
         """The plan item with the abstract ids (idea by title, item by its ideas' titles); joined or not."""
-        item = _map_ideas(item, lambda idea: replace(idea, idea_id=self.ideas[idea.title])
-                          if idea.title in self.ideas else idea)
+        item = _map_ideas(
+            item,
+            lambda idea: (
+                replace(idea, idea_id=self.ideas[idea.title]) if idea.title in self.ideas else idea
+            ),
+        )
         key = _titles(item)
         match = self.items.get(key) if key is not None else None
-        if match is None:  # titles missing: the published id stands if that item agrees on area and titles
+        if (
+            match is None
+        ):  # titles missing: the published id stands if that item agrees on area and titles
             same = self.by_id.get(item.item_id)
             titles = {i.title for i in item_ideas(same)} if same is not None else set()
-            if same is not None and same.area == item.area and all(
-                    i.title in titles for i in item_ideas(item) if i.title):
+            if (
+                same is not None
+                and same.area == item.area
+                and all(i.title in titles for i in item_ideas(item) if i.title)
+            ):
                 match = same
         if match is not None:
             return _with_id(item, match.item_id), True
@@ -363,7 +440,11 @@ def _titles(item: Item) -> frozenset[str] | None:
 
 
 def _with_id(item: Item, new_id: str) -> Item:
-    return replace(item, pair_id=new_id) if isinstance(item, PairItem) else replace(item, item_id=new_id)
+    return (
+        replace(item, pair_id=new_id)
+        if isinstance(item, PairItem)
+        else replace(item, item_id=new_id)
+    )
 
 
 def _map_ideas(item: Item, fn: Callable[[Idea], Idea]) -> Item:
@@ -374,9 +455,11 @@ def _map_ideas(item: Item, fn: Callable[[Idea], Idea]) -> Item:
 
 def _first_seen(item: Item, first: dict[str, Idea]) -> Item:
     """The item with every idea met before in the file (same id and content) as first met (its provenance)."""
+
     def pick(idea: Idea) -> Idea:
         prev = first.setdefault(idea.idea_id, idea)
         return prev if replace(idea, provenance=prev.provenance) == prev else idea
+
     return _map_ideas(item, pick)
 
 
@@ -389,8 +472,13 @@ def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> 
     if place is None:
         return None
     setup, generator, stem = place
-    bf = BenchFile(path=path, relative=path.relative_to(root).as_posix(), setup=setup, generator=generator,
-                   stem=stem)
+    bf = BenchFile(
+        path=path,
+        relative=path.relative_to(root).as_posix(),
+        setup=setup,
+        generator=generator,
+        stem=stem,
+    )
     join = _Join.of(abstract, bf.kind) if stem.endswith("_plan") and abstract else None
     name = str(path)
     data, lines, problems = _load_yaml(path, name)
@@ -398,7 +486,14 @@ def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> 
     if data is None:
         return bf
     if not isinstance(data, dict):
-        bf.problems.append(Problem(name, 1, "", f"expected a mapping of instance id -> instance, got {type(data).__name__}"))
+        bf.problems.append(
+            Problem(
+                name,
+                1,
+                "",
+                f"expected a mapping of instance id -> instance, got {type(data).__name__}",
+            )
+        )
         return bf
     seen: set[str] = set()
     first: dict[str, Idea] = {}
@@ -415,7 +510,9 @@ def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> 
             r.add("", f"expected a mapping, got {type(raw).__name__}")
             bf.problems.extend(r.problems)
             continue
-        item = _pair(r, raw, bf, instance) if bf.kind == "pairwise" else _point(r, raw, bf, instance)
+        item = (
+            _pair(r, raw, bf, instance) if bf.kind == "pairwise" else _point(r, raw, bf, instance)
+        )
         bf.problems.extend(r.problems)
         if item is None:
             continue
@@ -426,12 +523,17 @@ def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> 
         item = _first_seen(item, first)
         # the contract's own checks (identical ideas, gold vs labels, areas), named by instance
         _, contract = parse_item(item.to_dict(), bf.kind, name, line)
-        bf.problems.extend(Problem(p.file, p.line, f"{instance}.{p.field}", p.message) for p in contract)
+        bf.problems.extend(
+            Problem(p.file, p.line, f"{instance}.{p.field}", p.message) for p in contract
+        )
         if not contract:
             numbered.append((line, item))
     # one idea_id must mean one idea within a file (a hash or forum id reused with other content)
     bf.items, cross = check_unique(numbered, name)
-    bf.problems.extend(Problem(p.file, p.line, f"{_instance_at(p.line, lines)}.{p.field}", p.message) for p in cross)
+    bf.problems.extend(
+        Problem(p.file, p.line, f"{_instance_at(p.line, lines)}.{p.field}", p.message)
+        for p in cross
+    )
     bf.problems.sort(key=lambda p: p.line)
     return bf
 
@@ -454,7 +556,9 @@ def convert_dir(root: str | Path) -> BenchConversion:
     wanted = [p for p in paths if _place(p, base) is not None]
     by_set: dict[tuple[str, str | None, str], list[BenchFile]] = {}
     files: list[BenchFile] = []
-    for path in sorted(wanted, key=lambda p: p.stem.endswith("_plan")):  # stable: abstract files first
+    for path in sorted(
+        wanted, key=lambda p: p.stem.endswith("_plan")
+    ):  # stable: abstract files first
         setup, generator, _ = _place(path, base) or ("", None, "")
         group = by_set.setdefault((setup, generator, str(path.parent)), [])
         bf = convert_file(path, base, abstract=group)
@@ -479,18 +583,29 @@ def convert_strict(root: str | Path) -> BenchConversion:
     return conv
 
 
-def fetch_from_hub(hub_id: str = HUB_ID, revision: str | None = None, cache_dir: str | None = None) -> Path:
+def fetch_from_hub(
+    hub_id: str = HUB_ID, revision: str | None = None, cache_dir: str | None = None
+) -> Path:
     """Download (or reuse the cached) YAML files of a Hub dataset; clear error when offline."""
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import RepositoryNotFoundError
 
-    hint = (f"download it where the Hub is reachable (`hf download {hub_id} --repo-type dataset "
-            f"--local-dir DIR`) and pass that local directory instead")
+    hint = (
+        f"download it where the Hub is reachable (`hf download {hub_id} --repo-type dataset "
+        f"--local-dir DIR`) and pass that local directory instead"
+    )
     try:
-        path = snapshot_download(repo_id=hub_id, repo_type="dataset", revision=revision, cache_dir=cache_dir,
-                                 allow_patterns=["*.yaml", "*.yml", "*.md"])
+        path = snapshot_download(
+            repo_id=hub_id,
+            repo_type="dataset",
+            revision=revision,
+            cache_dir=cache_dir,
+            allow_patterns=["*.yaml", "*.yml", "*.md"],
+        )
     except RepositoryNotFoundError as exc:
-        raise BenchSourceError(f"Hugging Face dataset {hub_id!r} not found on the Hub; {hint}") from exc
+        raise BenchSourceError(
+            f"Hugging Face dataset {hub_id!r} not found on the Hub; {hint}"
+        ) from exc
     except Exception as exc:  # offline mode, DNS/connection errors, HTTP errors: one clear message
         raise BenchSourceError(
             f"cannot download Hugging Face dataset {hub_id!r} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
@@ -506,6 +621,12 @@ def resolve_source(source: str) -> tuple[Path, dict[str, Any]]:
         return local, {"dataset": DATASET_NAME, "kind": "local", "path": str(local.resolve())}
     if re.fullmatch(r"[\w.-]+/[\w.-]+", source) and not local.exists():
         path = fetch_from_hub(source)
-        return path, {"dataset": DATASET_NAME, "kind": "huggingface_hub", "hub_id": source,
-                      "revision": path.name}
-    raise BenchSourceError(f"{source!r} is neither a local directory nor a Hugging Face dataset id (owner/name)")
+        return path, {
+            "dataset": DATASET_NAME,
+            "kind": "huggingface_hub",
+            "hub_id": source,
+            "revision": path.name,
+        }
+    raise BenchSourceError(
+        f"{source!r} is neither a local directory nor a Hugging Face dataset id (owner/name)"
+    )

@@ -79,9 +79,13 @@ class PriorWorkSearch:
     cutoff: int | None
     hits: int
     max_searches: int
-    label: dict[str, Any] = field(default_factory=dict)  # order / call_index recorded with each query
+    label: dict[str, Any] = field(
+        default_factory=dict
+    )  # order / call_index recorded with each query
     queries: list[dict[str, Any]] = field(default_factory=list)
-    boundary: str | None = None  # the fence boundary the conversation states; results are fenced with it
+    boundary: str | None = (
+        None  # the fence boundary the conversation states; results are fenced with it
+    )
 
     @property
     def used(self) -> int:
@@ -92,7 +96,13 @@ class PriorWorkSearch:
         """Search and format the results for the model; refusals are recorded and explained."""
         query = (query or "").strip()
         over_budget = self.used >= self.max_searches
-        record: dict[str, Any] = {"side": "search", **self.label, "query": query, "ids": [], "error": None}
+        record: dict[str, Any] = {
+            "side": "search",
+            **self.label,
+            "query": query,
+            "ids": [],
+            "error": None,
+        }
         self.queries.append(record)
         if not query:
             record["error"] = "empty query"
@@ -101,16 +111,29 @@ class PriorWorkSearch:
             record["error"] = "budget used up"
             return f"Search budget used up ({self.max_searches} searches); give your verdict now."
         try:
-            result = self.retriever.search(query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude)
-        except ValueError as exc:  # e.g. a query of punctuation only: the model's mistake, told back to it
+            result = self.retriever.search(
+                query, k=self.hits, cutoff=self.cutoff, exclude=self.exclude
+            )
+        except (
+            ValueError
+        ) as exc:  # e.g. a query of punctuation only: the model's mistake, told back to it
             record["error"] = str(exc)
             return f"Error: {exc}; give a few keywords."
-        record.update(ids=[h.doc.doc_id for h in result.hits], excluded_target=result.excluded_target,
-                      after_cutoff=result.after_cutoff)
+        record.update(
+            ids=[h.doc.doc_id for h in result.hits],
+            excluded_target=result.excluded_target,
+            after_cutoff=result.after_cutoff,
+        )
         if not result.hits:
             return "No earlier papers found for this query."
-        return fence_in("\n\n".join(f"[{h.doc.doc_id}] {h.doc.title.strip()} ({h.doc.date.date().isoformat()})\n"
-                                    f"{_cut(h.doc.abstract.strip())}" for h in result.hits), self.boundary)
+        return fence_in(
+            "\n\n".join(
+                f"[{h.doc.doc_id}] {h.doc.title.strip()} ({h.doc.date.date().isoformat()})\n"
+                f"{_cut(h.doc.abstract.strip())}"
+                for h in result.hits
+            ),
+            self.boundary,
+        )
 
 
 def _cut(text: str) -> str:
@@ -135,9 +158,15 @@ def search_prior_work(searcher: PriorWorkSearch) -> Tool:
     return execute
 
 
-async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWorkSearch,
-                    config: GenerateConfig, cache: CachePolicy | bool, max_turns: int = MAX_TURNS,
-                    kind: str = "pairwise") -> ModelOutput:
+async def run_agent(
+    model: Model,
+    messages: list[ChatMessage],
+    searcher: PriorWorkSearch,
+    config: GenerateConfig,
+    cache: CachePolicy | bool,
+    max_turns: int = MAX_TURNS,
+    kind: str = "pairwise",
+) -> ModelOutput:
     """Let the model search until it replies without a tool call (bounded); returns the final output."""
     tools = [search_prior_work(searcher)]
     for _ in range(max_turns):
@@ -149,7 +178,10 @@ async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWo
             return output
         result = await execute_tools(messages, tools)
         messages.extend(result.messages)
-    final = fill(read_prompt("judge/agentic/final.txt").strip(), {"answer_instruction": answer_instruction(kind)})
+    final = fill(
+        read_prompt("judge/agentic/final.txt").strip(),
+        {"answer_instruction": answer_instruction(kind)},
+    )
     messages.append(ChatMessageUser(content=final))
     output = await model.generate(messages, tools=[], config=config, cache=cache)
     messages.append(output.message)
@@ -157,17 +189,30 @@ async def run_agent(model: Model, messages: list[ChatMessage], searcher: PriorWo
 
 
 @solver
-def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders: bool = False,
-                  seed: int | None = None, cache: bool = True, corpus: str = BUNDLED_CORPUS,
-                  method: str = "bm25", hits: int = DEFAULT_HITS, max_searches: int = MAX_SEARCHES,
-                  max_turns: int = MAX_TURNS) -> Solver:
+def agentic_judge(
+    kind: str,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int | None = None,
+    cache: bool = True,
+    corpus: str = BUNDLED_CORPUS,
+    method: str = "bm25",
+    hits: int = DEFAULT_HITS,
+    max_searches: int = MAX_SEARCHES,
+    max_turns: int = MAX_TURNS,
+) -> Solver:
     """k agent runs per presented order, each searching prior work and ending in a parsed verdict."""
     if k < 1 or hits < 1 or max_searches < 1 or max_turns < 1:
-        raise ValueError(f"k, hits, max_searches and max_turns must be >= 1, got {k}, {hits}, {max_searches}, "
-                         f"{max_turns}")
+        raise ValueError(
+            f"k, hits, max_searches and max_turns must be >= 1, got {k}, {hits}, {max_searches}, "
+            f"{max_turns}"
+        )
     load_template(kind, prompt)
     checked = check_method(method)
-    system = read_prompt("judge/agentic/system.txt").strip().replace("{max_searches}", str(max_searches))
+    system = (
+        read_prompt("judge/agentic/system.txt").strip().replace("{max_searches}", str(max_searches))
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
@@ -183,19 +228,36 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
         for order in orders:
             text = render_call(kind, name, state.metadata, order)
             for call_index in range(k):
-                searcher = PriorWorkSearch(retriever, exclude, cutoff, hits, max_searches,
-                                           label={"order": order, "call_index": call_index},
-                                           boundary=prompt_boundary(text))
-                messages: list[ChatMessage] = [ChatMessageSystem(content=system), ChatMessageUser(content=text)]
-                record, output = await _one_run(model, kind, order, call_index, messages, searcher, base_seed, cache,
-                                                max_turns)
+                searcher = PriorWorkSearch(
+                    retriever,
+                    exclude,
+                    cutoff,
+                    hits,
+                    max_searches,
+                    label={"order": order, "call_index": call_index},
+                    boundary=prompt_boundary(text),
+                )
+                messages: list[ChatMessage] = [
+                    ChatMessageSystem(content=system),
+                    ChatMessageUser(content=text),
+                ]
+                record, output = await _one_run(
+                    model, kind, order, call_index, messages, searcher, base_seed, cache, max_turns
+                )
                 calls.append(record)
                 queries.extend(searcher.queries)
                 first = first or (messages, output)
         seen = list(dict.fromkeys(i for q in queries for i in q["ids"]))
-        state.metadata[RETRIEVED_KEY] = {"corpus": retriever.corpus.name, "method": retriever.description,
-                                         "k": hits, "cutoff": iso_datetime(cutoff), "ids": {"search": seen},
-                                         "queries": queries, "max_searches": max_searches, "max_turns": max_turns}
+        state.metadata[RETRIEVED_KEY] = {
+            "corpus": retriever.corpus.name,
+            "method": retriever.description,
+            "k": hits,
+            "cutoff": iso_datetime(cutoff),
+            "ids": {"search": seen},
+            "queries": queries,
+            "max_searches": max_searches,
+            "max_turns": max_turns,
+        }
         if first is not None:
             state.messages = first[0]
             if first[1] is not None:
@@ -206,12 +268,26 @@ def agentic_judge(kind: str, prompt: str = "reference", k: int = 1, both_orders:
     return solve
 
 
-async def _one_run(model: Model, kind: str, order: Order, call_index: int, messages: list[ChatMessage],
-                   searcher: PriorWorkSearch, seed: int | None, cache: bool,
-                   max_turns: int = MAX_TURNS) -> tuple[CallRecord, ModelOutput | None]:
+async def _one_run(
+    model: Model,
+    kind: str,
+    order: Order,
+    call_index: int,
+    messages: list[ChatMessage],
+    searcher: PriorWorkSearch,
+    seed: int | None,
+    cache: bool,
+    max_turns: int = MAX_TURNS,
+) -> tuple[CallRecord, ModelOutput | None]:
     """One agent run as a call record; a failed run becomes an `error` record with its cause."""
-    config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
-    scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed), "judgeaudit_judge": "agentic"}
+    config = (
+        GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
+    )
+    scopes = {
+        "judgeaudit_call": str(call_index),
+        "judgeaudit_seed": str(seed),
+        "judgeaudit_judge": "agentic",
+    }
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
         output = await run_agent(model, messages, searcher, config, policy, max_turns, kind)
@@ -219,9 +295,11 @@ async def _one_run(model: Model, kind: str, order: Order, call_index: int, messa
         raise
     except Exception as exc:  # a failed run is recorded (the sample errors after all runs); no tool support ends it
         if _no_tool_support(exc):
-            raise RuntimeError(f"the agentic judge needs a model provider with tool calling; {model.name} has none "
-                               f"({error_text(exc, model)}); use an Inspect provider with tools, or "
-                               "-T judge=ai_scientist / novelty_checker (text only)") from exc
+            raise RuntimeError(
+                f"the agentic judge needs a model provider with tool calling; {model.name} has none "
+                f"({error_text(exc, model)}); use an Inspect provider with tools, or "
+                "-T judge=ai_scientist / novelty_checker (text only)"
+            ) from exc
         return failed_call(order, call_index, error_text(exc, model)), None
     return record_from_output(kind, order, call_index, output, prompt=shown_text(messages)), output
 
@@ -235,7 +313,11 @@ def shown_text(messages: list[ChatMessage]) -> str:
 def _no_tool_support(exc: BaseException) -> bool:
     """True for a provider's refusal of tool calling (our litellm and local providers raise ValueError)."""
     text = str(exc).lower()
-    return isinstance(exc, ValueError | NotImplementedError) and "tool" in text and "not supported" in text
+    return (
+        isinstance(exc, ValueError | NotImplementedError)
+        and "tool" in text
+        and "not supported" in text
+    )
 
 
 def loop_budget(judge: str, options: dict[str, Any], name: str, default: int) -> int:
@@ -244,23 +326,56 @@ def loop_budget(judge: str, options: dict[str, Any], name: str, default: int) ->
     if not isinstance(value, int) or isinstance(value, bool):
         raise TaskOptionError(f"judge {judge!r}: -T {name} must be a whole number, got {value!r}")
     if value < 0:
-        raise TaskOptionError(f"judge {judge!r}: -T {name} must be >= 1 (0 = the judge's default {default}), got {value}")
+        raise TaskOptionError(
+            f"judge {judge!r}: -T {name} must be >= 1 (0 = the judge's default {default}), got {value}"
+        )
     return value or default
 
 
-def agentic_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                              probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
-                              **options: Any) -> Task:
+def agentic_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=agentic` (`retrieval` = hits per search; 0 = default for all options)."""
     hits = int(options.get("retrieval") or DEFAULT_HITS)
     max_searches = loop_budget(judge, options, "max_searches", MAX_SEARCHES)
     max_turns = loop_budget(judge, options, "max_turns", MAX_TURNS)
     corpus = options.get("retrieval_corpus") or BUNDLED_CORPUS
     prompt = options.get("prompt", "reference")
-    solver_ = agentic_judge(kind, prompt=prompt, k=options.get("k", 1), both_orders=options.get("both_orders", False),
-                            seed=seed, cache=options.get("cache", True), corpus=corpus, hits=hits,
-                            max_searches=max_searches, max_turns=max_turns)
-    settings = {"corpus": corpus, "hits": hits, "max_searches": max_searches, "max_turns": max_turns}
-    return judge_task(kind, judge, dataset, solver_, idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=resamples, split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
-                      metadata={"prompt": prompt, "settings": settings})
+    solver_ = agentic_judge(
+        kind,
+        prompt=prompt,
+        k=options.get("k", 1),
+        both_orders=options.get("both_orders", False),
+        seed=seed,
+        cache=options.get("cache", True),
+        corpus=corpus,
+        hits=hits,
+        max_searches=max_searches,
+        max_turns=max_turns,
+    )
+    settings = {
+        "corpus": corpus,
+        "hits": hits,
+        "max_searches": max_searches,
+        "max_turns": max_turns,
+    }
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        solver_,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
+        metadata={"prompt": prompt, "settings": settings},
+    )

@@ -71,15 +71,30 @@ def _prompt(relative: str) -> str:
 
 def start_prompt(idea_text: str, area: str, rounds: int) -> str:
     """The first message: the task, the fence rule, the fenced idea and the two reply forms."""
-    values = {"rounds": str(rounds), "area": area, "idea": idea_text, "answer_instruction": answer_instruction("pointwise")}
-    return fenced_prompt(_prompt("start.txt"), values, ("idea",), read_prompt(FENCE_RULE_PROMPT).strip())
+    values = {
+        "rounds": str(rounds),
+        "area": area,
+        "idea": idea_text,
+        "answer_instruction": answer_instruction("pointwise"),
+    }
+    return fenced_prompt(
+        _prompt("start.txt"), values, ("idea",), read_prompt(FENCE_RULE_PROMPT).strip()
+    )
 
 
 def results_prompt(round_no: int, rounds: int, query: str, results: str, last: bool) -> str:
     """A round's results message (the results already fenced by the search), and the last-round request."""
-    text = fill(_prompt("results.txt"), {"round": str(round_no), "rounds": str(rounds), "query": query,
-                                         "results": results})
-    return text + "\n\n" + fill(_prompt("last.txt"), {"answer_instruction": answer_instruction("pointwise")}) if last else text
+    text = fill(
+        _prompt("results.txt"),
+        {"round": str(round_no), "rounds": str(rounds), "query": query, "results": results},
+    )
+    return (
+        text
+        + "\n\n"
+        + fill(_prompt("last.txt"), {"answer_instruction": answer_instruction("pointwise")})
+        if last
+        else text
+    )
 
 
 def conversation_prompt(messages: list[ChatMessage]) -> str:
@@ -88,8 +103,15 @@ def conversation_prompt(messages: list[ChatMessage]) -> str:
     return "\n\n".join(m.text for m in messages if isinstance(m, ChatMessageUser))
 
 
-async def decide_idea(model: Model, idea_text: str, area: str, searcher: PriorWorkSearch, rounds: int,
-                      config: GenerateConfig, cache: CachePolicy | bool) -> tuple[ModelOutput, list[ChatMessage]]:
+async def decide_idea(
+    model: Model,
+    idea_text: str,
+    area: str,
+    searcher: PriorWorkSearch,
+    rounds: int,
+    config: GenerateConfig,
+    cache: CachePolicy | bool,
+) -> tuple[ModelOutput, list[ChatMessage]]:
     """Run the rounds for one idea; returns the output holding the decision (or the last reply)."""
     start = start_prompt(idea_text, area, rounds)
     searcher.boundary = prompt_boundary(start)
@@ -121,14 +143,29 @@ def combine(records: dict[str, CallRecord], call_index: int) -> CallRecord:
     raw = f"Idea A:\n{records['a'].raw}\n\nIdea B:\n{records['b'].raw}"
     errors = [f"{side}: {r.error}" for side, r in records.items() if r.error]
     reasons = [f"{side}: {r.reason}" for side, r in records.items() if r.reason]
-    return CallRecord("ab", verdict, verdict, raw, parse, call_index, "; ".join(errors) or None,
-                      "; ".join(reasons) or None)
+    return CallRecord(
+        "ab",
+        verdict,
+        verdict,
+        raw,
+        parse,
+        call_index,
+        "; ".join(errors) or None,
+        "; ".join(reasons) or None,
+    )
 
 
 @solver
-def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bool = True,
-                       corpus: str = BUNDLED_CORPUS, method: str = "bm25", hits: int = DEFAULT_HITS,
-                       rounds: int = ROUNDS) -> Solver:
+def ai_scientist_judge(
+    kind: str,
+    k: int = 1,
+    seed: int | None = None,
+    cache: bool = True,
+    corpus: str = BUNDLED_CORPUS,
+    method: str = "bm25",
+    hits: int = DEFAULT_HITS,
+    rounds: int = ROUNDS,
+) -> Solver:
     """k search-and-decide runs per item (pairwise: per idea, then compared)."""
     if k < 1 or hits < 1 or rounds < 1:
         raise TaskOptionError(f"k, hits and rounds must be >= 1, got {k}, {hits}, {rounds}")
@@ -143,31 +180,68 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
         queries: list[dict[str, Any]] = []
         transcript: list[ChatMessage] = []
         for call_index in range(k):
-            config = GenerateConfig(seed=call_seed(base_seed, call_index)) if base_seed is not None else GenerateConfig()
+            config = (
+                GenerateConfig(seed=call_seed(base_seed, call_index))
+                if base_seed is not None
+                else GenerateConfig()
+            )
             records: dict[str, CallRecord] = {}
             for side, idea in sides.items():
-                scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(base_seed),
-                          "judgeaudit_judge": PROMPT_NAME, "judgeaudit_side": side}
+                scopes = {
+                    "judgeaudit_call": str(call_index),
+                    "judgeaudit_seed": str(base_seed),
+                    "judgeaudit_judge": PROMPT_NAME,
+                    "judgeaudit_side": side,
+                }
                 policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
-                searcher = PriorWorkSearch(retriever, exclude, cutoff, hits, rounds,
-                                           label={"side": side, "call_index": call_index})
+                searcher = PriorWorkSearch(
+                    retriever,
+                    exclude,
+                    cutoff,
+                    hits,
+                    rounds,
+                    label={"side": side, "call_index": call_index},
+                )
                 try:
-                    output, messages = await decide_idea(model, idea.text, idea.area or unit_of(state.metadata)["area"],
-                                                         searcher, rounds, config, policy)
+                    output, messages = await decide_idea(
+                        model,
+                        idea.text,
+                        idea.area or unit_of(state.metadata)["area"],
+                        searcher,
+                        rounds,
+                        config,
+                        policy,
+                    )
                 except LimitExceededError:
                     raise
-                except Exception as exc:  # recorded; the sample errors once all its calls are recorded
+                except (
+                    Exception
+                ) as exc:  # recorded; the sample errors once all its calls are recorded
                     records[side] = failed_call("single", call_index, error_text(exc, model))
                 else:
-                    records[side] = record_from_output("pointwise", "single", call_index, output,
-                                                       prompt=conversation_prompt(messages))
+                    records[side] = record_from_output(
+                        "pointwise",
+                        "single",
+                        call_index,
+                        output,
+                        prompt=conversation_prompt(messages),
+                    )
                     transcript = transcript or messages
                 queries.extend(searcher.queries)
             calls.append(records["idea"] if kind == "pointwise" else combine(records, call_index))
-        seen = {side: list(dict.fromkeys(i for q in queries if q["side"] == side for i in q["ids"])) for side in sides}
-        state.metadata[RETRIEVED_KEY] = {"corpus": retriever.corpus.name, "method": retriever.description, "k": hits,
-                                         "cutoff": iso_datetime(cutoff), "ids": seen, "queries": queries,
-                                         "rounds": rounds}
+        seen = {
+            side: list(dict.fromkeys(i for q in queries if q["side"] == side for i in q["ids"]))
+            for side in sides
+        }
+        state.metadata[RETRIEVED_KEY] = {
+            "corpus": retriever.corpus.name,
+            "method": retriever.description,
+            "k": hits,
+            "cutoff": iso_datetime(cutoff),
+            "ids": seen,
+            "queries": queries,
+            "rounds": rounds,
+        }
         orders = ["single"] if kind == "pointwise" else ["ab"]
         if transcript:
             state.messages = transcript
@@ -177,17 +251,43 @@ def ai_scientist_judge(kind: str, k: int = 1, seed: int | None = None, cache: bo
     return solve
 
 
-def ai_scientist_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                                   probe: str | None = None, seed: int = DEFAULT_SEED,
-                                   resamples: int = DEFAULT_RESAMPLES, **options: Any) -> Task:
+def ai_scientist_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=ai_scientist` (own prompts; `retrieval` = hits per search,
     `max_searches` = rounds; 0 = default)."""
     hits = int(options.get("retrieval") or DEFAULT_HITS)
     rounds = loop_budget(judge, options, "max_searches", ROUNDS)
     corpus = options.get("retrieval_corpus") or BUNDLED_CORPUS
-    solver_ = ai_scientist_judge(kind, k=options.get("k", 1), seed=seed, cache=options.get("cache", True),
-                                 corpus=corpus, hits=hits, rounds=rounds)
-    return judge_task(kind, judge, dataset, solver_, idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=resamples, split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
-                      metadata={"prompt": PROMPT_NAME, "settings": {"corpus": corpus, "hits": hits, "rounds": rounds,
-                                                                     "max_searches": rounds}})
+    solver_ = ai_scientist_judge(
+        kind,
+        k=options.get("k", 1),
+        seed=seed,
+        cache=options.get("cache", True),
+        corpus=corpus,
+        hits=hits,
+        rounds=rounds,
+    )
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        solver_,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
+        metadata={
+            "prompt": PROMPT_NAME,
+            "settings": {"corpus": corpus, "hits": hits, "rounds": rounds, "max_searches": rounds},
+        },
+    )

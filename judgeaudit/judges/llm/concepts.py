@@ -90,7 +90,7 @@ def _clean_item(item: str) -> str | None:
     text = item.strip()
     for wrap in ("**", "`", '"', "'"):
         if len(text) > 2 * len(wrap) and text.startswith(wrap) and text.endswith(wrap):
-            text = text[len(wrap):-len(wrap)].strip()
+            text = text[len(wrap) : -len(wrap)].strip()
     text = text.rstrip(".,;").strip()
     concept = normalise_concept(text)
     words = concept.split()
@@ -100,7 +100,11 @@ def _clean_item(item: str) -> str | None:
 
 
 def _list_items(lines: list[str]) -> tuple[list[str] | None, str | None]:
-    if len(lines) > 1 and lines[0].endswith(":") and not (_BULLET.match(lines[0]) or _NUMBER.match(lines[0])):
+    if (
+        len(lines) > 1
+        and lines[0].endswith(":")
+        and not (_BULLET.match(lines[0]) or _NUMBER.match(lines[0]))
+    ):
         lines = lines[1:]  # one heading line such as "Concepts:"
     bullets = [_BULLET.match(ln) for ln in lines]
     if all(bullets):
@@ -138,7 +142,9 @@ def parse_concepts(text: str) -> ParsedConcepts:
             return ParsedConcepts(None, problem)
         items = listed
     if not CONCEPT_MIN <= len(items) <= CONCEPT_MAX:
-        return ParsedConcepts(None, f"{len(items)} items; the prompt asks for {CONCEPT_MIN} to {CONCEPT_MAX}")
+        return ParsedConcepts(
+            None, f"{len(items)} items; the prompt asks for {CONCEPT_MIN} to {CONCEPT_MAX}"
+        )
     cleaned = [_clean_item(i) for i in items]
     if any(c is None for c in cleaned):
         bad = next(i for i, c in zip(items, cleaned, strict=True) if c is None)
@@ -164,7 +170,11 @@ class Extraction:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record (the raw reply only when the extraction failed)."""
-        out: dict[str, Any] = {"concepts": self.concepts, "parse": self.parse, "duplicates": self.duplicates}
+        out: dict[str, Any] = {
+            "concepts": self.concepts,
+            "parse": self.parse,
+            "duplicates": self.duplicates,
+        }
         if self.parse != "strict":
             out.update(problem=self.problem, output=self.output[:RAW_CHARS])
         return out
@@ -193,12 +203,16 @@ class LLMExtractor:
 
     async def _call(self, model: Model, text: str) -> Extraction:
         config = GenerateConfig(temperature=0.0, max_tokens=EXTRACT_MAX_TOKENS, seed=self.seed)
-        policy: CachePolicy | bool = (CachePolicy(per_epoch=False, scopes={"judgeaudit_extract": EXTRACTOR_VERSION})
-                                      if self.cache else False)
+        policy: CachePolicy | bool = (
+            CachePolicy(per_epoch=False, scopes={"judgeaudit_extract": EXTRACTOR_VERSION})
+            if self.cache
+            else False
+        )
         self.model_calls += 1
         try:
-            output = await model.generate([ChatMessageUser(content=render_extract_prompt(text))], config=config,
-                                          cache=policy)
+            output = await model.generate(
+                [ChatMessageUser(content=render_extract_prompt(text))], config=config, cache=policy
+            )
         except LimitExceededError:
             raise
         except Exception as exc:  # recorded; the sample errors once its record is left
@@ -211,8 +225,9 @@ class LLMExtractor:
         return Extraction(parsed.concepts, "strict", None, output.completion, parsed.duplicates)
 
 
-async def judge_side(prior: ConceptPrior, extractor: LLMExtractor, model: Model, judge: str,
-                     idea: Idea) -> dict[str, Any]:
+async def judge_side(
+    prior: ConceptPrior, extractor: LLMExtractor, model: Model, judge: str, idea: Idea
+) -> dict[str, Any]:
     """One idea's LLM concepts, its references' concepts, and its novelty (None when any extraction failed)."""
     near = prior.reference_documents(idea)
     own = await extractor.extract(model, idea.text)
@@ -223,21 +238,30 @@ async def judge_side(prior: ConceptPrior, extractor: LLMExtractor, model: Model,
         neighbours.append({**entry, "extraction": ext.to_dict()})
         lists.append(ext.concepts)
     states = [own.parse, *(n["extraction"]["parse"] for n in neighbours)]
-    side: dict[str, Any] = {"extraction": own.to_dict(), "neighbours": neighbours, "value": None,
-                            "parse": "error" if "error" in states else "failed" if "failed" in states else "strict"}
+    side: dict[str, Any] = {
+        "extraction": own.to_dict(),
+        "neighbours": neighbours,
+        "value": None,
+        "parse": "error" if "error" in states else "failed" if "failed" in states else "strict",
+    }
     if side["parse"] == "strict":
         assert own.concepts is not None
-        score = prior.concept_score(judge, own.concepts, [c or [] for c in lists],
-                                    [{**n, "concepts": c} for n, c in zip(near.neighbours, lists, strict=True)],
-                                    near.excluded_target)
+        score = prior.concept_score(
+            judge,
+            own.concepts,
+            [c or [] for c in lists],
+            [{**n, "concepts": c} for n, c in zip(near.neighbours, lists, strict=True)],
+            near.excluded_target,
+        )
         side["score"] = score.to_dict()
         side["value"] = score.value
     return side
 
 
 @solver
-def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = True,
-                      seed: int | None = DEFAULT_SEED) -> Solver:
+def concept_llm_judge(
+    kind: str, judge: str, prior: ConceptPrior, cache: bool = True, seed: int | None = DEFAULT_SEED
+) -> Solver:
     """Judge each sample by LLM concept novelty with the fixed verdict rule; records land where the scorer reads."""
     check_judge(judge)
     extractor = LLMExtractor(cache, seed)
@@ -245,16 +269,31 @@ def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
         if str(model) == "none/none":
-            raise TaskOptionError(f"judge {judge!r} with -T concepts=llm needs a real model (e.g. --model "
-                             "local/gemma-3-270m); with --model none use the offline -T concepts=keyphrase")
+            raise TaskOptionError(
+                f"judge {judge!r} with -T concepts=llm needs a real model (e.g. --model "
+                "local/gemma-3-270m); with --model none use the offline -T concepts=keyphrase"
+            )
         item = sample_item(state.metadata, state.sample_id)
-        sides = {"a": item.idea_a, "b": item.idea_b} if isinstance(item, PairItem) else {"idea": item.idea}
-        results = {side: await judge_side(prior, extractor, model, judge, idea) for side, idea in sides.items()}
+        sides = (
+            {"a": item.idea_a, "b": item.idea_b}
+            if isinstance(item, PairItem)
+            else {"idea": item.idea}
+        )
+        results = {
+            side: await judge_side(prior, extractor, model, judge, idea)
+            for side, idea in sides.items()
+        }
         states = [r["parse"] for r in results.values()]
         parse = "error" if "error" in states else "failed" if "failed" in states else "strict"
-        error = "; ".join(e["problem"] for r in results.values()
-                          for e in (r["extraction"], *(n["extraction"] for n in r["neighbours"]))
-                          if e["parse"] == "error") or None
+        error = (
+            "; ".join(
+                e["problem"]
+                for r in results.values()
+                for e in (r["extraction"], *(n["extraction"] for n in r["neighbours"]))
+                if e["parse"] == "error"
+            )
+            or None
+        )
         if parse == "error":  # an extraction call failed: no answer
             verdict = ERROR
         elif parse != "strict":
@@ -263,11 +302,27 @@ def concept_llm_judge(kind: str, judge: str, prior: ConceptPrior, cache: bool = 
             verdict = pair_verdict(results["a"]["value"], results["b"]["value"], LLM_PAIR_TOLERANCE)
         else:
             verdict = point_verdict(results["idea"]["value"], LLM_POINT_THRESHOLD)
-        raw = {"judge": judge, "concepts": "llm", "extractor": EXTRACTOR_VERSION, "embedder": prior.embedder,
-               "rule": fixed_rule(kind), "sides": results}
+        raw = {
+            "judge": judge,
+            "concepts": "llm",
+            "extractor": EXTRACTOR_VERSION,
+            "embedder": prior.embedder,
+            "rule": fixed_rule(kind),
+            "sides": results,
+        }
         order = "ab" if kind == "pairwise" else "single"
-        record = CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse, 0, error)  # type: ignore[arg-type]
-        leave_records(state, [record.to_dict()], "concepts/extract", [order], 1, answer=record.verdict)
+        record = CallRecord(
+            order,  # type: ignore[arg-type]
+            verdict,
+            verdict,
+            json.dumps(raw, sort_keys=True),
+            parse,  # type: ignore[arg-type]
+            0,
+            error,
+        )
+        leave_records(
+            state, [record.to_dict()], "concepts/extract", [order], 1, answer=record.verdict
+        )
         return state
 
     return solve
@@ -280,28 +335,71 @@ def fixed_rule(kind: str) -> dict[str, Any]:
     return {"parameter": "threshold", "threshold": LLM_POINT_THRESHOLD, "fitted": False}
 
 
-def concept_llm_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                     corpus: str | None = None, embedder: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
-                     probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
-                     cache: bool = True, split_rule: str = "not_novel") -> Task:
+def concept_llm_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    corpus: str | None = None,
+    embedder: str | None = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    cache: bool = True,
+    split_rule: str = "not_novel",
+) -> Task:
     """An Inspect Task judging every item of `dataset` by LLM-extracted concept novelty (fixed rule)."""
     check_judge(judge)
-    prior = ConceptPrior(load_corpus(corpus or DEFAULT_CORPUS), embedder=embedder or DEFAULT_EMBEDDER,
-                         neighbours=neighbours)
-    settings = {"concepts": "llm", "extractor": EXTRACTOR_VERSION, "extract_prompt": EXTRACT_PROMPT,
-                "extract_max_tokens": EXTRACT_MAX_TOKENS, "rule": fixed_rule(kind),
-                "prior_work": {**prior.describe(), "concepts": EXTRACTOR_VERSION}}
-    return judge_task(kind, judge, dataset, concept_llm_judge(kind, judge, prior, cache=cache, seed=seed),
-                      idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=DEFAULT_RESAMPLES if resamples is None else resamples, split_rule=split_rule,
-                      metadata={"prompt": "concepts/extract", "settings": settings})
+    prior = ConceptPrior(
+        load_corpus(corpus or DEFAULT_CORPUS),
+        embedder=embedder or DEFAULT_EMBEDDER,
+        neighbours=neighbours,
+    )
+    settings = {
+        "concepts": "llm",
+        "extractor": EXTRACTOR_VERSION,
+        "extract_prompt": EXTRACT_PROMPT,
+        "extract_max_tokens": EXTRACT_MAX_TOKENS,
+        "rule": fixed_rule(kind),
+        "prior_work": {**prior.describe(), "concepts": EXTRACTOR_VERSION},
+    }
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        concept_llm_judge(kind, judge, prior, cache=cache, seed=seed),
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=DEFAULT_RESAMPLES if resamples is None else resamples,
+        split_rule=split_rule,
+        metadata={"prompt": "concepts/extract", "settings": settings},
+    )
 
 
-def concept_llm_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                                  probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
-                                  **options: Any) -> Task:
+def concept_llm_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    **options: Any,
+) -> Task:
     """Catalog factory of the concept judges with `-T concepts=llm` (cache, split_rule and retrieval_corpus apply)."""
-    return concept_llm_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed,
-                            resamples=resamples, cache=options.get("cache", True),
-                            corpus=options.get("retrieval_corpus"),
-                            split_rule=options.get("split_rule", DEFAULT_SPLIT_RULE))
+    return concept_llm_task(
+        kind,
+        judge,
+        dataset,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        cache=options.get("cache", True),
+        corpus=options.get("retrieval_corpus"),
+        split_rule=options.get("split_rule", DEFAULT_SPLIT_RULE),
+    )

@@ -51,7 +51,12 @@ from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 CANDIDATES = 20
 PROMPT_NAME = "novelty_checker"
 RERANK_METHOD = "bm25+tfidf_rerank"
-FENCED: tuple[str, ...] = ("idea", "idea_a", "idea_b", "related_work")  # texts from outside the prompt
+FENCED: tuple[str, ...] = (
+    "idea",
+    "idea_a",
+    "idea_b",
+    "related_work",
+)  # texts from outside the prompt
 _BRACKETS = re.compile(r"\[([^\[\]\n]{1,300})\]")
 
 
@@ -66,7 +71,10 @@ def rerank(idea_text: str, hits: Sequence[Hit], keep: int) -> list[Hit]:
         return list(hits[:keep])
     sims = cosine_rows(embedder.encode(texts), embedder.encode([idea_text]))
     order = sorted(range(len(hits)), key=lambda i: (-sims[i], i))[:keep]
-    return [Hit(hits[i].doc, float(sims[i]), rank, RERANK_METHOD) for rank, i in enumerate(order, start=1)]
+    return [
+        Hit(hits[i].doc, float(sims[i]), rank, RERANK_METHOD)
+        for rank, i in enumerate(order, start=1)
+    ]
 
 
 def check_citations(raw: str, shown: Iterable[str]) -> dict[str, Any]:
@@ -75,7 +83,12 @@ def check_citations(raw: str, shown: Iterable[str]) -> dict[str, Any]:
     tokens = (part.strip() for group in _BRACKETS.findall(raw) for part in re.split(r"[,;]", group))
     cited = list(dict.fromkeys(t for t in tokens if t and not any(ch.isspace() for ch in t)))
     valid = [c for c in cited if c in allowed]
-    return {"cited": cited, "valid": valid, "invalid": [c for c in cited if c not in allowed], "uncited": not valid}
+    return {
+        "cited": cited,
+        "valid": valid,
+        "invalid": [c for c in cited if c not in allowed],
+        "uncited": not valid,
+    }
 
 
 def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], order: Order) -> str:
@@ -94,12 +107,22 @@ def render_prompt(kind: str, meta: dict[str, Any], hits: dict[str, list[Hit]], o
 
 
 @solver
-def novelty_checker_judge(kind: str, k: int = 1, both_orders: bool = False, seed: int | None = None,
-                          cache: bool = True, corpus: str = BUNDLED_CORPUS, method: str = "bm25",
-                          hits: int = DEFAULT_HITS, candidates: int = CANDIDATES) -> Solver:
+def novelty_checker_judge(
+    kind: str,
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int | None = None,
+    cache: bool = True,
+    corpus: str = BUNDLED_CORPUS,
+    method: str = "bm25",
+    hits: int = DEFAULT_HITS,
+    candidates: int = CANDIDATES,
+) -> Solver:
     """Retrieve, rerank, then k cited-evidence judge calls per presented order."""
     if k < 1 or hits < 1 or candidates < hits:
-        raise TaskOptionError(f"need k >= 1, hits >= 1 and candidates >= hits, got {k}, {hits}, {candidates}")
+        raise TaskOptionError(
+            f"need k >= 1, hits >= 1 and candidates >= hits, got {k}, {hits}, {candidates}"
+        )
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -111,43 +134,102 @@ def novelty_checker_judge(kind: str, k: int = 1, both_orders: bool = False, seed
         for side, idea in sides.items():
             result = retriever.search(idea.text, k=candidates, cutoff=cutoff, exclude=exclude)
             kept[side] = rerank(idea.text, result.hits, hits)
-            queries.append({"side": side, "query": None, "ids": [h.doc.doc_id for h in kept[side]],
-                            "candidates": [h.doc.doc_id for h in result.hits],
-                            "excluded_target": result.excluded_target, "after_cutoff": result.after_cutoff})
+            queries.append(
+                {
+                    "side": side,
+                    "query": None,
+                    "ids": [h.doc.doc_id for h in kept[side]],
+                    "candidates": [h.doc.doc_id for h in result.hits],
+                    "excluded_target": result.excluded_target,
+                    "after_cutoff": result.after_cutoff,
+                }
+            )
         shown = {h.doc.doc_id for side_hits in kept.values() for h in side_hits}
         orders = default_orders(kind, both_orders)
         model = get_model()
-        jobs = [judge_call(model, kind, order, i, render_prompt(kind, state.metadata, kept, order), base_seed, cache)
-                for order in orders for i in range(k)]
+        jobs = [
+            judge_call(
+                model,
+                kind,
+                order,
+                i,
+                render_prompt(kind, state.metadata, kept, order),
+                base_seed,
+                cache,
+            )
+            for order in orders
+            for i in range(k)
+        ]
         results = [await jobs[0]] if len(jobs) == 1 else await collect(*jobs)
-        per_call = [{"order": r.order, "call_index": r.call_index, **check_citations(r.raw, shown)} for r, _ in results]
+        per_call = [
+            {"order": r.order, "call_index": r.call_index, **check_citations(r.raw, shown)}
+            for r, _ in results
+        ]
         state.metadata[RETRIEVED_KEY] = {
-            "corpus": retriever.corpus.name, "method": f"{retriever.description}+tfidf_rerank", "k": hits,
-            "candidates": candidates, "cutoff": iso_datetime(cutoff),
+            "corpus": retriever.corpus.name,
+            "method": f"{retriever.description}+tfidf_rerank",
+            "k": hits,
+            "candidates": candidates,
+            "cutoff": iso_datetime(cutoff),
             "ids": {side: [h.doc.doc_id for h in side_hits] for side, side_hits in kept.items()},
             "queries": queries,
-            "citations": {"calls": per_call, "uncited_calls": sum(c["uncited"] for c in per_call),
-                          "invalid_citations": sum(len(c["invalid"]) for c in per_call)},
+            "citations": {
+                "calls": per_call,
+                "uncited_calls": sum(c["uncited"] for c in per_call),
+                "invalid_citations": sum(len(c["invalid"]) for c in per_call),
+            },
         }
         first = results[0][1]
         if first is not None:
             state.output = first
-        leave_records(state, [record.to_dict() for record, _ in results], PROMPT_NAME, orders, k,
-                      answer=first.completion if first is not None else "")
+        leave_records(
+            state,
+            [record.to_dict() for record, _ in results],
+            PROMPT_NAME,
+            orders,
+            k,
+            answer=first.completion if first is not None else "",
+        )
         return state
 
     return solve
 
 
-def novelty_checker_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                                      probe: str | None = None, seed: int = DEFAULT_SEED,
-                                      resamples: int = DEFAULT_RESAMPLES, **options: Any) -> Task:
+def novelty_checker_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=novelty_checker` (own prompt; `retrieval` = papers kept per idea)."""
     hits = int(options.get("retrieval") or DEFAULT_HITS)
     corpus = options.get("retrieval_corpus") or BUNDLED_CORPUS
-    solver_ = novelty_checker_judge(kind, k=options.get("k", 1), both_orders=options.get("both_orders", False),
-                                    seed=seed, cache=options.get("cache", True), corpus=corpus, hits=hits)
-    return judge_task(kind, judge, dataset, solver_, idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=resamples, split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
-                      metadata={"prompt": PROMPT_NAME,
-                                "settings": {"corpus": corpus, "hits": hits, "candidates": CANDIDATES}})
+    solver_ = novelty_checker_judge(
+        kind,
+        k=options.get("k", 1),
+        both_orders=options.get("both_orders", False),
+        seed=seed,
+        cache=options.get("cache", True),
+        corpus=corpus,
+        hits=hits,
+    )
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        solver_,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=options.get("split_rule") or DEFAULT_SPLIT_RULE,
+        metadata={
+            "prompt": PROMPT_NAME,
+            "settings": {"corpus": corpus, "hits": hits, "candidates": CANDIDATES},
+        },
+    )

@@ -99,11 +99,15 @@ def _member(entry: Any, position: int) -> Member:
             raise _refuse(f"member {position} has no model name")
         return Member(entry.strip(), entry.strip())
     if not isinstance(entry, Mapping):
-        raise _refuse(f"member {position} must be a model name or a mapping with `model`, got {entry!r}")
+        raise _refuse(
+            f"member {position} must be a model name or a mapping with `model`, got {entry!r}"
+        )
     unknown = sorted(set(entry) - MEMBER_KEYS - GENERATE_KEYS)
     if unknown:
-        raise _refuse(f"member {position}: unknown key(s) {', '.join(map(str, unknown))} (a member takes "
-                      f"{', '.join(sorted(MEMBER_KEYS))} and generation config fields such as temperature)")
+        raise _refuse(
+            f"member {position}: unknown key(s) {', '.join(map(str, unknown))} (a member takes "
+            f"{', '.join(sorted(MEMBER_KEYS))} and generation config fields such as temperature)"
+        )
     model = entry.get("model")
     if not isinstance(model, str) or not model.strip():
         raise _refuse(f"member {position} needs `model` (an Inspect model name)")
@@ -112,8 +116,10 @@ def _member(entry: Any, position: int) -> Member:
         raise _refuse(f"member {position} ({model}): model_args must be a mapping, got {args!r}")
     secret = sorted(str(k) for k in args if secret_name(str(k)))
     if secret:
-        raise _refuse(f"member {position} ({model}): model arg(s) {', '.join(secret)} look like credentials; task "
-                      "args are written to the log, so give credentials through the environment")
+        raise _refuse(
+            f"member {position} ({model}): model arg(s) {', '.join(secret)} look like credentials; task "
+            "args are written to the log, so give credentials through the environment"
+        )
     name = entry.get("name", model)
     if not isinstance(name, str) or not name.strip():
         raise _refuse(f"member {position} ({model}): name must be text, got {name!r}")
@@ -129,18 +135,24 @@ def _member(entry: Any, position: int) -> Member:
 def parse_members(value: Any) -> tuple[Member, ...]:
     """The members of `-T panel=...` (see the module docstring); a one-line error naming what is wrong."""
     if value is None or value == "" or value == []:
-        raise TaskOptionError("-T judge=panel needs its members: -T panel=<model>,<model>[,...] "
-                              "(see judgeaudit.judges.llm.panel)")
+        raise TaskOptionError(
+            "-T judge=panel needs its members: -T panel=<model>,<model>[,...] "
+            "(see judgeaudit.judges.llm.panel)"
+        )
     entries = [part for part in value.split(",")] if isinstance(value, str) else value
     if not isinstance(entries, list | tuple):
-        raise _refuse(f"expected a comma-separated list of models or a YAML/JSON list, got {value!r}")
+        raise _refuse(
+            f"expected a comma-separated list of models or a YAML/JSON list, got {value!r}"
+        )
     return tuple(_member(entry, i + 1) for i, entry in enumerate(entries))
 
 
 def rule_of(members: Sequence[Member], rule: str = DEFAULT_RULE, quorum: int = 0) -> PanelRule:
     """The aggregation rule of these members; a one-line error for a rule, quorum or weight that cannot apply."""
     try:
-        return PanelRule(tuple(m.name for m in members), rule, quorum, tuple(m.weight for m in members))
+        return PanelRule(
+            tuple(m.name for m in members), rule, quorum, tuple(m.weight for m in members)
+        )
     except PanelRuleError as exc:
         raise TaskOptionError(f"-T judge=panel: {exc}") from None
 
@@ -151,10 +163,14 @@ def member_models(members: Sequence[Member]) -> dict[str, Model]:
     models = {}
     for member in members:
         try:
-            models[member.name] = get_model(member.model, config=GenerateConfig(**member.config), **member.model_args)
+            models[member.name] = get_model(
+                member.model, config=GenerateConfig(**member.config), **member.model_args
+            )
         except Exception as exc:  # noqa: BLE001 - any failure to build a member is the member's spec: one line
-            raise _refuse(f"member {member.name!r}: cannot build model {member.model!r}: "
-                          f"{bounded(str(exc) or type(exc).__name__)}") from None
+            raise _refuse(
+                f"member {member.name!r}: cannot build model {member.model!r}: "
+                f"{bounded(str(exc) or type(exc).__name__)}"
+            ) from None
     return models
 
 
@@ -163,8 +179,10 @@ def refuse_eval_model() -> None:
     called per sample, where the active model is the eval's (outside an eval it may be any earlier one)."""
     active = str(get_model())
     if active != NO_MODEL:
-        raise TaskOptionError(f"-T judge=panel: the panel's models are its members (-T panel=...); run it with "
-                              f"--model none, not --model {active}")
+        raise TaskOptionError(
+            f"-T judge=panel: the panel's models are its members (-T panel=...); run it with "
+            f"--model none, not --model {active}"
+        )
 
 
 def member_record(record: CallRecord, output: ModelOutput | None, member: str) -> dict[str, Any]:
@@ -173,7 +191,11 @@ def member_record(record: CallRecord, output: ModelOutput | None, member: str) -
     out: dict[str, Any] = {**record.to_dict(), "member": member}
     usage = output.usage if output is not None else None
     if usage is not None:
-        out.update(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens, cost_usd=usage.total_cost)
+        out.update(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cost_usd=usage.total_cost,
+        )
     return out
 
 
@@ -181,13 +203,23 @@ def answer_line(outcome: PanelOutcome, rule: PanelRule) -> str:
     """The panel's answer as the transcript shows it: its verdict, rule, answers and every member's verdict."""
     tie = "; no majority, the tie rule decided" if outcome.no_majority else ""
     members = ", ".join(f"{m}: {v}" for m, v in outcome.members.items())
-    return (f"Panel verdict: {outcome.verdict} (rule {rule.rule}; {outcome.answered} of {len(rule.members)} members "
-            f"answered, {rule.needed()} needed{tie}). Members: {members}")
+    return (
+        f"Panel verdict: {outcome.verdict} (rule {rule.rule}; {outcome.answered} of {len(rule.members)} members "
+        f"answered, {rule.needed()} needed{tie}). Members: {members}"
+    )
 
 
 @solver
-def panel_judge(kind: str, rule: dict[str, Any], prompt: str = "reference", k: int = 1, both_orders: bool = False,
-                seed: int | None = None, cache: bool = True, split_rule: str = DEFAULT_SPLIT_RULE) -> Solver:
+def panel_judge(
+    kind: str,
+    rule: dict[str, Any],
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    seed: int | None = None,
+    cache: bool = True,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+) -> Solver:
     """Every member (a model role) asks k times per presented order, as the prompted judge does; the
     panel's verdict by `rule` (`PanelRule.to_dict`) is the sample's answer."""
     panel = PanelRule.from_dict(rule)
@@ -200,26 +232,54 @@ def panel_judge(kind: str, rule: dict[str, Any], prompt: str = "reference", k: i
         seed_of_sample = base_seed(state, seed)
         jobs, owners = [], []
         for member in panel.members:
-            member_jobs = call_jobs(get_model(role=member), kind, orders, messages, k, seed_of_sample, cache)
+            member_jobs = call_jobs(
+                get_model(role=member), kind, orders, messages, k, seed_of_sample, cache
+            )
             jobs += member_jobs
             owners += [member] * len(member_jobs)
         results = await collect(*jobs)
-        calls = [member_record(record, output, member) for (record, output), member in zip(results, owners, strict=True)]
+        calls = [
+            member_record(record, output, member)
+            for (record, output), member in zip(results, owners, strict=True)
+        ]
         outcome = panel_outcome(kind, member_verdicts(kind, calls, panel, split), panel, split)
         answer = answer_line(outcome, panel)
         state.messages = list(messages[:1])
         state.output = ModelOutput.from_content(model="panel", content=answer)
-        leave_records(state, calls, name, orders, k, answer, summary=lambda c: panel_failure(c, outcome, panel))
+        leave_records(
+            state,
+            calls,
+            name,
+            orders,
+            k,
+            answer,
+            summary=lambda c: panel_failure(c, outcome, panel),
+        )
         return state
 
     return solve
 
 
-def panel_task(kind: str, judge: str, dataset: str, *, idea_format: str, probe: str | None, seed: int,
-               resamples: int, panel: Any = None, panel_rule: str = DEFAULT_RULE, panel_quorum: int = 0,
-               prompt: str = "reference", k: int = 1, both_orders: bool = False, cache: bool = True,
-               split_rule: str = DEFAULT_SPLIT_RULE, retrieval: int = 0,
-               retrieval_corpus: str = BUNDLED_CORPUS) -> Task:
+def panel_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str,
+    probe: str | None,
+    seed: int,
+    resamples: int,
+    panel: Any = None,
+    panel_rule: str = DEFAULT_RULE,
+    panel_quorum: int = 0,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    cache: bool = True,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    retrieval: int = 0,
+    retrieval_corpus: str = BUNDLED_CORPUS,
+) -> Task:
     """Catalog factory of `panel`: the members of `-T panel`, each the prompted judge with these options
     (with `retrieval` > 0 the top-k prior work per idea is placed before the ideas for every member),
     aggregated by `-T panel_rule` with quorum `-T panel_quorum`."""
@@ -228,13 +288,39 @@ def panel_task(kind: str, judge: str, dataset: str, *, idea_format: str, probe: 
     members = parse_members(panel)
     rule = rule_of(members, panel_rule, panel_quorum)
     roles = member_models(members)
-    spec = {**rule.to_dict(), "models": [m.model for m in members], "model_args": [m.model_args for m in members]}
-    judge_solver = panel_judge(kind, rule.to_dict(), prompt=prompt, k=k, both_orders=both_orders, seed=seed,
-                               cache=cache, split_rule=split_rule)
-    solvers: list[Solver] = [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver] if retrieval else [judge_solver]
-    return judge_task(kind, judge, dataset, solvers, idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=resamples, split_rule=split_rule,
-                      metadata={"retrieval": retrieval, "prompt": prompt, "panel": spec},
-                      scorer=novelty(split_rule=split_rule, kind=kind, panel=rule.to_dict()),  # type: ignore[arg-type]
-                      reducer=pool_calls(kind, split_rule, panel=rule.to_dict()),  # type: ignore[arg-type]
-                      prompt_plan=None if retrieval else PromptPlan(kind, prompt, both_orders), model_roles=roles)
+    spec = {
+        **rule.to_dict(),
+        "models": [m.model for m in members],
+        "model_args": [m.model_args for m in members],
+    }
+    judge_solver = panel_judge(
+        kind,
+        rule.to_dict(),
+        prompt=prompt,
+        k=k,
+        both_orders=both_orders,
+        seed=seed,
+        cache=cache,
+        split_rule=split_rule,
+    )
+    solvers: list[Solver] = (
+        [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver]
+        if retrieval
+        else [judge_solver]
+    )
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        solvers,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=split_rule,
+        metadata={"retrieval": retrieval, "prompt": prompt, "panel": spec},
+        scorer=novelty(split_rule=split_rule, kind=kind, panel=rule.to_dict()),  # type: ignore[arg-type]
+        reducer=pool_calls(kind, split_rule, panel=rule.to_dict()),  # type: ignore[arg-type]
+        prompt_plan=None if retrieval else PromptPlan(kind, prompt, both_orders),
+        model_roles=roles,
+    )

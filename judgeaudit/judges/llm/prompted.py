@@ -69,7 +69,12 @@ def record_from_output(
 
 
 async def judge_call(
-    model: Model, kind: str, order: Order, call_index: int, prompt: str | ChatMessageUser, seed: int | None,
+    model: Model,
+    kind: str,
+    order: Order,
+    call_index: int,
+    prompt: str | ChatMessageUser,
+    seed: int | None,
     cache: bool,
 ) -> tuple[CallRecord, ModelOutput | None]:
     """One generate for one (order, call index), sending `prompt` (a message as it is: the sample's
@@ -102,14 +107,18 @@ def _prompt_message(state: TaskState, text: str) -> ChatMessageUser:
     return ChatMessageUser(content=text)
 
 
-def plan_messages(kind: str, state: TaskState, prompt: str, both_orders: bool) -> tuple[str, tuple[Order, ...], list[ChatMessageUser]]:
+def plan_messages(
+    kind: str, state: TaskState, prompt: str, both_orders: bool
+) -> tuple[str, tuple[Order, ...], list[ChatMessageUser]]:
     """(prompt name, presented orders, one prompt message per order) of a sample: the first order's
     message is the conversation's first message (`_prompt_message`), another order's its own."""
     name, orders = plan_calls(kind, state.metadata, prompt, both_orders)
     messages: list[ChatMessageUser] = []
     for order in orders:
         # the first call's prompt is the input of a lean sample (`judges.prompts.input_prompt`)
-        text = call_prompt(kind, name, state.metadata, order, None if messages else state.input_text)
+        text = call_prompt(
+            kind, name, state.metadata, order, None if messages else state.input_text
+        )
         messages.append(ChatMessageUser(content=text) if messages else _prompt_message(state, text))
     return name, orders, messages
 
@@ -120,11 +129,21 @@ def base_seed(state: TaskState, seed: int | None) -> int | None:
     return arm_seed if arm_seed is not None else seed
 
 
-def call_jobs(model: Model, kind: str, orders: Sequence[Order], messages: Sequence[ChatMessageUser], k: int,
-              seed: int | None, cache: bool) -> list[Coroutine[Any, Any, tuple[CallRecord, ModelOutput | None]]]:
+def call_jobs(
+    model: Model,
+    kind: str,
+    orders: Sequence[Order],
+    messages: Sequence[ChatMessageUser],
+    k: int,
+    seed: int | None,
+    cache: bool,
+) -> list[Coroutine[Any, Any, tuple[CallRecord, ModelOutput | None]]]:
     """The k calls per presented order of one model, not yet awaited (`judge_call` each)."""
-    return [judge_call(model, kind, order, call_index, message, seed, cache)
-            for order, message in zip(orders, messages, strict=True) for call_index in range(k)]
+    return [
+        judge_call(model, kind, order, call_index, message, seed, cache)
+        for order, message in zip(orders, messages, strict=True)
+        for call_index in range(k)
+    ]
 
 
 @solver
@@ -157,19 +176,53 @@ def novelty_judge(
     return solve
 
 
-def prompted_task(kind: str, judge: str, dataset: str, *, idea_format: str, probe: str | None, seed: int,
-                  resamples: int, prompt: str = "reference", k: int = 1, both_orders: bool = False,
-                  cache: bool = True, split_rule: str = DEFAULT_SPLIT_RULE, retrieval: int = 0,
-                  retrieval_corpus: str = BUNDLED_CORPUS) -> Task:
+def prompted_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str,
+    probe: str | None,
+    seed: int,
+    resamples: int,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    cache: bool = True,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    retrieval: int = 0,
+    retrieval_corpus: str = BUNDLED_CORPUS,
+) -> Task:
     """Catalog factory of `prompted`: the judge prompt, k calls per order; with `retrieval` > 0 the
     top-k prior work per idea is placed before the ideas (judge `retrieval` in the records)."""
     if retrieval < 0:
         raise TaskOptionError(f"retrieval must be >= 0 (0 = no retrieval), got {retrieval}")
-    judge_solver = novelty_judge(kind, prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache)
+    judge_solver = novelty_judge(
+        kind, prompt=prompt, k=k, both_orders=both_orders, seed=seed, cache=cache
+    )
     if retrieval:
-        return judge_task(kind, "retrieval", dataset, [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver],
-                          idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
-                          split_rule=split_rule, metadata={"retrieval": retrieval, "prompt": prompt})
-    return judge_task(kind, judge, dataset, judge_solver, idea_format=idea_format, probe=probe, seed=seed,
-                      resamples=resamples, split_rule=split_rule, metadata={"retrieval": 0, "prompt": prompt},
-                      prompt_plan=PromptPlan(kind, prompt, both_orders))
+        return judge_task(
+            kind,
+            "retrieval",
+            dataset,
+            [retrieve_prior_work(retrieval, retrieval_corpus), judge_solver],
+            idea_format=idea_format,
+            probe=probe,
+            seed=seed,
+            resamples=resamples,
+            split_rule=split_rule,
+            metadata={"retrieval": retrieval, "prompt": prompt},
+        )
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        judge_solver,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=split_rule,
+        metadata={"retrieval": 0, "prompt": prompt},
+        prompt_plan=PromptPlan(kind, prompt, both_orders),
+    )

@@ -42,11 +42,15 @@ def prompt_sections(relative: str) -> dict[str, str]:
         match = _MARKER.match(line)
         if match:
             if match.group(1) in sections:
-                raise ValueError(f"prompts/{relative}:{number}: section {match.group(1)!r} appears twice")
+                raise ValueError(
+                    f"prompts/{relative}:{number}: section {match.group(1)!r} appears twice"
+                )
             current = sections.setdefault(match.group(1), [])
         elif current is None:
             if line.strip():
-                raise ValueError(f"prompts/{relative}:{number}: text before the first section marker")
+                raise ValueError(
+                    f"prompts/{relative}:{number}: text before the first section marker"
+                )
         else:
             current.append(line)
     return {key: "\n".join(lines).strip() for key, lines in sections.items()}
@@ -80,7 +84,9 @@ def iso_datetime(ms: int | None) -> str | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat()
 
 
-def retrieve_for_sides(retriever: Retriever, sides: Mapping[str, Idea], k: int) -> tuple[dict[str, list[Hit]], dict[str, Any]]:
+def retrieve_for_sides(
+    retriever: Retriever, sides: Mapping[str, Idea], k: int
+) -> tuple[dict[str, list[Hit]], dict[str, Any]]:
     """Top-k hits per side (query = the idea text) and the `retrieved` record for the score metadata."""
     if k < 1:
         raise TaskOptionError(f"retrieval k must be >= 1, got {k}")
@@ -92,8 +98,15 @@ def retrieve_for_sides(retriever: Retriever, sides: Mapping[str, Idea], k: int) 
     for side, idea in sides.items():
         result = retriever.search(idea.text, k=k, cutoff=cutoff, exclude=exclude)
         hits[side] = result.hits
-        queries.append({"side": side, "query": None, "ids": [h.doc.doc_id for h in result.hits],
-                        "excluded_target": result.excluded_target, "after_cutoff": result.after_cutoff})
+        queries.append(
+            {
+                "side": side,
+                "query": None,
+                "ids": [h.doc.doc_id for h in result.hits],
+                "excluded_target": result.excluded_target,
+                "after_cutoff": result.after_cutoff,
+            }
+        )
     record = {
         "corpus": retriever.corpus.name,
         "method": retriever.description,
@@ -109,7 +122,8 @@ def render_entries(hits: Sequence[Hit]) -> str:
     """The retrieved documents as prompt entries (`[id] title` then the abstract)."""
     entry = prompt_sections(BLOCK_PROMPT)["entry"]
     return "\n\n".join(
-        entry.format(id=h.doc.doc_id, title=h.doc.title.strip(), abstract=h.doc.abstract.strip()) for h in hits
+        entry.format(id=h.doc.doc_id, title=h.doc.title.strip(), abstract=h.doc.abstract.strip())
+        for h in hits
     )
 
 
@@ -136,7 +150,9 @@ def render_block(hits: Mapping[str, Sequence[Hit]], order: str) -> str:
 def check_method(method: str) -> Method:
     """A retrieval method name, validated."""
     if method not in METHODS:
-        raise TaskOptionError(f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}")
+        raise TaskOptionError(
+            f"unknown retrieval method {method!r}: use one of {', '.join(METHODS)}"
+        )
     return method  # type: ignore[return-value]
 
 
@@ -146,8 +162,10 @@ class ItemSearchContext:
     def __init__(self, state: TaskState, judge: str, seed: int | None, corpus: str, method: Method):
         unsupported = [key for key in ("orders", "prompt", "cue") if state.metadata.get(key)]
         if unsupported:
-            raise ValueError(f"sample {state.sample_id!r}: the {judge} judge uses its own prompt and "
-                             f"presentation; it cannot apply the probe's {', '.join(unsupported)}")
+            raise ValueError(
+                f"sample {state.sample_id!r}: the {judge} judge uses its own prompt and "
+                f"presentation; it cannot apply the probe's {', '.join(unsupported)}"
+            )
         arm_seed = state.metadata.get("seed")
         self.base_seed: int | None = arm_seed if arm_seed is not None else seed
         self.retriever = get_retriever(corpus, method)

@@ -60,10 +60,25 @@ from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 RUBRIC_PROMPT = "rubric/reference"
 TWO_STAGE_PROMPT = "rubric/dimensions"
-PROMPTS: dict[str, str] = {"rubric": RUBRIC_PROMPT, "two_stage": TWO_STAGE_PROMPT}  # judge -> prompt file
-DIMENSIONS: tuple[str, ...] = ("problem", "data", "method", "objective", "evaluation", "assumptions")
-SCALE: dict[int, str] = {0: "routine repetition", 1: "incremental variation", 2: "new combination",
-                         3: "substantial departure", 4: "transformational reframing"}
+PROMPTS: dict[str, str] = {
+    "rubric": RUBRIC_PROMPT,
+    "two_stage": TWO_STAGE_PROMPT,
+}  # judge -> prompt file
+DIMENSIONS: tuple[str, ...] = (
+    "problem",
+    "data",
+    "method",
+    "objective",
+    "evaluation",
+    "assumptions",
+)
+SCALE: dict[int, str] = {
+    0: "routine repetition",
+    1: "incremental variation",
+    2: "new combination",
+    3: "substantial departure",
+    4: "transformational reframing",
+}
 DEFAULT_THRESHOLD = 2
 DEFAULT_REFERENCES = "corpus"
 REFERENCE_MODES: tuple[str, ...] = ("corpus", "area", "dense")
@@ -90,7 +105,7 @@ def parse_dimensions(text: str) -> dict[str, int] | None:
     if len(lines) < len(DIMENSIONS) + 1 or parse_score(lines[-1]) is None:
         return None
     found: dict[str, int] = {}
-    for line in lines[-1 - len(DIMENSIONS):-1]:
+    for line in lines[-1 - len(DIMENSIONS) : -1]:
         match = _DIMENSION_LINE.match(line)
         if match is None or match.group(1) not in DIMENSIONS or match.group(1) in found:
             return None
@@ -101,10 +116,16 @@ def parse_dimensions(text: str) -> dict[str, int] | None:
 def rationale(text: str) -> str:
     """The reply without its final score line (the model's short rationale)."""
     lines = [ln for ln in _THINK.sub("", text or "").strip().splitlines()]
-    return "\n".join(lines[:-1]).strip() if lines and parse_score(lines[-1]) is not None else text.strip()
+    return (
+        "\n".join(lines[:-1]).strip()
+        if lines and parse_score(lines[-1]) is not None
+        else text.strip()
+    )
 
 
-def render_prompt(idea_text: str, area: str, references: Sequence[str], prompt: str = RUBRIC_PROMPT) -> str:
+def render_prompt(
+    idea_text: str, area: str, references: Sequence[str], prompt: str = RUBRIC_PROMPT
+) -> str:
     """The rubric prompt (or the two-stage one) for one idea and its reference texts (numbered)."""
     block = "\n\n".join(f"[{i}] {ref}" for i, ref in enumerate(references, 1)) or "(none)"
     return read_prompt(f"judge/{prompt}.txt").format(idea=idea_text, area=area, references=block)
@@ -130,10 +151,19 @@ def pair_verdict(score_a: int | None, score_b: int | None) -> str:
 class References:
     """Reference texts for an idea: BM25 prior work from a corpus, or same-area ideas of the dataset."""
 
-    def __init__(self, mode: str, n: int, items: Sequence[Item], corpus: str | None = None, seed: int = 0,
-                 embedder: str = "auto") -> None:
+    def __init__(
+        self,
+        mode: str,
+        n: int,
+        items: Sequence[Item],
+        corpus: str | None = None,
+        seed: int = 0,
+        embedder: str = "auto",
+    ) -> None:
         if mode not in REFERENCE_MODES:
-            raise TaskOptionError(f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}")
+            raise TaskOptionError(
+                f"references must be one of {', '.join(REFERENCE_MODES)}, got {mode!r}"
+            )
         if n < 1:
             raise TaskOptionError(f"n_references must be >= 1, got {n}")
         self.mode, self.n, self.seed = mode, n, seed
@@ -147,18 +177,28 @@ class References:
                     pool.append(idea)
         self._retriever: Any = None
 
-    def for_idea(self, idea: Idea, hidden: Sequence[Idea]) -> tuple[list[str], list[str], list[str]]:
+    def for_idea(
+        self, idea: Idea, hidden: Sequence[Idea]
+    ) -> tuple[list[str], list[str], list[str]]:
         """(reference texts, their ids, excluded target ids) for `idea`; `hidden` ideas never appear."""
         if self.mode == "area":
             hidden_ids = {h.idea_id for h in hidden}
             pool = [o for o in self._by_area.get(idea.area, []) if o.idea_id not in hidden_ids]
-            pick = sorted(random.Random(f"{self.seed}:{idea.idea_id}").sample(pool, min(self.n, len(pool))),
-                          key=lambda o: o.idea_id)
-            return [o.text[:REFERENCE_CHARS] for o in pick], [o.idea_id for o in pick], sorted(hidden_ids)
+            pick = sorted(
+                random.Random(f"{self.seed}:{idea.idea_id}").sample(pool, min(self.n, len(pool))),
+                key=lambda o: o.idea_id,
+            )
+            return (
+                [o.text[:REFERENCE_CHARS] for o in pick],
+                [o.idea_id for o in pick],
+                sorted(hidden_ids),
+            )
         if self._retriever is None:
             method: Method = "bm25" if self.mode == "corpus" else "dense"
             self._retriever = get_retriever(self.corpus or BUNDLED_CORPUS, method, self.embedder)
-        result = self._retriever.search(idea.text, k=self.n, exclude=Exclusion.for_ideas(list(hidden)))
+        result = self._retriever.search(
+            idea.text, k=self.n, exclude=Exclusion.for_ideas(list(hidden))
+        )
         texts = [f"{h.doc.title}: {h.doc.abstract[:REFERENCE_CHARS]}" for h in result.hits]
         return texts, [h.doc.doc_id for h in result.hits], list(result.excluded_target)
 
@@ -166,12 +206,23 @@ class References:
 # ---- solver ----------------------------------------------------------------------------------
 
 
-async def _score_call(model: Model, text: str, seed: int | None, call_index: int, cache: bool,
-                      dimensions: bool = False) -> dict[str, Any]:
+async def _score_call(
+    model: Model,
+    text: str,
+    seed: int | None,
+    call_index: int,
+    cache: bool,
+    dimensions: bool = False,
+) -> dict[str, Any]:
     """One generate; the reply, its parsed score, and any provider error."""
-    config = GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
-    policy: CachePolicy | bool = (CachePolicy(scopes={"judgeaudit_call": str(call_index),
-                                                      "judgeaudit_seed": str(seed)}) if cache else False)
+    config = (
+        GenerateConfig(seed=call_seed(seed, call_index)) if seed is not None else GenerateConfig()
+    )
+    policy: CachePolicy | bool = (
+        CachePolicy(scopes={"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)})
+        if cache
+        else False
+    )
     try:
         output = await model.generate([ChatMessageUser(content=text)], config=config, cache=policy)
     except LimitExceededError:
@@ -183,10 +234,19 @@ async def _score_call(model: Model, text: str, seed: int | None, call_index: int
     completion = output.completion
     if dimensions:  # two-stage: all six dimension lines are required, else the call is invalid
         found = parse_dimensions(completion)
-        return {"output": completion, "score": parse_score(completion) if found else None, "error": None,
-                "dimensions": found, "rationale": rationale(completion)}
-    return {"output": completion, "score": parse_score(completion), "error": None,
-            "rationale": rationale(completion)}
+        return {
+            "output": completion,
+            "score": parse_score(completion) if found else None,
+            "error": None,
+            "dimensions": found,
+            "rationale": rationale(completion),
+        }
+    return {
+        "output": completion,
+        "score": parse_score(completion),
+        "error": None,
+        "rationale": rationale(completion),
+    }
 
 
 def _parse_state(results: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
@@ -197,8 +257,15 @@ def _parse_state(results: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]
 
 
 @solver
-def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAULT_THRESHOLD,
-                 seed: int | None = None, cache: bool = True, judge: str = "rubric") -> Solver:
+def rubric_judge(
+    kind: str,
+    refs: References,
+    k: int = 1,
+    threshold: int = DEFAULT_THRESHOLD,
+    seed: int | None = None,
+    cache: bool = True,
+    judge: str = "rubric",
+) -> Solver:
     """Score each idea 0-4 (k calls each) and record a verdict per call for the `novelty` scorer."""
     if k < 1:
         raise TaskOptionError(f"k must be at least 1, got {k}")
@@ -213,7 +280,11 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
         model = get_model()
         arm_seed = state.metadata.get("seed")
         base = arm_seed if arm_seed is not None else seed
-        sides = {"a": item.idea_a, "b": item.idea_b} if isinstance(item, PairItem) else {"idea": item.idea}
+        sides = (
+            {"a": item.idea_a, "b": item.idea_b}
+            if isinstance(item, PairItem)
+            else {"idea": item.idea}
+        )
         hidden = list(sides.values())
         prompts = {}
         ref_ids = {}
@@ -221,15 +292,32 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
         for side, idea in sides.items():
             texts, ids, excluded = refs.for_idea(idea, hidden)
             prompts[side], ref_ids[side] = render_prompt(idea.text, item.area, texts, prompt), ids
-            queries.append({"side": side, "query": None, "ids": ids, "excluded_target": excluded, "after_cutoff": 0})
+            queries.append(
+                {
+                    "side": side,
+                    "query": None,
+                    "ids": ids,
+                    "excluded_target": excluded,
+                    "after_cutoff": 0,
+                }
+            )
         # what the judge saw, in the schema's `retrieved` record (method `area`: same-area dataset ideas)
-        state.metadata["retrieved"] = {"corpus": refs.corpus if refs.mode == "corpus" else "dataset",
-                                       "method": {"corpus": "bm25", "dense": "dense"}.get(refs.mode, "area"), "k": refs.n,
-                                       "cutoff": None, "ids": ref_ids, "queries": queries}
+        state.metadata["retrieved"] = {
+            "corpus": refs.corpus if refs.mode == "corpus" else "dataset",
+            "method": {"corpus": "bm25", "dense": "dense"}.get(refs.mode, "area"),
+            "k": refs.n,
+            "cutoff": None,
+            "ids": ref_ids,
+            "queries": queries,
+        }
         records = []
         for call_index in range(k):
-            results = {side: await _score_call(model, prompts[side], base, call_index, cache, judge == "two_stage")
-                       for side in sides}
+            results = {
+                side: await _score_call(
+                    model, prompts[side], base, call_index, cache, judge == "two_stage"
+                )
+                for side in sides
+            }
             parse, error = _parse_state(list(results.values()))
             if kind == "pairwise":
                 verdict, order = pair_verdict(results["a"]["score"], results["b"]["score"]), "ab"
@@ -237,14 +325,33 @@ def rubric_judge(kind: str, refs: References, k: int = 1, threshold: int = DEFAU
                 verdict, order = point_verdict(results["idea"]["score"], threshold), "single"
             if parse == "error":  # a side's call failed: this call has no answer
                 verdict = ERROR
-            raw = {"judge": judge, "threshold": threshold, "references": {"mode": refs.mode, "ids": ref_ids},
-                   "sides": results}
-            records.append(CallRecord(order, verdict, verdict, json.dumps(raw, sort_keys=True), parse,  # type: ignore[arg-type]
-                                      call_index, error).to_dict())
+            raw = {
+                "judge": judge,
+                "threshold": threshold,
+                "references": {"mode": refs.mode, "ids": ref_ids},
+                "sides": results,
+            }
+            records.append(
+                CallRecord(
+                    order,  # type: ignore[arg-type]
+                    verdict,
+                    verdict,
+                    json.dumps(raw, sort_keys=True),
+                    parse,  # type: ignore[arg-type]
+                    call_index,
+                    error,
+                ).to_dict()
+            )
         first = next(iter(sides))
         state.messages = [ChatMessageUser(content=prompts[first])]
-        leave_records(state, records, prompt, ["ab" if kind == "pairwise" else "single"], k,
-                      answer=json.loads(records[0]["raw"])["sides"][first]["output"])
+        leave_records(
+            state,
+            records,
+            prompt,
+            ["ab" if kind == "pairwise" else "single"],
+            k,
+            answer=json.loads(records[0]["raw"])["sides"][first]["output"],
+        )
         return state
 
     return solve
@@ -276,7 +383,9 @@ def rubric_novelty(split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> Scorer:
 
 
 @score_reducer(name="pool_rubric_calls")
-def pool_rubric_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE) -> ScoreReducer:
+def pool_rubric_calls(
+    kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SPLIT_RULE
+) -> ScoreReducer:
     """`pool_calls` across epochs, with `scores` rebuilt from the pooled calls."""
     pooled = pool_calls(kind, split_rule)
 
@@ -292,11 +401,24 @@ def pool_rubric_calls(kind: str = "pairwise", split_rule: SplitRule = DEFAULT_SP
 # ---- tasks -----------------------------------------------------------------------------------
 
 
-def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: int = 1,
-                references: str = DEFAULT_REFERENCES, n_references: int = DEFAULT_N_REFERENCES,
-                threshold: int = DEFAULT_THRESHOLD, corpus: str | None = None, split_rule: str = DEFAULT_SPLIT_RULE,
-                probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None, cache: bool = True,
-                judge: str = "rubric", embedder: str = "auto") -> Task:
+def rubric_task(
+    kind: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    k: int = 1,
+    references: str = DEFAULT_REFERENCES,
+    n_references: int = DEFAULT_N_REFERENCES,
+    threshold: int = DEFAULT_THRESHOLD,
+    corpus: str | None = None,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    cache: bool = True,
+    judge: str = "rubric",
+    embedder: str = "auto",
+) -> Task:
     """An Inspect Task judging `dataset` with the graded rubric judge (or the two-stage one)."""
     if kind not in ("pairwise", "pointwise"):
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
@@ -304,23 +426,63 @@ def rubric_task(kind: str, dataset: str, *, idea_format: str = "abstract", k: in
     located = locate_dataset(dataset)
     if judge not in PROMPTS:
         raise ValueError(f"unknown rubric judge {judge!r}: use one of {', '.join(PROMPTS)}")
-    refs = References(references, n_references, load_items(located, kind, idea_format), corpus, seed, embedder)
-    settings = {"scale": SCALE, "threshold": threshold, "references": references, "n_references": n_references,
-                "corpus": corpus, "embedder": embedder if references == "dense" else None}
+    refs = References(
+        references, n_references, load_items(located, kind, idea_format), corpus, seed, embedder
+    )
+    settings = {
+        "scale": SCALE,
+        "threshold": threshold,
+        "references": references,
+        "n_references": n_references,
+        "corpus": corpus,
+        "embedder": embedder if references == "dense" else None,
+    }
     return judge_task(
-        kind, judge, dataset, rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
-        idea_format=idea_format, probe=probe, seed=seed, resamples=resamples, split_rule=split_rule,
+        kind,
+        judge,
+        dataset,
+        rubric_judge(kind, refs, k=k, threshold=threshold, seed=seed, cache=cache, judge=judge),
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        split_rule=split_rule,
         metadata={"prompt": PROMPTS[judge], "settings": settings},
         scorer=rubric_novelty(split_rule=split_rule),  # type: ignore[arg-type]
-        reducer=pool_rubric_calls(kind, split_rule))  # type: ignore[arg-type]
+        reducer=pool_rubric_calls(kind, split_rule),  # type: ignore[arg-type]
+    )
 
 
-def rubric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                             probe: str | None = None, seed: int = DEFAULT_SEED, resamples: int | None = None,
-                             prompt: str = "reference", k: int = 1, both_orders: bool = False, cache: bool = True,
-                             split_rule: str = DEFAULT_SPLIT_RULE, **options: Any) -> Task:
+def rubric_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int | None = None,
+    prompt: str = "reference",
+    k: int = 1,
+    both_orders: bool = False,
+    cache: bool = True,
+    split_rule: str = DEFAULT_SPLIT_RULE,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=rubric|two_stage` (k, cache, split_rule and retrieval_corpus apply)."""
     corpus = options.pop("retrieval_corpus", None)
     references = "dense" if judge == "two_stage" else DEFAULT_REFERENCES
-    return rubric_task(kind, dataset, idea_format=idea_format, k=k, probe=probe, seed=seed, resamples=resamples,
-                       cache=cache, split_rule=split_rule, judge=judge, references=references, corpus=corpus)
+    return rubric_task(
+        kind,
+        dataset,
+        idea_format=idea_format,
+        k=k,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        cache=cache,
+        split_rule=split_rule,
+        judge=judge,
+        references=references,
+        corpus=corpus,
+    )

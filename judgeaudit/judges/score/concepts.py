@@ -98,13 +98,19 @@ class ConceptPrior(DistancePrior):
     def tfidf(self) -> TfidfEmbedder:
         """The corpus-fitted TF-IDF model the keyphrases are weighted with (cached with the corpus)."""
         if not hasattr(self, "_tfidf"):
-            scorer = Retriever(self.corpus, "dense", TfidfEmbedder(), self.retriever.use_cache).vectors
+            scorer = Retriever(
+                self.corpus, "dense", TfidfEmbedder(), self.retriever.use_cache
+            ).vectors
             self._tfidf: TfidfEmbedder = scorer.embedder  # type: ignore[assignment]
         return self._tfidf
 
     def describe(self) -> dict[str, Any]:
         """As the distance judges, plus the concept extractor and the concept embedder."""
-        return {**super().describe(), "concepts": f"tfidf-keyphrases@{CONCEPTS}", "concept_embedder": self.embedder}
+        return {
+            **super().describe(),
+            "concepts": f"tfidf-keyphrases@{CONCEPTS}",
+            "concept_embedder": self.embedder,
+        }
 
     def score(self, idea: Idea, judge: str) -> MetricScore:
         """The idea's concept novelty (memoised per idea id and text)."""
@@ -136,9 +142,13 @@ class ConceptPrior(DistancePrior):
         near = self.reference_documents(idea)
         concepts = self.keyphrases(idea.text)
         if not concepts:
-            raise ValueError(f"idea {idea.idea_id!r}: no concept could be extracted (no known terms in its text)")
+            raise ValueError(
+                f"idea {idea.idea_id!r}: no concept could be extracted (no known terms in its text)"
+            )
         lists = [self._doc_keyphrases(entry["id"]) for entry in near.neighbours]
-        neighbours = [{**entry, "concepts": ref} for entry, ref in zip(near.neighbours, lists, strict=True)]
+        neighbours = [
+            {**entry, "concepts": ref} for entry, ref in zip(near.neighbours, lists, strict=True)
+        ]
         return self.concept_score(judge, concepts, lists, neighbours, near.excluded_target)
 
     # ---- the two novelty formulas over given concept lists ----------------------------------
@@ -150,27 +160,46 @@ class ConceptPrior(DistancePrior):
         missing = [c for c in dict.fromkeys(concepts) if c not in memo]
         if missing:
             encoded = self.retriever.vectors.encode(missing)
-            rows = sparse.csr_matrix(encoded) if sparse.issparse(encoded) else np.asarray(encoded, dtype=np.float64)
+            rows = (
+                sparse.csr_matrix(encoded)
+                if sparse.issparse(encoded)
+                else np.asarray(encoded, dtype=np.float64)
+            )
             for i, c in enumerate(missing):
-                memo[c] = rows[i:i + 1] if sparse.issparse(rows) else rows[i][None, :]
+                memo[c] = rows[i : i + 1] if sparse.issparse(rows) else rows[i][None, :]
         picked = [memo[c] for c in concepts]
-        return sparse.vstack(picked, format="csr") if picked and sparse.issparse(picked[0]) else np.vstack(picked)
+        return (
+            sparse.vstack(picked, format="csr")
+            if picked and sparse.issparse(picked[0])
+            else np.vstack(picked)
+        )
 
     def similarity(self, concepts: Sequence[str], reference: Sequence[str]) -> np.ndarray:
         """S[i, j]: cosine of idea concept i and reference concept j; 1 for identical strings."""
         if not reference:
             return np.zeros((len(concepts), 0))
         product = self.concept_vectors(concepts) @ self.concept_vectors(reference).T
-        sims = np.asarray(product.toarray() if sparse.issparse(product) else product, dtype=np.float64)
+        sims = np.asarray(
+            product.toarray() if sparse.issparse(product) else product, dtype=np.float64
+        )
         same = np.array([[c == r for r in reference] for c in concepts], dtype=bool)
         return np.where(same, 1.0, sims)
 
-    def concept_score(self, judge: str, concepts: list[str], reference_lists: Sequence[Sequence[str]],
-                      neighbours: list[dict[str, Any]], excluded: list[str]) -> ConceptScore:
+    def concept_score(
+        self,
+        judge: str,
+        concepts: list[str],
+        reference_lists: Sequence[Sequence[str]],
+        neighbours: list[dict[str, Any]],
+        excluded: list[str],
+    ) -> ConceptScore:
         """The concept judge's score of an idea's concepts against its references' concept lists."""
         check_judge(judge)
         reference = list(dict.fromkeys(c for ref in reference_lists for c in ref))
-        parts: dict[str, float] = {"concepts": float(len(concepts)), "reference_concepts": float(len(reference))}
+        parts: dict[str, float] = {
+            "concepts": float(len(concepts)),
+            "reference_concepts": float(len(reference)),
+        }
         if judge == "concept_set":
             value = absent_share(concepts, set(reference))
             parts["absent"] = float(sum(c not in set(reference) for c in concepts))
@@ -178,11 +207,18 @@ class ConceptPrior(DistancePrior):
         sims = self.similarity(concepts, reference)
         members = fuzzy_memberships(sims)
         best = sims.argmax(axis=1) if reference else np.zeros(len(concepts), dtype=int)
-        memberships = [{"concept": c, "membership": round(float(m), 6),
-                        "match": reference[int(b)] if reference else None}
-                       for c, m, b in zip(concepts, members, best, strict=True)]
+        memberships = [
+            {
+                "concept": c,
+                "membership": round(float(m), 6),
+                "match": reference[int(b)] if reference else None,
+            }
+            for c, m, b in zip(concepts, members, best, strict=True)
+        ]
         parts["mean_membership"] = float(members.mean())
-        return ConceptScore(judge, fuzzy_novelty(sims), parts, neighbours, excluded, concepts, memberships)
+        return ConceptScore(
+            judge, fuzzy_novelty(sims), parts, neighbours, excluded, concepts, memberships
+        )
 
 
 def check_judge(judge: str) -> None:

@@ -50,7 +50,12 @@ from judgeaudit.retrieval.embed import Embedder, cosine_rows
 from judgeaudit.retrieval.index import Cutoff, Retriever
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-DISTANCE_JUDGES: tuple[str, ...] = ("distance_nn", "distance_centroid", "distance_mean", "distance_graph")
+DISTANCE_JUDGES: tuple[str, ...] = (
+    "distance_nn",
+    "distance_centroid",
+    "distance_mean",
+    "distance_graph",
+)
 GRAPH_QUANTILE = 0.99
 GRAPH_SAMPLE_PAIRS = 20000
 GRAPH_SEED = DEFAULT_SEED
@@ -59,11 +64,22 @@ GRAPH_SEED = DEFAULT_SEED
 class DistancePrior(PriorWork):
     """Reference set for the distance judges: the corpus minus the judged idea (optional cutoff)."""
 
-    def __init__(self, corpus: Corpus, embedder: str = "auto", cutoff: Cutoff = None,
-                 neighbours: int = DEFAULT_NEIGHBOURS, use_cache: bool = True, tau: float | None = None,
-                 vectors: Embedder | None = None) -> None:
-        super().__init__(corpus, embedder=embedder, cutoff=cutoff, neighbours=neighbours, use_cache=use_cache)
-        if vectors is not None:  # an explicit embedder object (e.g. fixed vectors) instead of a name
+    def __init__(
+        self,
+        corpus: Corpus,
+        embedder: str = "auto",
+        cutoff: Cutoff = None,
+        neighbours: int = DEFAULT_NEIGHBOURS,
+        use_cache: bool = True,
+        tau: float | None = None,
+        vectors: Embedder | None = None,
+    ) -> None:
+        super().__init__(
+            corpus, embedder=embedder, cutoff=cutoff, neighbours=neighbours, use_cache=use_cache
+        )
+        if (
+            vectors is not None
+        ):  # an explicit embedder object (e.g. fixed vectors) instead of a name
             self.retriever = Retriever(corpus, "dense", vectors, use_cache)
         self._ids = {d.doc_id: i for i, d in enumerate(corpus.documents)}
         self._titles: dict[str, list[int]] = {}
@@ -71,7 +87,9 @@ class DistancePrior(PriorWork):
             if d.title:
                 self._titles.setdefault(normalise(d.title), []).append(i)
         cdates = np.array([d.cdate for d in corpus.documents], dtype=np.int64)
-        self._allowed = np.ones(len(corpus), dtype=bool) if cutoff is None else cdates < to_millis(cutoff)
+        self._allowed = (
+            np.ones(len(corpus), dtype=bool) if cutoff is None else cdates < to_millis(cutoff)
+        )
         if not self._allowed.any():
             raise ValueError(f"corpus {corpus.name!r}: no document dated before cutoff {cutoff}")
         self._tau = tau
@@ -88,8 +106,14 @@ class DistancePrior(PriorWork):
             i = rng.integers(0, n, GRAPH_SAMPLE_PAIRS)
             j = (i + rng.integers(1, n, GRAPH_SAMPLE_PAIRS)) % n
             rows_i, rows_j = matrix[i], matrix[j]
-            prod = rows_i.multiply(rows_j).sum(axis=1) if hasattr(rows_i, "multiply") else (rows_i * rows_j).sum(axis=1)
-            self._tau = float(np.quantile(np.asarray(prod, dtype=np.float64).ravel(), GRAPH_QUANTILE))
+            prod = (
+                rows_i.multiply(rows_j).sum(axis=1)
+                if hasattr(rows_i, "multiply")
+                else (rows_i * rows_j).sum(axis=1)
+            )
+            self._tau = float(
+                np.quantile(np.asarray(prod, dtype=np.float64).ravel(), GRAPH_QUANTILE)
+            )
         return self._tau
 
     def describe(self) -> dict[str, Any]:
@@ -115,14 +139,18 @@ class DistancePrior(PriorWork):
         if hidden:
             mask[sorted(hidden)] = False
         if not mask.any():
-            raise ValueError(f"idea {idea.idea_id!r}: no prior work left in corpus {self.corpus.name!r} "
-                             "after the cutoff and target exclusion")
+            raise ValueError(
+                f"idea {idea.idea_id!r}: no prior work left in corpus {self.corpus.name!r} "
+                "after the cutoff and target exclusion"
+            )
         return mask, sorted(self.corpus.documents[i].doc_id for i in hidden)
 
     def score(self, idea: Idea, judge: str) -> MetricScore:
         """The idea's novelty score under a distance judge (memoised per idea id and text)."""
         if judge not in DISTANCE_JUDGES:
-            raise ValueError(f"unknown distance judge {judge!r}: use one of {', '.join(DISTANCE_JUDGES)}")
+            raise ValueError(
+                f"unknown distance judge {judge!r}: use one of {', '.join(DISTANCE_JUDGES)}"
+            )
         key = (judge, idea.idea_id, idea.text)
         if key not in self._memo:
             self._memo[key] = self._distance(idea, judge)
@@ -133,7 +161,10 @@ class DistancePrior(PriorWork):
         mask, excluded = self.reference_mask(idea, sims)
         ref = np.where(mask, sims, -np.inf)
         top = np.argsort(-ref, kind="stable")[: self.k]
-        neighbours = [{"id": self.corpus.documents[int(i)].doc_id, "cosine": round(float(sims[i]), 6)} for i in top]
+        neighbours = [
+            {"id": self.corpus.documents[int(i)].doc_id, "cosine": round(float(sims[i]), 6)}
+            for i in top
+        ]
         nearest = float(sims[top[0]])
         parts: dict[str, float] = {"nearest_cosine": nearest, "reference_size": float(mask.sum())}
         if judge == "distance_nn":
@@ -162,42 +193,101 @@ class DistancePrior(PriorWork):
         return None if norm == 0 else (total / norm)[None, :]
 
 
-def build_distance_rule(kind: str, judge: str, items: list[Any], *, corpus: str = DEFAULT_CORPUS,
-                        embedder: str = DEFAULT_EMBEDDER, cutoff: Cutoff = None,
-                        neighbours: int = DEFAULT_NEIGHBOURS, fit_seed: int = DEFAULT_FIT_SEED,
-                        fit_by: str = "auto", prior_cls: type[DistancePrior] | None = None) -> tuple[Any, DistancePrior]:
+def build_distance_rule(
+    kind: str,
+    judge: str,
+    items: list[Any],
+    *,
+    corpus: str = DEFAULT_CORPUS,
+    embedder: str = DEFAULT_EMBEDDER,
+    cutoff: Cutoff = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+    prior_cls: type[DistancePrior] | None = None,
+) -> tuple[Any, DistancePrior]:
     """Load the corpus, split the items, and fit the verdict rule (metric_judges' rules) on the fit split."""
     if prior_cls is None and judge not in DISTANCE_JUDGES:
-        raise ValueError(f"unknown distance judge {judge!r}: use one of {', '.join(DISTANCE_JUDGES)}")
-    prior = (prior_cls or DistancePrior)(load_corpus(corpus), embedder=embedder, cutoff=cutoff,
-                                         neighbours=neighbours)
+        raise ValueError(
+            f"unknown distance judge {judge!r}: use one of {', '.join(DISTANCE_JUDGES)}"
+        )
+    prior = (prior_cls or DistancePrior)(
+        load_corpus(corpus), embedder=embedder, cutoff=cutoff, neighbours=neighbours
+    )
     split = split_items(items, fit_seed, fit_by)
     return fit_rule(kind, judge, items, prior, split), prior
 
 
-def distance_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                  corpus: str | None = None, embedder: str | None = None, cutoff: str | None = None,
-                  neighbours: int = DEFAULT_NEIGHBOURS, fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto",
-                  probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
-                  prior_cls: type[DistancePrior] | None = None) -> Task:
+def distance_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    corpus: str | None = None,
+    embedder: str | None = None,
+    cutoff: str | None = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+    prior_cls: type[DistancePrior] | None = None,
+) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted distance judge (`--model none`)."""
     if kind not in ("pairwise", "pointwise"):
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     located = locate_dataset(dataset)
     items = load_items(located, kind, idea_format)
-    rule, prior = build_distance_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS,
-                                      embedder=embedder or DEFAULT_EMBEDDER, cutoff=cutoff,
-                                      neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by, prior_cls=prior_cls)
-    return fitted_rule_task(kind, judge, dataset, rule, prior, idea_format=idea_format, probe=probe,
-                            seed=seed, resamples=resamples)
+    rule, prior = build_distance_rule(
+        kind,
+        judge,
+        items,
+        corpus=corpus or DEFAULT_CORPUS,
+        embedder=embedder or DEFAULT_EMBEDDER,
+        cutoff=cutoff,
+        neighbours=neighbours,
+        fit_seed=fit_seed,
+        fit_by=fit_by,
+        prior_cls=prior_cls,
+    )
+    return fitted_rule_task(
+        kind,
+        judge,
+        dataset,
+        rule,
+        prior,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+    )
 
 
-def distance_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                               probe: str | None = None, seed: int = DEFAULT_FIT_SEED,
-                               resamples: int | None = None, prior_cls: type[DistancePrior] | None = None,
-                               **options: Any) -> Task:
+def distance_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+    prior_cls: type[DistancePrior] | None = None,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=distance_*` (`retrieval_corpus` applies)."""
     corpus = options.get("retrieval_corpus")
-    return distance_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
-                         prior_cls=prior_cls, corpus=corpus)
+    return distance_task(
+        kind,
+        judge,
+        dataset,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        prior_cls=prior_cls,
+        corpus=corpus,
+    )

@@ -79,7 +79,7 @@ def char_ngrams(text: str, n: int = DEFAULT_NGRAM) -> set[str]:
     flat = normalise(text)
     if len(flat) < n:
         return {flat} if flat else set()
-    return {flat[i:i + n] for i in range(len(flat) - n + 1)}
+    return {flat[i : i + n] for i in range(len(flat) - n + 1)}
 
 
 def jaccard(x: set[str], y: set[str]) -> float:
@@ -100,16 +100,27 @@ class MetricScore:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
-        return {"judge": self.judge, "value": round(self.value, 6),
-                "parts": {k: round(v, 6) for k, v in self.parts.items()},
-                "neighbours": self.neighbours, "excluded_target": self.excluded_target}
+        return {
+            "judge": self.judge,
+            "value": round(self.value, 6),
+            "parts": {k: round(v, 6) for k, v in self.parts.items()},
+            "neighbours": self.neighbours,
+            "excluded_target": self.excluded_target,
+        }
 
 
 class PriorWork:
     """Nearest prior work of an idea in a corpus (dense vectors, target excluded, optional cutoff)."""
 
-    def __init__(self, corpus: Corpus, embedder: str = "auto", cutoff: Cutoff = None,
-                 neighbours: int = DEFAULT_NEIGHBOURS, ngram: int = DEFAULT_NGRAM, use_cache: bool = True) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        embedder: str = "auto",
+        cutoff: Cutoff = None,
+        neighbours: int = DEFAULT_NEIGHBOURS,
+        ngram: int = DEFAULT_NGRAM,
+        use_cache: bool = True,
+    ) -> None:
         if neighbours < 1:
             raise TaskOptionError(f"neighbours must be >= 1, got {neighbours}")
         self.corpus = corpus
@@ -126,26 +137,37 @@ class PriorWork:
 
     def describe(self) -> dict[str, Any]:
         """What a score depends on: corpus, its hash, embedder, k, n and cutoff."""
-        return {"corpus": self.corpus.name, "corpus_documents": len(self.corpus),
-                "corpus_sha256": self.corpus.content_hash, "embedder": self.embedder,
-                "neighbours": self.k, "ngram": self.n,
-                "cutoff": None if self.cutoff is None else str(self.cutoff)}
+        return {
+            "corpus": self.corpus.name,
+            "corpus_documents": len(self.corpus),
+            "corpus_sha256": self.corpus.content_hash,
+            "embedder": self.embedder,
+            "neighbours": self.k,
+            "ngram": self.n,
+            "cutoff": None if self.cutoff is None else str(self.cutoff),
+        }
 
     def score(self, idea: Idea, judge: str) -> MetricScore:
         """The idea's novelty score under `judge` (memoised per idea id and text)."""
         if judge not in METRIC_JUDGES:
-            raise ValueError(f"unknown metric judge {judge!r}: use one of {', '.join(METRIC_JUDGES)}")
+            raise ValueError(
+                f"unknown metric judge {judge!r}: use one of {', '.join(METRIC_JUDGES)}"
+            )
         key = (judge, idea.idea_id, idea.text)
         if key not in self._memo:
             self._memo[key] = self._score(idea, judge)
         return self._memo[key]
 
     def _score(self, idea: Idea, judge: str) -> MetricScore:
-        sims = cosine_rows(self.retriever.vectors.matrix, self.retriever.vectors.encode([idea.text]))
+        sims = cosine_rows(
+            self.retriever.vectors.matrix, self.retriever.vectors.encode([idea.text])
+        )
         result = self.retriever.rank(sims, self.k, self.cutoff, Exclusion.for_idea(idea))
         if not result.hits:
-            raise ValueError(f"idea {idea.idea_id!r}: no prior work left in corpus {self.corpus.name!r} "
-                             f"after the cutoff and target exclusion")
+            raise ValueError(
+                f"idea {idea.idea_id!r}: no prior work left in corpus {self.corpus.name!r} "
+                f"after the cutoff and target exclusion"
+            )
         cos = [h.score for h in result.hits]
         neighbours = [{"id": h.doc.doc_id, "cosine": round(h.score, 6)} for h in result.hits]
         if judge == "metric_embedding":
@@ -201,14 +223,22 @@ def fit_threshold(scores: Sequence[float], gold: Sequence[str]) -> tuple[float, 
     if not scores:
         raise ValueError("cannot fit a threshold on an empty fit split")
     values = sorted(set(float(s) for s in scores))
-    cuts = [values[0] - 1e-9] + [(x + y) / 2 for x, y in zip(values, values[1:], strict=False)] + [values[-1] + 1e-9]
+    cuts = (
+        [values[0] - 1e-9]
+        + [(x + y) / 2 for x, y in zip(values, values[1:], strict=False)]
+        + [values[-1] + 1e-9]
+    )
     median = float(np.median(scores))
     best: tuple[float, float] | None = None
     for cut in cuts:
         verdicts = [point_verdict(s, cut) for s in scores]
         f1 = float(POINTWISE["macro_f1"](pointwise_outcomes(verdicts, gold)))
         f1 = -1.0 if math.isnan(f1) else f1
-        if best is None or f1 > best[1] + 1e-12 or (abs(f1 - best[1]) <= 1e-12 and abs(cut - median) < abs(best[0] - median)):
+        if (
+            best is None
+            or f1 > best[1] + 1e-12
+            or (abs(f1 - best[1]) <= 1e-12 and abs(cut - median) < abs(best[0] - median))
+        ):
             best = (cut, f1)
     assert best is not None
     return best
@@ -227,8 +257,12 @@ class FitSplit:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record for task and call metadata (ids only for item splits)."""
-        out: dict[str, Any] = {"by": self.by, "seed": self.seed, "n_fit": len(self.fit_ids),
-                               "n_scored": len(self.scored_ids)}
+        out: dict[str, Any] = {
+            "by": self.by,
+            "seed": self.seed,
+            "n_fit": len(self.fit_ids),
+            "n_scored": len(self.scored_ids),
+        }
         if self.by == "area":
             out.update(fit_areas=list(self.fit_areas), scored_areas=list(self.scored_areas))
         else:
@@ -241,7 +275,9 @@ def split_items(items: Sequence[Item], seed: int = DEFAULT_FIT_SEED, by: str = "
     if by not in FIT_BY:
         raise TaskOptionError(f"fit split must be one of {', '.join(FIT_BY)}, got {by!r}")
     if len(items) < 2:
-        raise ValueError(f"need at least 2 items to split into fit and scored parts, got {len(items)}")
+        raise ValueError(
+            f"need at least 2 items to split into fit and scored parts, got {len(items)}"
+        )
     areas = sorted({i.area for i in items})
     if by == "auto":
         by = "area" if len(areas) >= 2 else "item"
@@ -254,12 +290,23 @@ def split_items(items: Sequence[Item], seed: int = DEFAULT_FIT_SEED, by: str = "
         fit_areas = set(shuffled[: len(shuffled) // 2])
         fit = tuple(i.item_id for i in items if i.area in fit_areas)
         scored = tuple(i.item_id for i in items if i.area not in fit_areas)
-        return FitSplit("area", seed, fit, scored, tuple(sorted(fit_areas)), tuple(sorted(set(areas) - fit_areas)))
+        return FitSplit(
+            "area",
+            seed,
+            fit,
+            scored,
+            tuple(sorted(fit_areas)),
+            tuple(sorted(set(areas) - fit_areas)),
+        )
     ids = sorted(i.item_id for i in items)
     rng.shuffle(ids)
     fit_set = set(ids[: len(ids) // 2])
-    return FitSplit("item", seed, tuple(i.item_id for i in items if i.item_id in fit_set),
-                    tuple(i.item_id for i in items if i.item_id not in fit_set))
+    return FitSplit(
+        "item",
+        seed,
+        tuple(i.item_id for i in items if i.item_id in fit_set),
+        tuple(i.item_id for i in items if i.item_id not in fit_set),
+    )
 
 
 @dataclass(frozen=True)
@@ -277,12 +324,20 @@ class FittedRule:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
-        return {"kind": self.kind, "judge": self.judge, self.parameter: self.value,
-                "fit_objective": self.fit_objective, "fit_value": self.fit_value,
-                "split": self.split.to_dict(), "prior_work": self.prior}
+        return {
+            "kind": self.kind,
+            "judge": self.judge,
+            self.parameter: self.value,
+            "fit_objective": self.fit_objective,
+            "fit_value": self.fit_value,
+            "split": self.split.to_dict(),
+            "prior_work": self.prior,
+        }
 
 
-def fit_rule(kind: str, judge: str, items: Sequence[Item], prior: PriorWork, split: FitSplit) -> FittedRule:
+def fit_rule(
+    kind: str, judge: str, items: Sequence[Item], prior: PriorWork, split: FitSplit
+) -> FittedRule:
     """Fit the pairwise tolerance or pointwise threshold on the split's fit items only."""
     fit_set = set(split.fit_ids)
     fit_items = [i for i in items if i.item_id in fit_set]
@@ -290,9 +345,13 @@ def fit_rule(kind: str, judge: str, items: Sequence[Item], prior: PriorWork, spl
         raise ValueError("the fit split is empty: nothing to fit the verdict rule on")
     if kind == "pairwise":
         pairs = [i for i in fit_items if isinstance(i, PairItem)]
-        diffs = [prior.score(p.idea_a, judge).value - prior.score(p.idea_b, judge).value for p in pairs]
+        diffs = [
+            prior.score(p.idea_a, judge).value - prior.score(p.idea_b, judge).value for p in pairs
+        ]
         tol, soft = fit_tolerance(diffs, [p.gold for p in pairs])
-        return FittedRule(kind, judge, "tolerance", tol, "soft_accuracy", soft, split, prior.describe())
+        return FittedRule(
+            kind, judge, "tolerance", tol, "soft_accuracy", soft, split, prior.describe()
+        )
     points = [i for i in fit_items if isinstance(i, PointItem)]
     scores = [prior.score(p.idea, judge).value for p in points]
     thr, f1 = fit_threshold(scores, [p.gold for p in points])
@@ -304,16 +363,24 @@ def fit_rule(kind: str, judge: str, items: Sequence[Item], prior: PriorWork, spl
 
 def judge_item(item: Item, rule: FittedRule, prior: PriorWork) -> CallRecord:
     """One metric 'call': scores, the rule's verdict, and a JSON raw record of how it was reached."""
-    raw: dict[str, Any] = {"judge": rule.judge, "embedder": prior.embedder, rule.parameter: rule.value}
+    raw: dict[str, Any] = {
+        "judge": rule.judge,
+        "embedder": prior.embedder,
+        rule.parameter: rule.value,
+    }
     if isinstance(item, PairItem):
         sa, sb = prior.score(item.idea_a, rule.judge), prior.score(item.idea_b, rule.judge)
         verdict = pair_verdict(sa.value, sb.value, rule.value)
-        raw.update(score_a=sa.to_dict(), score_b=sb.to_dict(), difference=round(sa.value - sb.value, 6))
+        raw.update(
+            score_a=sa.to_dict(), score_b=sb.to_dict(), difference=round(sa.value - sb.value, 6)
+        )
     else:
         s = prior.score(item.idea, rule.judge)
         verdict = point_verdict(s.value, rule.value)
         raw.update(score=s.to_dict())
-    return CallRecord("single", verdict, verdict, json.dumps(raw, sort_keys=True), "strict", 0, None)
+    return CallRecord(
+        "single", verdict, verdict, json.dumps(raw, sort_keys=True), "strict", 0, None
+    )
 
 
 @solver
@@ -323,17 +390,30 @@ def metric_novelty_judge(rule: FittedRule, prior: PriorWork) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         item = sample_item(state.metadata, state.sample_id)
         if item.item_id in set(rule.split.fit_ids):
-            raise ValueError(f"sample {state.sample_id!r} belongs to the fit split and must not be scored")
+            raise ValueError(
+                f"sample {state.sample_id!r} belongs to the fit split and must not be scored"
+            )
         record = judge_item(item, rule, prior)
-        leave_records(state, [record.to_dict()], METRIC_PROMPT, ["single"], 1, answer=record.verdict)
+        leave_records(
+            state, [record.to_dict()], METRIC_PROMPT, ["single"], 1, answer=record.verdict
+        )
         return state
 
     return solve
 
 
-def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BUNDLED_CORPUS,
-               embedder: str = "auto", cutoff: Cutoff = None, neighbours: int = DEFAULT_NEIGHBOURS,
-               fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto") -> tuple[FittedRule, PriorWork]:
+def build_rule(
+    kind: str,
+    judge: str,
+    items: Sequence[Item],
+    *,
+    corpus: str = BUNDLED_CORPUS,
+    embedder: str = "auto",
+    cutoff: Cutoff = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+) -> tuple[FittedRule, PriorWork]:
     """Load the corpus, split the items, and fit the judge's verdict rule on the fit split."""
     if judge not in METRIC_JUDGES:
         raise ValueError(f"unknown metric judge {judge!r}: use one of {', '.join(METRIC_JUDGES)}")
@@ -345,35 +425,99 @@ def build_rule(kind: str, judge: str, items: Sequence[Item], *, corpus: str = BU
 # ---- Inspect tasks -----------------------------------------------------------------------------
 
 
-def fitted_rule_task(kind: str, judge: str, dataset: str, rule: Any, prior: Any, *,
-                     idea_format: str, probe: str | None, seed: int, resamples: int) -> Task:
+def fitted_rule_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    rule: Any,
+    prior: Any,
+    *,
+    idea_format: str,
+    probe: str | None,
+    seed: int,
+    resamples: int,
+) -> Task:
     """The Inspect Task scoring only the unfitted split of a set with a fitted score-to-verdict rule."""
-    return judge_task(kind, judge, dataset, metric_novelty_judge(rule, prior), idea_format=idea_format, probe=probe,
-                      seed=seed, resamples=resamples, metadata={"metric_rule": rule.to_dict()},
-                      scored=set(rule.split.scored_ids))
+    return judge_task(
+        kind,
+        judge,
+        dataset,
+        metric_novelty_judge(rule, prior),
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        metadata={"metric_rule": rule.to_dict()},
+        scored=set(rule.split.scored_ids),
+    )
 
 
-def metric_task_from_options(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract",
-                             probe: str | None = None, seed: int = DEFAULT_FIT_SEED, resamples: int | None = None,
-                             **options: Any) -> Task:
+def metric_task_from_options(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+    **options: Any,
+) -> Task:
     """Catalog factory for `-T judge=metric_*` (`retrieval_corpus` applies)."""
     corpus = options.get("retrieval_corpus")
-    return metric_task(kind, judge, dataset, idea_format=idea_format, probe=probe, seed=seed, resamples=resamples,
-                       corpus=corpus)
+    return metric_task(
+        kind,
+        judge,
+        dataset,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+        corpus=corpus,
+    )
 
 
-def metric_task(kind: str, judge: str, dataset: str, *, idea_format: str = "abstract", corpus: str | None = None,
-                embedder: str | None = None, cutoff: str | None = None, neighbours: int = DEFAULT_NEIGHBOURS,
-                fit_seed: int = DEFAULT_FIT_SEED, fit_by: str = "auto", probe: str | None = None,
-                seed: int = DEFAULT_FIT_SEED, resamples: int | None = None) -> Task:
+def metric_task(
+    kind: str,
+    judge: str,
+    dataset: str,
+    *,
+    idea_format: str = "abstract",
+    corpus: str | None = None,
+    embedder: str | None = None,
+    cutoff: str | None = None,
+    neighbours: int = DEFAULT_NEIGHBOURS,
+    fit_seed: int = DEFAULT_FIT_SEED,
+    fit_by: str = "auto",
+    probe: str | None = None,
+    seed: int = DEFAULT_FIT_SEED,
+    resamples: int | None = None,
+) -> Task:
     """An Inspect Task judging the scored split of `dataset` with a fitted metric judge (`--model none`)."""
     if kind not in ("pairwise", "pointwise"):
         raise ValueError(f"kind must be pairwise or pointwise, got {kind!r}")
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     located = locate_dataset(dataset)
     items = load_items(located, kind, idea_format)
-    rule, prior = build_rule(kind, judge, items, corpus=corpus or DEFAULT_CORPUS, embedder=embedder or DEFAULT_EMBEDDER,
-                             cutoff=cutoff,
-                             neighbours=neighbours, fit_seed=fit_seed, fit_by=fit_by)
-    return fitted_rule_task(kind, judge, dataset, rule, prior, idea_format=idea_format, probe=probe,
-                            seed=seed, resamples=resamples)
+    rule, prior = build_rule(
+        kind,
+        judge,
+        items,
+        corpus=corpus or DEFAULT_CORPUS,
+        embedder=embedder or DEFAULT_EMBEDDER,
+        cutoff=cutoff,
+        neighbours=neighbours,
+        fit_seed=fit_seed,
+        fit_by=fit_by,
+    )
+    return fitted_rule_task(
+        kind,
+        judge,
+        dataset,
+        rule,
+        prior,
+        idea_format=idea_format,
+        probe=probe,
+        seed=seed,
+        resamples=resamples,
+    )

@@ -25,9 +25,14 @@ from judgeaudit.mine.staging import set_lock
 def _check_model_options(args: Any) -> None:
     """ValueError naming the option for a model option no run could use."""
     if not args.model.strip("/ ") or args.model.endswith("/"):
-        raise ValueError(f"--model {args.model!r}: not a model id (e.g. litellm/openai/gpt-4o-mini)")
-    for option, value in (("--max-tokens", args.max_tokens), ("--attempts", args.attempts),
-                          ("--max-connections", args.max_connections)):
+        raise ValueError(
+            f"--model {args.model!r}: not a model id (e.g. litellm/openai/gpt-4o-mini)"
+        )
+    for option, value in (
+        ("--max-tokens", args.max_tokens),
+        ("--attempts", args.attempts),
+        ("--max-connections", args.max_connections),
+    ):
         if value < 1:
             raise ValueError(f"{option} must be >= 1 (got {value})")
     if args.temperature < 0:
@@ -44,9 +49,16 @@ def _cached_model(args: Any, action: str) -> CachedModel:
         if not sep:
             raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
         model_args[key] = value
-    return CachedModel(model=args.model, cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
-                       max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
-                       attempts=max(1, args.attempts), max_connections=args.max_connections, model_args=model_args)
+    return CachedModel(
+        model=args.model,
+        cache_dir=Path(args.cache or f".cache/judgeaudit/mining-llm/{action}"),
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        seed=args.seed,
+        attempts=max(1, args.attempts),
+        max_connections=args.max_connections,
+        model_args=model_args,
+    )
 
 
 def handle_generate(args: Any) -> int:
@@ -73,19 +85,40 @@ def _generate(args: Any) -> int:
         return 2
     set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
     with set_lock(set_dir, "--out"):  # a second run into this set waits for this one (or refuses)
-        gs = build_generated(pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress)
+        gs = build_generated(
+            pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress
+        )
         if not gs.pairs:
-            print(f"error: no pair could be generated ({gs.counts}); nothing written",
-                  file=sys.stderr)
+            print(
+                f"error: no pair could be generated ({gs.counts}); nothing written", file=sys.stderr
+            )
             return 1
-        command = generate_command(args.model, args.dataset, args.out, args.seed, args.limit, args.max_tokens,
-                                   args.temperature, model.attempts)
-        write_generated(gs, set_dir, model, source_name=args.dataset, source_path=source_path, command=command,
-                        seed=args.seed, limit=args.limit)
+        command = generate_command(
+            args.model,
+            args.dataset,
+            args.out,
+            args.seed,
+            args.limit,
+            args.max_tokens,
+            args.temperature,
+            model.attempts,
+        )
+        write_generated(
+            gs,
+            set_dir,
+            model,
+            source_name=args.dataset,
+            source_path=source_path,
+            command=command,
+            seed=args.seed,
+            limit=args.limit,
+        )
     c = gs.counts
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
-    print(f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
-          f"{c['bad_attempts_by_reason']}")
+    print(
+        f"pairs: {c['pairs_written']} written, {c['pairs_skipped']} left out; bad attempts: "
+        f"{c['bad_attempts_by_reason']}"
+    )
     print(f"wrote {set_dir}/pairwise.jsonl, pointwise.jsonl, manifest.json, README.md")
     return 0
 
@@ -96,17 +129,28 @@ def _plan(args: Any) -> int:
         model = _cached_model(args, "plan")
         if args.structured:
             model.response_schema = PLAN_SCHEMA
-        command = plan_command(args.model, args.dataset, args.seed, args.max_tokens, args.temperature, model.attempts,
-                               args.structured)
+        command = plan_command(
+            args.model,
+            args.dataset,
+            args.seed,
+            args.max_tokens,
+            args.temperature,
+            model.attempts,
+            args.structured,
+        )
         set_dir = Path(args.dataset)
-        with set_lock(set_dir, "--dataset") if set_dir.is_dir() else nullcontext():  # a missing set: rewrite_set says so
+        with (
+            set_lock(set_dir, "--dataset") if set_dir.is_dir() else nullcontext()
+        ):  # a missing set: rewrite_set says so
             result = rewrite_set(set_dir, model, command=command, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, ContractError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
-    print(f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "
-          f"items left out: {result.skipped_items}")
+    print(
+        f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "
+        f"items left out: {result.skipped_items}"
+    )
     if result.failed_ideas:
         print(failure_summary(result.failed_ideas, result.counts["requested"]))
         for idea_id, reasons in result.failed_ideas.items():

@@ -44,13 +44,17 @@ MIN_MECHANISM_WORDS = 8
 KINDS: tuple[Kind, ...] = ("pairwise", "pointwise")
 _RESERVED = ("manifest_version", "name", "judgeaudit_version", "build_command", "source", "files")
 
-_FIELDS = re.compile(r"^\s*(?:purpose\s*:)?\s*(?P<purpose>.+?)\s*\bmechanism\s*:\s*(?P<mechanism>.+)$", re.I | re.S)
+_FIELDS = re.compile(
+    r"^\s*(?:purpose\s*:)?\s*(?P<purpose>.+?)\s*\bmechanism\s*:\s*(?P<mechanism>.+)$", re.I | re.S
+)
 
 
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"purpose": {"type": "string", "minLength": 30, "maxLength": 240},
-                   "mechanism": {"type": "string", "minLength": 40, "maxLength": 360}},
+    "properties": {
+        "purpose": {"type": "string", "minLength": 30, "maxLength": 240},
+        "mechanism": {"type": "string", "minLength": 40, "maxLength": 360},
+    },
     "required": ["purpose", "mechanism"],
     "additionalProperties": False,
 }
@@ -63,10 +67,12 @@ def _json_plan(raw: str) -> tuple[str, str] | None:
     if start < 0 or end <= start:
         return None
     try:
-        obj = json.loads(raw[start:end + 1])
+        obj = json.loads(raw[start : end + 1])
     except json.JSONDecodeError:
         return None
-    if not isinstance(obj, dict) or not all(isinstance(obj.get(k), str) for k in ("purpose", "mechanism")):
+    if not isinstance(obj, dict) or not all(
+        isinstance(obj.get(k), str) for k in ("purpose", "mechanism")
+    ):
         return None
     purpose, mechanism = (" ".join(str(obj[k]).split()) for k in ("purpose", "mechanism"))
     return (purpose, mechanism) if purpose and mechanism else None
@@ -98,9 +104,11 @@ def _plan_validator(source: str, instructions: str) -> Validator:
             first = bad_reason(raw, source, 1, instructions)
             return first or "no purpose and mechanism fields", raw
         purpose, mechanism = fields
-        reason = (bad_reason(purpose, source, MIN_PURPOSE_WORDS, instructions) or
-                  bad_reason(mechanism, source, MIN_MECHANISM_WORDS, instructions))
+        reason = bad_reason(purpose, source, MIN_PURPOSE_WORDS, instructions) or bad_reason(
+            mechanism, source, MIN_MECHANISM_WORDS, instructions
+        )
         return reason, plan_text(purpose, mechanism)
+
     return check
 
 
@@ -111,7 +119,9 @@ def failure_summary(failed: dict[str, str], requested: int) -> str:
     errors = Counter(r for r in failed.values() if r.startswith(MODEL_ERROR))
     checks = Counter(r.split(", ")[-1] for r in failed.values() if not r.startswith(MODEL_ERROR))
     parts = [f"{n} {reason}" for reason, n in sorted(errors.items())]
-    parts += [f"{n} output failed the plan check ({reason})" for reason, n in sorted(checks.items())]
+    parts += [
+        f"{n} output failed the plan check ({reason})" for reason, n in sorted(checks.items())
+    ]
     return f"{len(failed)} of {requested} ideas not rewritten: " + ", ".join(parts)
 
 
@@ -137,20 +147,46 @@ class PlanResult:
     counts: dict[str, Any]
 
 
-def plan_command(model: str, dataset: str, seed: int, max_tokens: int, temperature: float, attempts: int,
-                 structured: bool = False) -> str:
+def plan_command(
+    model: str,
+    dataset: str,
+    seed: int,
+    max_tokens: int,
+    temperature: float,
+    attempts: int,
+    structured: bool = False,
+) -> str:
     """The canonical command line of a plan rewrite (no cache paths, no secrets)."""
-    parts = ["judgeaudit", "mine", "plan", "--model", model, "--dataset", dataset, "--seed", str(seed),
-             "--max-tokens", str(max_tokens), "--temperature", str(temperature), "--attempts", str(attempts)]
+    parts = [
+        "judgeaudit",
+        "mine",
+        "plan",
+        "--model",
+        model,
+        "--dataset",
+        dataset,
+        "--seed",
+        str(seed),
+        "--max-tokens",
+        str(max_tokens),
+        "--temperature",
+        str(temperature),
+        "--attempts",
+        str(attempts),
+    ]
     if structured:
         parts.append("--structured")
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bool = True) -> PlanResult:
+def rewrite_set(
+    set_dir: Path, model: CachedModel, *, command: str, progress: bool = True
+) -> PlanResult:
     """Rewrite the set's abstract files into `_plan` files and update its manifest and card."""
     set_dir = Path(set_dir)
-    sources = {kind: set_dir / f"{kind}.jsonl" for kind in KINDS if (set_dir / f"{kind}.jsonl").is_file()}
+    sources = {
+        kind: set_dir / f"{kind}.jsonl" for kind in KINDS if (set_dir / f"{kind}.jsonl").is_file()
+    }
     if not sources:
         raise FileNotFoundError(f"{set_dir}: no pairwise.jsonl or pointwise.jsonl to rewrite")
     items = {kind: read_items(path, kind) for kind, path in sources.items()}
@@ -159,14 +195,26 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
         for item in its:
             for idea in item_ideas(item):
                 if idea.format != "abstract":
-                    raise ValueError(f"{sources[kind]}: idea {idea.idea_id!r} is already format {idea.format!r}; "
-                                     "plans are made from abstract files")
+                    raise ValueError(
+                        f"{sources[kind]}: idea {idea.idea_id!r} is already format {idea.format!r}; "
+                        "plans are made from abstract files"
+                    )
                 ideas.setdefault(idea.idea_id, idea)
     template = read_prompt(PLAN_PROMPT)
-    instructions = template.replace("{idea}", " ")  # echoing these is a copy; quoting the idea is not
-    requests = [Request(i, template.rstrip().replace("{idea}", idea.text), _plan_validator(idea.text, instructions))
-                for i, idea in sorted(ideas.items())]
-    outcomes: dict[str, Outcome] = model.run(requests, progress=progress, desc=f"plans by {model.model}")
+    instructions = template.replace(
+        "{idea}", " "
+    )  # echoing these is a copy; quoting the idea is not
+    requests = [
+        Request(
+            i,
+            template.rstrip().replace("{idea}", idea.text),
+            _plan_validator(idea.text, instructions),
+        )
+        for i, idea in sorted(ideas.items())
+    ]
+    outcomes: dict[str, Outcome] = model.run(
+        requests, progress=progress, desc=f"plans by {model.model}"
+    )
     plans = {key: o.text for key, o in outcomes.items() if o.text is not None}
     failed = {key: ", ".join(o.failures) for key, o in sorted(outcomes.items()) if o.text is None}
     written: dict[str, int] = {}
@@ -176,18 +224,32 @@ def rewrite_set(set_dir: Path, model: CachedModel, *, command: str, progress: bo
         kept = [c for c in (_as_plan(item, plans) for item in its) if c is not None]
         skipped[f"{kind}_plan.jsonl"] = len(its) - len(kept)
         if not kept:
-            raise ValueError(f"{set_dir}: no {kind} item could be rewritten, nothing written; "
-                             f"{failure_summary(failed, len(outcomes))}")
+            raise ValueError(
+                f"{set_dir}: no {kind} item could be rewritten, nothing written; "
+                f"{failure_summary(failed, len(outcomes))}"
+            )
         converted_by_kind[kind] = kept
     counts = failure_counts(outcomes)
-    info = {"model": model.model, "prompt": f"prompts/{PLAN_PROMPT}",
-            "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(), "seed": model.seed,
-            "max_tokens": model.max_tokens, "temperature": model.temperature, "attempts": model.attempts,
-            "structured": model.response_schema is not None, "command": command, "ideas": counts, "items_written": written, "items_left_out": skipped,
-            "failed_ideas": failed}
+    info = {
+        "model": model.model,
+        "prompt": f"prompts/{PLAN_PROMPT}",
+        "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(),
+        "seed": model.seed,
+        "max_tokens": model.max_tokens,
+        "temperature": model.temperature,
+        "attempts": model.attempts,
+        "structured": model.response_schema is not None,
+        "command": command,
+        "ideas": counts,
+        "items_written": written,
+        "items_left_out": skipped,
+        "failed_ideas": failed,
+    }
     with staged_dir(set_dir, copy_existing=True) as staging:  # the set is replaced as a whole
         for plan_kind, kept in converted_by_kind.items():
-            written[f"{plan_kind}_plan.jsonl"] = write_items(staging / f"{plan_kind}_plan.jsonl", kept)
+            written[f"{plan_kind}_plan.jsonl"] = write_items(
+                staging / f"{plan_kind}_plan.jsonl", kept
+            )
         _update_manifest(staging, info, set_dir.name)
         _update_card(staging, info)
     return PlanResult(written, skipped, failed, counts)
@@ -197,17 +259,21 @@ def _update_manifest(set_dir: Path, info: dict[str, Any], name: str) -> None:
     old = read_manifest(set_dir)
     extra = {k: v for k, v in old.items() if k not in _RESERVED}
     extra["plan"] = info
-    write_manifest(set_dir, source=old["source"], command=old["build_command"], extra=extra, name=name)
+    write_manifest(
+        set_dir, source=old["source"], command=old["build_command"], extra=extra, name=name
+    )
 
 
 def _plan_section(info: dict[str, Any]) -> str:
     c = info["ideas"]
-    return (f"`*_plan.jsonl` hold the same items (ids, positions, gold) with every idea rewritten by "
-            f"`{info['model']}` into two fields, purpose and mechanism (prompt `{info['prompt']}`), for the "
-            f"idea-format ablation. Ideas keep their id, label, source and generator. {c['succeeded']} of "
-            f"{c['requested']} ideas rewritten, {c['failed']} failed after {info['attempts']} attempts; items "
-            f"left out per file: {info['items_left_out']} (ids in the manifest, `plan.failed_ideas`).\n\n"
-            f"```\n{info['command']}\n```\n")
+    return (
+        f"`*_plan.jsonl` hold the same items (ids, positions, gold) with every idea rewritten by "
+        f"`{info['model']}` into two fields, purpose and mechanism (prompt `{info['prompt']}`), for the "
+        f"idea-format ablation. Ideas keep their id, label, source and generator. {c['succeeded']} of "
+        f"{c['requested']} ideas rewritten, {c['failed']} failed after {info['attempts']} attempts; items "
+        f"left out per file: {info['items_left_out']} (ids in the manifest, `plan.failed_ideas`).\n\n"
+        f"```\n{info['command']}\n```\n"
+    )
 
 
 def _update_card(set_dir: Path, info: dict[str, Any]) -> None:
@@ -215,13 +281,19 @@ def _update_card(set_dir: Path, info: dict[str, Any]) -> None:
     if not path.is_file():
         return
     old = read_card_header(path)
-    header = card_header(set_dir, pretty_name=str(old.get("pretty_name", set_dir.name)),
-                         license=str(old.get("license", "cc-by-4.0")), tags=tuple(old.get("tags") or ()))
+    header = card_header(
+        set_dir,
+        pretty_name=str(old.get("pretty_name", set_dir.name)),
+        license=str(old.get("license", "cc-by-4.0")),
+        tags=tuple(old.get("tags") or ()),
+    )
     text = path.read_text(encoding="utf-8")
-    body = text[text.find("\n---\n", 4) + 5:]
+    body = text[text.find("\n---\n", 4) + 5 :]
     body = _set_section(body, "Files", _files_table(set_dir))
     body = _set_section(body, "Plan format", _plan_section(info)).rstrip("\n") + "\n"
-    atomic_write_text(path, "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n" + body)
+    atomic_write_text(
+        path, "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n" + body
+    )
 
 
 def _set_section(body: str, title: str, content: str) -> str:

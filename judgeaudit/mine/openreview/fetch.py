@@ -59,7 +59,6 @@ class InjectedCrash(RuntimeError):
     """Raised by ``crash_after`` to simulate a killed process (tests only)."""
 
 
-
 @dataclass
 class FetchSummary:
     """What a fetch did: cache contents and this run's request counts."""
@@ -282,7 +281,11 @@ def _describe(query: dict[str, Any]) -> str:
 
 
 def _summary(
-    cache: ShardWriter, venue_id: str, session: Session | None, resumed_from: int | None, started: float
+    cache: ShardWriter,
+    venue_id: str,
+    session: Session | None,
+    resumed_from: int | None,
+    started: float,
 ) -> FetchSummary:
     """The summary of `cache` with this run's request counts (none without a session)."""
     counts = cache.state["counts"]

@@ -56,7 +56,6 @@ class FetchError(RuntimeError):
         self.status = status
 
 
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """How transient request failures are retried (tenacity) and timed out."""
@@ -68,8 +67,6 @@ class RetryPolicy:
     max_retry_after: float = 600.0
     timeout: float = 180.0
     sleep: Callable[[float], None] = time.sleep
-
-
 
 
 class _Transient(Exception):
@@ -249,8 +246,6 @@ class Session:
         )
 
 
-
-
 def env_secrets() -> list[str]:
     """The credential values in the environment (to scrub from messages), empty ones left out."""
     return [s for s in (os.environ.get(ENV_PASSWORD), os.environ.get(ENV_USERNAME)) if s]
@@ -268,4 +263,3 @@ def make_client(baseurl: str, session: Session) -> Any:
         "POST /login (credentials from OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD)",
         lambda: OpenReviewClient(baseurl=baseurl, username=username, password=password),
     )
-

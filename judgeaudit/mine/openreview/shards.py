@@ -324,9 +324,13 @@ def cache_files(cache_dir: str | Path) -> list[Path]:
     """The cache's regular note files in name order; CacheError naming the directory if there are none."""
     files, others = _shards(cache_dir)
     if not files:
-        extra = f" ({len(others)} entries named like shards are not regular files)" if others else ""
-        raise CacheError(f"no {SHARD_GLOB} files in {Path(cache_dir)}{extra}: not a raw OpenReview cache "
-                         "(fetch first, or check --source)")
+        extra = (
+            f" ({len(others)} entries named like shards are not regular files)" if others else ""
+        )
+        raise CacheError(
+            f"no {SHARD_GLOB} files in {Path(cache_dir)}{extra}: not a raw OpenReview cache "
+            "(fetch first, or check --source)"
+        )
     return files
 
 
@@ -340,7 +344,9 @@ def cache_hash(cache_dir: str | Path) -> str:
                 for chunk in iter(lambda: fh.read(1 << 20), b""):
                     h.update(chunk)
         except OSError as exc:
-            raise CacheError(f"raw cache shard {path} cannot be read ({type(exc).__name__}: {exc.strerror or exc})") from exc
+            raise CacheError(
+                f"raw cache shard {path} cannot be read ({type(exc).__name__}: {exc.strerror or exc})"
+            ) from exc
     return h.hexdigest()
 
 
@@ -354,8 +360,12 @@ def _raw_lines(path: Path, summary: RunSummary | None) -> Iterator[tuple[int, by
                 yield number, raw
     except (EOFError, OSError, zlib.error) as exc:
         if summary is not None:
-            summary.skip(STAGE, f"unreadable rest of gzip file ({type(exc).__name__})",
-                         f"{path.name}:{number + 1}", lines=0)
+            summary.skip(
+                STAGE,
+                f"unreadable rest of gzip file ({type(exc).__name__})",
+                f"{path.name}:{number + 1}",
+                lines=0,
+            )
 
 
 MAX_FAST_BRACKETS = 512
@@ -382,7 +392,9 @@ def _decode(raw: bytes) -> tuple[dict[str, Any] | None, str]:
         return None, "line is not valid UTF-8"
     except RecursionError:
         return None, "JSON nested too deeply"
-    except ValueError as exc:  # JSONDecodeError, or an integer with more digits than Python converts
+    except (
+        ValueError
+    ) as exc:  # JSONDecodeError, or an integer with more digits than Python converts
         if not raw.endswith(b"\n"):
             return None, "truncated line (no newline, JSON ends early)"
         if isinstance(exc, json.JSONDecodeError):

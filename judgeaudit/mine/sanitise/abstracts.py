@@ -8,7 +8,9 @@ import re
 # Abstract sentences end at . ! ? followed by a space and an upper-case letter/digit/bracket, or (a missing
 # space: "efficiently.On the ...") by a capitalised word right after a lower-case word.
 _ABSTRACT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"“])|(?<=[a-z]{3}[.!?])(?=[A-Z][a-z])")
-_ABBREV_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp)\.$", re.IGNORECASE)
+_ABBREV_END = re.compile(
+    r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp)\.$", re.IGNORECASE
+)
 _HYPHEN_BREAK = re.compile(r"(\w)-\n([a-z])")
 
 
@@ -36,10 +38,10 @@ def _split_paragraphs(text: str) -> tuple[tuple[int, str], ...]:
         paragraph = paragraph.strip()
         start = 0
         for m in _ABSTRACT_BOUNDARY.finditer(paragraph):
-            if _ABBREV_END.search(paragraph[start:m.start()]):
+            if _ABBREV_END.search(paragraph[start : m.start()]):
                 continue
-            if paragraph[start:m.start()].strip():
-                out.append((number, paragraph[start:m.start()].strip()))
+            if paragraph[start : m.start()].strip():
+                out.append((number, paragraph[start : m.start()].strip()))
             start = m.end()
         if paragraph[start:].strip():
             out.append((number, paragraph[start:].strip()))

@@ -106,29 +106,55 @@ _RULE_TEXT: dict[str, list[str]] = {
     ],
 }
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile("|".join(f"(?:{alt})" for alt in alts), re.IGNORECASE)) for name, alts in _RULE_TEXT.items())
+    (name, re.compile("|".join(f"(?:{alt})" for alt in alts), re.IGNORECASE))
+    for name, alts in _RULE_TEXT.items()
+)
 
 
 # A number with a unit of gain is only a result next to a result word ("up to 40% of congestion
 # is caused by ..." is motivation); "our contributions are twofold" is no gain at all.
-_RESULT_WORD = re.compile(r"\b(?:we|our|ours|achiev\w*|improv\w*|outperform\w*|reduc\w*|boost\w*|gains?|speed\w*|accura\w*|surpass\w*|increas\w*|decreas\w*|lower\w*|higher|better|fewer|faster|slower|more|less|cost\w*|sav\w+|cuts?|yield\w*|attain\w*|reach\w*|succe\w+|solv\w*|wins?)\b", re.IGNORECASE)
-_NOT_A_GAIN = re.compile(r"\b(?:contributions?|goals?|aims?|objectives?|purposes?|benefits?|advantages?|challenges?|problems?|issues?|questions?|motivations?)\s+(?:\w+\s+)?(?:is|are)\s+(?:two|three|four|five)-?fold\b", re.IGNORECASE)
+_RESULT_WORD = re.compile(
+    r"\b(?:we|our|ours|achiev\w*|improv\w*|outperform\w*|reduc\w*|boost\w*|gains?|speed\w*|accura\w*|surpass\w*|increas\w*|decreas\w*|lower\w*|higher|better|fewer|faster|slower|more|less|cost\w*|sav\w+|cuts?|yield\w*|attain\w*|reach\w*|succe\w+|solv\w*|wins?)\b",
+    re.IGNORECASE,
+)
+_NOT_A_GAIN = re.compile(
+    r"\b(?:contributions?|goals?|aims?|objectives?|purposes?|benefits?|advantages?|challenges?|problems?|issues?|questions?|motivations?)\s+(?:\w+\s+)?(?:is|are)\s+(?:two|three|four|five)-?fold\b",
+    re.IGNORECASE,
+)
 
 # A number that measures a problem of existing systems ("attention accounts for more than 80% of the
 # latency", "pilot overhead consuming 11-21% of bandwidth") is motivation when the sentence is not ours.
-_PROBLEM = re.compile(r"\b(?:bottlenecks?|incur\w*|overheads?|degrad\w*|suffer\w*|unable|restrict\w*|limit(?:s|ed|ing)?|fail\w*|struggl\w*|costly|expensive|prone|hinder\w*|consum\w*|accounts? for|severe\w*)\b", re.IGNORECASE)
-_POSITIVE = re.compile(r"\b(?:achiev\w*|improv\w*|outperform\w*|boost\w*|gains?|surpass\w*|speed-?ups?|better|superior|match(?:es|ing)?)\b", re.IGNORECASE)
+_PROBLEM = re.compile(
+    r"\b(?:bottlenecks?|incur\w*|overheads?|degrad\w*|suffer\w*|unable|restrict\w*|limit(?:s|ed|ing)?|fail\w*|struggl\w*|costly|expensive|prone|hinder\w*|consum\w*|accounts? for|severe\w*)\b",
+    re.IGNORECASE,
+)
+_POSITIVE = re.compile(
+    r"\b(?:achiev\w*|improv\w*|outperform\w*|boost\w*|gains?|surpass\w*|speed-?ups?|better|superior|match(?:es|ing)?)\b",
+    re.IGNORECASE,
+)
 # Theory is kept as what is proven, rates and bounds included ("we prove ... a superior convergence
 # rate over prior works"), unless the sentence also speaks of experiments.
-_THEORY = re.compile(r"\b(?:we prove|prove[sn]? that|proofs?|theorems?|theoretical (?:analys[ie]s|guarantees?|results?|justifications?|bounds?)|theoretically (?:show|prove|guarantee|demonstrate)\w*|convergence rates?|closed[- ]form|assumptions?|regret bounds?|sample complexity|(?:lower|upper) bounds?|minimax)\b|\\mathcal\{O\}|\\Theta|Θ|\bO\(", re.IGNORECASE)
-_EMPIRICAL = re.compile(r"\b(?:experiment\w*|empiric\w*|benchmarks?|datasets?|simulations?|baselines?|outperform\w*|accuracy)\b|\d\s?(?:%|\\%|×|\\times)", re.IGNORECASE)
+_THEORY = re.compile(
+    r"\b(?:we prove|prove[sn]? that|proofs?|theorems?|theoretical (?:analys[ie]s|guarantees?|results?|justifications?|bounds?)|theoretically (?:show|prove|guarantee|demonstrate)\w*|convergence rates?|closed[- ]form|assumptions?|regret bounds?|sample complexity|(?:lower|upper) bounds?|minimax)\b|\\mathcal\{O\}|\\Theta|Θ|\bO\(",
+    re.IGNORECASE,
+)
+_EMPIRICAL = re.compile(
+    r"\b(?:experiment\w*|empiric\w*|benchmarks?|datasets?|simulations?|baselines?|outperform\w*|accuracy)\b|\d\s?(?:%|\\%|×|\\times)",
+    re.IGNORECASE,
+)
 
 # Background: a sentence about other work or the field, not this work's results. It says nothing of
 # "we/our/the proposed", and it speaks of prior work ("existing methods", "current practices"), in the
 # perfect tense of the literature ("has been shown", "have emerged as"), of recent work, or it states
 # a limitation against a contrast ("LLMs achieve state-of-the-art performance but are costly").
-_PRIOR_WORK = re.compile(r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions|practices|pipelines|benchmarks|evaluations|frameworks|studies|protocols|metrics|datasets|paradigms|strategies|tools)\b", re.IGNORECASE)
-_OURS = re.compile(r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|approach|framework|study|model|technique|algorithm|system))\b", re.IGNORECASE)
+_PRIOR_WORK = re.compile(
+    r"\b(?:contemporary|existing|current|prior|previous|conventional|traditional|many|most)\s+(?:[\w-]+\s+){0,2}?(?:methods|algorithms|approaches|models|systems|techniques|works|baselines|solutions|practices|pipelines|benchmarks|evaluations|frameworks|studies|protocols|metrics|datasets|paradigms|strategies|tools)\b",
+    re.IGNORECASE,
+)
+_OURS = re.compile(
+    r"\b(?:we|our|ours|us|the proposed|this (?:work|paper|method|approach|framework|study|model|technique|algorithm|system))\b",
+    re.IGNORECASE,
+)
 _LITERATURE = re.compile(
     r"\b(?:has|have)\s+(?:(?:also|recently|already|long|increasingly|widely|been|repeatedly|consistently|previously)\s+)*"
     r"(?:emerged|shown|showcased|displayed|demonstrated|achieved|enabled|become|proven|gained|attracted|drawn|led|made|seen|witnessed|"
@@ -138,19 +164,29 @@ _LITERATURE = re.compile(
     r"evidence|literature|breakthroughs|years|findings)\b"
     r"|\b(?:is|are|was|were|been|being)\s+widely\s+(?:studied|used|adopted|applied|deployed|recogni[sz]ed|regarded)\b|\b(?:emerged|emerging)\s+as\b"
     r"|\b(?:rapid|remarkable|tremendous|significant|substantial|impressive)\s+(?:progress|advances|advancements|developments|success)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _CONTRAST_LIMITATION = re.compile(
     r"\b(?:but|yet|while|although|though|whereas|despite|however)\b[^.;]*?\b(?:struggl\w*|suffer\w*|fail\w*|"
     r"limit(?:s|ed|ing|ations?)?|costly|expensive|prone|lack\w*|inefficien\w*|hinder\w*|untapped|restrict\w*|misleading|"
     r"not yet|bottlenecks?|difficult\b|drawbacks?|vulnerab\w*|insufficient\w*|overlook\w*|degrad\w*|brittle|fragile|"
     r"unreliable|concerns?|concerning|challenges|incur\w*|overheads?|remains? (?:unclear|challenging|limited|difficult|open|elusive|poorly|underexplored|unexplored|an open))\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A comparison with existing work is this work's result ("outperforms existing methods"), unless
 # the literature makes it ("recent work has shown that X outperforms Y").
-_COMPARES = re.compile(r"\b(?:outperform\w*|surpass\w*|beats?|beating|exceed\w*|outpac\w*|better than|superior to|compared (?:to|with)|relative to|versus|vs\.|on par with|rival\w*|competitive with|comparabl\w+ to)\b|\bover\s+(?:\w+\s+){0,2}(?:prior|existing|previous|baselines?|state)", re.IGNORECASE)
-_OPENING_CONTRAST = re.compile(r"^\W*(?:however|but|yet|although|though|while|whereas|despite|nevertheless|nonetheless)\b", re.IGNORECASE)
+_COMPARES = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|beats?|beating|exceed\w*|outpac\w*|better than|superior to|compared (?:to|with)|relative to|versus|vs\.|on par with|rival\w*|competitive with|comparabl\w+ to)\b|\bover\s+(?:\w+\s+){0,2}(?:prior|existing|previous|baselines?|state)",
+    re.IGNORECASE,
+)
+_OPENING_CONTRAST = re.compile(
+    r"^\W*(?:however|but|yet|although|though|while|whereas|despite|nevertheless|nonetheless)\b",
+    re.IGNORECASE,
+)
 # "experiments show" is this work's unless other work is its subject ("recent studies have shown").
-_EARLIER = re.compile(r"\b(?:recent|prior|previous|existing|earlier|past)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_EARLIER = re.compile(
+    r"\b(?:recent|prior|previous|existing|earlier|past)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE
+)
 
 
 def _background(sentence: str) -> bool:
@@ -161,14 +197,17 @@ def _background(sentence: str) -> bool:
         return True
     if _OPENING_CONTRAST.match(sentence) and _CONTRAST_LIMITATION.search(sentence):
         return True
-    return bool((_PRIOR_WORK.search(sentence) or _CONTRAST_LIMITATION.search(sentence)) and not _COMPARES.search(sentence))
+    return bool(
+        (_PRIOR_WORK.search(sentence) or _CONTRAST_LIMITATION.search(sentence))
+        and not _COMPARES.search(sentence)
+    )
 
 
 def _reports_experiments(sentence: str, match: re.Match[str]) -> bool:
     """True if an "experiments show" match is this work's ("recent studies show" is other work's)."""
     if _OURS.search(sentence):
         return True
-    return not (_EARLIER.search(sentence[:match.start()]) or _LITERATURE.search(sentence))
+    return not (_EARLIER.search(sentence[: match.start()]) or _LITERATURE.search(sentence))
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -195,16 +234,24 @@ def evaluation_reason(sentence: str) -> str | None:
             continue
         if theory:
             continue
-        if name == "number with a unit of gain" and (not _RESULT_WORD.search(sentence) or _NOT_A_GAIN.search(sentence)
-                                                     or (_PROBLEM.search(sentence) and not _OURS.search(sentence)
-                                                         and not _POSITIVE.search(sentence))):
+        if name == "number with a unit of gain" and (
+            not _RESULT_WORD.search(sentence)
+            or _NOT_A_GAIN.search(sentence)
+            or (
+                _PROBLEM.search(sentence)
+                and not _OURS.search(sentence)
+                and not _POSITIVE.search(sentence)
+            )
+        ):
             continue
         return name
     return None
 
 
 _SOTA = re.compile(r"\b(?:state[- ]of[- ]the[- ]art|SOTA)\b", re.IGNORECASE)
-_SOTA_ADJECTIVE = re.compile(r"\b(?:(?:the )?current )?(?:state[- ]of[- ]the[- ]art|SOTA)(?=\s+[a-z(])", re.IGNORECASE)
+_SOTA_ADJECTIVE = re.compile(
+    r"\b(?:(?:the )?current )?(?:state[- ]of[- ]the[- ]art|SOTA)(?=\s+[a-z(])", re.IGNORECASE
+)
 
 
 def sota_mention(sentence: str) -> bool:
@@ -214,6 +261,7 @@ def sota_mention(sentence: str) -> bool:
 
 def describe_without_sota(sentence: str) -> str:
     """The sentence with an adjectival "state-of-the-art X" rewritten as "leading X" (meaning kept, claim wording gone)."""
+
     def repl(m: re.Match[str]) -> str:
         word = "leading"
         return word.capitalize() if m.group(0)[0].isupper() else word

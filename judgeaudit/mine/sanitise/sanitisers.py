@@ -34,10 +34,18 @@ from judgeaudit.mine.sanitise.abstracts import normalise_layout, split_abstract,
 from judgeaudit.mine.sanitise.claims import describe_without_sota, evaluation_reason, sota_mention
 from judgeaudit.resources import read_prompt
 
-__all__ = ["LLMSanitiser", "RuleSanitiser", "Sanitised", "Sanitiser", "evaluation_reason", "normalise_layout",
-           "split_abstract"]
+__all__ = [
+    "LLMSanitiser",
+    "RuleSanitiser",
+    "Sanitised",
+    "Sanitiser",
+    "evaluation_reason",
+    "normalise_layout",
+    "split_abstract",
+]
 
 PROMPT = "mining/sanitise_abstract.txt"
+
 
 @dataclass(frozen=True)
 class Sanitised:
@@ -70,37 +78,58 @@ _CLAIM_CLAUSE = re.compile(
     r"|,\s+(?:\w+ly\s+)?(?:achieving|outperforming|surpassing|yielding|improving|reducing|delivering|attaining|resulting in|leading to|"
     r"reaching|setting|matching|beating|exceeding|obtaining|showing|demonstrating|with (?:up to|an? (?:average|improvement|gain|speed))|while (?:achieving|outperforming|improving|reducing|using only))\b"
     r"|\s+and\s+(?:\w+\s+)?(?:achieves?|outperforms?|surpass(?:es)?|improves?|yields?|reduces?|delivers?|attains?|sets?|demonstrates?|shows?|exceeds?|matches)\b"
-    r"|;\s+|\s+[-—–]+\s+", re.IGNORECASE)
+    r"|;\s+|\s+[-—–]+\s+",
+    re.IGNORECASE,
+)
 _CONNECTIVE = re.compile(
     r"^(?:second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly|moreover|furthermore|additionally|"
     r"in addition|also|further|besides|consequently|thus|therefore|hence|as a result|notably|importantly|"
     r"specifically|in particular|overall|meanwhile|likewise|similarly|nevertheless|nonetheless|however|yet|still|"
     r"accordingly|in contrast|by contrast|on the other hand|to this end|beyond this|beyond that|next|then)\s*,?\s+",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # "Nevertheless, significant limitations persist." right after removed results qualifies those results.
-_CONTRASTS = re.compile(r"^(?:nevertheless|nonetheless|however|yet|still|but|even so|in contrast|by contrast|on the other hand|"
-                        r"despite (?:this|these|that))\b", re.IGNORECASE)
-_ORDINAL = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly)\s*,\s+", re.IGNORECASE)
+_CONTRASTS = re.compile(
+    r"^(?:nevertheless|nonetheless|however|yet|still|but|even so|in contrast|by contrast|on the other hand|"
+    r"despite (?:this|these|that))\b",
+    re.IGNORECASE,
+)
+_ORDINAL = re.compile(
+    r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally|lastly)\s*,\s+",
+    re.IGNORECASE,
+)
 _ANNOUNCES = re.compile(
     r"(?::\s*$)|\b(?:two|three|four|five|six|several|the following|\d+)\s+(?:\w+\s+)?(?:findings|observations|results|insights|"
-    r"lessons|conclusions|takeaways|discoveries|key results)\b", re.IGNORECASE)
+    r"lessons|conclusions|takeaways|discoveries|key results)\b",
+    re.IGNORECASE,
+)
 _OPENS_FINDINGS = re.compile(
     r":\s*(?:first(?:ly)?\b|\(?(?:i|1)\)|$)|\b(?:two|three|four|five|six|several|\d+)\s+(?:\w+\s+)?(?:findings|observations|"
-    r"results|insights|lessons|takeaways|conclusions)\b", re.IGNORECASE)
+    r"results|insights|lessons|takeaways|conclusions)\b",
+    re.IGNORECASE,
+)
 _REFERS_BACK = re.compile(
     r"^(?:these|this|such|those|the)\s+(?:\w+\s+)?(?:results|findings|gains|improvements|experiments|evaluations|"
-    r"numbers|observations|outcomes|empirical \w+)\b", re.IGNORECASE)
+    r"numbers|observations|outcomes|empirical \w+)\b",
+    re.IGNORECASE,
+)
 # "Based on these findings, we ..." after removed findings: the lead-in goes, the sentence stays.
 _FINDINGS_LEAD_IN = re.compile(
     r"^(?:based on|building on|guided by|informed by|in light of|motivated by|given|from|with)\s+(?:these|this|such|those|the|our)\s+"
-    r"(?:\w+\s+)?(?:results|findings|observations|insights|analys[ie]s|experiments|evaluations|outcomes)\s*,\s+", re.IGNORECASE)
+    r"(?:\w+\s+)?(?:results|findings|observations|insights|analys[ie]s|experiments|evaluations|outcomes)\s*,\s+",
+    re.IGNORECASE,
+)
 # A sentence opening on a demonstrative ("Such dataset-centric approaches ...", "This enables ...") points at the
 # sentence before it; "this paper/work" points at the paper.
 _DEMONSTRATIVE = re.compile(r"^(such|these|those|this)\b\s*", re.IGNORECASE)
-_THE_PAPER = re.compile(r"^this\s+(?:paper|work|study|article|manuscript|thesis|submission|position paper)\b", re.IGNORECASE)
+_THE_PAPER = re.compile(
+    r"^this\s+(?:paper|work|study|article|manuscript|thesis|submission|position paper)\b",
+    re.IGNORECASE,
+)
 _FUNCTION_WORDS = frozenset(
     "a an the of in on for to and or with by as at from is are was were be been has have had can could may might will "
-    "would should must do does also often still further thus therefore".split())
+    "would should must do does also often still further thus therefore".split()
+)
 MIN_HEAD_WORDS = 6
 
 
@@ -112,8 +141,12 @@ def trim_claim(sentence: str) -> str | None:
     """The longest claim-free head of a sentence before one of its claim clauses, as a sentence, or None."""
     best = None
     for m in _CLAIM_CLAUSE.finditer(sentence):
-        head = sentence[:m.start()].rstrip(" ,;:")
-        if len(head.split()) >= MIN_HEAD_WORDS and head.count("(") == head.count(")") and not _claimed(head):
+        head = sentence[: m.start()].rstrip(" ,;:")
+        if (
+            len(head.split()) >= MIN_HEAD_WORDS
+            and head.count("(") == head.count(")")
+            and not _claimed(head)
+        ):
             best = head
     return None if best is None else best + "."
 
@@ -123,8 +156,9 @@ def _claimed(sentence: str) -> bool:
     return evaluation_reason(sentence) is not None or sota_mention(sentence)
 
 
-def repair(parts: list[tuple[int, str]], drop: dict[int, str],
-           rewrites: dict[int, str] | None = None) -> tuple[dict[int, str], dict[int, str]]:
+def repair(
+    parts: list[tuple[int, str]], drop: dict[int, str], rewrites: dict[int, str] | None = None
+) -> tuple[dict[int, str], dict[int, str]]:
     """Removals (index -> reason) and rewrites (index -> text), extended so the remaining text stays grammatical."""
     drop = dict(drop)
     rewrites = dict(rewrites or {})
@@ -132,7 +166,12 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
         if not _OPENS_FINDINGS.search(parts[i][1]):
             continue
         j = i + 1
-        while j < len(parts) and parts[j][0] == parts[i][0] and j not in drop and _ORDINAL.match(parts[j][1]):
+        while (
+            j < len(parts)
+            and parts[j][0] == parts[i][0]
+            and j not in drop
+            and _ORDINAL.match(parts[j][1])
+        ):
             drop[j] = "item of removed findings"
             j += 1
     ordinals = [i for i, (_, s) in enumerate(parts) if _ORDINAL.match(s)]
@@ -147,8 +186,13 @@ def repair(parts: list[tuple[int, str]], drop: dict[int, str],
             after_removal = i > 0 and (i - 1) in drop and parts[i - 1][0] == para
             nxt = i + 1
             rest = [j for j in range(nxt, len(parts)) if parts[j][0] == para and j not in drop]
-            if nxt < len(parts) and nxt in drop and parts[nxt][0] == para and _ANNOUNCES.search(text) and \
-                    not any(_ORDINAL.match(parts[j][1]) for j in rest):
+            if (
+                nxt < len(parts)
+                and nxt in drop
+                and parts[nxt][0] == para
+                and _ANNOUNCES.search(text)
+                and not any(_ORDINAL.match(parts[j][1]) for j in rest)
+            ):
                 drop[i] = "announces removed findings"
                 changed = True
                 continue
@@ -186,13 +230,15 @@ def _resolve_back_reference(sentence: str, earlier: str) -> str | None:
     m = _DEMONSTRATIVE.match(sentence)
     if m is None or _THE_PAPER.match(sentence):
         return sentence
-    noun_phrase = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", sentence[m.end():].split(",")[0])[:3]]
+    noun_phrase = [
+        w.lower() for w in re.findall(r"[A-Za-z][\w-]*", sentence[m.end() :].split(",")[0])[:3]
+    ]
     content = [w for w in noun_phrase if w not in _FUNCTION_WORDS and len(w) > 3]
     seen = earlier.lower()
     if content and any(w[:5] in seen for w in content):
         return sentence
     if m.group(1).lower() == "such" and content:
-        return _capitalise(sentence[m.end():])
+        return _capitalise(sentence[m.end() :])
     return None
 
 
@@ -208,7 +254,11 @@ def _assemble(text: str, drop: dict[int, str], rewrites: dict[int, str] | None =
             paragraphs.setdefault(para, []).append(rewrites.get(i, sentence))
     kept = "\n".join(" ".join(v) for _, v in sorted(paragraphs.items()))
     removed = tuple((parts[i][1], drop[i]) for i in sorted(drop))
-    rewritten = tuple((parts[i][1], rewrites[i]) for i in sorted(rewrites) if i not in drop and rewrites[i] != parts[i][1])
+    rewritten = tuple(
+        (parts[i][1], rewrites[i])
+        for i in sorted(rewrites)
+        if i not in drop and rewrites[i] != parts[i][1]
+    )
     return Sanitised(kept, text, removed, rewritten=rewritten)
 
 
@@ -264,7 +314,9 @@ class LLMSanitiser:
         try:
             answer = self.llm.complete_json(self.template.replace("{sentences}", numbered))
             remove = answer.get("remove")
-            if not isinstance(remove, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in remove):
+            if not isinstance(remove, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in remove
+            ):
                 raise LLMResponseError("answer has no 'remove' list of sentence numbers")
             bad = [i for i in remove if not 1 <= i <= len(sentences)]
             if bad:

@@ -48,7 +48,9 @@ class ReviewSignals:
     signals: tuple[Signal, ...] = ()
     dropped_quotes: int = 0
     failed: str | None = None
-    unread: str | None = None  # why the review was not read (it gives no signal), e.g. an empty signal field
+    unread: str | None = (
+        None  # why the review was not read (it gives no signal), e.g. an empty signal field
+    )
 
     @property
     def affirms(self) -> bool:

@@ -28,7 +28,9 @@ try:  # the stdlib's regex parser (re._parser since 3.11); without it, patterns 
 except ImportError:  # pragma: no cover - depends on the interpreter
     _PARSER = None
 
-MAX_GROUPS = 3  # groups checked per pattern (the smallest ones): each is a cheap necessary condition
+MAX_GROUPS = (
+    3  # groups checked per pattern (the smallest ones): each is a cheap necessary condition
+)
 
 
 def _without_redundant(keys: frozenset[str]) -> tuple[str, ...]:
@@ -89,8 +91,13 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], ...]:
         return ()
     if ignorecase:
         found = [frozenset(k.lower() for k in g) for g in found if all(k.isascii() for k in g)]
-    groups = sorted({_without_redundant(g) for g in found if g and "" not in g}, key=lambda g: (len(g), -min(map(len, g)), g))
-    useful = [g for g in groups if min(map(len, g)) > 1]  # a one-character key is in almost every text
+    groups = sorted(
+        {_without_redundant(g) for g in found if g and "" not in g},
+        key=lambda g: (len(g), -min(map(len, g)), g),
+    )
+    useful = [
+        g for g in groups if min(map(len, g)) > 1
+    ]  # a one-character key is in almost every text
     return tuple((useful or groups)[:MAX_GROUPS])
 
 

@@ -54,7 +54,8 @@ def render_prompt(template: str, review: Review, fields: tuple[str, ...] = SIGNA
 SIGNALS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {key: {"type": "array", "items": {"type": "string"}} for key, _ in ANSWER_KEYS},
-    "required": [key for key, _ in ANSWER_KEYS], "additionalProperties": False,
+    "required": [key for key, _ in ANSWER_KEYS],
+    "additionalProperties": False,
 }
 """The answer format of `prompts/mining/novelty_signals.txt` as a JSON schema (sent to Inspect models)."""
 
@@ -66,7 +67,7 @@ INSPECT_MAX_TOKENS = 512
 def parse_spec(spec: str) -> tuple[str, str]:
     """(api, model) of an extractor spec: 'litellm/<model>' -> litellm, any other name -> an Inspect model."""
     if spec.startswith(LITELLM_PREFIX):
-        return "litellm", spec[len(LITELLM_PREFIX):]
+        return "litellm", spec[len(LITELLM_PREFIX) :]
     return "inspect", spec
 
 
@@ -91,9 +92,16 @@ class LLMExtractor:
 
     def __post_init__(self) -> None:
         inspect = self.api == "inspect"
-        self.llm = CachedLLM(self.model, Path(self.cache_dir), dict(self.completion_kwargs), api=self.api,
-                             model_args=dict(self.model_args), max_tokens=self.max_tokens if inspect else None,
-                             response_schema=SIGNALS_SCHEMA if inspect else None, replay=self.replay)
+        self.llm = CachedLLM(
+            self.model,
+            Path(self.cache_dir),
+            dict(self.completion_kwargs),
+            api=self.api,
+            model_args=dict(self.model_args),
+            max_tokens=self.max_tokens if inspect else None,
+            response_schema=SIGNALS_SCHEMA if inspect else None,
+            replay=self.replay,
+        )
         self.template = read_prompt(PROMPT)
         self._offline = OfflineExtractor(fields=self.fields)
 
@@ -140,7 +148,14 @@ class LLMExtractor:
         signals: list[Signal] = []
         dropped = 0
         for polarity, quote in proposed:
-            where = next((name for name, text in texts if normalise(quote) and normalise(quote) in normalise(text)), None)
+            where = next(
+                (
+                    name
+                    for name, text in texts
+                    if normalise(quote) and normalise(quote) in normalise(text)
+                ),
+                None,
+            )
             if where is None:
                 dropped += 1
                 continue
@@ -152,18 +167,30 @@ class LLMExtractor:
         """Where the answers used came from: how many, the answering models, their dates, the prompt template's hash."""
         served = self.llm.served
         dates = sorted({d for _, d in served})
-        return {"answers": sum(served.values()), "models": sorted({m for m, _ in served}),
-                "dates": f"{dates[0]} to {dates[-1]}" if dates else "none", "prompt": PROMPT,
-                "prompt_sha256": hashlib.sha256(self.template.encode("utf-8")).hexdigest()}
+        return {
+            "answers": sum(served.values()),
+            "models": sorted({m for m, _ in served}),
+            "dates": f"{dates[0]} to {dates[-1]}" if dates else "none",
+            "prompt": PROMPT,
+            "prompt_sha256": hashlib.sha256(self.template.encode("utf-8")).hexdigest(),
+        }
 
     def cost(self) -> dict[str, Any]:
         """Reviews sent and skipped, model calls and cache hits, tokens, failures by kind, quotes dropped."""
-        return {"reviews_sent": self.sent, "reviews_skipped_by_prefilter": self.skipped_by_prefilter,
-                "calls": self.llm.calls, "cache_hits": self.llm.cache_hits,
-                "input_tokens": self.llm.input_tokens, "output_tokens": self.llm.output_tokens,
-                "failed_reviews": self.failures, "failures_by_reason": dict(sorted(self.failures_by_reason.items())),
-                "unparsable_rate": round(self.failures_by_reason.get(UNPARSABLE, 0) / self.sent, 4) if self.sent else None,
-                "quotes_dropped_not_verbatim": self.dropped_total}
+        return {
+            "reviews_sent": self.sent,
+            "reviews_skipped_by_prefilter": self.skipped_by_prefilter,
+            "calls": self.llm.calls,
+            "cache_hits": self.llm.cache_hits,
+            "input_tokens": self.llm.input_tokens,
+            "output_tokens": self.llm.output_tokens,
+            "failed_reviews": self.failures,
+            "failures_by_reason": dict(sorted(self.failures_by_reason.items())),
+            "unparsable_rate": round(self.failures_by_reason.get(UNPARSABLE, 0) / self.sent, 4)
+            if self.sent
+            else None,
+            "quotes_dropped_not_verbatim": self.dropped_total,
+        }
 
 
 def parse_answer(answer: dict[str, Any]) -> list[tuple[Polarity, str]]:

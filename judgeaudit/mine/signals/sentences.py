@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|fig|figs|eq|eqs|sec|tab|ref|refs|approx|resp|no|al|viz|incl|w\.r\.t)\.)$", re.IGNORECASE)
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|fig|figs|eq|eqs|sec|tab|ref|refs|approx|resp|no|al|viz|incl|w\.r\.t)\.)$",
+    re.IGNORECASE,
+)
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'”)\]]*\s+(?=[\"'“(\[*_]*[A-Z0-9$\\])")
 _BULLET = re.compile(r"^\s*(?:[-*•+>]+|\(?\d{1,2}[.)]|\(?[a-z][.)]|#+)\s+")
 _WS = re.compile(r"\s+")
@@ -21,9 +24,9 @@ def split_sentences(text: str) -> list[str]:
             continue
         start = 0
         for m in _BOUNDARY.finditer(line):
-            if _ABBREV.search(line[start:m.start()]):
+            if _ABBREV.search(line[start : m.start()]):
                 continue
-            piece = line[start:m.start()].strip()
+            piece = line[start : m.start()].strip()
             if piece:
                 out.append(piece)
             start = m.end()

@@ -52,7 +52,7 @@ def analyse(sentence: str, max_n: int = 3) -> list[str]:
     tokens = [t.replace("’", "'") for t in _TOKEN.findall(sentence.lower())]
     grams = list(tokens)
     for n in range(2, max_n + 1):
-        grams.extend(" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+        grams.extend(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
     return grams
 
 
@@ -69,7 +69,9 @@ def smooth_idf(df: int, n: int) -> float:
     return math.log((1 + n) / (1 + df)) + 1.0
 
 
-def features(sentences: Sequence[str], vocabulary: dict[str, int], idf: np.ndarray, max_n: int = 3) -> sparse.csr_matrix:
+def features(
+    sentences: Sequence[str], vocabulary: dict[str, int], idf: np.ndarray, max_n: int = 3
+) -> sparse.csr_matrix:
     """TF-IDF rows (sublinear tf, L2-normalised) of `sentences` over `vocabulary`."""
     # scipy is imported here, not at the top, so `judgeaudit mine` with the cue extractor never loads it
     from scipy import sparse
@@ -78,14 +80,22 @@ def features(sentences: Sequence[str], vocabulary: dict[str, int], idf: np.ndarr
     indices: list[int] = []
     values: list[float] = []
     for sentence in sentences:
-        counts = Counter(j for g in analyse(sentence, max_n) if (j := vocabulary.get(g)) is not None)
+        counts = Counter(
+            j for g in analyse(sentence, max_n) if (j := vocabulary.get(g)) is not None
+        )
         row = [(j, (1.0 + math.log(c)) * idf[j]) for j, c in counts.items()]
         norm = math.sqrt(sum(v * v for _, v in row)) or 1.0
         indices.extend(j for j, _ in row)
         values.extend(v / norm for _, v in row)
         indptr.append(len(indices))
-    return sparse.csr_matrix((np.asarray(values, dtype=float), np.asarray(indices, dtype=np.int64),
-                              np.asarray(indptr, dtype=np.int64)), shape=(len(sentences), len(vocabulary)))
+    return sparse.csr_matrix(
+        (
+            np.asarray(values, dtype=float),
+            np.asarray(indices, dtype=np.int64),
+            np.asarray(indptr, dtype=np.int64),
+        ),
+        shape=(len(sentences), len(vocabulary)),
+    )
 
 
 class ModelError(ValueError):
@@ -97,7 +107,9 @@ class Thresholds:
     """Review-level decision thresholds on sentence probabilities."""
 
     affirm: float  # an affirmation that counts towards a novel majority
-    weak: float  # any affirmation (opposes not_novel when the rule says weak ones oppose); <= affirm
+    weak: (
+        float  # any affirmation (opposes not_novel when the rule says weak ones oppose); <= affirm
+    )
     dispute: float
 
 
@@ -124,14 +136,26 @@ class StanceModel:
         """The JSON form written to `models/<name>.json` (terms in index order)."""
         terms = sorted(self.vocabulary, key=self.vocabulary.__getitem__)
         return {
-            "format": FORMAT, "format_version": FORMAT_VERSION, "name": self.name, "max_n": self.max_n,
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "name": self.name,
+            "max_n": self.max_n,
             "features": "word 1..max_n-grams, tf-idf (sublinear tf, smooth idf, l2 norm)",
             "terms": terms,
             "idf": [round(float(x), 6) for x in self.idf],
-            "weights": {"affirm": [round(float(x), 6) for x in self.weights[:, 0]],
-                        "dispute": [round(float(x), 6) for x in self.weights[:, 1]]},
-            "intercepts": {"affirm": round(float(self.intercepts[0]), 6), "dispute": round(float(self.intercepts[1]), 6)},
-            "thresholds": {"affirm": self.thresholds.affirm, "weak": self.thresholds.weak, "dispute": self.thresholds.dispute},
+            "weights": {
+                "affirm": [round(float(x), 6) for x in self.weights[:, 0]],
+                "dispute": [round(float(x), 6) for x in self.weights[:, 1]],
+            },
+            "intercepts": {
+                "affirm": round(float(self.intercepts[0]), 6),
+                "dispute": round(float(self.intercepts[1]), 6),
+            },
+            "thresholds": {
+                "affirm": self.thresholds.affirm,
+                "weak": self.thresholds.weak,
+                "dispute": self.thresholds.dispute,
+            },
             "training": self.training,
         }
 
@@ -146,13 +170,26 @@ class StanceModel:
             max_n = int(data["max_n"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{where}: malformed model ({type(exc).__name__}: {exc})") from exc
-        if not (len(terms) == len(idf) == weights.shape[0]) or not all(isinstance(t, str) for t in terms):
+        if not (len(terms) == len(idf) == weights.shape[0]) or not all(
+            isinstance(t, str) for t in terms
+        ):
             raise ModelError(f"{where}: terms, idf and weights differ in length")
-        if not (np.all(np.isfinite(idf)) and np.all(np.isfinite(weights)) and np.all(np.isfinite(intercepts))):
+        if not (
+            np.all(np.isfinite(idf))
+            and np.all(np.isfinite(weights))
+            and np.all(np.isfinite(intercepts))
+        ):
             raise ModelError(f"{where}: non-finite numbers in the model")
-        return cls(name=str(data.get("name", "")), max_n=max_n, vocabulary={t: i for i, t in enumerate(terms)},
-                   idf=idf, weights=weights, intercepts=intercepts, thresholds=thresholds,
-                   training=dict(data.get("training") or {}))
+        return cls(
+            name=str(data.get("name", "")),
+            max_n=max_n,
+            vocabulary={t: i for i, t in enumerate(terms)},
+            idf=idf,
+            weights=weights,
+            intercepts=intercepts,
+            thresholds=thresholds,
+            training=dict(data.get("training") or {}),
+        )
 
 
 def check_format(data: Any, where: str, fmt: str, version: int) -> None:
@@ -160,15 +197,25 @@ def check_format(data: Any, where: str, fmt: str, version: int) -> None:
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise ModelError(f"{where}: not a {fmt} model file")
     if data.get("format_version") != version:
-        raise ModelError(f"{where}: format_version {data.get('format_version')!r}, expected {version}")
+        raise ModelError(
+            f"{where}: format_version {data.get('format_version')!r}, expected {version}"
+        )
 
 
 def stance_weights(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, Thresholds]:
     """(weights (terms, 2), intercepts (2,), thresholds) of a model file's JSON (KeyError/TypeError/ValueError if malformed)."""
-    weights = np.stack([np.asarray(data["weights"][k], dtype=float) for k in ("affirm", "dispute")], axis=1)
-    intercepts = np.asarray([data["intercepts"]["affirm"], data["intercepts"]["dispute"]], dtype=float)
+    weights = np.stack(
+        [np.asarray(data["weights"][k], dtype=float) for k in ("affirm", "dispute")], axis=1
+    )
+    intercepts = np.asarray(
+        [data["intercepts"]["affirm"], data["intercepts"]["dispute"]], dtype=float
+    )
     th = data["thresholds"]
-    return weights, intercepts, Thresholds(float(th["affirm"]), float(th["weak"]), float(th["dispute"]))
+    return (
+        weights,
+        intercepts,
+        Thresholds(float(th["affirm"]), float(th["weak"]), float(th["dispute"])),
+    )
 
 
 def model_path(name: str = DEFAULT_MODEL) -> Path:
@@ -187,7 +234,9 @@ def load_model(name_or_path: str | Path = DEFAULT_MODEL) -> StanceModel:
     if path.suffix != ".json":
         path = model_path(str(name_or_path))
     if not path.is_file():
-        raise ModelError(f"no stance model {name_or_path!r} (packaged: {', '.join(packaged_models()) or 'none'})")
+        raise ModelError(
+            f"no stance model {name_or_path!r} (packaged: {', '.join(packaged_models()) or 'none'})"
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -232,7 +281,9 @@ class LearnedExtractor:
 
     def sentences(self, review: Review) -> list[tuple[str, str]]:
         """(field, sentence) pairs of the review's signal fields."""
-        return [(f, s) for f, text in review.signal_text(self.fields) for s in split_sentences(text)]
+        return [
+            (f, s) for f, text in review.signal_text(self.fields) for s in split_sentences(text)
+        ]
 
     def extract(self, review: Review) -> ReviewSignals:
         """Signals of one review."""

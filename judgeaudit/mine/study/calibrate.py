@@ -41,16 +41,27 @@ def _prf(tp_pred: int, n_pred: int, tp_ref: int, n_ref: int) -> dict[str, Any]:
     precision = tp_pred / n_pred if n_pred else None
     recall = tp_ref / n_ref if n_ref else None
     f1 = (2 * precision * recall / (precision + recall)) if precision and recall else None
-    return {"precision": _r(precision), "recall": _r(recall), "f1": _r(f1),
-            "extracted": n_pred, "extracted_matching": tp_pred, "reference": n_ref, "reference_found": tp_ref}
+    return {
+        "precision": _r(precision),
+        "recall": _r(recall),
+        "f1": _r(f1),
+        "extracted": n_pred,
+        "extracted_matching": tp_pred,
+        "reference": n_ref,
+        "reference_found": tp_ref,
+    }
 
 
 def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: SignalExtractor,
-                    th: Thresholds | None = None) -> dict[str, Any]:
+def passage_quality(
+    dev: list[dict[str, Any]],
+    corpus: Corpus,
+    extractor: SignalExtractor,
+    th: Thresholds | None = None,
+) -> dict[str, Any]:
     """Precision/recall of the extractor's quotes against the reference passages, per polarity (reviews the rule
     does not read, those with an empty signal field by default, give no quote)."""
     th = th or Thresholds()
@@ -73,31 +84,45 @@ def passage_quality(dev: list[dict[str, Any]], corpus: Corpus, extractor: Signal
             c[2] += sum(1 for p in refs if any(quotes_overlap(q, p) for q in quotes))
             c[3] += len(refs)
         review_level["reviews"] += len(reviews)
-    return {"ideas_measured": ideas,
-            "affirm": _prf(*counts[AFFIRM]),
-            "dispute": _prf(*counts[DISPUTE])}
+    return {
+        "ideas_measured": ideas,
+        "affirm": _prf(*counts[AFFIRM]),
+        "dispute": _prf(*counts[DISPUTE]),
+    }
 
 
-def label_agreement(dev: list[dict[str, Any]], candidates: Mapping[str, str], kept: Mapping[str, Decision]) -> dict[str, Any]:
+def label_agreement(
+    dev: list[dict[str, Any]], candidates: Mapping[str, str], kept: Mapping[str, Decision]
+) -> dict[str, Any]:
     """Per dev label: how many the miner keeps with the same label, swaps, or drops (and at which step)."""
     out: dict[str, Any] = {}
     for label in ("novel", "not_novel"):
         rows = [r for r in dev if r.get("label") == label]
         in_snapshot = [r for r in rows if r.get("forum")]
         same = sum(1 for r in in_snapshot if r["forum"] in kept and kept[r["forum"]].label == label)
-        swapped = sum(1 for r in in_snapshot if r["forum"] in kept and kept[r["forum"]].label != label)
+        swapped = sum(
+            1 for r in in_snapshot if r["forum"] in kept and kept[r["forum"]].label != label
+        )
         candidate = sum(1 for r in in_snapshot if candidates.get(r["forum"]) == label)
-        out[label] = {"dev_ideas": len(rows), "with_forum": len(in_snapshot), "candidates": candidate,
-                      "kept_same_label": same, "swapped": swapped,
-                      "recall": _r(same / len(in_snapshot)) if in_snapshot else None}
+        out[label] = {
+            "dev_ideas": len(rows),
+            "with_forum": len(in_snapshot),
+            "candidates": candidate,
+            "kept_same_label": same,
+            "swapped": swapped,
+            "recall": _r(same / len(in_snapshot)) if in_snapshot else None,
+        }
     return out
 
 
 def dev_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
     """How many dev rows name a forum at all, and how many name a submission of `corpus`."""
     with_forum = [r for r in dev if isinstance(r.get("forum"), str) and r["forum"]]
-    return {"rows": len(dev), "with_forum": len(with_forum),
-            "matched": sum(1 for r in with_forum if r["forum"] in corpus.submissions)}
+    return {
+        "rows": len(dev),
+        "with_forum": len(with_forum),
+        "matched": sum(1 for r in with_forum if r["forum"] in corpus.submissions),
+    }
 
 
 def score_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
@@ -121,18 +146,30 @@ def no_match_problem(dev_path: str | Path, dev: list[dict[str, Any]], corpus: Co
     m = dev_matches(dev, corpus)
     if m["matched"]:
         return None
-    return (f"--dev {dev_path}: no paper matched: none of its {m['rows']} rows ({m['with_forum']} with a forum id) "
-            "names a submission of the source, so there is nothing to measure (nothing written)")
+    return (
+        f"--dev {dev_path}: no paper matched: none of its {m['rows']} rows ({m['with_forum']} with a forum id) "
+        "names a submission of the source, so there is nothing to measure (nothing written)"
+    )
 
 
-def signals_for(corpus: Corpus, forums: list[str], extractor: SignalExtractor) -> dict[str, list[ReviewSignals]]:
+def signals_for(
+    corpus: Corpus, forums: list[str], extractor: SignalExtractor
+) -> dict[str, list[ReviewSignals]]:
     """Signals of every review of the given forums."""
     return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
 
 
-def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, candidates: Mapping[str, str],
-            kept: Mapping[str, Decision], *, fingerprint: str | None, command: str,
-            thresholds: Thresholds | None = None) -> dict[str, Any]:
+def measure(
+    dev_path: str | Path,
+    corpus: Corpus,
+    extractor: SignalExtractor,
+    candidates: Mapping[str, str],
+    kept: Mapping[str, Decision],
+    *,
+    fingerprint: str | None,
+    command: str,
+    thresholds: Thresholds | None = None,
+) -> dict[str, Any]:
     """The calibration record stored beside a set: passage quality and label agreement on the dev file."""
     dev = load_dev(dev_path)
     return {
@@ -145,7 +182,9 @@ def measure(dev_path: str | Path, corpus: Corpus, extractor: SignalExtractor, ca
         "matching_rule": "normalised containment either way, or >= 80% of the shorter quote's words shared",
         "passages": passage_quality(dev, corpus, extractor, thresholds),
         "labels": label_agreement(dev, candidates, kept),
-        "kept": {lab: sum(1 for d in kept.values() if d.label == lab) for lab in ("novel", "not_novel")},
+        "kept": {
+            lab: sum(1 for d in kept.values() if d.label == lab) for lab in ("novel", "not_novel")
+        },
         "reference_estimate": reference_estimate(dev, kept),
         "command": command,
     }
@@ -155,8 +194,11 @@ REFERENCE_SIZES = {"novel": 154, "not_novel": 145}
 """The reference study's published class sizes: 154 `novel` ideas and 145 distinct `not_novel` ones (in its pairs)."""
 
 
-def reference_estimate(dev: list[dict[str, Any]], kept: Mapping[str, Decision],
-                       sizes: Mapping[str, int] = REFERENCE_SIZES) -> dict[str, Any]:
+def reference_estimate(
+    dev: list[dict[str, Any]],
+    kept: Mapping[str, Decision],
+    sizes: Mapping[str, int] = REFERENCE_SIZES,
+) -> dict[str, Any]:
     """Our overlap with the reference's full class (its size known, `sizes`), extrapolated from the dev recall.
 
     The dev split is a random part of the reference's set, so recall on it estimates recall on the whole (the
@@ -171,7 +213,11 @@ def reference_estimate(dev: list[dict[str, Any]], kept: Mapping[str, Decision],
         recall = same / len(with_forum) if with_forum else 0.0
         ours = sum(1 for d in kept.values() if d.label == label)
         overlap = min(recall * total, ours)  # the overlap cannot exceed what we label
-        out[label] = {"reference_total": total, "dev_share": _r(len(rows) / total), "ours": ours,
-                      "overlap_estimate": round(overlap),
-                      "precision_vs_reference_estimate": _r(overlap / ours) if ours else None}
+        out[label] = {
+            "reference_total": total,
+            "dev_share": _r(len(rows) / total),
+            "ours": ours,
+            "overlap_estimate": round(overlap),
+            "precision_vs_reference_estimate": _r(overlap / ours) if ours else None,
+        }
     return out

@@ -95,7 +95,11 @@ def assign_folds(rows: Sequence[Mapping[str, Any]], k: int = FOLDS, seed: int = 
     folds = [0] * len(rows)
     for label in CLASSES:
         idx = [i for i, r in enumerate(rows) if r.get("label") == label]
-        idx.sort(key=lambda i: hashlib.sha256(f"{seed}:{rows[i].get('forum') or rows[i].get('title')}".encode()).hexdigest())
+        idx.sort(
+            key=lambda i: hashlib.sha256(
+                f"{seed}:{rows[i].get('forum') or rows[i].get('title')}".encode()
+            ).hexdigest()
+        )
         for j, i in enumerate(idx):
             folds[i] = j % k
     return folds
@@ -106,8 +110,11 @@ def read_sentences(review: Review, th: SelectThresholds) -> list[str]:
     return review_sentences(review, th.signal_fields) if readable(review, th) else []
 
 
-def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus, th: SelectThresholds | None = None,
-                 ) -> tuple[list[Paper], list[Paper]]:
+def build_papers(
+    dev: Sequence[Mapping[str, Any]],
+    corpus: Corpus,
+    th: SelectThresholds | None = None,
+) -> tuple[list[Paper], list[Paper]]:
     """(dev papers, non-dev candidate papers) with the sentences the rule `th` reads of their reviews.
 
     A dev paper that is not a candidate under `th` has no side, so no rule labels it."""
@@ -119,29 +126,48 @@ def build_papers(dev: Sequence[Mapping[str, Any]], corpus: Corpus, th: SelectThr
     for row, fold in zip(dev, folds, strict=True):
         forum = row.get("forum") if row.get("forum") in corpus.submissions else None
         reviews = [read_sentences(r, th) for r in corpus.reviews.get(forum or "", [])]
-        dev_papers.append(Paper(key=forum or f"missing:{row.get('title')}", forum=forum,
-                                side=candidates.get(forum or ""), label=row["label"], fold=fold, reviews=reviews,
-                                positive=[p for p in row["positive_signals"] if isinstance(p, str)],
-                                negative=[p for p in row["negative_signals"] if isinstance(p, str)]))
+        dev_papers.append(
+            Paper(
+                key=forum or f"missing:{row.get('title')}",
+                forum=forum,
+                side=candidates.get(forum or ""),
+                label=row["label"],
+                fold=fold,
+                reviews=reviews,
+                positive=[p for p in row["positive_signals"] if isinstance(p, str)],
+                negative=[p for p in row["negative_signals"] if isinstance(p, str)],
+            )
+        )
         if forum:
             dev_forums.add(forum)
-    others = [Paper(key=f, forum=f, side=side, reviews=[read_sentences(r, th) for r in corpus.reviews[f]])
-              for f, side in sorted(candidates.items()) if f not in dev_forums]
+    others = [
+        Paper(key=f, forum=f, side=side, reviews=[read_sentences(r, th) for r in corpus.reviews[f]])
+        for f, side in sorted(candidates.items())
+        if f not in dev_forums
+    ]
     return dev_papers, others
 
 
-def training_rows(papers: Sequence[Paper], corpus: Corpus, fields: Sequence[str]) -> list[LabelledSentence]:
+def training_rows(
+    papers: Sequence[Paper], corpus: Corpus, fields: Sequence[str]
+) -> list[LabelledSentence]:
     """Labelled sentences of the given dev papers (their reviews' `fields`)."""
     rows: list[LabelledSentence] = []
     for p in papers:
         if p.forum:
-            rows.extend(label_sentences(p.forum, corpus.reviews.get(p.forum, []), p.positive, p.negative, fields))
+            rows.extend(
+                label_sentences(
+                    p.forum, corpus.reviews.get(p.forum, []), p.positive, p.negative, fields
+                )
+            )
     return rows
 
 
 # --- sentence scores -----------------------------------------------------------------------------
 
-SentenceScores = list[list[np.ndarray]]  # per paper, per review: (sentences, 2) affirm/dispute scores
+SentenceScores = list[
+    list[np.ndarray]
+]  # per paper, per review: (sentences, 2) affirm/dispute scores
 
 
 def exclusive(probs: np.ndarray) -> np.ndarray:
@@ -163,7 +189,7 @@ def model_scores(model: Scorer, papers: Sequence[Paper]) -> SentenceScores:
     for p in papers:
         per_paper = []
         for r in p.reviews:
-            per_paper.append(probs[pos:pos + len(r)])
+            per_paper.append(probs[pos : pos + len(r)])
             pos += len(r)
         out.append(per_paper)
     return out
@@ -192,6 +218,7 @@ CUE_RULE = Rule(affirm=1.0, weak=0.5, dispute=1.0, weak_dispute=0.5)
 
 # --- review matrices and the vectorised rule ----------------------------------------------------
 
+
 @dataclass
 class Matrix:
     """Per paper: candidate side (+1 novel, -1 not_novel, 0 none), best review scores padded with -1."""
@@ -200,7 +227,9 @@ class Matrix:
     affirm: np.ndarray
     dispute: np.ndarray
     n: np.ndarray
-    failed: np.ndarray | None = None  # per paper, reviews whose extraction failed (such a paper is never kept)
+    failed: np.ndarray | None = (
+        None  # per paper, reviews whose extraction failed (such a paper is never kept)
+    )
 
 
 def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
@@ -215,7 +244,9 @@ def review_matrix(papers: Sequence[Paper], scores: SentenceScores) -> Matrix:
                 d[i, j] = arr[:, 1].max()
             else:
                 a[i, j] = d[i, j] = 0.0
-    side = np.asarray([1 if p.side == "novel" else -1 if p.side == "not_novel" else 0 for p in papers])
+    side = np.asarray(
+        [1 if p.side == "novel" else -1 if p.side == "not_novel" else 0 for p in papers]
+    )
     n = np.asarray([len(s) for s in scores], dtype=float)
     return Matrix(side, a, d, n)
 
@@ -233,13 +264,23 @@ def decide(m: Matrix, rule: Rule) -> np.ndarray:
         return (agree > half) if rule.strict_majority else (agree >= half) & (agree > 0)
 
     ok = np.ones(len(m.side), dtype=bool) if m.failed is None else m.failed == 0
-    novel = ok & (m.side == 1) & (disputes.sum(1) <= rule.max_opposing) & majority((for_novel & ~disputes).sum(1))
-    plain = ok & (m.side == -1) & (against_not_novel.sum(1) <= rule.max_opposing) & majority(
-        (disputes & ~against_not_novel).sum(1))
+    novel = (
+        ok
+        & (m.side == 1)
+        & (disputes.sum(1) <= rule.max_opposing)
+        & majority((for_novel & ~disputes).sum(1))
+    )
+    plain = (
+        ok
+        & (m.side == -1)
+        & (against_not_novel.sum(1) <= rule.max_opposing)
+        & majority((disputes & ~against_not_novel).sum(1))
+    )
     return np.where(novel, 1, np.where(plain, -1, 0))
 
 
 # --- objective ------------------------------------------------------------------------------------
+
 
 def class_sizes(dev: Sequence[Paper]) -> dict[str, int]:
     """Dev ideas per class (those missing from the snapshot included)."""
@@ -251,28 +292,45 @@ def reference_share(c: str, dev_sizes: Mapping[str, int]) -> float:
     return min(1.0, dev_sizes[c] / REFERENCE_SIZES[c]) if dev_sizes[c] else 1.0
 
 
-CLASS_CODES: tuple[tuple[str, int], ...] = (("novel", 1), ("not_novel", -1))  # label -> decision code
+CLASS_CODES: tuple[tuple[str, int], ...] = (
+    ("novel", 1),
+    ("not_novel", -1),
+)  # label -> decision code
 
 
-def class_outcomes(papers: Sequence[Paper], decided: Sequence[int | None] | np.ndarray, label: str,
-                   code: int) -> tuple[np.ndarray, int]:
+def class_outcomes(
+    papers: Sequence[Paper], decided: Sequence[int | None] | np.ndarray, label: str, code: int
+) -> tuple[np.ndarray, int]:
     """Given each paper's decision (`decided`, aligned with `papers`; `code` keeps a paper as `label`):
     per paper of `label`, 1.0 if kept with it, else 0.0; and how many papers of the other labels were kept as it."""
-    flags = np.asarray([1.0 if d == code else 0.0 for p, d in zip(papers, decided, strict=True) if p.label == label])
+    flags = np.asarray(
+        [
+            1.0 if d == code else 0.0
+            for p, d in zip(papers, decided, strict=True)
+            if p.label == label
+        ]
+    )
     swaps = sum(1 for p, d in zip(papers, decided, strict=True) if p.label != label and d == code)
     return flags, swaps
 
 
-def objective(sample: Sequence[Paper], sample_out: np.ndarray, outside_out: np.ndarray,
-              dev_sizes: Mapping[str, int]) -> tuple[float, dict[str, float]]:
+def objective(
+    sample: Sequence[Paper],
+    sample_out: np.ndarray,
+    outside_out: np.ndarray,
+    dev_sizes: Mapping[str, int],
+) -> tuple[float, dict[str, float]]:
     """Mean estimated Jaccard over classes when `sample` (dev ideas) got `sample_out` and the other candidates
     `outside_out` (ideas of another label swapped into a class count as labelled outside the sample)."""
     per: dict[str, float] = {}
     for c, code in CLASS_CODES:
         flags, swaps = class_outcomes(sample, sample_out, c, code)
         kept_outside = float((outside_out == code).sum() + swaps)
-        per[c] = (float(jaccard_metric(kept_outside, reference_share(c, dev_sizes))({"kept": flags}))
-                  if len(flags) else 0.0)
+        per[c] = (
+            float(jaccard_metric(kept_outside, reference_share(c, dev_sizes))({"kept": flags}))
+            if len(flags)
+            else 0.0
+        )
     return float(np.mean(list(per.values()))), per
 
 
@@ -283,8 +341,13 @@ def rule_grid(cue: bool) -> list[Rule]:
     return [Rule(a, a, d, d) for a, d in itertools.product(AFFIRM_GRID, DISPUTE_GRID)]
 
 
-def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, m_outside: Matrix,
-              dev_sizes: Mapping[str, int]) -> tuple[Rule, float]:
+def best_rule(
+    rules: Sequence[Rule],
+    sample: Sequence[Paper],
+    m_sample: Matrix,
+    m_outside: Matrix,
+    dev_sizes: Mapping[str, int],
+) -> tuple[Rule, float]:
     """The rule with the highest objective (first in grid order on ties)."""
     best, best_value = rules[0], -1.0
     for rule in rules:
@@ -295,6 +358,7 @@ def best_rule(rules: Sequence[Rule], sample: Sequence[Paper], m_sample: Matrix, 
 
 
 # --- the learned extractor's training procedure (used per outer fold and for the shipped model) ---
+
 
 class Scorer(Protocol):
     """A fitted sentence model: P(affirm), P(dispute) per sentence, and the thresholds it ships with."""
@@ -336,7 +400,9 @@ class Fitted:
     inner_objective: float
 
 
-def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: float, learner: Learner) -> SentenceScores:
+def _inner_probs(
+    train: Sequence[Paper], rows: Sequence[LabelledSentence], c: float, learner: Learner
+) -> SentenceScores:
     folds = {p.key: p.fold for p in train}
     inner = sorted(set(folds.values()))
     groups = {f: i % INNER_FOLDS for i, f in enumerate(inner)}
@@ -350,7 +416,9 @@ def _inner_probs(train: Sequence[Paper], rows: Sequence[LabelledSentence], c: fl
     return [out[p.key] for p in train]
 
 
-def _sentence_ap(train: Sequence[Paper], rows: Sequence[LabelledSentence], scores: SentenceScores) -> float:
+def _sentence_ap(
+    train: Sequence[Paper], rows: Sequence[LabelledSentence], scores: SentenceScores
+) -> float:
     flags = {(r.forum, r.text): (r.affirm, r.dispute) for r in rows}
     ys, ps = [], []
     for p, per_paper in zip(train, scores, strict=True):
@@ -360,12 +428,21 @@ def _sentence_ap(train: Sequence[Paper], rows: Sequence[LabelledSentence], score
                 ps.append(row)
     y = np.asarray(ys, dtype=int)
     pr = np.asarray(ps)
-    return float(np.mean([average_precision_score(y[:, k], pr[:, k]) for k in range(2) if y[:, k].any()]))
+    return float(
+        np.mean([average_precision_score(y[:, k], pr[:, k]) for k in range(2) if y[:, k].any()])
+    )
 
 
-def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, dev_sizes: Mapping[str, int],
-                  *, learner: Learner, fields: Sequence[str], log: Callable[[str], None] = lambda _m: None,
-                  ) -> tuple[Fitted, Matrix]:
+def fit_procedure(
+    train: Sequence[Paper],
+    outside: Sequence[Paper],
+    corpus: Corpus,
+    dev_sizes: Mapping[str, int],
+    *,
+    learner: Learner,
+    fields: Sequence[str],
+    log: Callable[[str], None] = lambda _m: None,
+) -> tuple[Fitted, Matrix]:
     """Pick C by inner grouped CV (sentence average precision), the thresholds by the inner objective; fit on all
     `train`. Returns the fitted model and the review matrix of `outside` under it."""
     rows = training_rows(train, corpus, fields)
@@ -388,17 +465,22 @@ def fit_procedure(train: Sequence[Paper], outside: Sequence[Paper], corpus: Corp
 
 # --- evaluation -----------------------------------------------------------------------------------
 
+
 @dataclass
 class FoldResult:
     """One extractor's out-of-fold outcome for the dev ideas and per-fold kept counts outside the dev split."""
 
     outcome: dict[str, int] = field(default_factory=dict)  # paper key -> +1/-1/0
     kept_outside: list[dict[str, float]] = field(default_factory=list)
-    passages: dict[str, list[int]] = field(default_factory=lambda: {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]})
+    passages: dict[str, list[int]] = field(
+        default_factory=lambda: {"affirm": [0, 0, 0, 0], "dispute": [0, 0, 0, 0]}
+    )
     rules: list[Rule] = field(default_factory=list)
 
 
-def count_passages(papers: Sequence[Paper], scores: SentenceScores, rule: Rule, into: dict[str, list[int]]) -> None:
+def count_passages(
+    papers: Sequence[Paper], scores: SentenceScores, rule: Rule, into: dict[str, list[int]]
+) -> None:
     """Add quote/reference matches of `papers` to `into` (per stance: matching quotes, quotes, found refs, refs);
     the quotes are the sentences the rule counts (weak ones only when the rule counts them)."""
     affirm = rule.weak if rule.weak_affirmations in ("count", "support") else rule.affirm
@@ -425,12 +507,20 @@ def add_matches(counts: list[int], quotes: Sequence[str], refs: Sequence[str]) -
 
 def passage_rows(passages: Mapping[str, Sequence[int]]) -> dict[str, Any]:
     """Precision/recall per stance from `count_passages` counts."""
-    return {stance: {"precision": tp / n_pred if n_pred else None, "recall": found / n_ref if n_ref else None,
-                     "quotes": n_pred, "reference": n_ref}
-            for stance, (tp, n_pred, found, n_ref) in passages.items()}
+    return {
+        stance: {
+            "precision": tp / n_pred if n_pred else None,
+            "recall": found / n_ref if n_ref else None,
+            "quotes": n_pred,
+            "reference": n_ref,
+        }
+        for stance, (tp, n_pred, found, n_ref) in passages.items()
+    }
 
 
-def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int) -> dict[str, Any]:
+def summarise(
+    result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed: int
+) -> dict[str, Any]:
     """Table row: passage precision/recall per stance, kept rate and estimated Jaccard per class with intervals."""
     sizes = class_sizes(dev)
     row: dict[str, Any] = passage_rows(result.passages)
@@ -438,11 +528,21 @@ def summarise(result: FoldResult, dev: Sequence[Paper], *, resamples: int, seed:
         flags, swaps = class_outcomes(dev, [result.outcome.get(p.key) for p in dev], c, code)
         outside = float(np.mean([k[c] for k in result.kept_outside])) + swaps
         rate = kept_rate(flags, resamples=resamples, seed=seed)
-        jac = estimated_jaccard(flags, kept_outside=outside, reference_share=reference_share(c, sizes),
-                                resamples=resamples, seed=seed)
-        row[c] = {"dev_ideas": sizes[c], "kept_same": int(flags.sum()), "swapped_in": swaps,
-                  "kept_rate": rate.to_dict(), "jaccard": jac.to_dict(),
-                  "kept_total_estimate": round(outside + flags.sum(), 1)}
+        jac = estimated_jaccard(
+            flags,
+            kept_outside=outside,
+            reference_share=reference_share(c, sizes),
+            resamples=resamples,
+            seed=seed,
+        )
+        row[c] = {
+            "dev_ideas": sizes[c],
+            "kept_same": int(flags.sum()),
+            "swapped_in": swaps,
+            "kept_rate": rate.to_dict(),
+            "jaccard": jac.to_dict(),
+            "kept_total_estimate": round(outside + flags.sum(), 1),
+        }
     return row
 
 
@@ -450,9 +550,16 @@ def _kept_counts(out: np.ndarray) -> dict[str, float]:
     return {"novel": float((out == 1).sum()), "not_novel": float((out == -1).sum())}
 
 
-def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus, *, fields: Sequence[str],
-                  learners: Sequence[Learner] | None = None, variants: Mapping[str, Rule] | None = None,
-                  log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+def crossvalidate(
+    dev: Sequence[Paper],
+    outside: Sequence[Paper],
+    corpus: Corpus,
+    *,
+    fields: Sequence[str],
+    learners: Sequence[Learner] | None = None,
+    variants: Mapping[str, Rule] | None = None,
+    log: Callable[[str], None] = lambda _m: None,
+) -> dict[str, Any]:
     """The cue extractor under the reference's rule (and each earlier-rule `variants` of it: `ablations`), and each
     learned extractor (default: the n-gram model) by outer grouped CV, on the same folds."""
     learners = [ngram_learner()] if learners is None else list(learners)
@@ -462,7 +569,10 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
     cue_dev = cue_scores(dev)
     m_cue_dev = review_matrix(dev, cue_dev)
     m_cue_out = review_matrix(outside, cue_scores(outside))
-    results: dict[str, FoldResult] = {"offline": FoldResult(), **{lr.name: FoldResult() for lr in learners}}
+    results: dict[str, FoldResult] = {
+        "offline": FoldResult(),
+        **{lr.name: FoldResult() for lr in learners},
+    }
     ablation: dict[str, FoldResult] = {name: FoldResult() for name in variants}
     for k in range(FOLDS):
         train = [p for p in dev if p.fold != k]
@@ -475,22 +585,38 @@ def crossvalidate(dev: Sequence[Paper], outside: Sequence[Paper], corpus: Corpus
             _record(ablation[name], test, m_te, m_cue_out, variant, [cue_dev[i] for i in test_idx])
         for learner in learners:  # everything is fitted on the training folds
             log(f"  {learner.name}")
-            fitted, m_out = fit_procedure(train, [*outside, *test], corpus, sizes, learner=learner, fields=fields, log=log)
+            fitted, m_out = fit_procedure(
+                train, [*outside, *test], corpus, sizes, learner=learner, fields=fields, log=log
+            )
             test_scores = model_scores(fitted.model, test)
             log(f"    chosen C={fitted.c:g}, rule {fitted.rule}")
-            _record(results[learner.name], test, review_matrix(test, test_scores),
-                    take_rows(m_out, list(range(len(outside)))), fitted.rule, test_scores)
+            _record(
+                results[learner.name],
+                test,
+                review_matrix(test, test_scores),
+                take_rows(m_out, list(range(len(outside)))),
+                fitted.rule,
+                test_scores,
+            )
     return {"folds": FOLDS, "seed": SEED, "results": results, "ablation": ablation}
 
 
 def take_rows(m: Matrix, idx: Sequence[int]) -> Matrix:
     """The rows `idx` of `m`."""
     i = np.asarray(idx, dtype=int)
-    return Matrix(m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.failed is None else m.failed[i])
+    return Matrix(
+        m.side[i], m.affirm[i], m.dispute[i], m.n[i], None if m.failed is None else m.failed[i]
+    )
 
 
-def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: Matrix, rule: Rule,
-            scores: SentenceScores | None) -> None:
+def _record(
+    res: FoldResult,
+    test: Sequence[Paper],
+    m_test: Matrix,
+    m_outside: Matrix,
+    rule: Rule,
+    scores: SentenceScores | None,
+) -> None:
     out = decide(m_test, rule)
     for p, o in zip(test, out, strict=True):
         res.outcome[p.key] = int(o)
@@ -503,10 +629,18 @@ def _record(res: FoldResult, test: Sequence[Paper], m_test: Matrix, m_outside: M
 def ablations(rule: Rule = CUE_RULE) -> dict[str, Rule]:
     """The reference's rule with one earlier choice put back at a time."""
     return {
-        "hedged or descriptive affirmations block not_novel (earlier rule)": replace(rule, weak_affirmations="oppose"),
-        "hedged or descriptive affirmations support novel only": replace(rule, weak_affirmations="support"),
-        "hedged or descriptive affirmations count as affirmations": replace(rule, weak_affirmations="count"),
-        "hedged uncertainty counts as a dispute (earlier rule)": replace(rule, weak_disputes="count"),
+        "hedged or descriptive affirmations block not_novel (earlier rule)": replace(
+            rule, weak_affirmations="oppose"
+        ),
+        "hedged or descriptive affirmations support novel only": replace(
+            rule, weak_affirmations="support"
+        ),
+        "hedged or descriptive affirmations count as affirmations": replace(
+            rule, weak_affirmations="count"
+        ),
+        "hedged uncertainty counts as a dispute (earlier rule)": replace(
+            rule, weak_disputes="count"
+        ),
         "majority: at least half (earlier option)": replace(rule, strict_majority=False),
         "one opposing review allowed": replace(rule, max_opposing=1),
     }

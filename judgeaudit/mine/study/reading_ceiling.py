@@ -49,22 +49,36 @@ class Population:
 
     reference_ideas: Mapping[str, int]
     candidates_outside: Mapping[str, int]
-    reference_share: float | Mapping[str, float] = 1 / 3  # the dev split's share of the reference's class (or per class)
+    reference_share: float | Mapping[str, float] = (
+        1 / 3
+    )  # the dev split's share of the reference's class (or per class)
 
     def share(self, side: str) -> float:
         """The dev split's share of the reference's `side` class."""
-        return self.reference_share if isinstance(self.reference_share, float) else self.reference_share[side]
+        return (
+            self.reference_share
+            if isinstance(self.reference_share, float)
+            else self.reference_share[side]
+        )
 
 
-def annotator_labeller(th: Thresholds | None = None, *, weak_affirms_count: bool = False) -> Labeller:
+def annotator_labeller(
+    th: Thresholds | None = None, *, weak_affirms_count: bool = False
+) -> Labeller:
     """A selection rule (default: the bundled one) on the annotators' stances: the paper's side when kept, else None.
 
     With `weak_affirms_count`, the annotators' weak affirmations count as explicit ones (towards a
     `novel` majority, and against `not_novel`)."""
+
     def label(paper: CasePaper) -> Side | None:
         if weak_affirms_count:
-            paper = replace(paper, labels={rid: replace(lab, affirm_quotes=lab.affirm_quotes + lab.weak_quotes)
-                                           for rid, lab in paper.labels.items()})
+            paper = replace(
+                paper,
+                labels={
+                    rid: replace(lab, affirm_quotes=lab.affirm_quotes + lab.weak_quotes)
+                    for rid, lab in paper.labels.items()
+                },
+            )
         return paper.side if annotator_outcome(paper, th) == OUTCOMES[0] else None
 
     return label
@@ -81,7 +95,9 @@ def extractor_labeller(extractor: SignalExtractor, th: Thresholds | None = None)
     return label
 
 
-def split_papers(papers: Sequence[CasePaper], dev_labels: Mapping[str, str]) -> tuple[list[CasePaper], list[CasePaper]]:
+def split_papers(
+    papers: Sequence[CasePaper], dev_labels: Mapping[str, str]
+) -> tuple[list[CasePaper], list[CasePaper]]:
     """Dev papers (in the dev split with their side as label) and the others, each sorted by forum.
 
     A case paper that the dev split holds with the other label cannot be either kind: it is an error."""
@@ -98,8 +114,9 @@ def split_papers(papers: Sequence[CasePaper], dev_labels: Mapping[str, str]) -> 
     return dev, others
 
 
-def class_columns(dev: Sequence[CasePaper], sample: Sequence[CasePaper], side: str,
-                  labeller: Labeller) -> dict[str, FloatArray]:
+def class_columns(
+    dev: Sequence[CasePaper], sample: Sequence[CasePaper], side: str, labeller: Labeller
+) -> dict[str, FloatArray]:
     """The four columns of the sampled estimator for one class: one row per dev or sample paper of that side."""
     rows: list[tuple[float, float, float, float]] = []
     for p in dev:
@@ -112,12 +129,23 @@ def class_columns(dev: Sequence[CasePaper], sample: Sequence[CasePaper], side: s
     return {c: table[:, i] for i, c in enumerate(SAMPLED_COLUMNS)}
 
 
-def measure(dev: Sequence[CasePaper], sample: Sequence[CasePaper], labellers: Mapping[str, Labeller],
-            population: Population, *, census: Sequence[CasePaper] = (), resamples: int = DEFAULT_RESAMPLES,
-            seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def measure(
+    dev: Sequence[CasePaper],
+    sample: Sequence[CasePaper],
+    labellers: Mapping[str, Labeller],
+    population: Population,
+    *,
+    census: Sequence[CasePaper] = (),
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> dict[str, Any]:
     """Per labeller and class: papers of each kind, kept counts, recall, sample rate, class size and Jaccard."""
-    out: dict[str, Any] = {"seed": seed, "resamples": resamples, "reference_share": population.reference_share,
-                           "labellers": {}}
+    out: dict[str, Any] = {
+        "seed": seed,
+        "resamples": resamples,
+        "reference_share": population.reference_share,
+        "labellers": {},
+    }
     for name, labeller in labellers.items():
         per_class: dict[str, Any] = {}
         for side in CLASSES:
@@ -131,12 +159,17 @@ def measure(dev: Sequence[CasePaper], sample: Sequence[CasePaper], labellers: Ma
             jaccard = sampled_jaccard_metric(outside, ideas, population.share(side), census_kept)
             per_class[side] = {
                 **sums,
-                "census": len(in_census), "census_kept": census_kept,
+                "census": len(in_census),
+                "census_kept": census_kept,
                 "recall": sums["dev_kept"] / sums["dev"] if sums["dev"] else None,
                 "sample_rate": sums["sample_kept"] / sums["sample"] if sums["sample"] else None,
                 "reference_size": ideas / population.share(side),
-                "class_size": bootstrap_metric(cols, size, resamples=resamples, seed=seed).to_dict(),
-                "jaccard": bootstrap_metric(cols, jaccard, resamples=resamples, seed=seed).to_dict(),
+                "class_size": bootstrap_metric(
+                    cols, size, resamples=resamples, seed=seed
+                ).to_dict(),
+                "jaccard": bootstrap_metric(
+                    cols, jaccard, resamples=resamples, seed=seed
+                ).to_dict(),
             }
         out["labellers"][name] = per_class
     return out
@@ -145,15 +178,26 @@ def measure(dev: Sequence[CasePaper], sample: Sequence[CasePaper], labellers: Ma
 def quoted_reviews(paper: CasePaper, quotes: Sequence[str]) -> set[str]:
     """Ids of the paper's reviews whose text holds one of `quotes` (normalised containment, any version)."""
     wanted = [q for q in (normalise(x) for x in quotes) if q]
-    return {rid for rid, versions in paper.versions.items()
-            if any(q in normalise(text) for v in versions for _, text in v.texts for q in wanted)}
+    return {
+        rid
+        for rid, versions in paper.versions.items()
+        if any(q in normalise(text) for v in versions for _, text in v.texts for q in wanted)
+    }
 
 
 STANCE_OF_LABEL = {"novel": "affirms", "not_novel": "disputes"}
-REVIEW_CELLS: tuple[str, ...] = ("both", "reference_only", "annotators_only", "neither", "annotators_oppose")
+REVIEW_CELLS: tuple[str, ...] = (
+    "both",
+    "reference_only",
+    "annotators_only",
+    "neither",
+    "annotators_oppose",
+)
 
 
-def review_agreement(dev: Sequence[CasePaper], quotes: Mapping[str, Sequence[str]]) -> dict[str, dict[str, int]]:
+def review_agreement(
+    dev: Sequence[CasePaper], quotes: Mapping[str, Sequence[str]]
+) -> dict[str, dict[str, int]]:
     """Per class, over the reviews of the dev papers: does the review carry a reference quote of the label's
     stance (`quotes`: forum -> the reference's passages for its label), and do the annotators give it that
     stance; `annotators_oppose` counts reviews the annotators read as opposing the label (any affirmation of
@@ -166,9 +210,19 @@ def review_agreement(dev: Sequence[CasePaper], quotes: Mapping[str, Sequence[str
             label = p.labels[r.review_id]
             ours = bool(getattr(label, STANCE_OF_LABEL[p.side]))
             theirs = r.review_id in marked
-            key = "both" if ours and theirs else "reference_only" if theirs else "annotators_only" if ours else "neither"
+            key = (
+                "both"
+                if ours and theirs
+                else "reference_only"
+                if theirs
+                else "annotators_only"
+                if ours
+                else "neither"
+            )
             cells[key] += 1
-            cells["annotators_oppose"] += label.affirms_at_all if p.side == "not_novel" else label.disputes
+            cells["annotators_oppose"] += (
+                label.affirms_at_all if p.side == "not_novel" else label.disputes
+            )
     return out
 
 
@@ -181,12 +235,17 @@ def _cell(d: Mapping[str, Any], digits: int) -> str:
 
 def table(result: Mapping[str, Any]) -> str:
     """The measurement as one Markdown table, a row per labeller and class."""
-    out = ["| labeller | class | dev kept | recall | sample kept | census kept | class size (est.) "
-           "| reference size (est.) | Jaccard (est.) |", "|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| labeller | class | dev kept | recall | sample kept | census kept | class size (est.) "
+        "| reference size (est.) | Jaccard (est.) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, per_class in result["labellers"].items():
         for side, r in per_class.items():
             recall = "n/a" if r["recall"] is None else f"{r['recall']:.2f}"
             census = f"{r['census_kept']}/{r['census']}" if r["census"] else "-"
-            out.append(f"| {name} | {side} | {r['dev_kept']}/{r['dev']} | {recall} | {r['sample_kept']}/{r['sample']} "
-                       f"| {census} | {_cell(r['class_size'], 0)} | {r['reference_size']:.0f} | {_cell(r['jaccard'], 2)} |")
+            out.append(
+                f"| {name} | {side} | {r['dev_kept']}/{r['dev']} | {recall} | {r['sample_kept']}/{r['sample']} "
+                f"| {census} | {_cell(r['class_size'], 0)} | {r['reference_size']:.0f} | {_cell(r['jaccard'], 2)} |"
+            )
     return "\n".join(out)

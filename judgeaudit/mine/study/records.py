@@ -21,7 +21,10 @@ from judgeaudit.mine.signals.cues import offline_fingerprint
 
 def measured_with(th: Thresholds | None = None) -> dict[str, Any]:
     """The selection rule and offline-extractor version a measurement was made with."""
-    return {"thresholds": (th or Thresholds()).to_dict(), "offline_fingerprint": offline_fingerprint()}
+    return {
+        "thresholds": (th or Thresholds()).to_dict(),
+        "offline_fingerprint": offline_fingerprint(),
+    }
 
 
 def write_study(set_dir: Path, key: str, record: dict[str, Any]) -> Path:
@@ -29,7 +32,9 @@ def write_study(set_dir: Path, key: str, record: dict[str, Any]) -> Path:
     path = Path(set_dir) / STUDIES_NAME
     data = read_record(Path(set_dir), STUDIES_NAME) or {}
     data[key] = record
-    atomic_write_text(path, json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(
+        path, json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n"
+    )
     return path
 
 

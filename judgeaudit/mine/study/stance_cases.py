@@ -65,7 +65,9 @@ class CaseLabel:
     affirm_quotes: tuple[str, ...]
     weak_quotes: tuple[str, ...]
     dispute_quotes: tuple[str, ...]
-    flags: tuple[bool, bool, bool] | None  # affirms, weak_affirms, disputes as written in the file (None: none written)
+    flags: (
+        tuple[bool, bool, bool] | None
+    )  # affirms, weak_affirms, disputes as written in the file (None: none written)
 
     @property
     def affirms(self) -> bool:
@@ -93,7 +95,9 @@ class CasePaper:
     half: str
     reviews: list[Review] = field(default_factory=list)
     labels: dict[str, CaseLabel] = field(default_factory=dict)
-    versions: dict[str, list[Review]] = field(default_factory=dict)  # every version of each review id
+    versions: dict[str, list[Review]] = field(
+        default_factory=dict
+    )  # every version of each review id
     duplicate_labels: list[str] = field(default_factory=list)
 
 
@@ -101,8 +105,10 @@ def split_halves(papers: Mapping[str, str]) -> dict[str, str]:
     """Half of each forum (`papers`: forum -> side): per side, SHA-256(salt:forum) order dealt alternately."""
     out: dict[str, str] = {}
     for side in sorted(set(papers.values())):
-        forums = sorted((f for f, s in papers.items() if s == side),
-                        key=lambda f: hashlib.sha256(f"{SPLIT_SALT}:{f}".encode()).hexdigest())
+        forums = sorted(
+            (f for f, s in papers.items() if s == side),
+            key=lambda f: hashlib.sha256(f"{SPLIT_SALT}:{f}".encode()).hexdigest(),
+        )
         for i, f in enumerate(forums):
             out[f] = HALVES[i % 2]
     return out
@@ -133,7 +139,9 @@ def _review(forum: str, raw: Any, where: str) -> Review:
 
 def _label(row: dict[str, Any], where: str) -> CaseLabel:
     """A label line of either brief: weak quotes as `weak_quotes` with flags, or as `soft_affirm_quotes` without."""
-    keys = SOFT_LABEL_KEYS if "soft_affirm_quotes" in row and "weak_quotes" not in row else LABEL_KEYS
+    keys = (
+        SOFT_LABEL_KEYS if "soft_affirm_quotes" in row and "weak_quotes" not in row else LABEL_KEYS
+    )
     quotes: list[tuple[str, ...]] = []
     for key in keys:
         value = row.get(key)
@@ -152,7 +160,9 @@ def load_cases(directory: Path) -> list[CasePaper]:
     sides: dict[str, Side] = {}
     for i, row in _lines(directory / "papers.jsonl"):
         if not isinstance(row.get("forum"), str) or row.get("side") not in CLASSES:
-            raise CasesError(f"{directory / 'papers.jsonl'}:{i}: needs a string forum and side novel|not_novel")
+            raise CasesError(
+                f"{directory / 'papers.jsonl'}:{i}: needs a string forum and side novel|not_novel"
+            )
         sides[row["forum"]] = row["side"]
     halves = split_halves(sides)
     papers: dict[str, CasePaper] = {}
@@ -187,10 +197,14 @@ def load_cases(directory: Path) -> list[CasePaper]:
     return [papers[f] for f in sorted(papers)]
 
 
-SECOND_ANNOTATOR = "second_annotator"  # subfolder: another annotator's labels_N.jsonl of some batches
+SECOND_ANNOTATOR = (
+    "second_annotator"  # subfolder: another annotator's labels_N.jsonl of some batches
+)
 
 
-def annotator_agreement(papers: Sequence[CasePaper], directory: Path) -> dict[str, dict[str, float]]:
+def annotator_agreement(
+    papers: Sequence[CasePaper], directory: Path
+) -> dict[str, dict[str, float]]:
     """Per flag (`affirms`, `affirms_at_all`, `disputes`), the labels of the cases against a second
     annotator's labels of the same reviews (`directory`/labels_N.jsonl): reviews compared, share
     agreeing and Cohen's kappa (`stats.agreement.cohen_kappa`). A review the second annotator
@@ -203,15 +217,20 @@ def annotator_agreement(papers: Sequence[CasePaper], directory: Path) -> dict[st
             label = _label(row, where)
             mine = first.get((str(row.get("forum")), label.review_id))
             if mine is None:
-                raise CasesError(f"{where}: review {row.get('forum')}/{label.review_id} has no first label")
+                raise CasesError(
+                    f"{where}: review {row.get('forum')}/{label.review_id} has no first label"
+                )
             pairs.append((mine, label))
     out: dict[str, dict[str, float]] = {}
     for flag in FLAGS:
         x = [bool(getattr(a, flag)) for a, _ in pairs]
         y = [bool(getattr(b, flag)) for _, b in pairs]
         agree = sum(p == q for p, q in zip(x, y, strict=True))
-        out[flag] = {"reviews": float(len(pairs)), "agreement": agree / len(pairs) if pairs else float("nan"),
-                     "kappa": cohen_kappa(x, y, categories=(False, True)) if pairs else float("nan")}
+        out[flag] = {
+            "reviews": float(len(pairs)),
+            "agreement": agree / len(pairs) if pairs else float("nan"),
+            "kappa": cohen_kappa(x, y, categories=(False, True)) if pairs else float("nan"),
+        }
     return out
 
 
@@ -221,17 +240,26 @@ def integrity_problems(papers: Sequence[CasePaper]) -> list[str]:
     for p in papers:
         ids = {r.review_id for r in p.reviews}
         problems += [f"{p.forum}/{r}: no label line" for r in sorted(ids - set(p.labels))]
-        problems += [f"{p.forum}/{r}: label for a review not in the batch" for r in sorted(set(p.labels) - ids)]
+        problems += [
+            f"{p.forum}/{r}: label for a review not in the batch"
+            for r in sorted(set(p.labels) - ids)
+        ]
         problems += [f"{p.forum}/{r}: more than one label line" for r in p.duplicate_labels]
         for rid, label in p.labels.items():
             if rid not in ids:
                 continue
-            if label.flags is not None and label.flags != (label.affirms, bool(label.weak_quotes), label.disputes):
+            if label.flags is not None and label.flags != (
+                label.affirms,
+                bool(label.weak_quotes),
+                label.disputes,
+            ):
                 problems.append(f"{p.forum}/{rid}: a flag disagrees with its quotes")
             for q in (*label.affirm_quotes, *label.weak_quotes, *label.dispute_quotes):
                 for version in p.versions[rid]:
                     if not any(q in text for _, text in version.texts):
-                        problems.append(f"{p.forum}/{rid}: quote not verbatim in the review: {q[:60]!r}")
+                        problems.append(
+                            f"{p.forum}/{rid}: quote not verbatim in the review: {q[:60]!r}"
+                        )
     return problems
 
 
@@ -251,8 +279,12 @@ def gold_signals(review: Review, label: CaseLabel, th: Thresholds | None = None)
     return ReviewSignals(review.review_id, tuple(s for s in signals if s.field in th.signal_fields))
 
 
-OUTCOMES: tuple[str, ...] = ("kept", "blocked by weak affirmations only", "blocked by an explicit stance against it",
-                             "too few reviews agree")
+OUTCOMES: tuple[str, ...] = (
+    "kept",
+    "blocked by weak affirmations only",
+    "blocked by an explicit stance against it",
+    "too few reviews agree",
+)
 
 
 def annotator_outcome(paper: CasePaper, th: Thresholds | None = None) -> str:
@@ -273,9 +305,14 @@ def annotator_outcome(paper: CasePaper, th: Thresholds | None = None) -> str:
     if decision.label is not None:
         return OUTCOMES[0]
     if paper.side == "not_novel" and th.weak_affirmations == "oppose":
-        if decide(paper.forum, paper.side, n, gold, replace(th, weak_affirmations="ignore")).label is not None:
+        if (
+            decide(paper.forum, paper.side, n, gold, replace(th, weak_affirmations="ignore")).label
+            is not None
+        ):
             return OUTCOMES[1]
-    opposing = decision.affirming_reviews if paper.side == "not_novel" else decision.disputing_reviews
+    opposing = (
+        decision.affirming_reviews if paper.side == "not_novel" else decision.disputing_reviews
+    )
     return OUTCOMES[2] if opposing > th.max_opposing else OUTCOMES[3]
 
 
@@ -286,8 +323,9 @@ def _ratio_metric(name: str, num: str, den: str) -> Metric:
     return Metric(name, (num, den), from_sums)
 
 
-def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
-                  th: Thresholds | None = None) -> dict[str, FloatArray]:
+def paper_columns(
+    papers: Sequence[CasePaper], extractor: SignalExtractor, th: Thresholds | None = None
+) -> dict[str, FloatArray]:
     """Per paper outcome columns: review-flag counts, passage-match counts and both selection decisions."""
     th = th or Thresholds()
     cols: dict[str, list[float]] = {}
@@ -314,11 +352,21 @@ def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
                 row[f"{flag}_tp"] = row.get(f"{flag}_tp", 0.0) + (pred and true)
                 row[f"{flag}_pred"] = row.get(f"{flag}_pred", 0.0) + pred
                 row[f"{flag}_gold"] = row.get(f"{flag}_gold", 0.0) + true
-            add_matches(passages["affirm"], got.quotes(AFFIRM, weak=True), annotated.quotes(AFFIRM, weak=True))
+            add_matches(
+                passages["affirm"],
+                got.quotes(AFFIRM, weak=True),
+                annotated.quotes(AFFIRM, weak=True),
+            )
             add_matches(passages["dispute"], got.quotes(DISPUTE), annotated.quotes(DISPUTE))
         for stance, (tp, n_pred, found, n_ref) in passages.items():
-            row.update({f"{stance}_quote_tp": tp, f"{stance}_quotes": n_pred,
-                        f"{stance}_ref_found": found, f"{stance}_refs": n_ref})
+            row.update(
+                {
+                    f"{stance}_quote_tp": tp,
+                    f"{stance}_quotes": n_pred,
+                    f"{stance}_ref_found": found,
+                    f"{stance}_refs": n_ref,
+                }
+            )
         mine = decide(p.forum, p.side, len(p.reviews), ours, th).label
         theirs = decide(p.forum, p.side, len(p.reviews), gold, th).label
         for c in CLASSES:
@@ -327,38 +375,64 @@ def paper_columns(papers: Sequence[CasePaper], extractor: SignalExtractor,
             row[f"{c}_ours"] = float(mine == c)
             row[f"{c}_gold"] = float(theirs == c)
             # a paper kept with the other label by one side than by the other (impossible while the side fixes it)
-            row[f"{c}_swapped"] = float((mine == c and theirs not in (None, c)) or (theirs == c and mine not in (None, c)))
+            row[f"{c}_swapped"] = float(
+                (mine == c and theirs not in (None, c)) or (theirs == c and mine not in (None, c))
+            )
         row["same_decision"] = float(mine == theirs)
         add(row)
     return {k: np.asarray(v, dtype=float) for k, v in cols.items()}
 
 
-def summarise(cols: Mapping[str, FloatArray], *, resamples: int = DEFAULT_RESAMPLES,
-              seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def summarise(
+    cols: Mapping[str, FloatArray], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> dict[str, Any]:
     """Precision/recall, passage matches and kept-set agreement with bootstrap intervals over papers."""
+
     def iv(name: str, num: str, den: str) -> dict[str, Any]:
-        return bootstrap_metric(cols, _ratio_metric(name, num, den), resamples=resamples, seed=seed).to_dict()
+        return bootstrap_metric(
+            cols, _ratio_metric(name, num, den), resamples=resamples, seed=seed
+        ).to_dict()
 
     out: dict[str, Any] = {"papers": int(len(cols["same_decision"]))}
-    out["review_level"] = {f: {"precision": iv("precision", f"{f}_tp", f"{f}_pred"),
-                               "recall": iv("recall", f"{f}_tp", f"{f}_gold"),
-                               "predicted": int(cols[f"{f}_pred"].sum()), "labelled": int(cols[f"{f}_gold"].sum())}
-                           for f in FLAGS}
-    out["passages"] = {s: {"precision": iv("precision", f"{s}_quote_tp", f"{s}_quotes"),
-                           "recall": iv("recall", f"{s}_ref_found", f"{s}_refs"),
-                           "quotes": int(cols[f"{s}_quotes"].sum()), "reference": int(cols[f"{s}_refs"].sum())}
-                       for s in ("affirm", "dispute")}
-    out["papers_level"] = {c: {"jaccard": iv("jaccard", f"{c}_both", f"{c}_either"),
-                               "kept_by_extractor": int(cols[f"{c}_ours"].sum()),
-                               "kept_by_labels": int(cols[f"{c}_gold"].sum()), "both": int(cols[f"{c}_both"].sum()),
-                               "swapped": int(cols[f"{c}_swapped"].sum())}
-                           for c in CLASSES}
+    out["review_level"] = {
+        f: {
+            "precision": iv("precision", f"{f}_tp", f"{f}_pred"),
+            "recall": iv("recall", f"{f}_tp", f"{f}_gold"),
+            "predicted": int(cols[f"{f}_pred"].sum()),
+            "labelled": int(cols[f"{f}_gold"].sum()),
+        }
+        for f in FLAGS
+    }
+    out["passages"] = {
+        s: {
+            "precision": iv("precision", f"{s}_quote_tp", f"{s}_quotes"),
+            "recall": iv("recall", f"{s}_ref_found", f"{s}_refs"),
+            "quotes": int(cols[f"{s}_quotes"].sum()),
+            "reference": int(cols[f"{s}_refs"].sum()),
+        }
+        for s in ("affirm", "dispute")
+    }
+    out["papers_level"] = {
+        c: {
+            "jaccard": iv("jaccard", f"{c}_both", f"{c}_either"),
+            "kept_by_extractor": int(cols[f"{c}_ours"].sum()),
+            "kept_by_labels": int(cols[f"{c}_gold"].sum()),
+            "both": int(cols[f"{c}_both"].sum()),
+            "swapped": int(cols[f"{c}_swapped"].sum()),
+        }
+        for c in CLASSES
+    }
     out["same_decision"] = int(cols["same_decision"].sum())
     return out
 
 
-def measure(papers: Sequence[CasePaper], extractors: Mapping[str, SignalExtractor], *,
-            resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def measure(
+    papers: Sequence[CasePaper],
+    extractors: Mapping[str, SignalExtractor],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> dict[str, Any]:
     """Per half that has papers, per extractor: the summary of `summarise` (with seed and resamples recorded)."""
     out: dict[str, Any] = {"seed": seed, "resamples": resamples, "halves": {}}
     for half in HALVES:
@@ -377,7 +451,10 @@ def measure(papers: Sequence[CasePaper], extractors: Mapping[str, SignalExtracto
 def counts_table(first: str, columns: Sequence[str], rows: Mapping[str, Mapping[str, int]]) -> str:
     """Counts as a Markdown table: one row per key of `rows`, one column per name in `columns` (0 when absent)."""
     out = [f"| {first} | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
-    out += [f"| {name} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |" for name, counts in rows.items()]
+    out += [
+        f"| {name} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |"
+        for name, counts in rows.items()
+    ]
     return "\n".join(out)
 
 
@@ -389,22 +466,45 @@ def _iv(d: Mapping[str, Any]) -> str:
 
 def table(rows: Mapping[str, Mapping[str, Any]]) -> str:
     """One half's rows (extractor -> summary) as Markdown tables: reviews, passages, papers."""
-    out = ["| extractor | affirms P | affirms R | affirms_at_all P | affirms_at_all R | disputes P | disputes R |",
-           "|---|---|---|---|---|---|---|"]
+    out = [
+        "| extractor | affirms P | affirms R | affirms_at_all P | affirms_at_all R | disputes P | disputes R |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, r in rows.items():
         rl = r["review_level"]
-        out.append(f"| {name} | " + " | ".join(f"{_iv(rl[f]['precision'])} | {_iv(rl[f]['recall'])}" for f in FLAGS) + " |")
-    out += ["", "| extractor | affirm quotes P | affirm quotes R | dispute quotes P | dispute quotes R |", "|---|---|---|---|---|"]
+        out.append(
+            f"| {name} | "
+            + " | ".join(f"{_iv(rl[f]['precision'])} | {_iv(rl[f]['recall'])}" for f in FLAGS)
+            + " |"
+        )
+    out += [
+        "",
+        "| extractor | affirm quotes P | affirm quotes R | dispute quotes P | dispute quotes R |",
+        "|---|---|---|---|---|",
+    ]
     for name, r in rows.items():
         ps = r["passages"]
-        out.append(f"| {name} | " + " | ".join(f"{_iv(ps[s]['precision'])} | {_iv(ps[s]['recall'])}"
-                                                for s in ("affirm", "dispute")) + " |")
-    out += ["", "| extractor | novel kept (extractor / labels / both) | novel Jaccard | not_novel kept (extractor / labels / both) "
-            "| not_novel Jaccard | swapped | same decision |", "|---|---|---|---|---|---|---|"]
+        out.append(
+            f"| {name} | "
+            + " | ".join(
+                f"{_iv(ps[s]['precision'])} | {_iv(ps[s]['recall'])}" for s in ("affirm", "dispute")
+            )
+            + " |"
+        )
+    out += [
+        "",
+        "| extractor | novel kept (extractor / labels / both) | novel Jaccard | not_novel kept (extractor / labels / both) "
+        "| not_novel Jaccard | swapped | same decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, r in rows.items():
         pl = r["papers_level"]
-        cells = [f"{pl[c]['kept_by_extractor']} / {pl[c]['kept_by_labels']} / {pl[c]['both']} | {_iv(pl[c]['jaccard'])}"
-                 for c in CLASSES]
-        out.append(f"| {name} | {' | '.join(cells)} | {sum(pl[c]['swapped'] for c in CLASSES)} | "
-                   f"{r['same_decision']}/{r['papers']} |")
+        cells = [
+            f"{pl[c]['kept_by_extractor']} / {pl[c]['kept_by_labels']} / {pl[c]['both']} | {_iv(pl[c]['jaccard'])}"
+            for c in CLASSES
+        ]
+        out.append(
+            f"| {name} | {' | '.join(cells)} | {sum(pl[c]['swapped'] for c in CLASSES)} | "
+            f"{r['same_decision']}/{r['papers']} |"
+        )
     return "\n".join(out)

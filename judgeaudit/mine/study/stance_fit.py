@@ -50,21 +50,32 @@ def review_sentences(review: Review, fields: Sequence[str] = SIGNAL_FIELDS) -> l
     return [s for _, text in review.signal_text(fields) for s in split_sentences(text)]
 
 
-def label_sentences(forum: str, reviews: Sequence[Review], positive: Sequence[str],
-                    negative: Sequence[str], fields: Sequence[str] = SIGNAL_FIELDS) -> list[LabelledSentence]:
+def label_sentences(
+    forum: str,
+    reviews: Sequence[Review],
+    positive: Sequence[str],
+    negative: Sequence[str],
+    fields: Sequence[str] = SIGNAL_FIELDS,
+) -> list[LabelledSentence]:
     """Every sentence of a dev paper's reviews (their `fields`) with its reference stance."""
     out = []
     for review in reviews:
         for sentence in review_sentences(review, fields):
-            out.append(LabelledSentence(
-                forum, review.review_id, sentence,
-                affirm=any(quotes_overlap(sentence, p) for p in positive),
-                dispute=any(quotes_overlap(sentence, p) for p in negative)))
+            out.append(
+                LabelledSentence(
+                    forum,
+                    review.review_id,
+                    sentence,
+                    affirm=any(quotes_overlap(sentence, p) for p in positive),
+                    dispute=any(quotes_overlap(sentence, p) for p in negative),
+                )
+            )
     return out
 
 
-def fit_stance_weights(x: Any, affirm: np.ndarray, dispute: np.ndarray, *, c: float,
-                       seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
+def fit_stance_weights(
+    x: Any, affirm: np.ndarray, dispute: np.ndarray, *, c: float, seed: int = SEED
+) -> tuple[np.ndarray, np.ndarray]:
     """(weights (features, 2), intercepts (2,)) of one L2 logistic regression per stance (liblinear, fixed seed);
     a stance that every row or no row has gets weight 0 and intercept +-10."""
     weights = np.zeros((x.shape[1], 2))
@@ -80,8 +91,15 @@ def fit_stance_weights(x: Any, affirm: np.ndarray, dispute: np.ndarray, *, c: fl
     return weights, intercepts
 
 
-def fit_model(rows: Sequence[LabelledSentence], *, name: str, c: float = 4.0, min_df: int = 2, max_n: int = 3,
-              thresholds: Thresholds | None = None) -> StanceModel:
+def fit_model(
+    rows: Sequence[LabelledSentence],
+    *,
+    name: str,
+    c: float = 4.0,
+    min_df: int = 2,
+    max_n: int = 3,
+    thresholds: Thresholds | None = None,
+) -> StanceModel:
     """Vocabulary, idf and the two logistic regressions fitted on `rows`."""
     texts = [r.text for r in rows]
     df, n = document_frequencies(texts, max_n)
@@ -89,10 +107,28 @@ def fit_model(rows: Sequence[LabelledSentence], *, name: str, c: float = 4.0, mi
     vocabulary = {t: i for i, t in enumerate(terms)}
     idf = np.asarray([smooth_idf(df[t], n) for t in terms], dtype=float)
     x = features(texts, vocabulary, idf, max_n)
-    weights, intercepts = fit_stance_weights(x, np.asarray([r.affirm for r in rows]), np.asarray([r.dispute for r in rows]),
-                                             c=c, seed=SEED)
-    return StanceModel(name=name, max_n=max_n, vocabulary=vocabulary, idf=idf, weights=weights,
-                       intercepts=intercepts, thresholds=thresholds or Thresholds(0.5, 0.5, 0.5),
-                       training={"sentences": len(rows), "affirm": int(sum(r.affirm for r in rows)),
-                                 "dispute": int(sum(r.dispute for r in rows)), "C": c, "min_df": min_df,
-                                 "terms": len(terms), "papers": len({r.forum for r in rows})})
+    weights, intercepts = fit_stance_weights(
+        x,
+        np.asarray([r.affirm for r in rows]),
+        np.asarray([r.dispute for r in rows]),
+        c=c,
+        seed=SEED,
+    )
+    return StanceModel(
+        name=name,
+        max_n=max_n,
+        vocabulary=vocabulary,
+        idf=idf,
+        weights=weights,
+        intercepts=intercepts,
+        thresholds=thresholds or Thresholds(0.5, 0.5, 0.5),
+        training={
+            "sentences": len(rows),
+            "affirm": int(sum(r.affirm for r in rows)),
+            "dispute": int(sum(r.dispute for r in rows)),
+            "C": c,
+            "min_df": min_df,
+            "terms": len(terms),
+            "papers": len({r.forum for r in rows}),
+        },
+    )

@@ -61,9 +61,9 @@ KEY_ARG = "dataset"
 # An answer outside the protocol: reasoning that never reaches a verdict (tests check the parser agrees).
 RAMBLING: dict[str, str] = {
     "pairwise": "Both texts have merits, and weighing them against each other would take more context "
-                "than this prompt gives.",
+    "than this prompt gives.",
     "pointwise": "The text raises points on several sides, and settling them would take more context "
-                 "than this prompt gives.",
+    "than this prompt gives.",
 }
 
 
@@ -80,8 +80,10 @@ def answer_text(kind: str, labels: str, decision: Decision, judge: str) -> str:
     """The answer a planted judge writes for a decision."""
     if decision.reading == INVALID:
         return RAMBLING[kind]
-    return f"Planted judge {judge} ({MODEL_VERSION}); decided by: {decision.cause}.\n" \
-           f"{final_line(kind, decision.reading, labels)}"
+    return (
+        f"Planted judge {judge} ({MODEL_VERSION}); decided by: {decision.cause}.\n"
+        f"{final_line(kind, decision.reading, labels)}"
+    )
 
 
 class PlantedAPI(ModelAPI):
@@ -102,7 +104,9 @@ class PlantedAPI(ModelAPI):
         self.key: AnswerKey = load_key(None if dataset is None else str(dataset))
         self.draw = draws_for(model_name)
         knobs = urlencode(self.behaviour.to_dict())
-        self.base_url = f"planted://{model_name}?{knobs}&key={self.key.digest[:16]}&version={MODEL_VERSION}"
+        self.base_url = (
+            f"planted://{model_name}?{knobs}&key={self.key.digest[:16]}&version={MODEL_VERSION}"
+        )
 
     def max_connections(self) -> int:
         """Many: a call is a few hashes and a lookup."""
@@ -126,7 +130,9 @@ class PlantedAPI(ModelAPI):
         """Read the last user message as a judge prompt and answer it."""
         where = f"planted/{self.model_name}"
         if tools:
-            raise PlantedCallError(f"{where}: a planted judge answers judge prompts; it calls no tools")
+            raise PlantedCallError(
+                f"{where}: a planted judge answers judge prompts; it calls no tools"
+            )
         users = [(i, m) for i, m in enumerate(input) if m.role == "user"]
         if not users:
             raise PlantedCallError(f"{where}: no user message to read")
@@ -138,16 +144,32 @@ class PlantedAPI(ModelAPI):
         shown = replace(read.shown, seed=config.seed)
         decision = decide(self.behaviour, shown, draw=self.draw)
         text = answer_text(read.kind, read.labels, decision, where)
-        call = ModelCall.create({"model": where, "prompt_chars": len(prompt), "shown": asdict(shown)},
-                                {"reading": decision.reading, "cause": decision.cause})
+        call = ModelCall.create(
+            {"model": where, "prompt_chars": len(prompt), "shown": asdict(shown)},
+            {"reading": decision.reading, "cause": decision.cause},
+        )
         n_in, n_out = tokens(prompt), tokens(text)
         output = ModelOutput(
             model=self.model_name,
-            choices=[ChatCompletionChoice(
-                message=ChatMessageAssistant(content=text, model=self.model_name, source="generate"),
-                stop_reason="stop")],
-            usage=ModelUsage(input_tokens=n_in, output_tokens=n_out, total_tokens=n_in + n_out, total_cost=0.0),
-            metadata={"planted": {"version": MODEL_VERSION, "behaviour": self.behaviour.to_dict(),
-                                  "shown": asdict(shown), "reading": decision.reading, "cause": decision.cause}},
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(
+                        content=text, model=self.model_name, source="generate"
+                    ),
+                    stop_reason="stop",
+                )
+            ],
+            usage=ModelUsage(
+                input_tokens=n_in, output_tokens=n_out, total_tokens=n_in + n_out, total_cost=0.0
+            ),
+            metadata={
+                "planted": {
+                    "version": MODEL_VERSION,
+                    "behaviour": self.behaviour.to_dict(),
+                    "shown": asdict(shown),
+                    "reading": decision.reading,
+                    "cause": decision.cause,
+                }
+            },
         )
         return output, call

@@ -81,11 +81,19 @@ class Behaviour:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
-                raise PlantedError(f"planted knob {f.name}={value!r}: must be a probability in [0, 1]")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.0 <= value <= 1.0
+            ):
+                raise PlantedError(
+                    f"planted knob {f.name}={value!r}: must be a probability in [0, 1]"
+                )
         if self.noise > MAX_NOISE:
-            raise PlantedError(f"planted knob noise={self.noise!r}: at most {MAX_NOISE} (the rate at which two "
-                               "runs differ; at 0.5 every call is a fair coin)")
+            raise PlantedError(
+                f"planted knob noise={self.noise!r}: at most {MAX_NOISE} (the rate at which two "
+                "runs differ; at 0.5 every call is a fair coin)"
+            )
 
     def to_dict(self) -> dict[str, float]:
         """Knob name -> value."""
@@ -106,22 +114,61 @@ class Preset:
 
 
 _BASE = 0.9  # presets are accurate but not perfect, so accuracy-based shifts are not degenerate
-PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("accurate", Behaviour(accuracy=_BASE), "accurate and unbiased"),
-    Preset("first_shown", Behaviour(accuracy=_BASE, first=0.8), "chooses the idea shown first",
-           ("position_first", "position_flip")),
-    Preset("cue_follower", Behaviour(accuracy=_BASE, cue=0.8), "follows a reviewers' cue", ("presumption",)),
-    Preset("padding_chooser", Behaviour(accuracy=_BASE, padding=0.8), "chooses the padded idea", ("verbosity",)),
-    Preset("injection_follower", Behaviour(accuracy=_BASE, injection=0.8),
-           "obeys an instruction inside an idea", ("injection",)),
-    Preset("surface_sensitive", Behaviour(accuracy=_BASE, surface=0.8),
-           "changes its mind under meaning-preserving edits", ("surface",)),
-    Preset("self_preferring", Behaviour(accuracy=_BASE, self_preference=0.8),
-           "chooses ideas generated under its own name", ("self_preference",)),
-    Preset("noisy", Behaviour(accuracy=_BASE, noise=0.4), "answers differ between runs", ("noise_floor",)),
-    Preset("rambling", Behaviour(accuracy=_BASE, invalid=0.4), "often answers without a verdict", ("invalid_rate",)),
-    Preset("custom", Behaviour(), "the knobs given, every other knob at its default"),
-)}
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("accurate", Behaviour(accuracy=_BASE), "accurate and unbiased"),
+        Preset(
+            "first_shown",
+            Behaviour(accuracy=_BASE, first=0.8),
+            "chooses the idea shown first",
+            ("position_first", "position_flip"),
+        ),
+        Preset(
+            "cue_follower",
+            Behaviour(accuracy=_BASE, cue=0.8),
+            "follows a reviewers' cue",
+            ("presumption",),
+        ),
+        Preset(
+            "padding_chooser",
+            Behaviour(accuracy=_BASE, padding=0.8),
+            "chooses the padded idea",
+            ("verbosity",),
+        ),
+        Preset(
+            "injection_follower",
+            Behaviour(accuracy=_BASE, injection=0.8),
+            "obeys an instruction inside an idea",
+            ("injection",),
+        ),
+        Preset(
+            "surface_sensitive",
+            Behaviour(accuracy=_BASE, surface=0.8),
+            "changes its mind under meaning-preserving edits",
+            ("surface",),
+        ),
+        Preset(
+            "self_preferring",
+            Behaviour(accuracy=_BASE, self_preference=0.8),
+            "chooses ideas generated under its own name",
+            ("self_preference",),
+        ),
+        Preset(
+            "noisy",
+            Behaviour(accuracy=_BASE, noise=0.4),
+            "answers differ between runs",
+            ("noise_floor",),
+        ),
+        Preset(
+            "rambling",
+            Behaviour(accuracy=_BASE, invalid=0.4),
+            "often answers without a verdict",
+            ("invalid_rate",),
+        ),
+        Preset("custom", Behaviour(), "the knobs given, every other knob at its default"),
+    )
+}
 
 
 def knob_value(name: str, value: Any) -> float:
@@ -140,10 +187,14 @@ def knob_value(name: str, value: Any) -> float:
 def behaviour_for(preset: str, knobs: Mapping[str, Any]) -> Behaviour:
     """The behaviour of `preset` with `knobs` (knob name -> value) set over it; one-line errors."""
     if preset not in PRESETS:
-        raise PlantedError(f"unknown planted preset {preset!r}; choose one of: {', '.join(PRESETS)}")
+        raise PlantedError(
+            f"unknown planted preset {preset!r}; choose one of: {', '.join(PRESETS)}"
+        )
     unknown = sorted(set(knobs) - set(KNOBS))
     if unknown:
-        raise PlantedError(f"unknown planted knob(s) {', '.join(unknown)}; knobs: {', '.join(KNOBS)}")
+        raise PlantedError(
+            f"unknown planted knob(s) {', '.join(unknown)}; knobs: {', '.join(KNOBS)}"
+        )
     return replace(PRESETS[preset].behaviour, **{k: knob_value(k, v) for k, v in knobs.items()})
 
 
@@ -177,17 +228,33 @@ class Shown:
             raise ValueError(f"Shown.kind must be pairwise or pointwise, got {self.kind!r}")
         opts = options(self.kind)
         sides = PAIR_OPTIONS if self.kind == "pairwise" else (POINT_SIDE,)
-        checks = {"gold": (self.gold, opts, False), "cue": (self.cue, opts, True),
-                  "injected": (self.injected, opts, True), "padded": (self.padded, sides, True),
-                  "own": (self.own, sides, True)}
+        checks = {
+            "gold": (self.gold, opts, False),
+            "cue": (self.cue, opts, True),
+            "injected": (self.injected, opts, True),
+            "padded": (self.padded, sides, True),
+            "own": (self.own, sides, True),
+        }
         for name, (value, allowed, optional) in checks.items():
             if not (value is None and optional) and value not in allowed:
-                raise ValueError(f"Shown.{name} of a {self.kind} prompt must be one of {allowed}, got {value!r}")
+                raise ValueError(
+                    f"Shown.{name} of a {self.kind} prompt must be one of {allowed}, got {value!r}"
+                )
 
     def call_key(self) -> tuple[object, ...]:
         """Every field: the key of the call-level draws."""
-        return (self.kind, self.item, self.gold, self.cue, self.padded, self.injected, self.own, self.edit,
-                self.frame, self.seed)
+        return (
+            self.kind,
+            self.item,
+            self.gold,
+            self.cue,
+            self.padded,
+            self.injected,
+            self.own,
+            self.edit,
+            self.frame,
+            self.seed,
+        )
 
 
 @dataclass(frozen=True)
@@ -230,10 +297,20 @@ def bias_targets(shown: Shown) -> dict[str, str | None]:
     """The option each bias pushes towards on this prompt (None where the prompt shows no trigger)."""
     novel = POINT_OPTIONS[0]
     if shown.kind == "pairwise":
-        return {"self_preference": shown.own, "first": PAIR_OPTIONS[0], "padding": shown.padded,
-                "cue": shown.cue, "injection": shown.injected}
-    return {"self_preference": novel if shown.own else None, "first": None,
-            "padding": novel if shown.padded else None, "cue": shown.cue, "injection": shown.injected}
+        return {
+            "self_preference": shown.own,
+            "first": PAIR_OPTIONS[0],
+            "padding": shown.padded,
+            "cue": shown.cue,
+            "injection": shown.injected,
+        }
+    return {
+        "self_preference": novel if shown.own else None,
+        "first": None,
+        "padding": novel if shown.padded else None,
+        "cue": shown.cue,
+        "injection": shown.injected,
+    }
 
 
 def settle(behaviour: Behaviour, shown: Shown, draw: Draw) -> tuple[str, str]:
@@ -253,7 +330,9 @@ def settle(behaviour: Behaviour, shown: Shown, draw: Draw) -> tuple[str, str]:
     return choice, cause
 
 
-def decide(behaviour: Behaviour, shown: Shown, judge: str = "", draw: Draw | None = None) -> Decision:
+def decide(
+    behaviour: Behaviour, shown: Shown, judge: str = "", draw: Draw | None = None
+) -> Decision:
     """The reading of one call (steps 1-5 of the model) and what settled it, for the judge named
     `judge` (`draw` replaces its draws, e.g. to force events when computing expectations)."""
     draw = draw or draws_for(judge)

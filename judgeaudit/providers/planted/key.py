@@ -70,7 +70,9 @@ class WordIndex:
             for word in set(words(idea.text)):
                 rows.append(row)
                 cols.append(vocabulary.setdefault(word, len(vocabulary)))
-        incidence = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(ideas), max(1, len(vocabulary))))
+        incidence = csr_matrix(
+            (np.ones(len(rows)), (rows, cols)), shape=(len(ideas), max(1, len(vocabulary)))
+        )
         return cls(ideas, vocabulary, incidence, np.asarray(incidence.sum(axis=1)).ravel())
 
     def shares(self, shown: frozenset[str]) -> np.ndarray:
@@ -103,8 +105,10 @@ class AnswerKey:
         if known is None:
             known = self._closest(text)
         if known.label == CONFLICT:
-            raise UnknownIdea(f"the answer key ({self.source}) labels this idea both novel and not novel: "
-                              f"{_preview(text)}")
+            raise UnknownIdea(
+                f"the answer key ({self.source}) labels this idea both novel and not novel: "
+                f"{_preview(text)}"
+            )
         return known
 
     def _closest(self, text: str) -> KnownIdea:
@@ -119,8 +123,10 @@ class AnswerKey:
         close = np.flatnonzero(shares >= top - MATCH_MARGIN)
         rivals = [i for i in close if self.index.ideas[i].label != best.label]
         if rivals:
-            raise UnknownIdea(f"idea matches known ideas of both labels in the answer key ({self.source}): "
-                              f"{_preview(text)}")
+            raise UnknownIdea(
+                f"idea matches known ideas of both labels in the answer key ({self.source}): "
+                f"{_preview(text)}"
+            )
         return best
 
     def gold(self, first: KnownIdea, second: KnownIdea) -> int:
@@ -132,9 +138,11 @@ class AnswerKey:
         labels = (first.label, second.label)
         if paired is None and sorted(labels) == ["not_novel", "novel"]:
             return labels.index("novel")
-        raise UnknownIdea(f"the answer key ({self.source}) cannot tell which of two ideas is more novel "
-                          f"(labels {labels[0]} and {labels[1]}{', paired with both golds' if paired else ''}): "
-                          f"{_preview(first.text)} / {_preview(second.text)}")
+        raise UnknownIdea(
+            f"the answer key ({self.source}) cannot tell which of two ideas is more novel "
+            f"(labels {labels[0]} and {labels[1]}{', paired with both golds' if paired else ''}): "
+            f"{_preview(first.text)} / {_preview(second.text)}"
+        )
 
 
 def _preview(text: str, width: int = 60) -> str:
@@ -157,9 +165,13 @@ def contract_files(dataset: str | None) -> tuple[str, list[Path]]:
         if candidate.is_dir():
             files = _files_under(candidate)
             if not files:
-                raise PlantedError(f"planted answer key: no pairwise*.jsonl or pointwise*.jsonl under {candidate}")
+                raise PlantedError(
+                    f"planted answer key: no pairwise*.jsonl or pointwise*.jsonl under {candidate}"
+                )
             return dataset, files
-    raise PlantedError(f"planted answer key: {dataset!r} is not a JSONL file, a directory or a bundled set")
+    raise PlantedError(
+        f"planted answer key: {dataset!r} is not a JSONL file, a directory or a bundled set"
+    )
 
 
 def _files_under(root: Path) -> list[Path]:
@@ -186,8 +198,10 @@ def load_key(dataset: str | None = None) -> AnswerKey:
             items = read_items(path)
         except ContractError as exc:
             first = exc.problems[0] if exc.problems else "unreadable"
-            raise PlantedError(f"planted answer key: {path} breaks the data contract "
-                               f"({len(exc.problems)} problem(s); first: {first})") from None
+            raise PlantedError(
+                f"planted answer key: {path} breaks the data contract "
+                f"({len(exc.problems)} problem(s); first: {first})"
+            ) from None
         for item in items:
             if isinstance(item, PairItem):
                 for idea in (item.idea_a, item.idea_b):
@@ -197,14 +211,21 @@ def load_key(dataset: str | None = None) -> AnswerKey:
                 pairs[texts] = gold if pairs.get(texts, gold) == gold else CONFLICT
             elif isinstance(item, PointItem):
                 _add(ideas, item.idea, item.gold)
-    by_text = {text: KnownIdea(text, labels.pop() if len(labels) == 1 else CONFLICT, frozenset(gens))
-               for text, (labels, gens) in ideas.items()}
+    by_text = {
+        text: KnownIdea(text, labels.pop() if len(labels) == 1 else CONFLICT, frozenset(gens))
+        for text, (labels, gens) in ideas.items()
+    }
     by_words: dict[tuple[str, ...], KnownIdea] = {}
     for known in by_text.values():
         key = words(known.text)
         seen = by_words.get(key)
-        by_words[key] = known if seen is None or seen.label == known.label else KnownIdea(
-            known.text, CONFLICT, known.generators)
+        by_words[key] = (
+            known
+            if seen is None or seen.label == known.label
+            else KnownIdea(known.text, CONFLICT, known.generators)
+        )
     if not by_text:
         raise PlantedError(f"planted answer key ({source}) holds no ideas")
-    return AnswerKey(source, digest.hexdigest(), by_text, by_words, pairs, WordIndex.of(tuple(by_text.values())))
+    return AnswerKey(
+        source, digest.hexdigest(), by_text, by_words, pairs, WordIndex.of(tuple(by_text.values()))
+    )

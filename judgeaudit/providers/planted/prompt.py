@@ -56,10 +56,17 @@ class ReadPrompt:
 
 def protocol_of(prompt: str) -> tuple[str, str]:
     """(kind, labels) of the one answer instruction the prompt states."""
-    found = [(kind, labels) for kind, labels in (("pairwise", "AB"), ("pairwise", "12"), ("pointwise", "AB"))
-             if answer_instruction(kind, labels) in prompt]
+    found = [
+        (kind, labels)
+        for kind, labels in (("pairwise", "AB"), ("pairwise", "12"), ("pointwise", "AB"))
+        if answer_instruction(kind, labels) in prompt
+    ]
     if len(found) != 1:
-        what = "no answer instruction of the verdict protocol" if not found else "several answer instructions"
+        what = (
+            "no answer instruction of the verdict protocol"
+            if not found
+            else "several answer instructions"
+        )
         raise UnreadablePrompt(f"prompt has {what}")
     return found[0]
 
@@ -81,7 +88,9 @@ def labelled_ideas(prompt: str, names: tuple[str, ...]) -> list[str]:
     for name in names:
         found = labelled.get(f"{name}:", [])
         if len(found) != 1:
-            raise UnreadablePrompt(f"prompt shows {len(found)} fenced texts labelled {name!r} (expected 1)")
+            raise UnreadablePrompt(
+                f"prompt shows {len(found)} fenced texts labelled {name!r} (expected 1)"
+            )
         out.append(found[0])
     order = [outside.index(f"{name}:") for name in names]
     if order != sorted(order):
@@ -179,7 +188,10 @@ def read_prompt(prompt: str, key: AnswerKey, judge_name: str) -> ReadPrompt:
     kind, labels = protocol_of(prompt)
     names = idea_names(labels) if kind == "pairwise" else (POINT_LABEL,)
     texts = labelled_ideas(prompt, names)
-    ideas = [shown_idea(text, kind, key, f"idea shown as {name!r}") for text, name in zip(texts, names, strict=True)]
+    ideas = [
+        shown_idea(text, kind, key, f"idea shown as {name!r}")
+        for text, name in zip(texts, names, strict=True)
+    ]
     sides = PAIR_OPTIONS if kind == "pairwise" else (POINT_SIDE,)
     own_name = backbone(judge_name)
     own = _single([s for s, i in zip(sides, ideas, strict=True) if own_name in i.known.generators])
@@ -198,6 +210,15 @@ def read_prompt(prompt: str, key: AnswerKey, judge_name: str) -> ReadPrompt:
         injected = ideas[0].instruction
         cue, cue_text = _point_cue(outside)
     item = digest(kind, *sorted(i.known.text for i in ideas))
-    shown = Shown(kind=kind, item=item, gold=gold, cue=cue, padded=padded, injected=injected, own=own,
-                  edit=digest(*sorted(edited)) if edited else "", frame=frame_of(prompt, cue_text))
+    shown = Shown(
+        kind=kind,
+        item=item,
+        gold=gold,
+        cue=cue,
+        padded=padded,
+        injected=injected,
+        own=own,
+        edit=digest(*sorted(edited)) if edited else "",
+        frame=frame_of(prompt, cue_text),
+    )
     return ReadPrompt(kind, labels, shown)

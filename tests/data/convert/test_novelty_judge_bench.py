@@ -31,22 +31,32 @@ def test_good_fixture_converts_every_file() -> None:
     conv = convert_strict(GOOD)
     got = {(f.set_path, f.stem): len(f.items) for f in conv.files}
     assert got == {
-        ("human_only", "pairwise"): 3, ("human_only", "pairwise_plan"): 2,
-        ("human_only", "pointwise"): 4, ("human_only", "pointwise_plan"): 2,
-        ("human_generated/tiny-ideator-1", "pairwise"): 2, ("human_generated/tiny-ideator-1", "pointwise"): 2,
+        ("human_only", "pairwise"): 3,
+        ("human_only", "pairwise_plan"): 2,
+        ("human_only", "pointwise"): 4,
+        ("human_only", "pointwise_plan"): 2,
+        ("human_generated/tiny-ideator-1", "pairwise"): 2,
+        ("human_generated/tiny-ideator-1", "pointwise"): 2,
     }
     assert conv.skipped == []
 
 
 def test_pair_fields_mapped() -> None:
     conv = convert_strict(GOOD)
-    pairs = {i.pair_id: i for f in conv.files if f.relative == "human-only/pairwise.yaml" for i in f.items
-             if isinstance(i, PairItem)}
+    pairs = {
+        i.pair_id: i
+        for f in conv.files
+        if f.relative == "human-only/pairwise.yaml"
+        for i in f.items
+        if isinstance(i, PairItem)
+    }
     p1 = pairs["ho-pair-001"]
     assert (p1.gold, p1.area, p1.setup) == ("b", "optimization", "human_only")
     assert (p1.idea_a.label, p1.idea_b.label) == ("not_novel", "novel")
     assert p1.idea_b.idea_id == "AbCdEf123" and p1.idea_b.provenance.forum == "AbCdEf123"
-    assert p1.idea_a.idea_id == text_idea_id(p1.idea_a.text) and p1.idea_a.idea_id.startswith("njb-")
+    assert p1.idea_a.idea_id == text_idea_id(p1.idea_a.text) and p1.idea_a.idea_id.startswith(
+        "njb-"
+    )
     assert p1.idea_b.evidence.rating_mean == 7.5 and p1.idea_b.evidence.contribution_mean == 3.333
     assert p1.idea_a.evidence.similar_papers == ("Bengio 2012, practical recommendations",)
     assert p1.idea_a.evidence.negative_signals[1] == "incremental over prior tuning studies"
@@ -69,7 +79,9 @@ def test_generated_side_marked_with_backbone_generator() -> None:
     hg = next(f for f in conv.files if f.relative.endswith("backbone-tiny-ideator-1/pairwise.yaml"))
     for item in hg.items:
         assert isinstance(item, PairItem) and item.setup == "human_generated"
-        novel, other = (item.idea_a, item.idea_b) if item.gold == "a" else (item.idea_b, item.idea_a)
+        novel, other = (
+            (item.idea_a, item.idea_b) if item.gold == "a" else (item.idea_b, item.idea_a)
+        )
         assert (novel.source, novel.generator) == ("human", None)
         assert (other.source, other.generator) == ("generated", "tiny-ideator-1")
         assert other.provenance.forum is None
@@ -131,7 +143,9 @@ def test_idea_id_reused_with_other_content_is_reported(tmp_path: Path) -> None:
     d.mkdir(parents=True)
     (d / "pointwise.yaml").write_text(
         "p1: {context: opt, idea: First text., label: POSITIVE, metadata: {forum: F1}}\n"
-        "p2: {context: opt, idea: Other text., label: POSITIVE, metadata: {forum: F1}}\n", encoding="utf-8")
+        "p2: {context: opt, idea: Other text., label: POSITIVE, metadata: {forum: F1}}\n",
+        encoding="utf-8",
+    )
     conv = convert_dir(tmp_path / "src")
     assert [(p.line, p.field) for p in conv.problems] == [(2, "p2.idea.idea_id")]
 
@@ -149,12 +163,20 @@ def test_hub_offline_error_names_hub_id_and_suggests_local_dir(tmp_path: Path) -
     assert "'noystl/novelty-judge-bench'" in text and "local directory" in text
 
 
-def test_convert_cli_writes_contract_card_and_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_cli_writes_contract_card_and_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "njb"
     assert main(["convert", "--from", "novelty-judge-bench", str(GOOD), "--out", str(out)]) == 0
     ho = out / "human_only"
     assert sorted(p.name for p in ho.iterdir()) == [
-        "README.md", "manifest.json", "pairwise.jsonl", "pairwise_plan.jsonl", "pointwise.jsonl", "pointwise_plan.jsonl"]
+        "README.md",
+        "manifest.json",
+        "pairwise.jsonl",
+        "pairwise_plan.jsonl",
+        "pointwise.jsonl",
+        "pointwise_plan.jsonl",
+    ]
     assert len(read_items(ho / "pairwise.jsonl")) == 3
     points = read_items(out / "human_generated" / "tiny-ideator-1" / "pointwise.jsonl")
     assert {p.idea.source for p in points if isinstance(p, PointItem)} == {"human", "generated"}
@@ -169,10 +191,15 @@ def test_convert_cli_writes_contract_card_and_manifest(tmp_path: Path, capsys: p
     assert main(["validate", str(out)]) == 0
     assert "OK: 6 file(s), 15 valid item(s), 0 problem(s)" in capsys.readouterr().out
     assert main(["convert", "--from", "novelty-judge-bench", str(GOOD), "--out", str(out)]) == 2
-    assert main(["convert", "--from", "novelty-judge-bench", str(GOOD), "--out", str(out), "--force"]) == 0
+    assert (
+        main(["convert", "--from", "novelty-judge-bench", str(GOOD), "--out", str(out), "--force"])
+        == 0
+    )
 
 
-def test_convert_cli_writes_nothing_on_bad_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_cli_writes_nothing_on_bad_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "njb"
     assert main(["convert", "--from", "novelty-judge-bench", str(BAD), "--out", str(out)]) == 1
     printed = capsys.readouterr().out
@@ -182,8 +209,19 @@ def test_convert_cli_writes_nothing_on_bad_source(tmp_path: Path, capsys: pytest
 
 
 def test_convert_cli_offline_hub_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["convert", "--from", "novelty-judge-bench", "noystl/novelty-judge-bench",
-                 "--out", str(tmp_path / "o")]) == 2
+    assert (
+        main(
+            [
+                "convert",
+                "--from",
+                "novelty-judge-bench",
+                "noystl/novelty-judge-bench",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "noystl/novelty-judge-bench" in err and "local directory" in err
 
@@ -197,8 +235,13 @@ def test_fixture_copy_with_hf_style_nesting(tmp_path: Path) -> None:
 
 
 def test_console_script_help() -> None:
-    out = subprocess.run([sys.executable, "-m", "judgeaudit.cli", "convert", "--help"], capture_output=True,
-                         text=True, check=True, cwd="/")
+    out = subprocess.run(
+        [sys.executable, "-m", "judgeaudit.cli", "convert", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    )
     assert "noystl/novelty-judge-bench" in out.stdout and "--force" in out.stdout
 
 
@@ -208,9 +251,13 @@ def test_instance_not_a_mapping_and_generated_without_backbone(tmp_path: Path) -
     (d / "pointwise.yaml").write_text(
         "p1: just text\n"
         "p2: {context: opt, idea: A generated idea., label: NEGATIVE}\n"
-        "p3: {context: opt, idea: A human idea., label: POSITIVE}\n", encoding="utf-8")
+        "p3: {context: opt, idea: A human idea., label: POSITIVE}\n",
+        encoding="utf-8",
+    )
     conv = convert_dir(tmp_path / "src")
-    assert [(p.line, p.field, p.message) for p in conv.problems] == [(1, "p1", "expected a mapping, got str")]
+    assert [(p.line, p.field, p.message) for p in conv.problems] == [
+        (1, "p1", "expected a mapping, got str")
+    ]
     [bench_file] = conv.files
     assert bench_file.set_path == "human_generated"
     gen, human = (i.idea for i in bench_file.items if isinstance(i, PointItem))

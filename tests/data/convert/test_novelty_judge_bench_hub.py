@@ -35,7 +35,11 @@ class HubStandIn:
 
     def __init__(self, repo_id: str, root: Path):
         self.repo_id = repo_id
-        self.files = {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+        self.files = {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
         self.sha = hashlib.sha1(b"".join(self.files.values())).hexdigest()
         self.requests: list[str] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -67,21 +71,35 @@ class HubStandIn:
                 api, resolve = f"/api/datasets/{hub.repo_id}/", f"/datasets/{hub.repo_id}/resolve/"
                 as_json = {"Content-Type": "application/json"}
                 if path.startswith(api + "revision/"):
-                    info = {"id": hub.repo_id, "sha": hub.sha, "private": False,
-                            "siblings": [{"rfilename": f} for f in hub.files]}
+                    info = {
+                        "id": hub.repo_id,
+                        "sha": hub.sha,
+                        "private": False,
+                        "siblings": [{"rfilename": f} for f in hub.files],
+                    }
                     return self._send(200, json.dumps(info).encode(), as_json, head)
                 if path.startswith(api + "tree/"):
-                    tree = [{"type": "file", "path": f, "size": len(b), "oid": _git_blob_sha(b)}
-                            for f, b in hub.files.items()]
+                    tree = [
+                        {"type": "file", "path": f, "size": len(b), "oid": _git_blob_sha(b)}
+                        for f, b in hub.files.items()
+                    ]
                     return self._send(200, json.dumps(tree).encode(), as_json, head)
                 if path.startswith(resolve):
-                    name = path[len(resolve):].partition("/")[2]
+                    name = path[len(resolve) :].partition("/")[2]
                     if name in hub.files:
                         body = hub.files[name]
-                        headers = {"X-Repo-Commit": hub.sha, "ETag": f'"{_git_blob_sha(body)}"',
-                                   "Content-Type": "application/octet-stream"}
+                        headers = {
+                            "X-Repo-Commit": hub.sha,
+                            "ETag": f'"{_git_blob_sha(body)}"',
+                            "Content-Type": "application/octet-stream",
+                        }
                         return self._send(200, body, headers, head)
-                self._send(404, b'{"error": "Repository not found"}', {"X-Error-Code": "RepoNotFound", **as_json}, head)
+                self._send(
+                    404,
+                    b'{"error": "Repository not found"}',
+                    {"X-Error-Code": "RepoNotFound", **as_json},
+                    head,
+                )
 
             def do_GET(self) -> None:  # noqa: N802 - http.server naming
                 self._route(False)
@@ -105,8 +123,20 @@ def hub() -> Iterator[HubStandIn]:
 
 def _convert(hub_id: str, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`judgeaudit convert` of a Hub id, started by the interpreter running the tests (not a `judgeaudit` on PATH)."""
-    argv = [sys.executable, "-m", "judgeaudit", "convert", "--from", "novelty-judge-bench", hub_id, "--out", str(out)]
-    return subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+    argv = [
+        sys.executable,
+        "-m",
+        "judgeaudit",
+        "convert",
+        "--from",
+        "novelty-judge-bench",
+        hub_id,
+        "--out",
+        str(out),
+    ]
+    return subprocess.run(
+        argv, capture_output=True, text=True, env={**os.environ, **env}, timeout=120
+    )
 
 
 def _hub_env(hub: HubStandIn, tmp_path: Path) -> dict[str, str]:
@@ -114,16 +144,27 @@ def _hub_env(hub: HubStandIn, tmp_path: Path) -> dict[str, str]:
     set, since the session's (tests/session_caches.py) would otherwise win over HF_HOME and keep the
     snapshot for later tests of this worker (which then find the repo offline)."""
     hf = tmp_path / "hf"
-    return {"HF_ENDPOINT": hub.endpoint, "HF_HUB_OFFLINE": "0", "HF_HOME": str(hf), "HF_HUB_CACHE": str(hf / "hub"),
-            "HF_DATASETS_CACHE": str(hf / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    return {
+        "HF_ENDPOINT": hub.endpoint,
+        "HF_HUB_OFFLINE": "0",
+        "HF_HOME": str(hf),
+        "HF_HUB_CACHE": str(hf / "hub"),
+        "HF_DATASETS_CACHE": str(hf / "datasets"),
+        "HF_HUB_DISABLE_XET": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+    }
 
 
-def test_convert_from_hub_id_online_then_offline_from_cache(hub: HubStandIn, tmp_path: Path) -> None:
+def test_convert_from_hub_id_online_then_offline_from_cache(
+    hub: HubStandIn, tmp_path: Path
+) -> None:
     env = _hub_env(hub, tmp_path)
     done = _convert(HUB_ID, tmp_path / "online", env)
     assert done.returncode == 0, done.stderr
     assert f"GET /api/datasets/{HUB_ID}/revision/main" in hub.requests
-    manifest = json.loads((tmp_path / "online" / "human_only" / "manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads(
+        (tmp_path / "online" / "human_only" / "manifest.json").read_text(encoding="utf-8")
+    )
     assert manifest["source"]["kind"] == "huggingface_hub"
     assert manifest["source"]["hub_id"] == HUB_ID
     assert manifest["source"]["revision"] == hub.sha

@@ -39,8 +39,12 @@ def test_every_published_file_converts_with_its_counts() -> None:
         ("human-only/pairwise_plan.yaml", "human_only", "pairwise_plan", None): 1,
         ("human-only/pointwise.yaml", "human_only", "pointwise", None): 1,
         ("human-plus-generated/pairwise.yaml", "human_generated", "pairwise", None): 1,
-        ("human-plus-generated/backbone-gpt-5.1/pointwise.yaml", "human_generated/gpt-5.1", "pointwise",
-         "gpt-5.1"): 6,
+        (
+            "human-plus-generated/backbone-gpt-5.1/pointwise.yaml",
+            "human_generated/gpt-5.1",
+            "pointwise",
+            "gpt-5.1",
+        ): 6,
     }
     assert conv.skipped == [] and conv.problems == []
 
@@ -48,9 +52,16 @@ def test_every_published_file_converts_with_its_counts() -> None:
 def test_human_only_pair_labels_gold_and_scores() -> None:
     pair = _items(convert_strict(PUBLISHED), "human-only/pairwise.yaml")["1"]  # the int id 1
     assert isinstance(pair, PairItem)
-    assert (pair.gold, pair.setup, pair.area) == ("a", "human_only", FOUNDATION)  # expected_winners: [0]
+    assert (pair.gold, pair.setup, pair.area) == (
+        "a",
+        "human_only",
+        FOUNDATION,
+    )  # expected_winners: [0]
     a, b = pair.idea_a, pair.idea_b
-    assert a.title == "Expanding Reasoning Potential in Foundation Model by Learning Diverse Chains of Thought Patterns"
+    assert (
+        a.title
+        == "Expanding Reasoning Potential in Foundation Model by Learning Diverse Chains of Thought Patterns"
+    )
     assert b.title == "AsymPuzl: An asymmetric puzzle for multi-agent cooperation"
     assert (a.label, b.label) == ("novel", "not_novel")
     assert (a.source, b.source, a.generator, b.generator) == ("human", "human", None, None)
@@ -58,7 +69,10 @@ def test_human_only_pair_labels_gold_and_scores() -> None:
     assert (b.evidence.rating_mean, b.evidence.contribution_mean) == (2.5, 2.0)
     assert (len(a.evidence.positive_signals), len(a.evidence.negative_signals)) == (3, 0)
     assert (len(b.evidence.positive_signals), len(b.evidence.negative_signals)) == (0, 4)
-    assert b.evidence.negative_signals[2] == "The necessity/novelty of this particular testbed is not clearly explained."
+    assert (
+        b.evidence.negative_signals[2]
+        == "The necessity/novelty of this particular testbed is not clearly explained."
+    )
     assert a.text.startswith("Recent progress in large reasoning models") and a.format == "abstract"
     assert a.idea_id == text_idea_id(a.text)  # no forum id in the published metadata
     assert a.provenance.source_id == "human-only/pairwise.yaml#1/0"
@@ -83,7 +97,10 @@ def test_human_only_point_uses_the_quoted_id() -> None:
     point = _items(convert_strict(PUBLISHED), "human-only/pointwise.yaml")["100"]
     assert isinstance(point, PointItem)
     assert (point.gold, point.idea.label, point.idea.area) == ("novel", "novel", VISION)
-    assert point.idea.title == "ORCaS: Unsupervised Depth Completion via Occluded Region Completion as Supervision"
+    assert (
+        point.idea.title
+        == "ORCaS: Unsupervised Depth Completion via Occluded Region Completion as Supervision"
+    )
     assert (point.idea.evidence.rating_mean, point.idea.evidence.contribution_mean) == (6.0, 3.25)
     assert len(point.idea.evidence.positive_signals) == 4
 
@@ -93,21 +110,38 @@ def test_generated_side_keeps_na_scores_missing() -> None:
     assert isinstance(pair, PairItem)
     assert (pair.gold, pair.setup) == ("a", "human_generated")
     human, generated = pair.idea_a, pair.idea_b
-    assert (human.source, human.label, human.title) == ("human", "novel", "FASA: FREQUENCY-AWARE SPARSE ATTENTION")
+    assert (human.source, human.label, human.title) == (
+        "human",
+        "novel",
+        "FASA: FREQUENCY-AWARE SPARSE ATTENTION",
+    )
     assert (human.evidence.rating_mean, human.evidence.contribution_mean) == (6.0, 3.0)
     assert (generated.source, generated.label) == ("generated", "not_novel")
     assert generated.generator is None  # the file sits in no backbone-<model> folder
     assert generated.title == "LLM-foundation or frontier models, including LLMs-14"
-    assert (generated.evidence.rating_mean, generated.evidence.contribution_mean) == (None, None)  # N/A, not 0
-    assert generated.provenance.forum is None and generated.text.startswith("Foundation models excel")
+    assert (generated.evidence.rating_mean, generated.evidence.contribution_mean) == (
+        None,
+        None,
+    )  # N/A, not 0
+    assert generated.provenance.forum is None and generated.text.startswith(
+        "Foundation models excel"
+    )
 
 
 def test_backbone_folder_names_the_generator() -> None:
-    points = _items(convert_strict(PUBLISHED), "human-plus-generated/backbone-gpt-5.1/pointwise.yaml")
+    points = _items(
+        convert_strict(PUBLISHED), "human-plus-generated/backbone-gpt-5.1/pointwise.yaml"
+    )
     assert sorted(points) == ["1", "10", "100", "101", "103", "104"]
     gold = {k: p.gold for k, p in points.items()}
-    assert gold == {"1": "not_novel", "10": "novel", "100": "novel", "101": "not_novel", "103": "not_novel",
-                    "104": "not_novel"}
+    assert gold == {
+        "1": "not_novel",
+        "10": "novel",
+        "100": "novel",
+        "101": "not_novel",
+        "103": "not_novel",
+        "104": "not_novel",
+    }
     for key, point in points.items():
         assert isinstance(point, PointItem) and point.setup == "human_generated"
         idea = point.idea
@@ -119,15 +153,25 @@ def test_backbone_folder_names_the_generator() -> None:
             assert (idea.evidence.rating_mean, idea.evidence.contribution_mean) == (None, None), key
             assert idea.title is not None and idea.title.startswith("LLM-"), key
     assert points["10"].idea.title == "LLM Pretraining with Continuous Concepts"
-    assert (points["10"].idea.evidence.rating_mean, points["10"].idea.evidence.contribution_mean) == (7.33, 3.33)
+    assert (
+        points["10"].idea.evidence.rating_mean,
+        points["10"].idea.evidence.contribution_mean,
+    ) == (7.33, 3.33)
 
 
-def test_cli_converts_and_the_result_validates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_converts_and_the_result_validates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "njb"
-    assert main(["convert", "--from", "novelty-judge-bench", str(PUBLISHED), "--out", str(out)]) == 0
+    assert (
+        main(["convert", "--from", "novelty-judge-bench", str(PUBLISHED), "--out", str(out)]) == 0
+    )
     printed = capsys.readouterr().out
     assert "wrote" in printed and "FAILED" not in printed
-    rows = [json.loads(line) for line in (out / "human_generated" / "pairwise.jsonl").read_text().splitlines()]
+    rows = [
+        json.loads(line)
+        for line in (out / "human_generated" / "pairwise.jsonl").read_text().splitlines()
+    ]
     assert rows[0]["idea_b"]["evidence"]["rating_mean"] is None  # written as null, never 0
     assert len(read_items(out / "human_generated" / "gpt-5.1" / "pointwise.jsonl")) == 6
     assert main(["validate", str(out)]) == 0
@@ -142,8 +186,11 @@ def test_plan_ids_are_joined_on_titles_not_ids(tmp_path: Path) -> None:
     plan_file = src / "human-only" / "pairwise_plan.yaml"
     text = plan_file.read_text(encoding="utf-8")
     assert text.startswith("1:\n")
-    other = text.replace("Expanding Reasoning Potential in Foundation Model by Learning Diverse Chains of Thought "
-                         "Patterns", "Another paper").replace("AsymPuzl: An asymmetric", "Another")
+    other = text.replace(
+        "Expanding Reasoning Potential in Foundation Model by Learning Diverse Chains of Thought "
+        "Patterns",
+        "Another paper",
+    ).replace("AsymPuzl: An asymmetric", "Another")
     plan_file.write_text("7:\n" + text[3:] + "1:\n" + other[3:], encoding="utf-8")
     conv = convert_strict(src)
     plan = _items(conv, "human-only/pairwise_plan.yaml")

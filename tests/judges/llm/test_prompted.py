@@ -43,8 +43,11 @@ def calls(log: EvalLog) -> dict[str, list[list[Any]]]:
     assert log.samples is not None
     out = {}
     for sample in log.samples:
-        seen = [[hashlib.sha256(e.input[-1].text.encode()).hexdigest(), e.config.seed]
-                for e in sample.events if isinstance(e, ModelEvent)]
+        seen = [
+            [hashlib.sha256(e.input[-1].text.encode()).hexdigest(), e.config.seed]
+            for e in sample.events
+            if isinstance(e, ModelEvent)
+        ]
         out[str(sample.id)] = sorted(seen)
     return out
 
@@ -53,10 +56,18 @@ def runs() -> list[tuple[str, Any, dict[str, Any]]]:
     """(name, task factory, task arguments) of every checked run: each prompt variant, and the cues."""
     out: list[tuple[str, Any, dict[str, Any]]] = []
     for name in prompt_names("pairwise"):
-        out.append((f"pairwise/{name}", novelty_pairwise, {"prompt": name, "both_orders": True, "k": 2}))
+        out.append(
+            (f"pairwise/{name}", novelty_pairwise, {"prompt": name, "both_orders": True, "k": 2})
+        )
     for name in prompt_names("pointwise"):
         out.append((f"pointwise/{name}", novelty_pointwise, {"prompt": name}))
-    out.append(("pairwise/probe=presumption", novelty_pairwise, {"probe": "presumption", "both_orders": True}))
+    out.append(
+        (
+            "pairwise/probe=presumption",
+            novelty_pairwise,
+            {"probe": "presumption", "both_orders": True},
+        )
+    )
     out.append(("pointwise/probe=presumption", novelty_pointwise, {"probe": "presumption"}))
     return out
 
@@ -66,7 +77,9 @@ def rendered(tmp_path: Path) -> dict[str, dict[str, list[list[Any]]]]:
     out = {}
     for number, (name, factory, args) in enumerate(runs()):
         task = factory(dataset=str(ITEMS_DIR), resamples=100, cache=False, **args)
-        log = run_scripted(task, answer, tmp_path / str(number), limit=ITEMS * (3 if "probe" in args else 1))
+        log = run_scripted(
+            task, answer, tmp_path / str(number), limit=ITEMS * (3 if "probe" in args else 1)
+        )
         out[name] = calls(log)
     return out
 
@@ -92,4 +105,6 @@ if __name__ == "__main__":  # regenerate: PYTHONPATH=tests python tests/judges/l
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        GOLDEN.write_text(json.dumps(rendered(Path(tmp)), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        GOLDEN.write_text(
+            json.dumps(rendered(Path(tmp)), indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )

@@ -48,7 +48,9 @@ def test_both_tasks_with_the_local_model(tmp_path: Path, monkeypatch: pytest.Mon
             calls = sample.scores["novelty"].metadata["calls"]  # type: ignore[index]
             assert len(calls) == n_calls
             # The grammar forces the fixed format, so every call parses strictly.
-            assert all(c["parse"] == "strict" and c["raw"].startswith("Verdict: ") for c in calls), [(c["raw"], c["parse"]) for c in calls]
+            assert all(
+                c["parse"] == "strict" and c["raw"].startswith("Verdict: ") for c in calls
+            ), [(c["raw"], c["parse"]) for c in calls]
         usage = log.stats.model_usage["local/gemma-3-270m"]
         assert usage.input_tokens > 100 and usage.output_tokens > 0
         assert log.results is not None and headline in log.results.scores[0].metrics

@@ -40,7 +40,9 @@ class Judge:
     def __init__(self) -> None:
         self.prompts: list[str] = []
 
-    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+    def __call__(
+        self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
         text = input[-1].text
         self.prompts.append(text)
         if "Idea A:" in text:
@@ -48,26 +50,53 @@ class Judge:
         else:
             answer = "Verdict: NOT NOVEL"
         out = ModelOutput.from_content("mockllm/model", answer)
-        out.usage = ModelUsage(input_tokens=len(text) // 4, output_tokens=3, total_tokens=len(text) // 4 + 3)
+        out.usage = ModelUsage(
+            input_tokens=len(text) // 4, output_tokens=3, total_tokens=len(text) // 4 + 3
+        )
         return out
 
 
-def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(search_set: dict[str, str], tmp_path: Path) -> None:
+def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(
+    search_set: dict[str, str], tmp_path: Path
+) -> None:
     judge = Judge()
-    log = run(novelty_pairwise(dataset=search_set["dataset"], retrieval=2, retrieval_corpus=search_set["corpus"],
-                               both_orders=True, cache=False), judge, tmp_path)
+    log = run(
+        novelty_pairwise(
+            dataset=search_set["dataset"],
+            retrieval=2,
+            retrieval_corpus=search_set["corpus"],
+            both_orders=True,
+            cache=False,
+        ),
+        judge,
+        tmp_path,
+    )
     assert len(judge.prompts) == 2
-    ab, ba = sorted(judge.prompts, key=lambda p: p.index(GRAPH) > p.index(SPEECH))  # ab shows GRAPH first
+    ab, ba = sorted(
+        judge.prompts, key=lambda p: p.index(GRAPH) > p.index(SPEECH)
+    )  # ab shows GRAPH first
     for prompt in (ab, ba):
         assert prompt.index("Related papers found") < prompt.index("Idea A:\n")
     shown_ab, shown_ba = blocks(ab), blocks(ba)
     assert set(shown_ab) == {"Idea A", "Idea B"}
     assert [len(v) for v in shown_ab.values()] == [2, 2]  # k honoured per idea
-    assert set(shown_ab["Idea A"]) <= {"g0", "g1", "g2", "g3"}  # graph prior work for the graph idea
+    assert set(shown_ab["Idea A"]) <= {
+        "g0",
+        "g1",
+        "g2",
+        "g3",
+    }  # graph prior work for the graph idea
     assert set(shown_ab["Idea B"]) <= {"s0", "s1", "s2"}
-    assert shown_ba == {"Idea A": shown_ab["Idea B"], "Idea B": shown_ab["Idea A"]}  # block follows the labels
+    assert shown_ba == {
+        "Idea A": shown_ab["Idea B"],
+        "Idea B": shown_ab["Idea A"],
+    }  # block follows the labels
     every = {i for ids in shown_ab.values() for i in ids}
-    assert not every & {"n0", "dup", "g_late"}  # target by id, target by title/text, after the cutoff
+    assert not every & {
+        "n0",
+        "dup",
+        "g_late",
+    }  # target by id, target by title/text, after the cutoff
     meta = score_meta(log)
     assert meta["judge"] == "retrieval" and meta["verdict"] == "a"
     retrieved = meta["retrieved"]
@@ -78,10 +107,20 @@ def test_pairwise_block_precedes_ideas_honours_k_cutoff_and_excludes_targets(sea
     assert side_b["excluded_target"] == ["dup"] and side_b["after_cutoff"] == 2  # n0 and g_late
 
 
-def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(search_set: dict[str, str], tmp_path: Path) -> None:
+def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(
+    search_set: dict[str, str], tmp_path: Path
+) -> None:
     judge = Judge()
-    log = run(novelty_pointwise(dataset=search_set["dataset"], retrieval=3, retrieval_corpus=search_set["corpus"], cache=False),
-              judge, tmp_path)
+    log = run(
+        novelty_pointwise(
+            dataset=search_set["dataset"],
+            retrieval=3,
+            retrieval_corpus=search_set["corpus"],
+            cache=False,
+        ),
+        judge,
+        tmp_path,
+    )
     shown = blocks(judge.prompts[0])
     assert list(shown) == ["the idea"] and len(shown["the idea"]) == 3
     assert "dup" not in shown["the idea"] and set(shown["the idea"][:3]) == {"s0", "s1", "s2"}
@@ -90,7 +129,9 @@ def test_pointwise_k_and_exclusion_and_plain_prompt_unchanged(search_set: dict[s
     plain = Judge()
     log = run(novelty_pointwise(dataset=search_set["dataset"], cache=False), plain, tmp_path)
     assert "Related papers found" not in plain.prompts[0] and "\n\n\n" not in plain.prompts[0]
-    assert plain.prompts[0].split("\n\n")[4].startswith("Research area:")  # ideas section (after the fence rule) opens as before
+    assert (
+        plain.prompts[0].split("\n\n")[4].startswith("Research area:")
+    )  # ideas section (after the fence rule) opens as before
     meta = score_meta(log)
     assert meta["retrieved"] is None and meta["judge"] == "prompted"
 
@@ -109,7 +150,9 @@ class CitingJudge:
     def __init__(self) -> None:
         self.prompts: list[str] = []
 
-    def __call__(self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+    def __call__(
+        self, input: list[Any], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
         text = input[-1].text
         self.prompts.append(text)
         graph_first = text.index(GRAPH) < text.index(SPEECH)
@@ -117,14 +160,28 @@ class CitingJudge:
         cites = f"As [{first_id}] shows, and [fake123] too." if graph_first else "No citations."
         answer = f"{cites}\nVerdict: {'A' if graph_first else 'B'}"
         out = ModelOutput.from_content("mockllm/model", answer)
-        out.usage = ModelUsage(input_tokens=len(text) // 4, output_tokens=9, total_tokens=len(text) // 4 + 9)
+        out.usage = ModelUsage(
+            input_tokens=len(text) // 4, output_tokens=9, total_tokens=len(text) // 4 + 9
+        )
         return out
 
 
-def test_novelty_checker_reranks_and_counts_citations(search_set: dict[str, str], tmp_path: Path) -> None:
+def test_novelty_checker_reranks_and_counts_citations(
+    search_set: dict[str, str], tmp_path: Path
+) -> None:
     judge = CitingJudge()
-    log = run(novelty_pairwise(dataset=search_set["dataset"], judge="novelty_checker", retrieval=2,
-                               retrieval_corpus=search_set["corpus"], both_orders=True, cache=False), judge, tmp_path)
+    log = run(
+        novelty_pairwise(
+            dataset=search_set["dataset"],
+            judge="novelty_checker",
+            retrieval=2,
+            retrieval_corpus=search_set["corpus"],
+            both_orders=True,
+            cache=False,
+        ),
+        judge,
+        tmp_path,
+    )
     meta = score_meta(log)
     assert meta["judge"] == "novelty_checker" and meta["verdict"] == "a" and meta["both_orders"]
     retrieved = meta["retrieved"]
@@ -142,13 +199,20 @@ def test_rerank_orders_by_tfidf_cosine_and_keeps_n() -> None:
     from judgeaudit.judges.llm.novelty_checker import check_citations, rerank
     from judgeaudit.retrieval import Document, Hit
 
-    docs = [Document("d0", "Speech", "dropout recurrent speech", 1), Document("d1", "Graph", GRAPH, 1),
-            Document("d2", "Pruning", "pruning attention heads", 1)]
+    docs = [
+        Document("d0", "Speech", "dropout recurrent speech", 1),
+        Document("d1", "Graph", GRAPH, 1),
+        Document("d2", "Pruning", "pruning attention heads", 1),
+    ]
     hits = [Hit(d, 1.0, i + 1, "bm25") for i, d in enumerate(docs)]
     out = rerank(GRAPH, hits, keep=2)
     assert [h.doc.doc_id for h in out] == ["d1", "d2"] and [h.rank for h in out] == [1, 2]
     assert out[0].score > out[1].score > 0 and out[0].method == "bm25+tfidf_rerank"
     assert check_citations("see [d1] and [zzz9] and [d1]", {"d1"}) == {
-        "cited": ["d1", "zzz9"], "valid": ["d1"], "invalid": ["zzz9"], "uncited": False}
+        "cited": ["d1", "zzz9"],
+        "valid": ["d1"],
+        "invalid": ["zzz9"],
+        "uncited": False,
+    }
     assert check_citations("nothing [see above]", {"d1"})["uncited"] is True
     assert check_citations("[d1, d2; q]", {"d1", "d2"})["invalid"] == ["q"]

@@ -53,11 +53,23 @@ def _doc(i: int, title: str) -> Document:
 
 def _fixed_prior(tau: float | None = 0.5) -> tuple[DistancePrior, Corpus, dict[str, list[float]]]:
     docs = [_doc(0, "zero"), _doc(1, "one"), _doc(2, "two"), _doc(3, "three")]
-    vecs = {"zero\nabstract 0": [1.0, 0.0], "one\nabstract 1": [0.8, 0.6], "two\nabstract 2": [0.0, 1.0],
-            "three\nabstract 3": [-1.0, 0.0], "idea x": [1.0, 0.0], "idea far": [0.0, -1.0]}
+    vecs = {
+        "zero\nabstract 0": [1.0, 0.0],
+        "one\nabstract 1": [0.8, 0.6],
+        "two\nabstract 2": [0.0, 1.0],
+        "three\nabstract 3": [-1.0, 0.0],
+        "idea x": [1.0, 0.0],
+        "idea far": [0.0, -1.0],
+    }
     corpus = Corpus("fixed", tuple(docs))
-    prior = DistancePrior(corpus, embedder="tfidf", neighbours=2, use_cache=False, tau=tau,
-                          vectors=FixedEmbedder(vecs))
+    prior = DistancePrior(
+        corpus,
+        embedder="tfidf",
+        neighbours=2,
+        use_cache=False,
+        tau=tau,
+        vectors=FixedEmbedder(vecs),
+    )
     return prior, corpus, vecs
 
 
@@ -109,7 +121,9 @@ def test_cutoff_and_empty_reference_set_are_clear_errors() -> None:
     _, corpus, vecs = _fixed_prior()
     with pytest.raises(ValueError, match="no document dated before cutoff"):
         DistancePrior(corpus, cutoff="2000-01-01", use_cache=False, vectors=FixedEmbedder(vecs))
-    early = DistancePrior(corpus, cutoff=1_700_000_000_001, use_cache=False, vectors=FixedEmbedder(vecs), tau=0.5)
+    early = DistancePrior(
+        corpus, cutoff=1_700_000_000_001, use_cache=False, vectors=FixedEmbedder(vecs), tau=0.5
+    )
     with pytest.raises(ValueError, match="no prior work left"):
         early.score(_plain("d0", "idea x"), "distance_nn")
 
@@ -136,10 +150,21 @@ def real_set(tmp_path: Path, docs: Corpus) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("judge", ["distance_centroid", "distance_graph"])
-def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path, judge: str) -> None:
+def test_pairwise_distance_judge_runs_in_inspect(
+    real_set: tuple[Path, Path], tmp_path: Path, judge: str
+) -> None:
     set_dir, corpus_file = real_set
-    log = eval_ok(distance_task("pairwise", judge, str(set_dir), corpus=str(corpus_file), embedder="tfidf",
-                             resamples=100), tmp_path)
+    log = eval_ok(
+        distance_task(
+            "pairwise",
+            judge,
+            str(set_dir),
+            corpus=str(corpus_file),
+            embedder="tfidf",
+            resamples=100,
+        ),
+        tmp_path,
+    )
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     assert rule["prior_work"]["embedder"] == "tfidf" and "graph_tau" in rule["prior_work"]
     assert rule["split"]["n_fit"] == 6 and log.samples is not None and len(log.samples) == 6
@@ -148,26 +173,47 @@ def test_pairwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tm
         assert meta["area"] in rule["split"]["scored_areas"]
         raw = json.loads(meta["calls"][0]["raw"])
         assert raw["embedder"] == "tfidf" and meta["judge"] == judge
-        assert meta["verdict"] == pair_verdict(raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"])
+        assert meta["verdict"] == pair_verdict(
+            raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"]
+        )
         assert raw["score_a"]["excluded_target"] == [sample.metadata["item"]["idea_a"]["idea_id"]]
 
 
-def test_pointwise_distance_judge_runs_in_inspect(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+def test_pointwise_distance_judge_runs_in_inspect(
+    real_set: tuple[Path, Path], tmp_path: Path
+) -> None:
     set_dir, corpus_file = real_set
-    log = eval_ok(distance_task("pointwise", "distance_mean", str(set_dir), corpus=str(corpus_file),
-                             embedder="tfidf", fit_by="item", resamples=100), tmp_path)
+    log = eval_ok(
+        distance_task(
+            "pointwise",
+            "distance_mean",
+            str(set_dir),
+            corpus=str(corpus_file),
+            embedder="tfidf",
+            fit_by="item",
+            resamples=100,
+        ),
+        tmp_path,
+    )
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     assert log.samples is not None and len(log.samples) == 6
     for sample in log.samples:
         assert sample.id not in set(rule["split"]["fit_ids"])
         raw = json.loads(sample.scores["novelty"].metadata["calls"][0]["raw"])
-        assert sample.scores["novelty"].answer == point_verdict(raw["score"]["value"], rule["threshold"])
+        assert sample.scores["novelty"].answer == point_verdict(
+            raw["score"]["value"], rule["threshold"]
+        )
 
 
 def test_catalog_lists_distance_judges_and_rejects_prompt_options() -> None:
     assert set(DISTANCE_JUDGES) <= set(judge_names())
     with pytest.raises(ValueError, match="cannot honour prompt"):
-        novelty_task("pairwise", judge="distance_nn", dataset="iclr2026/human_only", prompt="p1_no_guardrails")
+        novelty_task(
+            "pairwise",
+            judge="distance_nn",
+            dataset="iclr2026/human_only",
+            prompt="p1_no_guardrails",
+        )
 
 
 # ---- surface sanity ----------------------------------------------------------------------------
@@ -177,9 +223,15 @@ def test_surface_edits_keep_words_and_report_when_they_do_not_apply() -> None:
     rng = random.Random(1)
     text = "We propose Sparse Mixture Routing (SMR). SMR routes tokens sparsely. It is fast."
     renamed = edit_text("rename_acronym", text, rng)
-    assert renamed is not None and "SMR" not in renamed and renamed.count(renamed.split("(")[1][:3]) == 2
+    assert (
+        renamed is not None
+        and "SMR" not in renamed
+        and renamed.count(renamed.split("(")[1][:3]) == 2
+    )
     assert edit_text("rename_acronym", "no acronym here.", rng) is None
-    assert edit_text("formatting", text, rng).split() == ("- " + text.replace(". ", ".\n- ")).split()  # type: ignore[union-attr]
+    assert (
+        edit_text("formatting", text, rng).split() == ("- " + text.replace(". ", ".\n- ")).split()
+    )  # type: ignore[union-attr]
     assert edit_text("comment", text, rng).startswith(text)  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="unknown surface edit"):
         edit_text("paraphrase", text, rng)
@@ -202,7 +254,9 @@ def test_sanity_ratio_separates_a_meaning_reader_from_a_length_counter(docs: Cor
     good = surface_sanity(prior, "distance_nn", ideas)
     bad = surface_sanity(LengthScorer(), "length", ideas)
     assert good.embedder == "tfidf" and set(good.edits) == set(EDITS)
-    assert good.edits["formatting"]["n"] == 40 and good.edits["formatting"]["median_shift"] == pytest.approx(0, abs=1e-6)
+    assert good.edits["formatting"]["n"] == 40 and good.edits["formatting"][
+        "median_shift"
+    ] == pytest.approx(0, abs=1e-6)
     n_acronym = good.edits["rename_acronym"]
     assert n_acronym["n"] + n_acronym["skipped"] == 40  # skips are counted, not dropped
     assert good.ratio < bad.edits["comment"]["ratio"] and not math.isnan(good.ratio)
@@ -214,10 +268,19 @@ def test_sanity_ratio_separates_a_meaning_reader_from_a_length_counter(docs: Cor
 
 # ---- graded rubric judge (mockllm/model with scripted replies) -----------------------------------
 
+
 def test_parse_score_is_strict() -> None:
     assert parse_score("It extends known work.\nScore: 1") == 1
     assert parse_score("<think>Score: 4</think>Mostly routine.\nScore:0\n\n") == 0
-    for bad in ("Score: 5", "Score: 3.5", "score 3", "Score: 3\nThanks!", "Score: two", "", "**Score: 3**"):
+    for bad in (
+        "Score: 5",
+        "Score: 3.5",
+        "score 3",
+        "Score: 3\nThanks!",
+        "Score: two",
+        "",
+        "**Score: 3**",
+    ):
         assert parse_score(bad) is None, bad
     assert rationale("Clear departure from [2].\nScore: 3") == "Clear departure from [2]."
     assert rubric_pair_verdict(3, 1) == "a" and rubric_pair_verdict(2, 2) == "tie"
@@ -241,7 +304,9 @@ class ScriptedRubric:
         return out
 
 
-def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tmp_path: Path, docs: Corpus) -> None:
+def test_rubric_pointwise_with_corpus_references(
+    real_set: tuple[Path, Path], tmp_path: Path, docs: Corpus
+) -> None:
     set_dir, corpus_file = real_set
     from judgeaudit.data.samples import load_items
 
@@ -251,28 +316,43 @@ def test_rubric_pointwise_with_corpus_references(real_set: tuple[Path, Path], tm
     broken = items[0].idea.text[:80]  # type: ignore[union-attr]
     script[broken] = "Score: 7"
     policy = ScriptedRubric(script)
-    log = run_scripted(rubric_task("pointwise", str(set_dir), corpus=str(corpus_file), k=2, resamples=100, cache=False), policy,
-                      tmp_path)
+    log = run_scripted(
+        rubric_task(
+            "pointwise", str(set_dir), corpus=str(corpus_file), k=2, resamples=100, cache=False
+        ),
+        policy,
+        tmp_path,
+    )
     assert log.samples is not None and len(log.samples) == len(items)
     assert len(policy.prompts) == 2 * len(items)
     for sample in log.samples:
         meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
         own = sample.metadata["item"]["idea"]["idea_id"]
-        assert len(raw["references"]["ids"]["idea"]) == 5 and own not in raw["references"]["ids"]["idea"]
-        assert meta["retrieved"]["method"] == "bm25" and meta["retrieved"]["ids"] == raw["references"]["ids"]
+        assert (
+            len(raw["references"]["ids"]["idea"]) == 5
+            and own not in raw["references"]["ids"]["idea"]
+        )
+        assert (
+            meta["retrieved"]["method"] == "bm25"
+            and meta["retrieved"]["ids"] == raw["references"]["ids"]
+        )
         if sample.metadata["item"]["idea"]["text"][:80] == broken:
             assert meta["verdict"] == "invalid" and meta["scores"] == {"idea": [None, None]}
             assert {c["parse"] for c in meta["calls"]} == {"failed"}
         else:
             expected = 3 if meta["gold"] == "novel" else 1
-            assert meta["scores"] == {"idea": [expected, expected]} and meta["verdict"] == meta["gold"]
+            assert (
+                meta["scores"] == {"idea": [expected, expected]} and meta["verdict"] == meta["gold"]
+            )
     # the reference block holds real corpus titles
     titles = {d.title for d in docs.documents}
     assert any(t and t in policy.prompts[0] for t in titles)
 
 
-def test_rubric_pairwise_with_area_references_and_epochs(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+def test_rubric_pairwise_with_area_references_and_epochs(
+    real_set: tuple[Path, Path], tmp_path: Path
+) -> None:
     set_dir, _ = real_set
     from judgeaudit.data.samples import load_items
 
@@ -281,15 +361,25 @@ def test_rubric_pairwise_with_area_references_and_epochs(real_set: tuple[Path, P
     for i, p in enumerate(pairs):
         novel, plain = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)  # type: ignore[union-attr]
         script[novel.text[:80]] = "Score: 2"
-        script[plain.text[:80]] = "Score: 2" if i == 0 else "Score: 0"  # pair 0: equal scores -> tie
-    log = run_scripted(rubric_task("pairwise", str(set_dir), references="area", n_references=3, resamples=100,
-                                  cache=False),
-                      ScriptedRubric(script), tmp_path, epochs=2)
+        script[plain.text[:80]] = (
+            "Score: 2" if i == 0 else "Score: 0"
+        )  # pair 0: equal scores -> tie
+    log = run_scripted(
+        rubric_task(
+            "pairwise", str(set_dir), references="area", n_references=3, resamples=100, cache=False
+        ),
+        ScriptedRubric(script),
+        tmp_path,
+        epochs=2,
+    )
     assert log.samples is not None
     for sample in log.samples:
         meta = unit(log, sample)
         raw = json.loads(meta["calls"][0]["raw"])
-        sides = {sample.metadata["item"]["idea_a"]["idea_id"], sample.metadata["item"]["idea_b"]["idea_id"]}
+        sides = {
+            sample.metadata["item"]["idea_a"]["idea_id"],
+            sample.metadata["item"]["idea_b"]["idea_id"],
+        }
         assert not sides & set(raw["references"]["ids"]["a"] + raw["references"]["ids"]["b"])
         sa, sb = meta["scores"]["a"][0], meta["scores"]["b"][0]
         assert meta["verdict"] == rubric_pair_verdict(sa, sb)
@@ -317,8 +407,15 @@ def test_concepts_are_key_phrases_and_a_copy_has_none_new(docs: Corpus) -> None:
     from judgeaudit.retrieval.embed import TfidfEmbedder
 
     tfidf = TfidfEmbedder(min_df=1)
-    tfidf.fit(["graph neural networks for molecules", "graph neural networks", "diffusion models for images",
-               "language models", "reinforcement learning agents"])
+    tfidf.fit(
+        [
+            "graph neural networks for molecules",
+            "graph neural networks",
+            "diffusion models for images",
+            "language models",
+            "reinforcement learning agents",
+        ]
+    )
     concepts = extract_concepts("Graph neural networks for molecules and molecules.", tfidf, n=3)
     # molecules: rarest and repeated; then the bigram wins its tie; no word appears in two concepts
     assert concepts == ["molecules", "graph neural", "networks"]
@@ -329,36 +426,78 @@ def test_concepts_are_key_phrases_and_a_copy_has_none_new(docs: Corpus) -> None:
     record = scored.to_dict()
     assert record["concepts"] and all("concepts" in n for n in record["neighbours"])
     # a lightly edited copy of another paper (new id, no title) has that paper as reference: (almost) nothing new
-    copy = Idea("gen-9", docs.documents[10].text + " Code will be released.", "abstract", "generated", "x",
-                "not_novel", generator="m")
+    copy = Idea(
+        "gen-9",
+        docs.documents[10].text + " Code will be released.",
+        "abstract",
+        "generated",
+        "x",
+        "not_novel",
+        generator="m",
+    )
     copied = prior.score(copy, "concept_set")
     assert copied.neighbours[0]["id"] == docs.documents[10].doc_id
     assert copied.value <= 0.2 < scored.value
 
 
-def test_concept_judge_runs_in_inspect_via_the_catalog_factory(real_set: tuple[Path, Path], tmp_path: Path) -> None:
+def test_concept_judge_runs_in_inspect_via_the_catalog_factory(
+    real_set: tuple[Path, Path], tmp_path: Path
+) -> None:
     from judgeaudit.judges.score.concepts import ConceptPrior
 
     set_dir, corpus_file = real_set
-    log = eval_ok(distance_task("pairwise", "concept_set", str(set_dir), corpus=str(corpus_file), embedder="tfidf",
-                             resamples=100, prior_cls=ConceptPrior), tmp_path)
+    log = eval_ok(
+        distance_task(
+            "pairwise",
+            "concept_set",
+            str(set_dir),
+            corpus=str(corpus_file),
+            embedder="tfidf",
+            resamples=100,
+            prior_cls=ConceptPrior,
+        ),
+        tmp_path,
+    )
     assert log.samples is not None and len(log.samples) == 6
     raw = json.loads(log.samples[0].scores["novelty"].metadata["calls"][0]["raw"])
     assert raw["score_a"]["concepts"] and raw["judge"] == "concept_set"
     assert "concept_set" in judge_names()
 
 
-def test_sanity_cli_writes_json_and_a_table(real_set: tuple[Path, Path], tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_sanity_cli_writes_json_and_a_table(
+    real_set: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from judgeaudit.audit.surface_ratio import main
 
     set_dir, corpus_file = real_set
     out = tmp_path / "sanity.json"
-    assert main(["--judge", "distance_nn", "--judge", "metric_embedding", "--judge", "concept_set",
-                 "--dataset", str(set_dir), "--corpus", str(corpus_file), "--embedder", "tfidf",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "--judge",
+                "distance_nn",
+                "--judge",
+                "metric_embedding",
+                "--judge",
+                "concept_set",
+                "--dataset",
+                str(set_dir),
+                "--corpus",
+                str(corpus_file),
+                "--embedder",
+                "tfidf",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
-    assert [r["judge"] for r in data["results"]] == ["distance_nn", "metric_embedding", "concept_set"]
+    assert [r["judge"] for r in data["results"]] == [
+        "distance_nn",
+        "metric_embedding",
+        "concept_set",
+    ]
     assert all(r["n_ideas"] == 12 and r["embedder"] == "tfidf" for r in data["results"])
     # the same nearest-neighbour distance through both code paths gives the same shifts
     assert data["results"][0]["edits"] == data["results"][1]["edits"]
@@ -367,23 +506,32 @@ def test_sanity_cli_writes_json_and_a_table(real_set: tuple[Path, Path], tmp_pat
 
 # ---- two-stage retrieve-then-judge -------------------------------------------------------------
 
-DIMENSION_REPLY = "problem: 1\ndata: 0\nmethod: {m}\nobjective: 1\nevaluation: 0\nassumptions: 2\nScore: {s}"
+DIMENSION_REPLY = (
+    "problem: 1\ndata: 0\nmethod: {m}\nobjective: 1\nevaluation: 0\nassumptions: 2\nScore: {s}"
+)
 
 
 def test_parse_dimensions_needs_all_six_lines_before_the_score() -> None:
     from judgeaudit.judges.llm.rubric import parse_dimensions
 
     ok = "Departs mainly in method.\n" + DIMENSION_REPLY.format(m=3, s=2)
-    assert parse_dimensions(ok) == {"problem": 1, "data": 0, "method": 3, "objective": 1, "evaluation": 0,
-                                    "assumptions": 2}
+    assert parse_dimensions(ok) == {
+        "problem": 1,
+        "data": 0,
+        "method": 3,
+        "objective": 1,
+        "evaluation": 0,
+        "assumptions": 2,
+    }
     assert parse_dimensions(ok.replace("data: 0\n", "")) is None  # a dimension missing
     assert parse_dimensions(ok.replace("data: 0", "problem: 0")) is None  # a dimension twice
     assert parse_dimensions(ok.replace("method: 3", "method: 5")) is None
     assert parse_dimensions(ok.replace("Score: 2", "Overall 2")) is None
 
 
-def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: tuple[Path, Path],
-                                                                     tmp_path: Path) -> None:
+def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(
+    real_set: tuple[Path, Path], tmp_path: Path
+) -> None:
     set_dir, corpus_file = real_set
     from judgeaudit.data.samples import load_items
 
@@ -392,10 +540,25 @@ def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: t
     for p in pairs:
         novel, plain = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)  # type: ignore[union-attr]
         script[novel.text[:80]] = DIMENSION_REPLY.format(m=4, s=3)
-        script[plain.text[:80]] = DIMENSION_REPLY.format(m=1, s=1).replace("data: 0\n", "")  # malformed
+        script[plain.text[:80]] = DIMENSION_REPLY.format(m=1, s=1).replace(
+            "data: 0\n", ""
+        )  # malformed
     policy = ScriptedRubric(script)
-    log = run_scripted(rubric_task("pairwise", str(set_dir), judge="two_stage", references="dense", embedder="tfidf",
-                                  corpus=str(corpus_file), n_references=4, resamples=100, cache=False), policy, tmp_path)
+    log = run_scripted(
+        rubric_task(
+            "pairwise",
+            str(set_dir),
+            judge="two_stage",
+            references="dense",
+            embedder="tfidf",
+            corpus=str(corpus_file),
+            n_references=4,
+            resamples=100,
+            cache=False,
+        ),
+        policy,
+        tmp_path,
+    )
     assert "Closest prior works" in policy.prompts[0] and "assumptions: <0-4>" in policy.prompts[0]
     assert log.samples is not None
     for sample in log.samples:
@@ -404,5 +567,10 @@ def test_two_stage_judge_retrieves_by_embedding_and_keeps_dimensions(real_set: t
         assert meta["judge"] == "two_stage" and meta["retrieved"]["method"] == "dense"
         good = meta["gold"]
         bad = "b" if good == "a" else "a"
-        assert raw["sides"][good]["dimensions"]["method"] == 4 and raw["sides"][bad]["dimensions"] is None
-        assert meta["scores"] == {good: [3], bad: [None]} and meta["verdict"] == "invalid"  # never coerced
+        assert (
+            raw["sides"][good]["dimensions"]["method"] == 4
+            and raw["sides"][bad]["dimensions"] is None
+        )
+        assert (
+            meta["scores"] == {good: [3], bad: [None]} and meta["verdict"] == "invalid"
+        )  # never coerced

@@ -33,8 +33,26 @@ from judgeaudit.retrieval.build_corpus import write_corpus
 from judgeaudit.retrieval.corpus import Corpus, load_corpus
 from judgeaudit.retrieval.embed import embed_available
 
-SCHEMA_KEYS = {"schema", "kind", "item_id", "setup", "area", "gold", "verdict", "calls", "k", "both_orders",
-               "split_rule", "judge", "prompt", "idea_format", "probe", "probe_variant", "probe_target", "human"}
+SCHEMA_KEYS = {
+    "schema",
+    "kind",
+    "item_id",
+    "setup",
+    "area",
+    "gold",
+    "verdict",
+    "calls",
+    "k",
+    "both_orders",
+    "split_rule",
+    "judge",
+    "prompt",
+    "idea_format",
+    "probe",
+    "probe_variant",
+    "probe_target",
+    "human",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -85,11 +103,17 @@ def test_verdict_rules_and_fits_on_known_cases() -> None:
 def test_split_is_seeded_disjoint_and_by_area(docs: Corpus) -> None:
     pairs = real_pairs(docs, 16)
     split = split_items(pairs, seed=1)
-    assert split.by == "area" and len(split.fit_areas) == 2 and set(split.fit_areas).isdisjoint(split.scored_areas)
+    assert (
+        split.by == "area"
+        and len(split.fit_areas) == 2
+        and set(split.fit_areas).isdisjoint(split.scored_areas)
+    )
     assert set(split.fit_ids).isdisjoint(split.scored_ids)
     assert set(split.fit_ids) | set(split.scored_ids) == {p.pair_id for p in pairs}
     assert split_items(pairs, seed=1) == split
-    assert {split_items(pairs, seed=s).fit_areas for s in range(8)} != {split.fit_areas}  # the seed matters
+    assert {split_items(pairs, seed=s).fit_areas for s in range(8)} != {
+        split.fit_areas
+    }  # the seed matters
     one_area = [PairItem(p.pair_id, p.setup, "x", p.idea_a, p.idea_b, p.gold) for p in pairs]
     assert split_items(one_area, seed=1).by == "item"
     with pytest.raises(ValueError, match="at least 2 items"):
@@ -105,10 +129,14 @@ def test_prior_work_never_includes_the_idea_itself(docs: Corpus, judge: str) -> 
     assert score.excluded_target == [doc.doc_id]
     assert 0.0 < score.value <= 1.0 and len(score.neighbours) == 5
     # the same text under a generated id is still recognised (by identical normalised abstract)
-    twin = Idea("gen-1", doc.abstract.upper(), "abstract", "generated", "x", "not_novel", generator="m")
+    twin = Idea(
+        "gen-1", doc.abstract.upper(), "abstract", "generated", "x", "not_novel", generator="m"
+    )
     assert doc.doc_id not in [n["id"] for n in prior.score(twin, judge).neighbours]
     # without exclusion the paper would be its own nearest neighbour at distance ~0
-    stranger = Idea("gen-2", doc.abstract + " ", "abstract", "generated", "x", "not_novel", title=None)
+    stranger = Idea(
+        "gen-2", doc.abstract + " ", "abstract", "generated", "x", "not_novel", title=None
+    )
     assert prior.retriever.search(stranger.text, k=1).hits[0].doc.doc_id == doc.doc_id
 
 
@@ -125,10 +153,12 @@ def test_date_cutoff_limits_prior_work(docs: Corpus) -> None:
 
 @pytest.mark.parametrize("judge", ["metric_embedding", "metric_ngram"])
 def test_pairwise_metric_judge_runs_in_inspect_and_writes_the_score_schema(
-        set_and_corpus: tuple[Path, Path], tmp_path: Path, judge: str) -> None:
+    set_and_corpus: tuple[Path, Path], tmp_path: Path, judge: str
+) -> None:
     set_dir, corpus_file = set_and_corpus
-    task = novelty_metric_pairwise(dataset=str(set_dir), judge=judge, corpus=str(corpus_file), embedder="tfidf",
-                                   resamples=200)
+    task = novelty_metric_pairwise(
+        dataset=str(set_dir), judge=judge, corpus=str(corpus_file), embedder="tfidf", resamples=200
+    )
     log = eval_ok(task, tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     split = rule["split"]
@@ -144,19 +174,36 @@ def test_pairwise_metric_judge_runs_in_inspect_and_writes_the_score_schema(
         raw = json.loads(meta["calls"][0]["raw"])
         expected = pair_verdict(raw["score_a"]["value"], raw["score_b"]["value"], rule["tolerance"])
         assert meta["verdict"] == score.answer == expected
-        idea_ids = {sample.metadata["item"]["idea_a"]["idea_id"], sample.metadata["item"]["idea_b"]["idea_id"]}
-        neighbour_ids = {n["id"] for side in ("score_a", "score_b") for n in raw[side]["neighbours"]}
+        idea_ids = {
+            sample.metadata["item"]["idea_a"]["idea_id"],
+            sample.metadata["item"]["idea_b"]["idea_id"],
+        }
+        neighbour_ids = {
+            n["id"] for side in ("score_a", "score_b") for n in raw[side]["neighbours"]
+        }
         assert raw["score_a"]["excluded_target"] == [sample.metadata["item"]["idea_a"]["idea_id"]]
-        assert not (neighbour_ids & set(raw["score_a"]["excluded_target"] + raw["score_b"]["excluded_target"]))
+        assert not (
+            neighbour_ids
+            & set(raw["score_a"]["excluded_target"] + raw["score_b"]["excluded_target"])
+        )
         assert idea_ids
     names = {m for s in log.results.scores for m in s.metrics}
     assert {"strict_accuracy", "tie_rate"} <= names
 
 
-def test_pointwise_metric_judge_with_item_split(set_and_corpus: tuple[Path, Path], tmp_path: Path) -> None:
+def test_pointwise_metric_judge_with_item_split(
+    set_and_corpus: tuple[Path, Path], tmp_path: Path
+) -> None:
     set_dir, corpus_file = set_and_corpus
-    task = novelty_metric_pointwise(dataset=str(set_dir), judge="metric_ngram", corpus=str(corpus_file),
-                                    embedder="tfidf", fit_by="item", fit_seed=7, resamples=200)
+    task = novelty_metric_pointwise(
+        dataset=str(set_dir),
+        judge="metric_ngram",
+        corpus=str(corpus_file),
+        embedder="tfidf",
+        fit_by="item",
+        fit_seed=7,
+        resamples=200,
+    )
     log = eval_ok(task, tmp_path)
     rule = log.eval.metadata["judgeaudit"]["metric_rule"]
     fit_ids = set(rule["split"]["fit_ids"])
@@ -174,9 +221,13 @@ def test_pointwise_metric_judge_with_item_split(set_and_corpus: tuple[Path, Path
 def test_unknown_judge_and_split_are_clear_errors(set_and_corpus: tuple[Path, Path]) -> None:
     set_dir, corpus_file = set_and_corpus
     with pytest.raises(ValueError, match="unknown metric judge"):
-        novelty_metric_pairwise(dataset=str(set_dir), judge="metric_vibes", corpus=str(corpus_file), embedder="tfidf")
+        novelty_metric_pairwise(
+            dataset=str(set_dir), judge="metric_vibes", corpus=str(corpus_file), embedder="tfidf"
+        )
     with pytest.raises(ValueError, match="fit split must be"):
-        novelty_metric_pairwise(dataset=str(set_dir), corpus=str(corpus_file), embedder="tfidf", fit_by="author")
+        novelty_metric_pairwise(
+            dataset=str(set_dir), corpus=str(corpus_file), embedder="tfidf", fit_by="author"
+        )
 
 
 def test_fit_split_record_is_json_ready() -> None:
@@ -188,7 +239,10 @@ BUNDLED_HUMAN_ONLY = datasets_root() / "iclr2026" / "human_only"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (BUNDLED_HUMAN_ONLY / "pairwise.jsonl").is_file(), reason="bundled Human-Only set not built yet")
+@pytest.mark.skipif(
+    not (BUNDLED_HUMAN_ONLY / "pairwise.jsonl").is_file(),
+    reason="bundled Human-Only set not built yet",
+)
 def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
     """The real bundled pairs, against a corpus slice that holds their own papers plus 1,500 others."""
     from judgeaudit.data.jsonl import read_pairs
@@ -201,8 +255,16 @@ def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
     corpus_file = tmp_path / "slice.jsonl.gz"
     docs = {d.doc_id: d for d in [*full.subset(keep).documents, *full.documents[:1500]]}
     write_corpus(list(docs.values()), corpus_file)
-    log = eval_ok(novelty_metric_pairwise(dataset=str(BUNDLED_HUMAN_ONLY), judge="metric_ngram", corpus=str(corpus_file),
-                                       embedder="tfidf", resamples=500), tmp_path)
+    log = eval_ok(
+        novelty_metric_pairwise(
+            dataset=str(BUNDLED_HUMAN_ONLY),
+            judge="metric_ngram",
+            corpus=str(corpus_file),
+            embedder="tfidf",
+            resamples=500,
+        ),
+        tmp_path,
+    )
     assert log.samples and all(unit(log, s)["verdict"] in ("a", "b", "tie") for s in log.samples)
     excluded = 0
     for s in log.samples:
@@ -217,16 +279,21 @@ def test_metric_judge_on_bundled_human_only_pairs(tmp_path: Path) -> None:
 
 @pytest.mark.embed
 @pytest.mark.slow
-@pytest.mark.skipif(not embed_available(), reason="needs the embed extra (sentence-transformers + MiniLM)")
+@pytest.mark.skipif(
+    not embed_available(), reason="needs the embed extra (sentence-transformers + MiniLM)"
+)
 def test_minilm_vectors_are_named_in_the_score(docs: Corpus) -> None:
     prior = PriorWork(docs.head(24), embedder="minilm", neighbours=3, use_cache=False)
     score = prior.score(real_idea(docs.documents[3], "novel", "x"), "metric_embedding")
-    assert prior.embedder.startswith("minilm-l6-v2") and docs.documents[3].doc_id not in [n["id"] for n in score.neighbours]
+    assert prior.embedder.startswith("minilm-l6-v2") and docs.documents[3].doc_id not in [
+        n["id"] for n in score.neighbours
+    ]
 
 
 @pytest.mark.parametrize("kind", ["pairwise", "pointwise"])
 def test_judge_parameter_of_the_main_tasks_dispatches_to_metric_judges(
-        set_and_corpus: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    set_and_corpus: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
     """`-T judge=metric_*` on novelty_pairwise/novelty_pointwise runs the metric judge; prompted stays the default."""
     import inspect as pyinspect
 

@@ -43,12 +43,16 @@ class Script:
         self.fail_after = fail_after
         self.calls = 0
 
-    def __call__(self, messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+    def __call__(
+        self, messages: list[Any], tools: Any, tool_choice: Any, config: Any
+    ) -> ModelOutput:
         if self.fail_after is not None and self.calls >= self.fail_after:
             raise KeyboardInterrupt("simulated interruption")
         self.calls += 1
         prompt = messages[-1].text
-        out = ModelOutput.from_content(model="mockllm", content=self.answer(prompt, config.seed or 0))
+        out = ModelOutput.from_content(
+            model="mockllm", content=self.answer(prompt, config.seed or 0)
+        )
         out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
         return out
 
@@ -62,14 +66,20 @@ def _topic(prompt: str) -> str:
 def good_idea(prompt: str, seed: int) -> str:
     """A plausible abstract naming the topic, different per topic and seed."""
     tag = hashlib.sha256(f"{_topic(prompt)}|{seed}".encode()).hexdigest()[:8]
-    lead = "Abstract: We" if seed % 2 else ""  # a chat model restates the lead-in, a base model continues it
-    return (f"{lead} propose variant {tag}, a simple pipeline that combines a standard encoder with a retrieval "
-            f"step and a small calibration head, trained end to end with a contrastive loss, for {_topic(prompt)}."
-            "\n\nKeywords: junk after the first paragraph")
+    lead = (
+        "Abstract: We" if seed % 2 else ""
+    )  # a chat model restates the lead-in, a base model continues it
+    return (
+        f"{lead} propose variant {tag}, a simple pipeline that combines a standard encoder with a retrieval "
+        f"step and a small calibration head, trained end to end with a contrastive loss, for {_topic(prompt)}."
+        "\n\nKeywords: junk after the first paragraph"
+    )
 
 
 def _model(tmp_path: Path, script: Script, **kw: Any) -> CachedModel:
-    return CachedModel(model=MODEL, cache_dir=tmp_path / "cache", model_args={"custom_outputs": script}, **kw)
+    return CachedModel(
+        model=MODEL, cache_dir=tmp_path / "cache", model_args={"custom_outputs": script}, **kw
+    )
 
 
 def _build(tmp_path: Path, script: Script, limit: int = 4, **kw: Any) -> tuple[Path, CachedModel]:
@@ -77,9 +87,26 @@ def _build(tmp_path: Path, script: Script, limit: int = 4, **kw: Any) -> tuple[P
     model = _model(tmp_path, script, **kw)
     gs = build_generated(pairs, model, seed=0, limit=limit, progress=False)
     set_dir = tmp_path / "out" / "human_generated" / "model"
-    cmd = generate_command(MODEL, DATASET, str(tmp_path / "out"), 0, limit, model.max_tokens, model.temperature,
-                           model.attempts)
-    write_generated(gs, set_dir, model, source_name=DATASET, source_path=source_path, command=cmd, seed=0, limit=limit)
+    cmd = generate_command(
+        MODEL,
+        DATASET,
+        str(tmp_path / "out"),
+        0,
+        limit,
+        model.max_tokens,
+        model.temperature,
+        model.attempts,
+    )
+    write_generated(
+        gs,
+        set_dir,
+        model,
+        source_name=DATASET,
+        source_path=source_path,
+        command=cmd,
+        seed=0,
+        limit=limit,
+    )
     return set_dir, model
 
 
@@ -91,13 +118,18 @@ def test_generated_ideas_recorded_and_paired(tmp_path: Path) -> None:
     assert len(pairs) == 6 and len(points) == 12 and script.calls == 6 == model.calls
     golds = [p.gold for p in pairs]
     assert golds.count("a") == golds.count("b") == 3
-    source = {p.idea_a.idea_id if p.gold == "a" else p.idea_b.idea_id: p for p in load_source_pairs(DATASET)[1]}
+    source = {
+        p.idea_a.idea_id if p.gold == "a" else p.idea_b.idea_id: p
+        for p in load_source_pairs(DATASET)[1]
+    }
     for p in pairs:
         novel, gen = (p.idea_a, p.idea_b) if p.gold == "a" else (p.idea_b, p.idea_a)
         assert p.setup == "human_generated" and novel.label == "novel" and novel.source == "human"
         assert novel.idea_id in source and novel.area == p.area == gen.area
         assert gen.source == "generated" and gen.generator == MODEL and gen.label == "not_novel"
-        assert gen.idea_id == "gen-" + hashlib.sha256(f"{MODEL}\n{gen.text}".encode()).hexdigest()[:16]
+        assert (
+            gen.idea_id == "gen-" + hashlib.sha256(f"{MODEL}\n{gen.text}".encode()).hexdigest()[:16]
+        )
         # cleaned to the first paragraph; the prompt got the title, not the text
         assert gen.text.startswith("We propose variant") and "Keywords" not in gen.text
         assert str(novel.title) in gen.text and novel.text[:80] not in gen.text
@@ -113,7 +145,10 @@ def test_cache_resume_and_byte_identical_rerun(tmp_path: Path) -> None:
         _build(tmp_path, interrupted, limit=4, max_connections=1)
     resumed = Script(good_idea)
     set_dir, model = _build(tmp_path, resumed, limit=4)
-    assert (resumed.calls, model.cache_hits) == (2, 2)  # the two answers from before the interruption are reused
+    assert (resumed.calls, model.cache_hits) == (
+        2,
+        2,
+    )  # the two answers from before the interruption are reused
     first = {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())}
     again = Script(good_idea)
     _, model2 = _build(tmp_path, again, limit=4)
@@ -141,10 +176,26 @@ def test_bad_generations_retried_counted_and_reported(tmp_path: Path) -> None:
     gs = build_generated(all_pairs, model, seed=0, limit=4, progress=False)
     assert len(gs.pairs) == 3 and list(gs.skipped) == [chosen[0].pair_id]
     assert "empty, refusal, too short" in gs.skipped[chosen[0].pair_id]
-    assert gs.counts["bad_attempts_by_reason"] == {"copy of the input": 3, "empty": 1, "refusal": 1, "too short": 1}
-    assert gs.counts["failed"] == 1 and gs.counts["pairs_skipped"] == 1 and script.calls == 3 + 3 * 2
+    assert gs.counts["bad_attempts_by_reason"] == {
+        "copy of the input": 3,
+        "empty": 1,
+        "refusal": 1,
+        "too short": 1,
+    }
+    assert (
+        gs.counts["failed"] == 1 and gs.counts["pairs_skipped"] == 1 and script.calls == 3 + 3 * 2
+    )
     set_dir = tmp_path / "set"
-    write_generated(gs, set_dir, model, source_name=DATASET, source_path=source_path, command="x", seed=0, limit=4)
+    write_generated(
+        gs,
+        set_dir,
+        model,
+        source_name=DATASET,
+        source_path=source_path,
+        command="x",
+        seed=0,
+        limit=4,
+    )
     assert read_manifest(set_dir)["generation"]["skipped"] == gs.skipped
     assert "left out" in (set_dir / "README.md").read_text()
 
@@ -152,19 +203,26 @@ def test_bad_generations_retried_counted_and_reported(tmp_path: Path) -> None:
 def plan_answer(prompt: str, seed: int) -> str:
     """A continuation of 'Purpose:' with both fields, specific to the idea."""
     tag = hashlib.sha256(prompt.encode()).hexdigest()[:6]
-    return (f" to make method {tag} dependable for practitioners.\n"
-            f"Mechanism: it learns a compact model {tag} of the inputs and then adapts it per task with a few steps.")
+    return (
+        f" to make method {tag} dependable for practitioners.\n"
+        f"Mechanism: it learns a compact model {tag} of the inputs and then adapts it per task with a few steps."
+    )
 
 
 def test_plan_files_validate_and_keep_ids(tmp_path: Path) -> None:
     set_dir, _ = _build(tmp_path, Script(good_idea), limit=4)
     script = Script(plan_answer)
-    model = CachedModel(model=MODEL, cache_dir=tmp_path / "plan-cache", model_args={"custom_outputs": script})
-    result = rewrite_set(set_dir, model, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False)
+    model = CachedModel(
+        model=MODEL, cache_dir=tmp_path / "plan-cache", model_args={"custom_outputs": script}
+    )
+    result = rewrite_set(
+        set_dir, model, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False
+    )
     assert script.calls == 8 and result.counts["failed"] == 0
     base, plan = read_pairs(set_dir / "pairwise.jsonl"), read_pairs(set_dir / "pairwise_plan.jsonl")
-    assert [(p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in base] == \
-           [(p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in plan]
+    assert [(p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in base] == [
+        (p.pair_id, p.gold, p.idea_a.idea_id, p.idea_b.idea_id) for p in plan
+    ]
     for p in plan:
         for idea in (p.idea_a, p.idea_b):
             assert idea.format == "plan" and idea.text.startswith("Purpose: to make method")
@@ -172,12 +230,25 @@ def test_plan_files_validate_and_keep_ids(tmp_path: Path) -> None:
     assert len(read_points(set_dir / "pointwise_plan.jsonl")) == 8
     manifest = read_manifest(set_dir)
     assert manifest["generation"]["model"] == MODEL and manifest["plan"]["model"] == MODEL
-    assert set(manifest["files"]) == {"pairwise.jsonl", "pointwise.jsonl", "pairwise_plan.jsonl", "pointwise_plan.jsonl"}
+    assert set(manifest["files"]) == {
+        "pairwise.jsonl",
+        "pointwise.jsonl",
+        "pairwise_plan.jsonl",
+        "pointwise_plan.jsonl",
+    }
     assert main(["validate", str(set_dir)]) == 0
     before = {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())}
-    again = CachedModel(model=MODEL, cache_dir=tmp_path / "plan-cache", model_args={"custom_outputs": Script(plan_answer)})
-    rewrite_set(set_dir, again, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False)
-    assert again.calls == 0 and {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())} == before
+    again = CachedModel(
+        model=MODEL,
+        cache_dir=tmp_path / "plan-cache",
+        model_args={"custom_outputs": Script(plan_answer)},
+    )
+    rewrite_set(
+        set_dir, again, command=plan_command(MODEL, str(set_dir), 0, 256, 0.3, 3), progress=False
+    )
+    assert (
+        again.calls == 0 and {p.name: p.read_bytes() for p in sorted(set_dir.iterdir())} == before
+    )
     # a broken plan file is caught by the data layer's validator
     lines = (set_dir / "pointwise_plan.jsonl").read_text().splitlines()
     obj = json.loads(lines[0])
@@ -193,11 +264,22 @@ def test_plan_failures_leave_items_out_counted(tmp_path: Path) -> None:
     victim = points[0].idea.text
 
     def answer(prompt: str, seed: int) -> str:
-        return "no fields here at all, just rambling text" if victim in prompt else plan_answer(prompt, seed)
+        return (
+            "no fields here at all, just rambling text"
+            if victim in prompt
+            else plan_answer(prompt, seed)
+        )
 
-    model = CachedModel(model=MODEL, cache_dir=tmp_path / "pc", model_args={"custom_outputs": Script(answer)}, attempts=2)
+    model = CachedModel(
+        model=MODEL,
+        cache_dir=tmp_path / "pc",
+        model_args={"custom_outputs": Script(answer)},
+        attempts=2,
+    )
     result = rewrite_set(set_dir, model, command="x", progress=False)
-    assert result.failed_ideas == {points[0].item_id: "no purpose and mechanism fields, no purpose and mechanism fields"}
+    assert result.failed_ideas == {
+        points[0].item_id: "no purpose and mechanism fields, no purpose and mechanism fields"
+    }
     assert result.skipped_items == {"pairwise_plan.jsonl": 1, "pointwise_plan.jsonl": 1}
     assert read_manifest(set_dir)["plan"]["items_left_out"] == result.skipped_items
     assert main(["validate", str(set_dir)]) == 0
@@ -205,7 +287,10 @@ def test_plan_failures_leave_items_out_counted(tmp_path: Path) -> None:
 
 def test_parse_plan_forms() -> None:
     assert parse_plan(" solve X.\nMechanism: do Y.") == ("solve X.", "do Y.")
-    assert parse_plan("**Purpose:** solve X.\n**Mechanism:** do Y.\n\nExtra") == ("solve X.", "do Y.")
+    assert parse_plan("**Purpose:** solve X.\n**Mechanism:** do Y.\n\nExtra") == (
+        "solve X.",
+        "do Y.",
+    )
     assert parse_plan("Purpose: only one field") is None
     assert parse_plan('{"purpose": "solve X.", "mechanism": "do  Y."}') == ("solve X.", "do Y.")
     assert parse_plan('{"purpose": "solve X.", "mechanism": ') is None  # truncated JSON
@@ -223,19 +308,22 @@ def test_clean_idea_restores_the_lead_in() -> None:
 def test_degenerate_loops_are_bad() -> None:
     from judgeaudit.mine.generate.human_generated import bad_reason
 
-    ok = ("We propose a graph method that combines spectral filters with attention so that long range structure "
-          "is captured, and we analyse when it helps and why it fails in sparse regimes.")
+    ok = (
+        "We propose a graph method that combines spectral filters with attention so that long range structure "
+        "is captured, and we analyse when it helps and why it fails in sparse regimes."
+    )
     assert bad_reason(ok, "some title", 10) is None
     assert bad_reason(ok + " 1" + "0" * 40, "some title", 10) == "repetitive"
     assert bad_reason("we do the thing. " * 8, "some title", 5) == "repetitive"
-    prompt = "Below is the abstract of a new research paper in vision, on the topic \"T\". It states things."
+    prompt = 'Below is the abstract of a new research paper in vision, on the topic "T". It states things.'
     echo = "Below is the abstract of a new research paper in vision and it goes on with many other words here ok"
     assert bad_reason(echo, "T", 5, prompt) == "copy of the input"
     assert bad_reason(ok, "T", 5, prompt) is None
 
 
-def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_actions_and_plain_mine_still_parse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     parser = build_parser()
     plain = parser.parse_args(["mine", "--source", "snapshot:x", "--no-progress"])
     assert plain.func.load() is handle_mine and plain.source == "snapshot:x"
@@ -256,13 +344,42 @@ def test_cli_actions_and_plain_mine_still_parse(tmp_path: Path, capsys: pytest.C
 
     monkeypatch.setattr(generate_module, "_cached_model", scripted)
     out = tmp_path / "o"
-    code = main(["mine", "generate", "--model", MODEL, "--limit", "2", "--out", str(out),
-                 "--cache", str(tmp_path / "c"), "--no-progress"])
+    code = main(
+        [
+            "mine",
+            "generate",
+            "--model",
+            MODEL,
+            "--limit",
+            "2",
+            "--out",
+            str(out),
+            "--cache",
+            str(tmp_path / "c"),
+            "--no-progress",
+        ]
+    )
     set_dir = out / "human_generated" / "model"
     assert code == 0 and scripts["generate"].calls == 2
-    assert read_manifest(set_dir)["build_command"].startswith("judgeaudit mine generate --model mockllm/model")
-    assert main(["mine", "plan", "--model", MODEL, "--dataset", str(set_dir), "--cache", str(tmp_path / "c"),
-                 "--no-progress"]) == 0
+    assert read_manifest(set_dir)["build_command"].startswith(
+        "judgeaudit mine generate --model mockllm/model"
+    )
+    assert (
+        main(
+            [
+                "mine",
+                "plan",
+                "--model",
+                MODEL,
+                "--dataset",
+                str(set_dir),
+                "--cache",
+                str(tmp_path / "c"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert scripts["plan"].calls == 4 and main(["validate", str(set_dir)]) == 0
     assert "model calls: 4, cached answers: 0" in capsys.readouterr().out
     assert main(["mine", "plan", "--model", MODEL, "--dataset", str(tmp_path / "missing")]) == 2
@@ -277,16 +394,34 @@ def test_structured_plans_ask_for_the_schema(tmp_path: Path) -> None:
 
     def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         seen.append(config.response_schema)
-        out = ModelOutput.from_content(model="mockllm", content=json.dumps(
-            {"purpose": "make idea " + str(len(seen)) + " work for users", "mechanism": "it trains a small model "
-             "and then adapts it per task with a few gradient steps"}))
+        out = ModelOutput.from_content(
+            model="mockllm",
+            content=json.dumps(
+                {
+                    "purpose": "make idea " + str(len(seen)) + " work for users",
+                    "mechanism": "it trains a small model "
+                    "and then adapts it per task with a few gradient steps",
+                }
+            ),
+        )
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
 
-    model = CachedModel(model=MODEL, cache_dir=tmp_path / "s", model_args={"custom_outputs": answer},
-                        response_schema=PLAN_SCHEMA)
-    rewrite_set(set_dir, model, command=plan_command(MODEL, "d", 0, 160, 0.3, 3, structured=True), progress=False)
-    assert len(seen) == 2 and all(s is not None and s.json_schema.required == ["purpose", "mechanism"] for s in seen)
+    model = CachedModel(
+        model=MODEL,
+        cache_dir=tmp_path / "s",
+        model_args={"custom_outputs": answer},
+        response_schema=PLAN_SCHEMA,
+    )
+    rewrite_set(
+        set_dir,
+        model,
+        command=plan_command(MODEL, "d", 0, 160, 0.3, 3, structured=True),
+        progress=False,
+    )
+    assert len(seen) == 2 and all(
+        s is not None and s.json_schema.required == ["purpose", "mechanism"] for s in seen
+    )
     plan = read_points(set_dir / "pointwise_plan.jsonl")
     assert all(p.idea.text.startswith("Purpose: make idea ") for p in plan)
     assert read_manifest(set_dir)["plan"]["structured"] is True
@@ -305,9 +440,14 @@ def test_a_model_error_leaves_its_pair_out_with_the_cause(tmp_path: Path) -> Non
             raise RuntimeError("provider refused the connection")
         return good_idea(prompt, seed)
 
-    gs = build_generated(all_pairs, _model(tmp_path, Script(answer)), seed=0, limit=3, progress=False)
+    gs = build_generated(
+        all_pairs, _model(tmp_path, Script(answer)), seed=0, limit=3, progress=False
+    )
     assert len(gs.pairs) == 2 and list(gs.skipped) == [chosen[1].pair_id]
-    assert gs.skipped[chosen[1].pair_id] == "generation failed: model error (provider refused the connection)"
+    assert (
+        gs.skipped[chosen[1].pair_id]
+        == "generation failed: model error (provider refused the connection)"
+    )
     assert gs.counts["failed"] == 1
 
 
@@ -320,7 +460,14 @@ def test_bundled_human_generated_example_is_built_from_the_bundled_human_only_se
     source = read_manifest(example)["source"]
     human_only = DATASETS / "human_only" / "pairwise.jsonl"
     assert source["file"] == "pairwise.jsonl"
-    assert source["sha256"] == hashlib.sha256(human_only.read_bytes()).hexdigest(), "re-run `judgeaudit mine generate`"
+    assert source["sha256"] == hashlib.sha256(human_only.read_bytes()).hexdigest(), (
+        "re-run `judgeaudit mine generate`"
+    )
     ideas = {i.idea_id: i for p in read_pairs(human_only) for i in (p.idea_a, p.idea_b)}
-    human = [i for p in read_pairs(example / "pairwise.jsonl") for i in (p.idea_a, p.idea_b) if i.source == "human"]
+    human = [
+        i
+        for p in read_pairs(example / "pairwise.jsonl")
+        for i in (p.idea_a, p.idea_b)
+        if i.source == "human"
+    ]
     assert human and all(i == ideas[i.idea_id] for i in human)

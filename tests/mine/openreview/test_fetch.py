@@ -685,15 +685,18 @@ def test_server_answers_openreview_py_paging_and_filters(server: OpenReviewTestS
     assert bad.status_code == 400 and "invitaton" in bad.json()["message"]
 
 
-def test_mine_refuses_an_interrupted_fetch_cache(server: OpenReviewTestServer, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_mine_refuses_an_interrupted_fetch_cache(
+    server: OpenReviewTestServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Mining a half-fetched cache would silently drop forums: the CLI stops and says how to finish it."""
     from judgeaudit.cli import main
 
     cache = tmp_path / "cache"
     with pytest.raises(InjectedCrash):
         run_fetch(server, cache, crash_after=60)
-    code = main(["mine", "--source", f"snapshot:{cache}", "--out", str(tmp_path / "out"), "--no-progress"])
+    code = main(
+        ["mine", "--source", f"snapshot:{cache}", "--out", str(tmp_path / "out"), "--no-progress"]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "interrupted fetch" in err and "--cache" in err

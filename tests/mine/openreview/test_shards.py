@@ -13,23 +13,38 @@ from judgeaudit.mine.summary import RunSummary
 
 
 def test_bad_lines_are_counted_skips_with_locations(tmp_path: Path) -> None:
-    cache = write_cache(tmp_path / "c", [
-        submission("P1"),
-        review("R1", "P1"),
-        b"{not json\n",
-        b"[1, 2]\n",
-        b"\n",
-        json.dumps({"id": "X", "forum": "P1", "invitations": [f"{VENUE}/Submission1/-/Official_Review"]}).encode() + b"\n",
-        {"forum": "P1", "content": {"x": {"value": 1}}},
-        b'{"id": "T", "content": {"title"',  # truncated last line, no newline
-    ])
+    cache = write_cache(
+        tmp_path / "c",
+        [
+            submission("P1"),
+            review("R1", "P1"),
+            b"{not json\n",
+            b"[1, 2]\n",
+            b"\n",
+            json.dumps(
+                {
+                    "id": "X",
+                    "forum": "P1",
+                    "invitations": [f"{VENUE}/Submission1/-/Official_Review"],
+                }
+            ).encode()
+            + b"\n",
+            {"forum": "P1", "content": {"x": {"value": 1}}},
+            b'{"id": "T", "content": {"title"',  # truncated last line, no newline
+        ],
+    )
     summary = RunSummary()
     notes = list(iter_notes(cache, summary))
     assert [n.note["id"] for n in notes] == ["P1", "R1"]
     reasons = {r: n for (stage, r), n in summary.skips.items() if stage == "cache"}
-    assert reasons == {"invalid JSON (JSONDecodeError)": 1, "line is not a JSON object": 1, "blank line": 1,
-                       "note without content": 1, "note without an id": 1,
-                       "truncated line (no newline, JSON ends early)": 1}
+    assert reasons == {
+        "invalid JSON (JSONDecodeError)": 1,
+        "line is not a JSON object": 1,
+        "blank line": 1,
+        "note without content": 1,
+        "note without an id": 1,
+        "truncated line (no newline, JSON ends early)": 1,
+    }
     assert summary.examples[("cache", "invalid JSON (JSONDecodeError)")] == ["notes-00.jsonl.gz:3"]
 
 

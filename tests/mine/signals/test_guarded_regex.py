@@ -27,32 +27,46 @@ def _lits(pattern: str, flags: int = 0) -> list[set[str]]:
     return [set(g) for g in required_literals(re.compile(pattern, flags))]
 
 
-@pytest.mark.parametrize(("pattern", "expected"), [
-    (r"\bnovel\b", [{"novel"}]),
-    (r"\b(?:limited|weak) novelty\b", [{" novelty"}, {"limited", "weak"}]),
-    (r"\b(?:limited|lack of) novelty\b", [{" novelty"}, {"imited", "ack of"}]),  # the parser factors out "l"
-    (r"abc(?:def)?xyz", [{"abc"}, {"xyz"}]),  # an optional part holds no literal, and breaks the run
-    (r"(?:very )*new", [{"new"}]),
-    (r"(?:very )+new", [{"new"}, {"very "}]),
-    (r"\bnot (?:\w+\s+){0,3}?novel", [{"not "}, {"novel"}]),
-    (r"(?:is|are|) new", [{" new"}]),  # an empty branch: the alternation requires nothing
-    (r"creative|creatively", [{"creative"}]),  # a key that contains another adds nothing
-    (r"x(?=abc)", [{"x"}]),  # look-arounds are not consumed: no literal from them
-    (r"(?i:novel)", []),  # a case-insensitive part of a case-sensitive pattern
-    (r"[a-z]+\d", []),
-])
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"\bnovel\b", [{"novel"}]),
+        (r"\b(?:limited|weak) novelty\b", [{" novelty"}, {"limited", "weak"}]),
+        (
+            r"\b(?:limited|lack of) novelty\b",
+            [{" novelty"}, {"imited", "ack of"}],
+        ),  # the parser factors out "l"
+        (
+            r"abc(?:def)?xyz",
+            [{"abc"}, {"xyz"}],
+        ),  # an optional part holds no literal, and breaks the run
+        (r"(?:very )*new", [{"new"}]),
+        (r"(?:very )+new", [{"new"}, {"very "}]),
+        (r"\bnot (?:\w+\s+){0,3}?novel", [{"not "}, {"novel"}]),
+        (r"(?:is|are|) new", [{" new"}]),  # an empty branch: the alternation requires nothing
+        (r"creative|creatively", [{"creative"}]),  # a key that contains another adds nothing
+        (r"x(?=abc)", [{"x"}]),  # look-arounds are not consumed: no literal from them
+        (r"(?i:novel)", []),  # a case-insensitive part of a case-sensitive pattern
+        (r"[a-z]+\d", []),
+    ],
+)
 def test_required_literals_of_hand_made_patterns(pattern: str, expected: list[set[str]]) -> None:
     assert sorted(map(sorted, _lits(pattern))) == sorted(map(sorted, expected))
 
 
-def test_a_case_insensitive_pattern_checks_lowered_ascii_text_and_always_searches_other_text() -> None:
+def test_a_case_insensitive_pattern_checks_lowered_ascii_text_and_always_searches_other_text() -> (
+    None
+):
     ref = guarded(r"arxiv|proceedings of", re.IGNORECASE)
     assert [set(g) for g in ref.groups] == [{"arxiv", "proceedings of"}]
     assert ref.search("see ArXiv:2101.0001") is not None
     assert not ref.could_match("see the appendix")
     # re.IGNORECASE folds some non-ASCII letters to ASCII ones (KELVIN SIGN to k, dotted I to i): never pre-judged
     kelvin = guarded("k", re.IGNORECASE)
-    assert kelvin.search("\u212a") is not None and re.compile("k", re.IGNORECASE).search("\u212a") is not None
+    assert (
+        kelvin.search("\u212a") is not None
+        and re.compile("k", re.IGNORECASE).search("\u212a") is not None
+    )
     dotted = guarded("arxiv", re.IGNORECASE)
     assert dotted.search("ARX\u0130V") is not None
 
@@ -62,13 +76,19 @@ def test_the_guard_skips_text_without_the_required_literals() -> None:
     assert not p.could_match("the novelty is clear")  # " novelty" needs a space before it
     assert not p.could_match("limited originality")
     assert p.search("limited novelty") is not None
-    assert p.findall("no cue here") == [] and list(p.finditer("no cue here")) == [] and p.match("x") is None
+    assert (
+        p.findall("no cue here") == []
+        and list(p.finditer("no cue here")) == []
+        and p.match("x") is None
+    )
 
 
 def _fixture_sentences() -> list[str]:
     """Review sentences of the small real OpenReview fixture, reference passages, and the signal test cases."""
     out: list[str] = []
-    with gzip.open(FIXTURES / "openreview_small" / "notes-00.jsonl.gz", "rt", encoding="utf-8") as fh:
+    with gzip.open(
+        FIXTURES / "openreview_small" / "notes-00.jsonl.gz", "rt", encoding="utf-8"
+    ) as fh:
         for line in fh:
             content = json.loads(line).get("content") or {}
             for name in (*SIGNAL_FIELDS, "summary", "abstract", "title"):
@@ -83,15 +103,19 @@ def _fixture_sentences() -> list[str]:
 def _texts() -> list[str]:
     """Sampled sentences lowered and as written, its clauses at commas, its prefixes, and random splices."""
     rng = random.Random(12)
-    cues = [s for s in _fixture_sentences() if signals._QUICK.regex.search(s.lower())]  # novelty-related ones
+    cues = [
+        s for s in _fixture_sentences() if signals._QUICK.regex.search(s.lower())
+    ]  # novelty-related ones
     sentences = rng.sample(cues, min(700, len(cues)))
     texts: list[str] = []
     for s in sentences:
         low = s.lower()
-        texts += [s, low, *low.split(", "), low[: len(low) // 2], low[len(low) // 3:]]
+        texts += [s, low, *low.split(", "), low[: len(low) // 2], low[len(low) // 3 :]]
     for _ in range(700):  # splice two sentences: cues of one next to words of another
         a, b = rng.sample(sentences, 2)
-        texts.append((a[: rng.randrange(len(a) + 1)] + " " + b[rng.randrange(len(b) + 1):]).lower())
+        texts.append(
+            (a[: rng.randrange(len(a) + 1)] + " " + b[rng.randrange(len(b) + 1) :]).lower()
+        )
     return texts
 
 
@@ -100,7 +124,9 @@ def _signal_patterns() -> dict[str, GuardedPattern]:
     for name, value in vars(signals).items():
         if isinstance(value, GuardedPattern):
             found[name] = value
-        elif isinstance(value, tuple) and value and all(isinstance(v, GuardedPattern) for v in value):
+        elif (
+            isinstance(value, tuple) and value and all(isinstance(v, GuardedPattern) for v in value)
+        ):
             found.update({f"{name}[{i}]": v for i, v in enumerate(value)})
     return found
 
@@ -139,7 +165,9 @@ def test_a_family_never_leaves_out_a_pattern_that_matches_and_keeps_their_order(
             matching = [p for p in family.patterns if p.regex.search(text)]
             assert all(any(p is q for q in picked) for p in matching), text
             skipped += len(family.patterns) - len(picked)
-        assert skipped > len(texts) * len(family.patterns) // 2  # most patterns are ruled out for most texts
+        assert (
+            skipped > len(texts) * len(family.patterns) // 2
+        )  # most patterns are ruled out for most texts
 
 
 def test_a_family_always_tries_a_pattern_without_a_case_sensitive_pre_check() -> None:

@@ -22,12 +22,16 @@ from judgeaudit.mine.signals.stance import (
 )
 from judgeaudit.mine.study.stance_fit import LabelledSentence, fit_model
 
-ROWS = [LabelledSentence("p1", "r1", "The idea is novel and original.", True, False),
-        LabelledSentence("p1", "r1", "A novel and original take on retrieval.", True, False),
-        LabelledSentence("p2", "r2", "The novelty is limited and incremental.", False, True),
-        LabelledSentence("p2", "r2", "Limited novelty, largely incremental over prior work.", False, True),
-        LabelledSentence("p3", "r3", "The paper is well written.", False, False),
-        LabelledSentence("p3", "r3", "Experiments are thorough and well written.", False, False)]
+ROWS = [
+    LabelledSentence("p1", "r1", "The idea is novel and original.", True, False),
+    LabelledSentence("p1", "r1", "A novel and original take on retrieval.", True, False),
+    LabelledSentence("p2", "r2", "The novelty is limited and incremental.", False, True),
+    LabelledSentence(
+        "p2", "r2", "Limited novelty, largely incremental over prior work.", False, True
+    ),
+    LabelledSentence("p3", "r3", "The paper is well written.", False, False),
+    LabelledSentence("p3", "r3", "Experiments are thorough and well written.", False, False),
+]
 
 
 def test_features_match_the_tfidf_definition_by_hand() -> None:
@@ -44,14 +48,33 @@ def test_a_fitted_model_round_trips_through_json_and_separates_stances(tmp_path:
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(model.to_json()))
     again = load_model(path)
-    probs = again.probabilities(["A novel and original idea.", "Novelty is limited and incremental.", "Well written."])
+    probs = again.probabilities(
+        ["A novel and original idea.", "Novelty is limited and incremental.", "Well written."]
+    )
     assert probs[0, 0] > probs[1, 0] and probs[1, 1] > probs[0, 1]
-    assert np.allclose(probs, model.probabilities(["A novel and original idea.", "Novelty is limited and incremental.",
-                                                   "Well written."]), atol=1e-5)
-    review = Review("r9", "p9", 6.0, 3.0, (("strengths", "A novel and original idea."),
-                                          ("weaknesses", "Novelty is limited and incremental.")), 0)
+    assert np.allclose(
+        probs,
+        model.probabilities(
+            ["A novel and original idea.", "Novelty is limited and incremental.", "Well written."]
+        ),
+        atol=1e-5,
+    )
+    review = Review(
+        "r9",
+        "p9",
+        6.0,
+        3.0,
+        (
+            ("strengths", "A novel and original idea."),
+            ("weaknesses", "Novelty is limited and incremental."),
+        ),
+        0,
+    )
     sig = LearnedExtractor(again).extract(review)
-    assert [(s.polarity, s.field) for s in sig.signals] == [("affirm", "strengths"), ("dispute", "weaknesses")]
+    assert [(s.polarity, s.field) for s in sig.signals] == [
+        ("affirm", "strengths"),
+        ("dispute", "weaknesses"),
+    ]
 
 
 def test_stance_rule_weak_and_exclusive() -> None:
@@ -70,12 +93,20 @@ def test_the_packaged_model_loads_offline_from_json() -> None:
     assert model.training["procedure"].endswith("fit_procedure on the whole dev split")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{not json", "not valid JSON"),
-    (json.dumps({"format": "other"}), "not a judgeaudit-stance-ngram model"),
-    (json.dumps({"format": "judgeaudit-stance-ngram", "format_version": 1, "terms": ["a"]}), "malformed model"),
-])
-def test_bad_model_files_are_refused_with_their_path(tmp_path: Path, text: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({"format": "other"}), "not a judgeaudit-stance-ngram model"),
+        (
+            json.dumps({"format": "judgeaudit-stance-ngram", "format_version": 1, "terms": ["a"]}),
+            "malformed model",
+        ),
+    ],
+)
+def test_bad_model_files_are_refused_with_their_path(
+    tmp_path: Path, text: str, message: str
+) -> None:
     path = tmp_path / "m.json"
     path.write_text(text)
     with pytest.raises(ModelError, match=message):

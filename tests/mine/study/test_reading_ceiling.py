@@ -18,7 +18,9 @@ from judgeaudit.mine.study.records import measured_with, read_study
 READING_CASES = Path(__file__).resolve().parents[2] / "fixtures" / "reading_cases"
 REFERENCE_RULE_CASES = READING_CASES.parent / "reading_cases_reference_rule"
 BUNDLED = Path(__file__).resolve().parents[3] / "datasets" / "iclr2026" / "human_only"
-KEPT = [(False, False, True)] * 3 + [(False, False, False)]  # a not_novel paper the annotators' reading keeps
+KEPT = [(False, False, True)] * 3 + [
+    (False, False, False)
+]  # a not_novel paper the annotators' reading keeps
 BLOCKED = [(True, False, True)] * 4  # one it does not (an explicit affirmation)
 NOVEL_KEPT = [(True, False, False)] * 3
 
@@ -28,22 +30,36 @@ def _case(forum: str, side: str, stances: list[tuple[bool, bool, bool]]) -> sc.C
     paper = sc.CasePaper(forum, "t", side, "tune")  # type: ignore[arg-type]
     for i, (aff, weak, disp) in enumerate(stances):
         rid = f"{forum}-r{i}"
-        said = ((aff, f"The work is genuinely novel {i}."), (weak, f"Sentence W{i}."), (disp, f"The novelty is limited {i}."))
+        said = (
+            (aff, f"The work is genuinely novel {i}."),
+            (weak, f"Sentence W{i}."),
+            (disp, f"The novelty is limited {i}."),
+        )
         text = " ".join([f"Neutral remark {i}."] + [sentence for on, sentence in said if on])
         review = Review(rid, forum, 0.0, None, (("strengths", text), ("weaknesses", "None.")), 0)
         paper.reviews.append(review)
         paper.versions[rid] = [review]
-        paper.labels[rid] = sc.CaseLabel(rid, (f"The work is genuinely novel {i}.",) if aff else (),
-                                         (f"Sentence W{i}.",) if weak else (),
-                                         (f"The novelty is limited {i}.",) if disp else (), (aff, weak, disp))
+        paper.labels[rid] = sc.CaseLabel(
+            rid,
+            (f"The work is genuinely novel {i}.",) if aff else (),
+            (f"Sentence W{i}.",) if weak else (),
+            (f"The novelty is limited {i}.",) if disp else (),
+            (aff, weak, disp),
+        )
     return paper
 
 
 def test_split_papers_sorts_dev_from_sample_and_refuses_a_swapped_side() -> None:
-    a, b, c = _case("a", "not_novel", KEPT), _case("b", "not_novel", KEPT), _case("c", "novel", NOVEL_KEPT)
+    a, b, c = (
+        _case("a", "not_novel", KEPT),
+        _case("b", "not_novel", KEPT),
+        _case("c", "novel", NOVEL_KEPT),
+    )
     dev, others = rc.split_papers([c, b, a], {"b": "not_novel", "c": "novel"})
     assert [p.forum for p in dev] == ["b", "c"] and [p.forum for p in others] == ["a"]
-    with pytest.raises(ValueError, match="a: a not_novel candidate that the dev split labels novel"):
+    with pytest.raises(
+        ValueError, match="a: a not_novel candidate that the dev split labels novel"
+    ):
         rc.split_papers([a], {"a": "novel"})
 
 
@@ -52,9 +68,13 @@ def test_measure_by_hand() -> None:
     # D = 3 dev ideas (one not found), share 1/3 -> N = 9; C = 20 outside: K = 20/4 + 3/2 = 6.5,
     # O = min(4.5, 6.5) = 4.5, J = 4.5 / (6.5 + 9 - 4.5) = 4.5 / 11
     dev = [_case("d1", "not_novel", KEPT), _case("d2", "not_novel", BLOCKED)]
-    sample = [_case("s1", "not_novel", KEPT)] + [_case(f"s{i}", "not_novel", BLOCKED) for i in (2, 3, 4)]
+    sample = [_case("s1", "not_novel", KEPT)] + [
+        _case(f"s{i}", "not_novel", BLOCKED) for i in (2, 3, 4)
+    ]
     pop = rc.Population({"novel": 1, "not_novel": 3}, {"novel": 5, "not_novel": 20})
-    got = rc.measure(dev, sample, {"annotators": rc.annotator_labeller()}, pop, resamples=500, seed=3)
+    got = rc.measure(
+        dev, sample, {"annotators": rc.annotator_labeller()}, pop, resamples=500, seed=3
+    )
     row = got["labellers"]["annotators"]["not_novel"]
     assert (row["dev"], row["dev_kept"], row["sample"], row["sample_kept"]) == (2, 1, 4, 1)
     assert row["recall"] == pytest.approx(0.5) and row["sample_rate"] == pytest.approx(0.25)
@@ -73,10 +93,14 @@ def test_a_census_is_counted_as_it_is_and_leaves_the_pool_the_sample_came_from()
     # as above, plus a census of 2 candidates outside the draw, 1 kept: C = 20 - 2 = 18 -> K = 18/4 + 1 + 1.5 = 7,
     # O = 4.5, J = 4.5 / (7 + 9 - 4.5)
     dev = [_case("d1", "not_novel", KEPT), _case("d2", "not_novel", BLOCKED)]
-    sample = [_case("s1", "not_novel", KEPT)] + [_case(f"s{i}", "not_novel", BLOCKED) for i in (2, 3, 4)]
+    sample = [_case("s1", "not_novel", KEPT)] + [
+        _case(f"s{i}", "not_novel", BLOCKED) for i in (2, 3, 4)
+    ]
     census = [_case("c1", "not_novel", KEPT), _case("c2", "not_novel", BLOCKED)]
     pop = rc.Population({"novel": 1, "not_novel": 3}, {"novel": 5, "not_novel": 20})
-    row = rc.measure(dev, sample, {"a": rc.annotator_labeller()}, pop, census=census, resamples=200)["labellers"]["a"]["not_novel"]
+    row = rc.measure(
+        dev, sample, {"a": rc.annotator_labeller()}, pop, census=census, resamples=200
+    )["labellers"]["a"]["not_novel"]
     assert (row["census"], row["census_kept"]) == (2, 1)
     assert row["class_size"]["estimate"] == pytest.approx(7.0)
     assert row["jaccard"]["estimate"] == pytest.approx(4.5 / 11.5)
@@ -89,8 +113,12 @@ def test_weak_affirmations_can_count_as_explicit_ones() -> None:
     assert rc.annotator_labeller(weak_affirms_count=True)(paper) == "novel"
     # and then a weak affirmation of a not_novel paper is an explicit one (it opposes whatever the rule says of weak ones)
     plain = _case("p", "not_novel", [(False, True, True)] * 3)
-    assert rc.annotator_labeller()(plain) == "not_novel"  # the reference's rule: a weak affirmation is no signal
-    assert rc.annotator_labeller(Thresholds(weak_affirmations="oppose"))(plain) is None  # the earlier rule
+    assert (
+        rc.annotator_labeller()(plain) == "not_novel"
+    )  # the reference's rule: a weak affirmation is no signal
+    assert (
+        rc.annotator_labeller(Thresholds(weak_affirmations="oppose"))(plain) is None
+    )  # the earlier rule
     assert rc.annotator_labeller(weak_affirms_count=True)(plain) is None
 
 
@@ -104,16 +132,29 @@ def test_an_extractor_is_measured_on_the_same_papers() -> None:
 
 def test_review_agreement_counts_each_review_once() -> None:
     # reviews 0-2 dispute by the annotators; the reference quotes reviews 1 and 3; review 0 also affirms
-    paper = _case("d", "not_novel", [(True, False, True), (False, False, True), (False, False, True), (False, False, False)])
+    paper = _case(
+        "d",
+        "not_novel",
+        [(True, False, True), (False, False, True), (False, False, True), (False, False, False)],
+    )
     quotes = {"d": ["the NOVELTY is limited 1.", "Neutral remark 3."]}
     got = rc.review_agreement([paper], quotes)["not_novel"]
-    assert got == {"both": 1, "reference_only": 1, "annotators_only": 2, "neither": 0, "annotators_oppose": 1}
+    assert got == {
+        "both": 1,
+        "reference_only": 1,
+        "annotators_only": 2,
+        "neither": 0,
+        "annotators_oppose": 1,
+    }
 
 
 def test_reading_cases_fixture_is_sound() -> None:
     papers = sc.load_cases(READING_CASES)
     assert sc.integrity_problems(papers) == []
-    rows = [json.loads(line) for line in (READING_CASES / "papers.jsonl").read_text("utf-8").splitlines()]
+    rows = [
+        json.loads(line)
+        for line in (READING_CASES / "papers.jsonl").read_text("utf-8").splitlines()
+    ]
     assert len(papers) == len(rows) == len({r["forum"] for r in rows})
     labels = sum(len(p.labels) for p in papers)
     assert labels == sum(len(p.reviews) for p in papers)
@@ -123,13 +164,22 @@ def test_the_cards_fixture_counts_are_what_the_fixture_gives() -> None:
     # the card's outcome counts need no dev file: the bundled rule on every reading case's annotated stances
     papers = sc.load_cases(READING_CASES)
     record = read_study(BUNDLED, "reading_ceiling")
-    assert record is not None and record["outcomes"] == _outcomes(papers) and record["measured_with"] == measured_with()
+    assert (
+        record is not None
+        and record["outcomes"] == _outcomes(papers)
+        and record["measured_with"] == measured_with()
+    )
     assert sum(len(p.reviews) for p in papers) == 587
 
 
 def _outcomes(papers: list[sc.CasePaper]) -> dict[str, dict[str, int]]:
-    return {side: {o: sum(1 for p in papers if p.side == side and sc.annotator_outcome(p) == o) for o in sc.OUTCOMES}
-            for side in sc.CLASSES}
+    return {
+        side: {
+            o: sum(1 for p in papers if p.side == side and sc.annotator_outcome(p) == o)
+            for o in sc.OUTCOMES
+        }
+        for side in sc.CLASSES
+    }
 
 
 def test_reference_rule_cases_are_read_as_written_and_sound() -> None:
@@ -138,11 +188,17 @@ def test_reference_rule_cases_are_read_as_written_and_sound() -> None:
     assert sc.integrity_problems(papers) == []
     assert len(papers) == 153 and sum(len(p.reviews) for p in papers) == 582
     assert sum(len(p.labels) for p in papers) == 582
-    rows = [json.loads(line) for name in sorted(REFERENCE_RULE_CASES.glob("labels_*.jsonl"))
-            for line in name.read_text("utf-8").splitlines()]
+    rows = [
+        json.loads(line)
+        for name in sorted(REFERENCE_RULE_CASES.glob("labels_*.jsonl"))
+        for line in name.read_text("utf-8").splitlines()
+    ]
     soft = {r["review_id"]: tuple(r["soft_affirm_quotes"]) for r in rows}
     labels = {rid: label for p in papers for rid, label in p.labels.items()}
-    assert all(labels[rid].weak_quotes == quotes and labels[rid].flags is None for rid, quotes in soft.items())
+    assert all(
+        labels[rid].weak_quotes == quotes and labels[rid].flags is None
+        for rid, quotes in soft.items()
+    )
     assert sum(1 for q in soft.values() if q) == 13  # the README's count
     # every batch review has only the two fields the annotators saw
     assert {f for p in papers for r in p.reviews for f, _ in r.texts} <= {"strengths", "weaknesses"}
@@ -151,7 +207,11 @@ def test_reference_rule_cases_are_read_as_written_and_sound() -> None:
 def test_the_cards_reference_rule_record_counts_are_what_the_fixture_gives() -> None:
     papers = sc.load_cases(REFERENCE_RULE_CASES)
     record = read_study(BUNDLED, "reading_ceiling_reference_rule")
-    assert record is not None and record["outcomes"] == _outcomes(papers) and record["measured_with"] == measured_with()
+    assert (
+        record is not None
+        and record["outcomes"] == _outcomes(papers)
+        and record["measured_with"] == measured_with()
+    )
     assert "--reference-rule" in record["command"]
     card = (BUNDLED / "README.md").read_text("utf-8")
     assert record["table_markdown"] in card

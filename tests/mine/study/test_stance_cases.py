@@ -39,12 +39,20 @@ def test_fixture_is_sound(papers: list[sc.CasePaper]) -> None:
     assert len(papers) == 60
     assert sum(len(p.reviews) for p in papers) == 236
     assert sc.integrity_problems(papers) == []
-    labels = [json.loads(line) for n in (1, 2) for line in (CASES / f"labels_{n}.jsonl").read_text("utf-8").splitlines()]
+    labels = [
+        json.loads(line)
+        for n in (1, 2)
+        for line in (CASES / f"labels_{n}.jsonl").read_text("utf-8").splitlines()
+    ]
     assert len(labels) == len({(r["forum"], r["review_id"]) for r in labels}) == 236
 
 
 def test_halves_are_balanced_and_fixed_by_forum(papers: list[sc.CasePaper]) -> None:
-    counts = {(h, s): sum(1 for p in papers if p.half == h and p.side == s) for h in sc.HALVES for s in sc.CLASSES}
+    counts = {
+        (h, s): sum(1 for p in papers if p.half == h and p.side == s)
+        for h in sc.HALVES
+        for s in sc.CLASSES
+    }
     assert set(counts.values()) == {15}
     sides = {p.forum: p.side for p in papers}
     assert sc.split_halves(sides) == {p.forum: p.half for p in papers}
@@ -77,12 +85,24 @@ def test_a_broken_batch_line_is_one_error_naming_file_and_line(tmp_path: Path) -
 
 
 def test_gold_selection_reads_the_annotators_stances_as_the_rule_reads_a_review() -> None:
-    texts = (("summary", "They claim a novel idea."), ("strengths", "The idea is novel."), ("weaknesses", "Typos."))
+    texts = (
+        ("summary", "They claim a novel idea."),
+        ("strengths", "The idea is novel."),
+        ("weaknesses", "Typos."),
+    )
     review = Review("r1", "f", 0.0, None, texts, 0)
-    label = sc.CaseLabel("r1", ("The idea is novel.", "They claim a novel idea."), (), (), (True, False, False))
+    label = sc.CaseLabel(
+        "r1", ("The idea is novel.", "They claim a novel idea."), (), (), (True, False, False)
+    )
     signals = sc.gold_signals(review, label)
-    assert signals.affirms and not signals.disputes and [s.field for s in signals.signals] == ["strengths"]
-    weak = sc.gold_signals(review, sc.CaseLabel("r1", (), ("The idea is novel.",), (), (False, True, False)))
+    assert (
+        signals.affirms
+        and not signals.disputes
+        and [s.field for s in signals.signals] == ["strengths"]
+    )
+    weak = sc.gold_signals(
+        review, sc.CaseLabel("r1", (), ("The idea is novel.",), (), (False, True, False))
+    )
     assert weak.affirms_at_all and not weak.affirms
     bare = Review("r1", "f", 0.0, None, texts[:2], 0)  # no weaknesses: the review gives no signal
     assert sc.gold_signals(bare, label).signals == () and sc.gold_signals(bare, label).unread
@@ -92,12 +112,23 @@ def test_heldout_floors_for_the_cue_extractor(heldout: dict) -> None:
     rl, ps, pl = heldout["review_level"], heldout["passages"], heldout["papers_level"]
     # measured under the reference's rule (strengths and weaknesses only; weak statements no signal):
     # 0.74 0.79 | 0.83 0.74 | 0.88 0.81; quotes 0.76 0.68 | 0.77 0.62; 26/30 same decision
-    floors = {("affirms", "precision"): 0.68, ("affirms", "recall"): 0.74, ("affirms_at_all", "precision"): 0.78,
-              ("affirms_at_all", "recall"): 0.68, ("disputes", "precision"): 0.82, ("disputes", "recall"): 0.75}
+    floors = {
+        ("affirms", "precision"): 0.68,
+        ("affirms", "recall"): 0.74,
+        ("affirms_at_all", "precision"): 0.78,
+        ("affirms_at_all", "recall"): 0.68,
+        ("disputes", "precision"): 0.82,
+        ("disputes", "recall"): 0.75,
+    }
     for (flag, what), floor in floors.items():
         assert rl[flag][what]["estimate"] >= floor, (flag, what, rl[flag][what]["estimate"])
-    assert ps["affirm"]["precision"]["estimate"] >= 0.70 and ps["affirm"]["recall"]["estimate"] >= 0.62
-    assert ps["dispute"]["precision"]["estimate"] >= 0.70 and ps["dispute"]["recall"]["estimate"] >= 0.55
+    assert (
+        ps["affirm"]["precision"]["estimate"] >= 0.70 and ps["affirm"]["recall"]["estimate"] >= 0.62
+    )
+    assert (
+        ps["dispute"]["precision"]["estimate"] >= 0.70
+        and ps["dispute"]["recall"]["estimate"] >= 0.55
+    )
     assert heldout["same_decision"] >= 24
     assert sum(pl[c]["swapped"] for c in sc.CLASSES) == 0
 
@@ -105,15 +136,22 @@ def test_heldout_floors_for_the_cue_extractor(heldout: dict) -> None:
 def test_card_table_is_what_the_measurement_gives(papers: list[sc.CasePaper]) -> None:
     """The bundled set's stored held-out table (studies.json) is a fresh measurement's, and its card shows it."""
     record = read_study(BUNDLED, "stance_cases")
-    assert record is not None and record["measured_with"] == measured_with()  # recompute it if the rule or cues changed
-    result = sc.measure([p for p in papers if p.half == "heldout"],
-                        {"offline": OfflineExtractor(), "ngram": LearnedExtractor(load_model("ngram"))},
-                        resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED)
+    assert (
+        record is not None and record["measured_with"] == measured_with()
+    )  # recompute it if the rule or cues changed
+    result = sc.measure(
+        [p for p in papers if p.half == "heldout"],
+        {"offline": OfflineExtractor(), "ngram": LearnedExtractor(load_model("ngram"))},
+        resamples=DEFAULT_RESAMPLES,
+        seed=DEFAULT_SEED,
+    )
     assert sc.table(result["halves"]["heldout"]) == record["table_markdown"]
     assert record["table_markdown"] in (BUNDLED / "README.md").read_text(encoding="utf-8")
 
 
-def test_two_annotators_agree_on_explicit_stances(papers: list[sc.CasePaper], tmp_path: Path) -> None:
+def test_two_annotators_agree_on_explicit_stances(
+    papers: list[sc.CasePaper], tmp_path: Path
+) -> None:
     """A second annotator (same brief, never shown the first's labels) relabelled batch 1: agreement
     on explicit affirmations and disputes is high (measured kappa 0.955 and 0.936; floors below),
     so the labels are a fair yardstick; identical labels agree fully, and a label for a review the
@@ -126,12 +164,28 @@ def test_two_annotators_agree_on_explicit_stances(papers: list[sc.CasePaper], tm
     same = tmp_path / "same"
     same.mkdir()
     shutil.copy(CASES / "labels_1.jsonl", same / "labels_1.jsonl")
-    assert all(row["agreement"] == row["kappa"] == 1.0 for row in sc.annotator_agreement(papers, same).values())
+    assert all(
+        row["agreement"] == row["kappa"] == 1.0
+        for row in sc.annotator_agreement(papers, same).values()
+    )
     stray = tmp_path / "stray"
     stray.mkdir()
-    (stray / "labels_1.jsonl").write_text(json.dumps({
-        "forum": papers[0].forum, "review_id": "nope", "affirms": False, "weak_affirms": False, "disputes": False,
-        "affirm_quotes": [], "weak_quotes": [], "dispute_quotes": []}) + "\n", encoding="utf-8")
+    (stray / "labels_1.jsonl").write_text(
+        json.dumps(
+            {
+                "forum": papers[0].forum,
+                "review_id": "nope",
+                "affirms": False,
+                "weak_affirms": False,
+                "disputes": False,
+                "affirm_quotes": [],
+                "weak_quotes": [],
+                "dispute_quotes": [],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     with pytest.raises(sc.CasesError, match=r"labels_1.jsonl:1: review .*/nope has no first label"):
         sc.annotator_agreement(papers, stray)
 
@@ -146,30 +200,76 @@ def _case(side: str, stances: list[tuple[bool, bool, bool]]) -> sc.CasePaper:
     paper = sc.CasePaper("f", "t", side, "tune")  # type: ignore[arg-type]
     for i, (aff, weak, disp) in enumerate(stances):
         text = f"Sentence A{i}. Sentence W{i}. Sentence D{i}."
-        paper.reviews.append(Review(f"r{i}", "f", 0.0, None, (("strengths", text), ("weaknesses", "None.")), 0))
-        paper.labels[f"r{i}"] = sc.CaseLabel(f"r{i}", (f"Sentence A{i}.",) if aff else (), (f"Sentence W{i}.",) if weak else (),
-                                             (f"Sentence D{i}.",) if disp else (), (aff, weak, disp))
+        paper.reviews.append(
+            Review(f"r{i}", "f", 0.0, None, (("strengths", text), ("weaknesses", "None.")), 0)
+        )
+        paper.labels[f"r{i}"] = sc.CaseLabel(
+            f"r{i}",
+            (f"Sentence A{i}.",) if aff else (),
+            (f"Sentence W{i}.",) if weak else (),
+            (f"Sentence D{i}.",) if disp else (),
+            (aff, weak, disp),
+        )
     return paper
 
 
-OPPOSE = Thresholds(weak_affirmations="oppose")  # the earlier rule: weak affirmations block not_novel
+OPPOSE = Thresholds(
+    weak_affirmations="oppose"
+)  # the earlier rule: weak affirmations block not_novel
 
 
-@pytest.mark.parametrize("side, stances, th, outcome", [
-    ("not_novel", [(False, False, True)] * 3 + [(False, False, False)], None, "kept"),
-    ("not_novel", [(False, True, True)] + [(False, False, True)] * 2 + [(False, False, False)], None, "kept"),
-    ("not_novel", [(False, True, True)] + [(False, False, True)] * 2 + [(False, False, False)], OPPOSE,
-     "blocked by weak affirmations only"),
-    ("not_novel", [(True, False, True)] + [(False, False, True)] * 3, None, "blocked by an explicit stance against it"),
-    ("not_novel", [(False, False, True)] * 2 + [(False, False, False)] * 2, None, "too few reviews agree"),  # 2 of 4
-    ("not_novel", [(False, True, True)] + [(False, False, True)] + [(False, False, False)] * 2, OPPOSE,
-     "too few reviews agree"),
-    ("novel", [(True, False, False)] * 2 + [(False, True, False)], None, "kept"),
-    ("novel", [(True, False, False)] * 3 + [(False, False, True)], None, "blocked by an explicit stance against it"),
-    ("novel", [(True, False, False), (False, True, False), (False, True, False)], None, "too few reviews agree"),
-])
-def test_annotator_outcome_names_what_the_rule_did(side: str, stances: list[tuple[bool, bool, bool]],
-                                                   th: Thresholds | None, outcome: str) -> None:
+@pytest.mark.parametrize(
+    "side, stances, th, outcome",
+    [
+        ("not_novel", [(False, False, True)] * 3 + [(False, False, False)], None, "kept"),
+        (
+            "not_novel",
+            [(False, True, True)] + [(False, False, True)] * 2 + [(False, False, False)],
+            None,
+            "kept",
+        ),
+        (
+            "not_novel",
+            [(False, True, True)] + [(False, False, True)] * 2 + [(False, False, False)],
+            OPPOSE,
+            "blocked by weak affirmations only",
+        ),
+        (
+            "not_novel",
+            [(True, False, True)] + [(False, False, True)] * 3,
+            None,
+            "blocked by an explicit stance against it",
+        ),
+        (
+            "not_novel",
+            [(False, False, True)] * 2 + [(False, False, False)] * 2,
+            None,
+            "too few reviews agree",
+        ),  # 2 of 4
+        (
+            "not_novel",
+            [(False, True, True)] + [(False, False, True)] + [(False, False, False)] * 2,
+            OPPOSE,
+            "too few reviews agree",
+        ),
+        ("novel", [(True, False, False)] * 2 + [(False, True, False)], None, "kept"),
+        (
+            "novel",
+            [(True, False, False)] * 3 + [(False, False, True)],
+            None,
+            "blocked by an explicit stance against it",
+        ),
+        (
+            "novel",
+            [(True, False, False), (False, True, False), (False, True, False)],
+            None,
+            "too few reviews agree",
+        ),
+    ],
+)
+def test_annotator_outcome_names_what_the_rule_did(
+    side: str, stances: list[tuple[bool, bool, bool]], th: Thresholds | None, outcome: str
+) -> None:
     assert sc.annotator_outcome(_case(side, stances), th) == outcome
 
 
@@ -178,20 +278,40 @@ def test_kept_cases_are_sound_and_the_card_counts_are_what_they_give() -> None:
     assert len(papers) == 40 and {p.side for p in papers} == {"not_novel"}
     assert sum(len(p.reviews) for p in papers) == 155
     assert sc.integrity_problems(papers) == []
-    counts = {o: n for o in sc.OUTCOMES if (n := sum(1 for p in papers if sc.annotator_outcome(p) == o))}
+    counts = {
+        o: n for o in sc.OUTCOMES if (n := sum(1 for p in papers if sc.annotator_outcome(p) == o))
+    }
     record = read_study(BUNDLED, "kept_not_novel_cases")
-    assert record is not None and record["outcomes"] == counts and record["measured_with"] == measured_with()
+    assert (
+        record is not None
+        and record["outcomes"] == counts
+        and record["measured_with"] == measured_with()
+    )
     # the earlier cue extractor found every one of them not_novel under the earlier rule (that is how they were
     # drawn); the earlier rule still holds most of them
-    earlier = Thresholds(signal_fields=("strengths", "weaknesses", "questions"), weak_affirmations="oppose",
-                         weak_disputes="count")
+    earlier = Thresholds(
+        signal_fields=("strengths", "weaknesses", "questions"),
+        weak_affirmations="oppose",
+        weak_disputes="count",
+    )
     ex = OfflineExtractor(fields=earlier.signal_fields)
-    kept = sum(decide(p.forum, p.side, len(p.reviews), [ex.extract(r) for r in p.reviews], earlier).label == "not_novel"
-               for p in papers)
+    kept = sum(
+        decide(p.forum, p.side, len(p.reviews), [ex.extract(r) for r in p.reviews], earlier).label
+        == "not_novel"
+        for p in papers
+    )
     assert kept >= 30
 
 
 def test_counts_table_has_a_row_per_key_and_zero_for_a_missing_count() -> None:
-    got = sc.counts_table("class", ("kept", "too few reviews agree"), {"novel": {"kept": 3}, "not_novel": {"too few reviews agree": 2}})
-    assert got.splitlines() == ["| class | kept | too few reviews agree |", "|---|---|---|",
-                                "| novel | 3 | 0 |", "| not_novel | 0 | 2 |"]
+    got = sc.counts_table(
+        "class",
+        ("kept", "too few reviews agree"),
+        {"novel": {"kept": 3}, "not_novel": {"too few reviews agree": 2}},
+    )
+    assert got.splitlines() == [
+        "| class | kept | too few reviews agree |",
+        "|---|---|---|",
+        "| novel | 3 | 0 |",
+        "| not_novel | 0 | 2 |",
+    ]

@@ -45,13 +45,17 @@ def model_events(log: EvalLog) -> list[ModelEvent]:
 
 
 def run(tasks: Any, tmp_path: Path, model: str, **kwargs: Any) -> list[EvalLog]:
-    logs = inspect_eval(tasks, model=model, log_dir=str(tmp_path / "logs"), display="none", **kwargs)
+    logs = inspect_eval(
+        tasks, model=model, log_dir=str(tmp_path / "logs"), display="none", **kwargs
+    )
     assert all(log.status == "success" for log in logs), [log.error for log in logs]
     return list(logs)
 
 
 @pytest.mark.parametrize("kind", ["pairwise", "pointwise"])
-def test_a_perfect_planted_judge_answers_every_variant_with_k_calls_and_both_orders(kind: str, tmp_path: Path) -> None:
+def test_a_perfect_planted_judge_answers_every_variant_with_k_calls_and_both_orders(
+    kind: str, tmp_path: Path
+) -> None:
     extra: dict[str, Any] = {"k": 3, **({"both_orders": True} if kind == "pairwise" else {})}
     tasks = [TASKS[kind](dataset=BUNDLED, prompt=name, **extra) for name in prompt_names(kind)]
     logs = run(tasks, tmp_path, "planted/custom", limit=4)
@@ -71,12 +75,25 @@ def test_answers_are_the_behaviour_cores_verdicts_on_what_each_prompt_shows(tmp_
     `Shown` the provider read (recorded in the call), for the judge's name and the call's seed. The draws
     are seeded, so which causes show on 8 bundled items is fixed: the knobs are set so that every cause
     shows at least once on the bundled set (re-check them when the set is re-mined)."""
-    knobs = {"accuracy": 0.7, "first": 0.5, "cue": 0.6, "padding": 0.3, "injection": 0.4, "surface": 0.5,
-             "noise": 0.3, "invalid": 0.15}
+    knobs = {
+        "accuracy": 0.7,
+        "first": 0.5,
+        "cue": 0.6,
+        "padding": 0.3,
+        "injection": 0.4,
+        "surface": 0.5,
+        "noise": 0.3,
+        "invalid": 0.15,
+    }
     behaviour = Behaviour(**knobs)
-    tasks = [novelty_pairwise(dataset=BUNDLED, probe=p, both_orders=True) for p in ("position", "presumption",
-                                                                                    "verbosity", "surface", "injection")]
-    tasks += [novelty_pointwise(dataset=BUNDLED, probe=p) for p in ("presumption", "verbosity", "injection")]
+    tasks = [
+        novelty_pairwise(dataset=BUNDLED, probe=p, both_orders=True)
+        for p in ("position", "presumption", "verbosity", "surface", "injection")
+    ]
+    tasks += [
+        novelty_pointwise(dataset=BUNDLED, probe=p)
+        for p in ("presumption", "verbosity", "injection")
+    ]
     logs = run(tasks, tmp_path, "planted/custom/member-1", model_args=knobs, limit=8)
     readings: set[str] = set()
     causes: set[str] = set()
@@ -87,17 +104,33 @@ def test_answers_are_the_behaviour_cores_verdicts_on_what_each_prompt_shows(tmp_
             assert shown.seed == event.config.seed is not None
             decision = decide(behaviour, shown, judge="custom/member-1")
             parsed = parse_verdict(event.output.completion, kind)
-            assert (parsed.verdict, event.output.metadata["planted"]["cause"]) == (decision.reading, decision.cause)
+            assert (parsed.verdict, event.output.metadata["planted"]["cause"]) == (
+                decision.reading,
+                decision.cause,
+            )
             readings.add(decision.reading)
             causes.add(decision.cause.split("+")[0])
     assert readings >= {"a", "b", "novel", "not_novel", "invalid"}
-    assert causes >= {"accuracy", "inaccuracy", "surface", "first", "padding", "cue", "injection", "invalid"}
+    assert causes >= {
+        "accuracy",
+        "inaccuracy",
+        "surface",
+        "first",
+        "padding",
+        "cue",
+        "injection",
+        "invalid",
+    }
 
 
 def test_runs_repeat_themselves_and_seeds_draw_the_noise(tmp_path: Path) -> None:
     def verdicts(seed: int, name: str) -> dict[str, str]:
-        log = run(novelty_pairwise(dataset=BUNDLED, seed=seed, cache=False), tmp_path / f"{name}{seed}",
-                  "planted/noisy", limit=40)[0]
+        log = run(
+            novelty_pairwise(dataset=BUNDLED, seed=seed, cache=False),
+            tmp_path / f"{name}{seed}",
+            "planted/noisy",
+            limit=40,
+        )[0]
         assert log.samples
         return {str(s.id): unit(log, s)["verdict"] for s in log.samples}
 
@@ -110,50 +143,94 @@ def test_runs_repeat_themselves_and_seeds_draw_the_noise(tmp_path: Path) -> None
 def test_usage_is_plausible_and_free(tmp_path: Path) -> None:
     """Usage is per call and in the log's stats; the calls bypass Inspect's cache (an earlier test on the same
     worker may have cached these very calls, and a cached call reports no usage in `log.stats`)."""
-    log = eval_ok(novelty_pointwise(dataset=BUNDLED, cache=False), tmp_path, model="planted/accurate", limit=3)
+    log = eval_ok(
+        novelty_pointwise(dataset=BUNDLED, cache=False), tmp_path, model="planted/accurate", limit=3
+    )
     for event in model_events(log):
         usage = event.output.usage
         assert usage is not None and usage.total_cost == 0.0
-        assert usage.input_tokens == tokens(event.input[-1].text) == math.ceil(len(event.input[-1].text) / 4)
-        assert 0 < usage.output_tokens < 40 and usage.total_tokens == usage.input_tokens + usage.output_tokens
-    assert log.stats.model_usage and all(u.input_tokens > 100 for u in log.stats.model_usage.values())
+        assert (
+            usage.input_tokens
+            == tokens(event.input[-1].text)
+            == math.ceil(len(event.input[-1].text) / 4)
+        )
+        assert (
+            0 < usage.output_tokens < 40
+            and usage.total_tokens == usage.input_tokens + usage.output_tokens
+        )
+    assert log.stats.model_usage and all(
+        u.input_tokens > 100 for u in log.stats.model_usage.values()
+    )
 
 
-def test_an_idea_outside_the_answer_key_is_an_error_call_and_a_key_that_holds_it_answers(tmp_path: Path) -> None:
+def test_an_idea_outside_the_answer_key_is_an_error_call_and_a_key_that_holds_it_answers(
+    tmp_path: Path,
+) -> None:
     items = tmp_path / "set"
     write_items(items / "pairwise.jsonl", make_pairs(2))
-    logs = inspect_eval(novelty_pairwise(dataset=str(items)), model="planted/accurate", display="none",
-                        log_dir=str(tmp_path / "logs"))
+    logs = inspect_eval(
+        novelty_pairwise(dataset=str(items)),
+        model="planted/accurate",
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
     log = logs[0]
     assert log.status == "error" and log.samples
     for sample in log.samples:
         record = unit(log, sample)
         assert record["verdict"] == "error" and record["calls"][0]["verdict"] == "error"
         cause = record["calls"][0]["error"]
-        assert cause.startswith("planted/accurate: idea shown as 'Idea A': idea not in the answer key (bundled sets): ")
+        assert cause.startswith(
+            "planted/accurate: idea shown as 'Idea A': idea not in the answer key (bundled sets): "
+        )
         assert "\n" not in cause and sample.error is not None
-    known = eval_ok(novelty_pairwise(dataset=str(items)), tmp_path / "keyed", model="planted/custom",
-                    model_args={"dataset": str(items)})
-    assert known.samples and all(unit(known, s)["verdict"] == unit(known, s)["gold"] for s in known.samples)
+    known = eval_ok(
+        novelty_pairwise(dataset=str(items)),
+        tmp_path / "keyed",
+        model="planted/custom",
+        model_args={"dataset": str(items)},
+    )
+    assert known.samples and all(
+        unit(known, s)["verdict"] == unit(known, s)["gold"] for s in known.samples
+    )
 
 
 def test_invalid_answers_are_read_as_invalid_never_as_errors(tmp_path: Path) -> None:
-    log = eval_ok(novelty_pointwise(dataset=BUNDLED), tmp_path, model="planted/custom", model_args={"invalid": 1},
-                  limit=3)
+    log = eval_ok(
+        novelty_pointwise(dataset=BUNDLED),
+        tmp_path,
+        model="planted/custom",
+        model_args={"invalid": 1},
+        limit=3,
+    )
     assert log.samples and all(unit(log, s)["verdict"] == "invalid" for s in log.samples)
 
 
-@pytest.mark.parametrize(("model", "args", "message"), [
-    ("planted/nope", {}, "unknown planted preset 'nope'"),
-    ("planted/accurate", {"frist": 0.2}, "unknown planted knob(s) frist"),
-    ("planted/accurate", {"noise": "0.9"}, "planted knob noise=0.9: at most 0.5"),
-    ("planted/accurate", {"dataset": "no/such/set"}, "planted answer key: 'no/such/set' is not"),
-])
-def test_bad_presets_knobs_and_keys_stop_the_run_in_one_line(model: str, args: dict[str, Any], message: str,
-                                                             tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("model", "args", "message"),
+    [
+        ("planted/nope", {}, "unknown planted preset 'nope'"),
+        ("planted/accurate", {"frist": 0.2}, "unknown planted knob(s) frist"),
+        ("planted/accurate", {"noise": "0.9"}, "planted knob noise=0.9: at most 0.5"),
+        (
+            "planted/accurate",
+            {"dataset": "no/such/set"},
+            "planted answer key: 'no/such/set' is not",
+        ),
+    ],
+)
+def test_bad_presets_knobs_and_keys_stop_the_run_in_one_line(
+    model: str, args: dict[str, Any], message: str, tmp_path: Path
+) -> None:
     with pytest.raises(PlantedError) as info:
-        inspect_eval(novelty_pairwise(dataset=BUNDLED), model=model, model_args=args, display="none",
-                     log_dir=str(tmp_path / "logs"), limit=1)
+        inspect_eval(
+            novelty_pairwise(dataset=BUNDLED),
+            model=model,
+            model_args=args,
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+            limit=1,
+        )
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
 
@@ -162,7 +239,10 @@ def test_direct_calls_without_a_judge_prompt_or_with_tools_fail_in_one_line() ->
     tool = ToolInfo(name="search", description="search", parameters=ToolParams())
     with pytest.raises(Exception, match="a planted judge answers judge prompts; it calls no tools"):
         asyncio.run(model.generate([ChatMessageUser(content="hello")], tools=[tool]))
-    with pytest.raises(Exception, match="planted/accurate: prompt has no answer instruction of the verdict protocol"):
+    with pytest.raises(
+        Exception,
+        match="planted/accurate: prompt has no answer instruction of the verdict protocol",
+    ):
         asyncio.run(model.generate([ChatMessageUser(content="Is this novel?")]))
 
 
@@ -174,7 +254,9 @@ def test_answer_texts_parse_to_their_reading(kind: str) -> None:
             decision = Decision(option, "accuracy" if option != "invalid" else "invalid")
             if option == "tie":
                 continue  # a planted judge never ties
-            parsed = parse_verdict(answer_text(kind, style, decision, "planted/x"), kind, labels=style)
+            parsed = parse_verdict(
+                answer_text(kind, style, decision, "planted/x"), kind, labels=style
+            )
             assert parsed.verdict == option
             assert parsed.path == ("failed" if option == "invalid" else "strict")
     assert parse_verdict(RAMBLING[kind], kind).verdict == "invalid"
@@ -182,5 +264,12 @@ def test_answer_texts_parse_to_their_reading(kind: str) -> None:
 
 def test_every_preset_answers_through_inspect(tmp_path: Path) -> None:
     for preset in PRESETS:
-        log = run(novelty_pointwise(dataset=BUNDLED), tmp_path / preset, f"planted/{preset}/judge-x", limit=2)[0]
-        assert log.samples and all(unit(log, s)["verdict"] in ("novel", "not_novel", "invalid") for s in log.samples)
+        log = run(
+            novelty_pointwise(dataset=BUNDLED),
+            tmp_path / preset,
+            f"planted/{preset}/judge-x",
+            limit=2,
+        )[0]
+        assert log.samples and all(
+            unit(log, s)["verdict"] in ("novel", "not_novel", "invalid") for s in log.samples
+        )

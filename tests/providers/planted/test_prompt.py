@@ -30,7 +30,9 @@ def items(kind: str, n: int = 3) -> list[Item]:
     return load_items(BUNDLED, kind)[:n]
 
 
-def rendered(kind: str, arm: ProbedItem, prompt: str = "reference", both_orders: bool = True) -> list[tuple[str, str]]:
+def rendered(
+    kind: str, arm: ProbedItem, prompt: str = "reference", both_orders: bool = True
+) -> list[tuple[str, str]]:
     """(order, prompt text) of every call the prompted judge makes for an arm."""
     meta = arm_sample(arm).metadata or {}
     name, orders = plan_calls(kind, meta, prompt, both_orders)
@@ -53,13 +55,19 @@ def expected_shown(kind: str, arm: ProbedItem, order: str, original: Item) -> di
     variant, target = arm.probe_variant or "", arm.probe_target
     if kind == "pairwise":
         gold = shown_side(original.gold, order)
-        fields = {"gold": gold, "cue": target if variant.startswith("cue_") else None,
-                  "padded": shown_side(target, order) if variant.startswith("pad_") else None,
-                  "injected": shown_side(target, order) if variant.startswith("inject_") else None}
+        fields = {
+            "gold": gold,
+            "cue": target if variant.startswith("cue_") else None,
+            "padded": shown_side(target, order) if variant.startswith("pad_") else None,
+            "injected": shown_side(target, order) if variant.startswith("inject_") else None,
+        }
     else:
-        fields = {"gold": original.gold, "cue": target if variant.startswith("cue_") else None,
-                  "padded": "idea" if variant == "pad" else None,
-                  "injected": target if variant.startswith("inject_") else None}
+        fields = {
+            "gold": original.gold,
+            "cue": target if variant.startswith("cue_") else None,
+            "padded": "idea" if variant == "pad" else None,
+            "injected": target if variant.startswith("inject_") else None,
+        }
     texts = [i.text for i in item_ideas(arm.item)]
     fields["edited"] = arm.probe == "surface" and texts != [i.text for i in item_ideas(original)]
     return fields
@@ -82,8 +90,14 @@ def test_every_probe_arm_is_read_as_it_was_built(kind: str) -> None:
                 want = expected_shown(kind, arm, order, original)
                 shown = got.shown
                 assert (shown.gold, shown.cue, shown.padded, shown.injected) == (
-                    want["gold"], want["cue"], want["padded"], want["injected"]), (arm.sample_id, order)
-                assert bool(shown.edit) == want["edited"] and shown.own is None and shown.seed is None
+                    want["gold"],
+                    want["cue"],
+                    want["padded"],
+                    want["injected"],
+                ), (arm.sample_id, order)
+                assert (
+                    bool(shown.edit) == want["edited"] and shown.own is None and shown.seed is None
+                )
                 edited_any |= bool(shown.edit)
                 keys.setdefault(arm.item.item_id, set()).add(shown.item)
                 wording = "framing" if arm.probe_variant == "framing" else "reference"
@@ -113,18 +127,34 @@ def test_every_prompt_variant_is_readable(kind: str) -> None:
 def test_numbered_labels_and_a_cue_naming_a_numbered_idea() -> None:
     pair = items("pairwise", 1)[0]
     [(_, text)] = rendered("pairwise", ProbedItem(pair), both_orders=False)
-    numbered = (text.replace("Idea A:\n", "Idea 1:\n").replace("Idea B:\n", "Idea 2:\n")
-                .replace(answer_instruction("pairwise", "AB"), answer_instruction("pairwise", "12")))
+    numbered = (
+        text.replace("Idea A:\n", "Idea 1:\n")
+        .replace("Idea B:\n", "Idea 2:\n")
+        .replace(answer_instruction("pairwise", "AB"), answer_instruction("pairwise", "12"))
+    )
     got = read(numbered)
     assert (got.labels, got.shown.gold) == ("12", pair.gold)
     cue = "Context: when these two ideas went through peer review, the reviewers preferred Idea 2 as the more novel of the two."
-    assert read(numbered.replace("\n\nReason briefly", f"\n\n{cue}\n\nReason briefly")).shown.cue == "b"
-    with pytest.raises(UnreadablePrompt, match="prompt's cue names 'Idea A', which is not a shown idea"):
-        read(numbered.replace("\n\nReason briefly", f"\n\n{cue.replace('Idea 2', 'Idea A')}\n\nReason briefly"))
+    assert (
+        read(numbered.replace("\n\nReason briefly", f"\n\n{cue}\n\nReason briefly")).shown.cue
+        == "b"
+    )
+    with pytest.raises(
+        UnreadablePrompt, match="prompt's cue names 'Idea A', which is not a shown idea"
+    ):
+        read(
+            numbered.replace(
+                "\n\nReason briefly", f"\n\n{cue.replace('Idea 2', 'Idea A')}\n\nReason briefly"
+            )
+        )
 
 
 def test_the_judges_own_generated_ideas_are_recognised_by_backbone() -> None:
-    generated = [i for i in load_items("iclr2026/human_generated/gemma-3-270m", "pairwise") if isinstance(i, PairItem)]
+    generated = [
+        i
+        for i in load_items("iclr2026/human_generated/gemma-3-270m", "pairwise")
+        if isinstance(i, PairItem)
+    ]
     item = generated[0]
     side = "a" if item.idea_a.source == "generated" else "b"
     [(_, text)] = rendered("pairwise", ProbedItem(item), both_orders=False)
@@ -137,10 +167,20 @@ def test_additions_on_both_ideas_cancel() -> None:
     pair = items("pairwise", 1)[0]
     assert isinstance(pair, PairItem)
     rng = random.Random(0)
-    both_padded = replace(pair, idea_a=replace(pair.idea_a, text=edits.pad_text(pair.idea_a.text, rng)),
-                          idea_b=replace(pair.idea_b, text=edits.pad_text(pair.idea_b.text, rng)))
-    both_told = replace(pair, idea_a=replace(pair.idea_a, text=edits.inject_text(pair.idea_a.text, edits.INJECT_PAIRWISE)),
-                        idea_b=replace(pair.idea_b, text=edits.inject_text(pair.idea_b.text, edits.INJECT_PAIRWISE)))
+    both_padded = replace(
+        pair,
+        idea_a=replace(pair.idea_a, text=edits.pad_text(pair.idea_a.text, rng)),
+        idea_b=replace(pair.idea_b, text=edits.pad_text(pair.idea_b.text, rng)),
+    )
+    both_told = replace(
+        pair,
+        idea_a=replace(
+            pair.idea_a, text=edits.inject_text(pair.idea_a.text, edits.INJECT_PAIRWISE)
+        ),
+        idea_b=replace(
+            pair.idea_b, text=edits.inject_text(pair.idea_b.text, edits.INJECT_PAIRWISE)
+        ),
+    )
     for item in (both_padded, both_told):
         shown = read(rendered("pairwise", ProbedItem(item), both_orders=False)[0][1]).shown
         assert (shown.padded, shown.injected, shown.edit, shown.gold) == (None, None, "", pair.gold)
@@ -160,11 +200,23 @@ def test_prompts_it_cannot_read_fail_in_one_line() -> None:
     [(_, text)] = rendered("pairwise", ProbedItem(pair), both_orders=False)
     stranger = rendered("pairwise", ProbedItem(make_pairs(1)[0]), both_orders=False)[0][1]
     cases = [
-        ("Which idea is more novel? Idea A or Idea B.", "prompt has no answer instruction of the verdict protocol"),
+        (
+            "Which idea is more novel? Idea A or Idea B.",
+            "prompt has no answer instruction of the verdict protocol",
+        ),
         (text + "\n" + answer_instruction("pointwise"), "prompt has several answer instructions"),
-        ("Idea A: x\nIdea B: y\n" + answer_instruction("pairwise"), "prompt has no fenced idea texts"),
-        (text.replace("Idea B:\n", "Idea C:\n"), "prompt shows 0 fenced texts labelled 'Idea B' (expected 1)"),
-        (stranger, "idea shown as 'Idea A': idea not in the answer key (bundled sets): 'Idea n0: we study"),
+        (
+            "Idea A: x\nIdea B: y\n" + answer_instruction("pairwise"),
+            "prompt has no fenced idea texts",
+        ),
+        (
+            text.replace("Idea B:\n", "Idea C:\n"),
+            "prompt shows 0 fenced texts labelled 'Idea B' (expected 1)",
+        ),
+        (
+            stranger,
+            "idea shown as 'Idea A': idea not in the answer key (bundled sets): 'Idea n0: we study",
+        ),
     ]
     for prompt, message in cases:
         with pytest.raises(UnreadablePrompt) as info:
