@@ -45,7 +45,7 @@ Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
 | self_preference | self_preference: own - other backbone win rate (unpaired) | estimate | <= 0.10 | > 0.25 |
 | surface_ratio | surface ratio (score judges only) | estimate | <= 0.25 | > 0.50 |
 
-A probe that cannot apply to the audited judge (`probes.applicability`; e.g. position for a
+A probe that cannot apply to the audited judge (`audit.applicability`; e.g. position for a
 judge that scores each idea alone, the surface ratio for an LLM judge) gives `not_applicable`,
 which does not affect the verdict.
 
