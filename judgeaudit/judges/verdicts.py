@@ -24,7 +24,7 @@ DEFAULT_SPLIT_RULE: SplitRule = "not_novel"
 @dataclass(frozen=True)
 class CallRecord:
     """One model call: presented order, verdict as shown and mapped back, raw text, parse path,
-    for an invalid verdict the parser's reason (`judges/parse.py`), and for a failed call
+    for an invalid verdict the parser's reason (`judges/parse/`), and for a failed call
     (verdict and parse `error`, see `failed_call`) the one-line cause in `error`."""
 
     order: Order
