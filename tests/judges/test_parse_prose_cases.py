@@ -23,18 +23,7 @@ def test_cases_cover_both_shapes_and_their_near_misses() -> None:
     assert len(ROWS) >= 20
 
 
-# Fixed in the next commit (a hedge in the reasoning before a firm final line keeps the verdict).
-PENDING = {"pr-12", "pr-13", "pr-15", "pr-16"}
-
-
-@pytest.mark.parametrize(
-    "row",
-    [
-        pytest.param(r, marks=pytest.mark.xfail(strict=True)) if r["id"] in PENDING else r
-        for r in ROWS
-    ],
-    ids=[r["id"] for r in ROWS],
-)
+@pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_prose_case(row: dict[str, Any]) -> None:
     parsed = parse_verdict(
         row["output"], row["kind"], labels=row["labels"] or "AB", ideas=list(row["ideas"].values())

@@ -59,10 +59,7 @@ from judgeaudit.audit.battery.run import (
     run_battery,
     runnable_probes,
 )
-from judgeaudit.audit.battery.rundir import (
-    RUN_FILE,
-    claim_out_dir,
-)
+from judgeaudit.audit.battery.rundir import RUN_FILE, claim_out_dir
 from judgeaudit.audit.battery.spec import (
     DEFAULT_DATASET,
     DEFAULT_JUDGE,

@@ -15,13 +15,7 @@ from judgeaudit.audit.battery.items import generators_of, items_digest
 from judgeaudit.audit.battery.spec import PROBES_BY_KIND, AuditError, AuditSpec, judge_models
 from judgeaudit.audit.failures import CallFailures, frame_failures
 from judgeaudit.audit.frame import LogFrame
-from judgeaudit.audit.gates import (
-    HEADLINE,
-    Gate,
-    GateResult,
-    evaluate,
-    verdict,
-)
+from judgeaudit.audit.gates import HEADLINE, Gate, GateResult, evaluate, verdict
 from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Item
 from judgeaudit.stats import excludes_from_above, interval

@@ -7,9 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from judgeaudit.protocol import (
-    ParsePath,
-)
+from judgeaudit.protocol import ParsePath
 
 EMPTY = "empty output"
 
@@ -103,6 +101,9 @@ class Statement:
     option: str | None
     flaw: str | None = None
     source: str = "label"  # label | phrase | bare
+    named: str | None = (
+        None  # a flawed conclusive phrase: the option it would name without its flaw
+    )
 
 
 @lru_cache(maxsize=512)

@@ -12,11 +12,7 @@ from judgeaudit.judges.parse.echoes import strip_echoes
 from judgeaudit.judges.parse.lines import answer_lines
 from judgeaudit.judges.parse.statements import find_statements
 from judgeaudit.judges.parse.thinking import strip_thinking
-from judgeaudit.protocol import (
-    check_kind,
-    final_lines,
-    options,
-)
+from judgeaudit.protocol import check_kind, final_lines, options
 
 
 def _last_line(text: str) -> str | None:

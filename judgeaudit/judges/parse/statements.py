@@ -186,7 +186,9 @@ def _phrase_statements(
                     or _doubt(sentence_rest.split(",")[0])
                     or (DEGREE if _QUALIFIED.search(sentence_rest) else None)
                 )
-                found.append(Statement(i, match.end(), None if flaw else reading, flaw, "phrase"))
+                found.append(
+                    Statement(i, match.end(), None if flaw else reading, flaw, "phrase", reading)
+                )
     return found, negated, mentions
 
 

@@ -119,3 +119,19 @@ _DELIM = re.compile(
 
 # Characters around a statement that decide its reading (its clause): bounds the work per statement.
 _WINDOW = 300
+# A sentence that draws the answer's conclusion ("Hence ...", "Overall, though, ...").
+_CONCLUDING = re.compile(
+    r"^\W*(?:hence|therefore|thus|so|overall|in\s+(?:sum|summary|short|conclusion|the\s+end)"
+    r"|all\s+in\s+all|on\s+balance|taken\s+together|to\s+conclude|to\s+sum\s+up)\b"
+)
+# Pointwise: what a conclusion says when it weighs novelty against NOVEL, and against NOT NOVEL.
+_AGAINST_NOVEL = re.compile(
+    r"\b(?:incremental|derivative|refinement|(?:not|no|hardly|rather\s+than)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:(?:fundamentally|genuinely|truly|really|entirely|wholly|particularly|very)\s+)?"
+    r"(?:new|novel|original)|well[\s-]known|straightforward\s+(?:extension|application)"
+    r"|(?:limited|modest|little|minor)\s+novelty)\b"
+)
+_AGAINST_NOT_NOVEL = re.compile(
+    r"\b(?:(?:genuinely|truly|fundamentally|substantially|entirely|wholly)\s+(?:new|novel|original)"
+    r"|original|unprecedented|new\s+direction)\b"
+)
