@@ -7,7 +7,7 @@ from typing import Any
 
 from judgeaudit.audit.applicability import needs_model
 from judgeaudit.errors import UserError
-from judgeaudit.judges.catalog import judge_names
+from judgeaudit.judges.kinds import DEFAULT_JUDGE, judge_names
 from judgeaudit.judges.llm.panel import parse_members
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -29,7 +29,6 @@ PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
 TASK_PROBES: frozenset[str] = frozenset(
     {"position", "presumption", "verbosity", "surface", "injection", "self_preference"}
 )
-DEFAULT_JUDGE = "prompted"
 PANEL = "panel"  # the panel judge (judgeaudit.judges.llm.panel): its members are its models
 NO_MODEL = "none"
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
