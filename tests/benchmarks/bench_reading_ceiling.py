@@ -57,7 +57,7 @@ from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-SNAPSHOT = Path("<openreview-snapshot>/ICLR.cc-2026-Conference")
+SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 REVIEWS_AS_OF = "2025-11-13T08:00:00Z"  # the bundled set's: when the reference read the reviews
 
 
