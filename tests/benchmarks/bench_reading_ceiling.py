@@ -309,7 +309,9 @@ class Study:
     command: str
 
 
-_COMMAND = "python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl"
+_COMMAND = (
+    "python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl"
+)
 EARLIER_BRIEF = Study(
     "reading_ceiling",
     "How close a careful reading comes to the reference (annotators, reading cases)",
