@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgeaudit.arms.transforms import PROBES
 from judgeaudit.audit.applicability import needs_model
 from judgeaudit.errors import UserError
 from judgeaudit.judges.kinds import DEFAULT_JUDGE, judge_names
@@ -13,22 +14,14 @@ from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.stats.defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 DEFAULT_DATASET = "iclr2026/human_only"
+# Every probe applies to pairwise items; position (swapping the two ideas) has nothing to swap in a
+# pointwise item.
 PROBES_BY_KIND: dict[str, tuple[str, ...]] = {
-    "pairwise": (
-        "position",
-        "presumption",
-        "verbosity",
-        "surface",
-        "injection",
-        "self_preference",
-        "repeat",
-    ),
-    "pointwise": ("presumption", "verbosity", "surface", "injection", "self_preference", "repeat"),
+    "pairwise": PROBES,
+    "pointwise": tuple(p for p in PROBES if p != "position"),
 }
 # Probes that run as their own task; `repeat` is the second unperturbed run.
-TASK_PROBES: frozenset[str] = frozenset(
-    {"position", "presumption", "verbosity", "surface", "injection", "self_preference"}
-)
+TASK_PROBES: frozenset[str] = frozenset(PROBES) - {"repeat"}
 PANEL = "panel"  # the panel judge (judgeaudit.judges.llm.panel): its members are its models
 NO_MODEL = "none"
 # Task arguments the audit sets itself (or through its own options); not allowed as -T options.
