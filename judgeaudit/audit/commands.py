@@ -23,8 +23,9 @@ from judgeaudit.cli_args import (
     output_dir,
 )
 from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError
+from judgeaudit.judges.kinds import JUDGES, check_options
 from judgeaudit.judges.option_checks import check_values
-from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
+from judgeaudit.judges.options import OPTION_DEFAULTS
 
 DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
@@ -80,7 +81,7 @@ def handle(args: argparse.Namespace) -> int:
         options = _task_options(args.task_options)
         _model_args(args.model_args)
         check_values(args.kind, args.judge, options)
-        if args.judge in HONOURED:  # before anything is written to --out
+        if args.judge in JUDGES:  # before anything is written to --out
             check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
     except UserError as exc:
         print(f"judgeaudit audit: {exc}", file=sys.stderr)

@@ -1,4 +1,13 @@
-"""The data contract: Idea, PairItem, PointItem, LabelledIdea and their field rules (see DESIGN.md)."""
+"""The data contract: Idea, PairItem, PointItem, LabelledIdea and their field rules.
+
+An idea has a stable id, its text in one format (`abstract` or `plan`), a source (`human` or
+`generated`, with the generator's model id), its ICLR primary area, an optional title, and, once
+labelled, `novel`/`not_novel` with the review evidence behind the label. A pair item holds two
+ideas of one area and which is the more novel (`a`/`b`); a point item holds one idea and its
+label. Setups: `human_only` (both sides mined from reviews) and `human_generated` (the novel side
+mined, the other generated). A file that breaks these rules fails to load with a message naming
+the file, line and field.
+"""
 
 from __future__ import annotations
 

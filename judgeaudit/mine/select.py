@@ -1,4 +1,4 @@
-"""Gold-label selection as in DESIGN.md ("Gold labels"): the reference study's steps, each an option.
+"""Gold-label selection (Human-Only) as the reference study describes it: its steps, each an option.
 
 Population and cuts (documented in the dataset card):
 - Scores use each paper's official reviews. A paper's mean rating and mean contribution are plain

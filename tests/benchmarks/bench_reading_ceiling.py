@@ -1,10 +1,10 @@
 """How close a careful reading of the reviews comes to the reference's labels (`judgeaudit.mine.study.reading_ceiling`).
 
-    python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl
+    python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl
         [--cases tests/fixtures/reading_cases] [--sample-cases tests/fixtures/stance_cases ...]
         [--census-cases tests/fixtures/kept_not_novel_cases ...] [--snapshot DIR] [--resamples N] [--json FILE]
         [--write SET_DIR]
-    python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl \
+    python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl \
         --reference-rule [--write SET_DIR]
 
 `--reference-rule` reads the reading under the reference's signal definition instead
@@ -309,7 +309,9 @@ class Study:
     command: str
 
 
-_COMMAND = "python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl"
+_COMMAND = (
+    "python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl"
+)
 EARLIER_BRIEF = Study(
     "reading_ceiling",
     "How close a careful reading comes to the reference (annotators, reading cases)",
