@@ -52,8 +52,7 @@ from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
-from judgeaudit.mine.venues.gold import GOLD_LABELS
-from judgeaudit.mine.venues.profile import DEFAULT_VENUE, ProfileError, profile_for
+from judgeaudit.mine.venues.profile import DEFAULT_VENUE, GOLD_LABELS, ProfileError, profile_for
 from judgeaudit.mine.venues.setup import VenueRun, run_extractor, venue_record, venue_run
 
 

@@ -10,10 +10,16 @@ the same candidates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from judgeaudit.mine.parse import Review
+from judgeaudit.mine.select import Thresholds
 from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, Signal
+
+
+def score_thresholds(th: Thresholds) -> Thresholds:
+    """The rule for the score-based variant: every review is read (a score needs no text)."""
+    return replace(th, empty_fields="read")
 
 
 @dataclass

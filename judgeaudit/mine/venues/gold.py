@@ -11,25 +11,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.pipeline import select_labels
 from judgeaudit.mine.select import SelectionResult, Thresholds
-from judgeaudit.mine.signals.scores import ScoreExtractor
+from judgeaudit.mine.signals.scores import ScoreExtractor, score_thresholds
 from judgeaudit.mine.venues.profile import VenueProfile
 from judgeaudit.stats.agreement import cohen_kappa_interval
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-GOLD_LABELS: tuple[str, ...] = ("signals", "scores")
-"""Where the set's labels come from: the reviews' text (the study's) or a direct originality score."""
 OUTCOMES: tuple[str, ...] = ("novel", "not_novel", "none")
-
-
-def has_originality(profile: VenueProfile) -> bool:
-    """Whether the venue's form scores originality directly (so the score-based variant exists)."""
-    return profile.novelty is not None and profile.novelty.kind == "originality"
 
 
 def score_extractor(th: Thresholds, profile: VenueProfile) -> ScoreExtractor:
@@ -43,11 +35,6 @@ def score_extractor(th: Thresholds, profile: VenueProfile) -> ScoreExtractor:
         low=scale[0] if low is None else low,
         score=profile.novelty.label,
     )
-
-
-def score_thresholds(th: Thresholds) -> Thresholds:
-    """The rule for the score-based variant: every review is read (a score needs no text)."""
-    return replace(th, empty_fields="read")
 
 
 def score_selection(

@@ -41,6 +41,8 @@ NOVELTY_KINDS: tuple[str, ...] = ("contribution", "originality")
 together), or a direct originality score (NeurIPS 2025), which also allows the score-based labels."""
 
 DEFAULT_VENUE = "ICLR.cc/2026/Conference"
+GOLD_LABELS: tuple[str, ...] = ("signals", "scores")
+"""Where a set's labels come from: the reviews' text (the study's) or a direct originality score."""
 
 _TOP_KEYS = {
     "venue",
@@ -109,6 +111,11 @@ class VenueProfile:
     decision_field: str
     rejected_venueid: tuple[str, ...]
     source: str
+
+    @property
+    def has_originality(self) -> bool:
+        """Whether the form scores originality directly (so the score-based labels exist)."""
+        return self.novelty is not None and self.novelty.kind == "originality"
 
     @property
     def area_default(self) -> str:

@@ -1,5 +1,6 @@
 """A mining run in a venue's own terms: its profile, its cuts on its scales, its gold-label source, and
-what the manifest and the dataset card record about them."""
+what the manifest and the dataset card record about them. (`venues.gold`, which loads the statistics
+stack, is imported only for a form with a direct originality score.)"""
 
 from __future__ import annotations
 
@@ -11,14 +12,8 @@ from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.pipeline import select_labels
 from judgeaudit.mine.select import SelectionResult, Thresholds
 from judgeaudit.mine.signals.base import SignalExtractor
+from judgeaudit.mine.signals.scores import score_thresholds
 from judgeaudit.mine.venues.cuts import cuts_record, venue_thresholds
-from judgeaudit.mine.venues.gold import (
-    has_originality,
-    label_agreement,
-    score_extractor,
-    score_selection,
-    score_thresholds,
-)
 from judgeaudit.mine.venues.profile import VenueProfile, profile_for
 
 
@@ -42,7 +37,7 @@ def venue_run(
 ) -> VenueRun:
     """The run's venue settings; UserError (one line) for an unusable profile or a variant the form lacks."""
     profile = profile_for(venue, profile_path)
-    if gold_labels == "scores" and not has_originality(profile):
+    if gold_labels == "scores" and not profile.has_originality:
         raise UserError(
             f"--gold-labels scores: the form of {profile.name} (profile {profile.source}) has no direct "
             "originality score (a novelty score of kind: originality)"
@@ -56,6 +51,8 @@ def venue_run(
 def run_extractor(run: VenueRun, text_extractor: SignalExtractor) -> SignalExtractor:
     """The extractor whose signals make the set's labels: the text one, or the originality score."""
     if run.from_scores:
+        from judgeaudit.mine.venues.gold import score_extractor
+
         return score_extractor(run.thresholds, run.profile)
     return text_extractor
 
@@ -76,7 +73,9 @@ def venue_record(
         "gold_labels": run.gold_labels,
         "originality_agreement": None,
     }
-    if has_originality(run.profile):
+    if run.profile.has_originality:
+        from judgeaudit.mine.venues.gold import label_agreement, score_selection
+
         if run.from_scores:
             text, _ = select_labels(
                 corpus,
