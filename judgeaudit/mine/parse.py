@@ -227,11 +227,7 @@ def parse_submission(
         return None, "submission whose forum names another note (identified by its own id)"
     title = _text(content_value(content, "title"))
     abstract = _text(content_value(content, "abstract"))
-    area = (
-        _text(content_value(content, form.area_field))
-        if form.area_field is not None
-        else form.area_default
-    )
+    area = _area(content, form) if form.area_fields else form.area_default
     if not abstract:
         return None, "submission without an abstract"
     if len(abstract) > MAX_ABSTRACT or len(title) > MAX_TITLE:
@@ -475,12 +471,21 @@ def parse_notes(
     return corpus
 
 
+def _area(content: dict[str, Any], form: VenueProfile) -> str:
+    """A submission's area: the first of the form's area fields it fills ('' when none)."""
+    for name in form.area_fields:
+        area = _text(content_value(content, name))
+        if area:
+            return area
+    return ""
+
+
 def _form_values(
     content: dict[str, Any], form: VenueProfile, *, submission: bool
 ) -> dict[str, Any]:
     """The raw values of the fields the form names (a submission: its area; a review: text and scores)."""
     if submission:
-        return {"area": content_value(content, form.area_field) if form.area_field else None}
+        return {"area": _area(content, form) or None}
     names = list(form.text_fields)
     for score in (form.rating, form.novelty):
         names += list(score.fields) if score is not None else []

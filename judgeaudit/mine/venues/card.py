@@ -118,7 +118,7 @@ def venue_text(venue: Mapping[str, Any] | None) -> str:
     else:
         reading = f"the fields {', '.join(f'`{t}`' for t in text)} (a review with any of them empty gives no signal)"
     area = (
-        f"the submission field `{prof['area']}`"
+        f"the submission field {' or '.join(f'`{a}`' for a in prof['area'])} (the first it fills)"
         if prof["area"]
         else "none on this form: every submission is in one area"
     )

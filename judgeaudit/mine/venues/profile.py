@@ -107,7 +107,7 @@ class VenueProfile:
     text_fields: tuple[str, ...]
     rating: Score | None
     novelty: Score | None
-    area_field: str | None
+    area_fields: tuple[str, ...]  # the first one a submission fills is its area; none: one area
     decision_field: str
     rejected_venueid: tuple[str, ...]
     source: str
@@ -116,6 +116,11 @@ class VenueProfile:
     def has_originality(self) -> bool:
         """Whether the form scores originality directly (so the score-based labels exist)."""
         return self.novelty is not None and self.novelty.kind == "originality"
+
+    @property
+    def area_field(self) -> str | None:
+        """The area field(s) as messages name them ('a or b'), or None when the form has no area."""
+        return " or ".join(self.area_fields) or None
 
     @property
     def area_default(self) -> str:
@@ -139,7 +144,7 @@ class VenueProfile:
             "text": list(self.text_fields),
             "rating": None if self.rating is None else self.rating.to_dict(),
             "novelty": None if self.novelty is None else self.novelty.to_dict(),
-            "area": self.area_field,
+            "area": list(self.area_fields) or None,
             "decision": {
                 "field": self.decision_field,
                 "rejected_venueid": list(self.rejected_venueid),
@@ -257,7 +262,7 @@ def parse_profile(data: Any, where: str) -> VenueProfile:
         text_fields=_names(where, "text", body["text"]),
         rating=rating,
         novelty=novelty,
-        area_field=None if area is None else _name(where, "area", area),
+        area_fields=() if area is None else _names(where, "area", area),
         decision_field=_name(where, "decision.field", decision.get("field", "decision")),
         rejected_venueid=_names(
             where,
