@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
+from judgeaudit.errors import UserError
 from judgeaudit.mine.openreview.shards import iter_notes
 from judgeaudit.mine.parse import Corpus, Review, as_of_text, default_profile, parse_notes
 from judgeaudit.mine.sanitise.claims import evaluation_claims
@@ -184,6 +185,12 @@ def candidate_pool(corpus: Corpus, th: Thresholds, venue_id: str = "") -> Candid
     """Scores and candidates of a corpus; the decision filter is applied when the source carries decisions."""
     scores = paper_scores(corpus, venue_id)
     applied = th.decisions == "auto" and carries_decisions(scores)
+    if scores and not applied and all(s.rating_mean is None for s in scores.values()):
+        raise UserError(
+            "the reviews carry no rating (the venue's form has none) and the source no acceptance "
+            "decisions (or --decisions ignore), so no paper can be ranked or given a side; mine it "
+            "once its decisions are public"
+        )
     cutoffs, candidates, dropped = find_candidates(scores, th, decisions=applied)
     return CandidatePool(scores, cutoffs, candidates, dropped, applied)
 

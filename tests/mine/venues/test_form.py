@@ -47,9 +47,9 @@ def test_a_matching_form_passes_and_one_odd_review_in_a_hundred_is_no_stop() -> 
             "3 of 100 values of 'rating' are outside its scale [1, 6] (e.g. note R97: 9)",
         ),
         (
-            n25_review(rating="4: accept"),
+            n25_review(rating="Borderline accept"),
             3,
-            "values of 'rating' are written in a format the profile does not declare (int)",
+            "values of 'rating' are written in a format the profile does not declare (int, N: text)",
         ),
         (n25_review(originality="3 good"), 5, "values of 'originality' are written in a format"),
         (

@@ -9,6 +9,7 @@ for the study's deciles), except where a test gives the rating cuts to see them 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
 import shutil
@@ -254,6 +255,21 @@ def test_a_users_profile_file_overrides_the_packaged_one(
     )
     assert bad.code == 2 and bad.err.count("\n") == 1
     assert f"venue profile {broken}: rating.scale: must be [low, high]" in bad.err
+
+
+def test_a_form_without_ratings_needs_decisions_and_says_so_before_the_selection(
+    tmp_path: Path,
+) -> None:
+    snap = tmp_path / "tmlr"
+    snap.mkdir()
+    with gzip.open(snap / "notes-00.jsonl.gz", "wt", encoding="utf-8") as fh:
+        for note in reshape("tmlr"):
+            if not str(note.get("invitations")).endswith("/-/Decision']"):
+                fh.write(json.dumps(note) + "\n")
+    run = mine(tmp_path / "out", "--venue", "TMLR", "--source", f"snapshot:{snap}")
+    assert run.code == 2 and not run.set_dir.exists() and run.err.count("error:") == 1
+    assert "no rating" in run.err and "no acceptance decisions" in run.err
+    assert "papers: reviewed" not in run.err
 
 
 @pytest.fixture
