@@ -22,7 +22,13 @@ from typing import Any
 from judgeaudit.mine.openreview.shards import Latest, Located, timestamp, version_time
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.mine.venues.form import FormTally
-from judgeaudit.mine.venues.profile import DEFAULT_VENUE, Score, VenueProfile, profile_for
+from judgeaudit.mine.venues.profile import (
+    DEFAULT_VENUE,
+    Score,
+    VenueProfile,
+    parse_score,
+    profile_for,
+)
 
 STAGE = "parse"
 
@@ -57,8 +63,6 @@ DECISIONS: tuple[str, ...] = (
     STATUS_DESK_REJECTED,
 )
 
-_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:[:.)\-]|$|\s)")
-
 
 def content_value(content: dict[str, Any], key: str) -> Any:
     """The value of an API v2 content field (`{"value": x}`) or a flat API v1 value."""
@@ -83,22 +87,6 @@ def default_profile() -> VenueProfile:
     if not _DEFAULT:
         _DEFAULT.append(profile_for(DEFAULT_VENUE))
     return _DEFAULT[0]
-
-
-def parse_score(value: Any) -> float | None:
-    """A numeric score from an int/float or a string like '6: marginally above'; None if not numeric."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf
-    if isinstance(value, str):
-        m = _LEADING_NUMBER.match(value[:40])
-        if m:
-            return float(m.group(1))
-    return None
 
 
 def score_problem(value: float, scale: tuple[float, float]) -> str | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgeaudit.errors import UserError
-from judgeaudit.mine.venues.profile import Score, VenueProfile, fits
+from judgeaudit.mine.venues.profile import Score, VenueProfile, fits, parse_score
 
 TOLERANCE = 0.02
 """Largest share of a score field's values that may be in an undeclared format or off its scale."""
@@ -37,24 +37,6 @@ SCALE = "scale"
 
 class FormMismatch(UserError):
     """The notes read are not in the form the venue profile declares (one line: venue, field, note id)."""
-
-
-def _number(value: Any) -> float | None:
-    """The leading number of a raw score value (as the parser reads it), or None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf
-    if isinstance(value, str):
-        head = value.strip().split(":", 1)[0].split(None, 1)
-        try:
-            return float(head[0]) if head else None
-        except ValueError:
-            return None
-    return None
 
 
 @dataclass
@@ -103,7 +85,7 @@ class FormTally:
             if not fits(value, score):
                 self._see(name, FORMAT, note_id, value)
                 continue
-            number = _number(value)
+            number = parse_score(value)
             low, high = score.scale
             if number is None or not math.isfinite(number) or not low <= number <= high:
                 self._see(name, SCALE, note_id, value)

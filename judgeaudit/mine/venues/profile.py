@@ -16,6 +16,7 @@ Value formats (`format`, one name or a list):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -314,6 +315,25 @@ def profile_for(venue: str, path: str | None = None) -> VenueProfile:
         f"--venue {venue}: no packaged venue profile (packaged: {', '.join(sorted(found))}); "
         "write one for its review form and pass it with --profile FILE"
     )
+
+
+_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:[:.)\-]|$|\s)")
+
+
+def parse_score(value: Any) -> float | None:
+    """A numeric score from an int/float or a string like '6: marginally above'; None if not numeric."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf
+    if isinstance(value, str):
+        m = _LEADING_NUMBER.match(value[:40])
+        if m:
+            return float(m.group(1))
+    return None
 
 
 def value_format(value: Any) -> str | None:

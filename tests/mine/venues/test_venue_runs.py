@@ -203,7 +203,7 @@ def test_originality_score_labels_are_an_option_of_forms_that_have_the_score(
         ("iclr-2026", "TMLR", "Review"),
         ("iclr-2023", "ICLR.cc/2026/Conference", "Submission"),
         ("neurips-2025", "ICML.cc/2025/Conference", "other_strengths_and_weaknesses"),
-        ("iclr-2025", "NeurIPS.cc/2024/Conference", "rating"),
+        ("iclr-2024", "ICLR.cc/2025/Conference", "rating"),
         ("neurips-2023", "NeurIPS.cc/2025/Conference", "strengths_and_weaknesses"),
     ],
 )
