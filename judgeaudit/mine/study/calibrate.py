@@ -133,7 +133,7 @@ def score_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
     same = 0
     for r in rows:
         rating, contribution = review_means(corpus.reviews[r["forum"]])
-        ours = [rating, float("nan") if contribution is None else contribution]
+        ours = [float("nan") if x is None else x for x in (rating, contribution)]
         try:
             theirs = [float(r["mean_rating"]), float(r["mean_contribution"])]
         except (KeyError, TypeError, ValueError):
