@@ -44,7 +44,7 @@ from judgeaudit.audit.gates import (
     evaluate,
     verdict,
 )
-from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
+from judgeaudit.audit.readings import Figure, ItemGenerators, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
@@ -432,7 +432,7 @@ def runnable_probes(
             skipped[p] = limits[p]
             continue
         if p == "self_preference" and not apply_probe(p, generated or items, spec.seed):
-            skipped[p] = "no Human+Generated items with a generated side in this dataset"
+            skipped[p] = "no Human+Generated or AI-only items with a generated side in this dataset"
             continue
         run.append(p)
     return run, skipped
@@ -588,13 +588,13 @@ def judge_models(spec: AuditSpec) -> tuple[str, ...]:
     return (spec.model,)
 
 
-def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
-    """Item id -> generator model of its generated idea (None when it has none)."""
-    out: dict[str, str | None] = {}
+def generators_of(items: Sequence[Item]) -> dict[str, ItemGenerators]:
+    """Item id -> generator model of its generated idea (None when it has none), or the generators
+    of both sides (a, b) of a pair whose two ideas are generated (AI-only)."""
+    out: dict[str, ItemGenerators] = {}
     for item in items:
-        out[item.item_id] = next(
-            (i.generator for i in item_ideas(item) if i.source == "generated"), None
-        )
+        made = [i.generator for i in item_ideas(item) if i.source == "generated"]
+        out[item.item_id] = (made[0], made[1]) if len(made) == 2 else (made[0] if made else None)
     return out
 
 
