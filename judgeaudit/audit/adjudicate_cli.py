@@ -38,7 +38,14 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    e = actions.add_parser("export", help="write a blind sheet and its key from Inspect logs")
+    e = actions.add_parser(
+        "export",
+        help="write a blind sheet and its key from Inspect logs",
+        description="Write a blind sheet of every pairwise item a judge decided wrongly in LOGS (a "
+        "tie is an error) plus --controls items per run it decided rightly, in the published "
+        "judge_errors.csv format: row id and the two ideas in a random A/B order; what the sheet "
+        "hides (judge, models, source, gold, verdict) and the seeded draw go to the key file.",
+    )
     e.add_argument("logs", type=Path, metavar="LOGS", help="directory of Inspect logs")
     e.add_argument("--out", required=True, type=Path, metavar="SHEET", help="the sheet (.csv)")
     e.add_argument(
@@ -49,7 +56,15 @@ def register(subparsers: Any) -> None:
     )
     e.add_argument("--seed", type=int, default=20260, help="seed of the draw (default: 20260)")
     e.set_defaults(func=Handler("judgeaudit.audit.adjudicate_commands", "export_command"))
-    i = actions.add_parser("import", help="check a filled sheet and summarise the adjudication")
+    i = actions.add_parser(
+        "import",
+        help="check a filled sheet and summarise the adjudication",
+        description="Check every row of a filled sheet (with its --key) or of a published "
+        "judge_errors.csv (gold, verdict and judge in the file); a missing or unknown annotation "
+        "is named by row. Write adjudication.md and adjudication.json: per judge and setup, the "
+        "expert's agreement with gold on the judge's errors (exact interval), the controls' "
+        "agreement, and (with a key) accuracy bounds were the judge-sided errors label errors.",
+    )
     i.add_argument("sheet", type=Path, metavar="SHEET", help="filled sheet or judge_errors.csv")
     i.add_argument("--key", type=Path, default=None, help="the key written by export")
     i.add_argument(
