@@ -141,7 +141,11 @@ def export_sheet(
         chosen += [("error", r) for _, r in wrong.iterrows()]
         chosen += [("control", right.iloc[i]) for i in sorted(drawn)]
     if not chosen:
-        raise AdjudicationError(f"{logdir}: the judges made no errors and there are no controls")
+        undecided = sum(int(t["not_decided"]) for t in totals.values())
+        raise AdjudicationError(
+            f"{logdir}: nothing to adjudicate: no item decided wrongly and no control drawn"
+            + (f" ({undecided} item(s) without a decision: invalid or error)" if undecided else "")
+        )
     rng.shuffle(chosen)
     sheet_rows: list[dict[str, str | int]] = []
     key_rows: list[KeyRow] = []

@@ -167,3 +167,18 @@ def test_an_edited_sheet_is_refused_against_its_key(
     err = capsys.readouterr().err
     assert "row 001 (line 2): the shown ideas differ from the ones exported" in err
     assert "in the key but not in the sheet" in err and err.count("\n") == 1
+
+
+def test_report_and_audit_refuse_a_file_that_is_not_an_adjudication(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "audit"
+    command = ["audit", "--model", "planted/accurate", "--out", str(out)]
+    assert main([*command, "--adjudication", str(PUBLISHED)]) == 1  # the sheet, not its summary
+    err = capsys.readouterr().err
+    assert "--adjudication" in err and "not JSON" in err and err.count("\n") == 1
+    assert not out.exists()  # refused before anything ran
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": "something else"}', encoding="utf-8")
+    assert main(["report", str(tmp_path), "--adjudication", str(other)]) == 2
+    assert "not an adjudication summary" in capsys.readouterr().err
