@@ -23,6 +23,12 @@ from judgeaudit.mine.signals.cues import offline_fingerprint
 from judgeaudit.mine.venues.card import cut_value, venue_text
 
 PRETTY_NAME = "{venue} Human-Only novelty pairs"
+# The selection's defaults and the extractor figures come from the reference study's data release.
+RELEASE_CREDIT = (
+    "The selection follows the reference study, and the extractor figures above are measured on "
+    "its development labels, from its data release novelty-judge-bench "
+    "(`noystl/novelty-judge-bench`, CC BY 4.0): credit it when you reuse them."
+)
 REFERENCE_SIZE = {"novel": 154, "not_novel_distinct": 145, "pairs": 154, "areas": 20}
 """The reference study's published Human-Only set: 154 pairs over 20 areas, 154 novel and 145 distinct not_novel."""
 
@@ -461,6 +467,7 @@ def write_set_card(
 Source: OpenReview `{source.get("venue")}` (snapshot `{source.get("path")}`, sha256 `{source.get("sha256")}`).
 Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and
 {venue_name(mining).split()[0]} when redistributing. Build command: `{command}`.
+{RELEASE_CREDIT}
 """,
         "Limitations": LIMITATIONS,
     }

@@ -12,6 +12,7 @@ from typing import Any
 
 from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.battery.spec import PROBES_BY_KIND, AuditError
+from judgeaudit.audit.readings import ItemGenerators
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
@@ -136,11 +137,11 @@ def items_digest(items: Sequence[Item]) -> str:
     ).hexdigest()
 
 
-def generators_of(items: Sequence[Item]) -> dict[str, str | None]:
-    """Item id -> generator model of its generated idea (None when it has none)."""
-    out: dict[str, str | None] = {}
+def generators_of(items: Sequence[Item]) -> dict[str, ItemGenerators]:
+    """Item id -> generator model of its generated idea (None when it has none), or the generators
+    of both sides (a, b) of a pair whose two ideas are generated (AI-only)."""
+    out: dict[str, ItemGenerators] = {}
     for item in items:
-        out[item.item_id] = next(
-            (i.generator for i in item_ideas(item) if i.source == "generated"), None
-        )
+        made = [i.generator for i in item_ideas(item) if i.source == "generated"]
+        out[item.item_id] = (made[0], made[1]) if len(made) == 2 else (made[0] if made else None)
     return out

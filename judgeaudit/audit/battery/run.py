@@ -82,7 +82,7 @@ def runnable_probes(
             skipped[p] = limits[p]
             continue
         if p == "self_preference" and not apply_probe(p, generated or items, spec.seed):
-            skipped[p] = "no Human+Generated items with a generated side in this dataset"
+            skipped[p] = "no Human+Generated or AI-only items with a generated side in this dataset"
             continue
         run.append(p)
     return run, skipped
