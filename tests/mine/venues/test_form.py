@@ -49,7 +49,7 @@ def test_a_matching_form_passes_and_one_odd_review_in_a_hundred_is_no_stop() -> 
         (
             n25_review(rating="Borderline accept"),
             3,
-            "values of 'rating' are written in a format the profile does not declare (int, N: text, N text)",
+            "values of 'rating' are written in a format the profile does not declare (int, N: text, N text, N)",
         ),
         (n25_review(originality=["3"]), 5, "values of 'originality' are written in a format"),
         (n25_review(originality="excellent"), 5, "values of 'originality' are written in a format"),
