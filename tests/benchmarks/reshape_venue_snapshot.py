@@ -39,22 +39,16 @@ import argparse
 import gzip
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ICLR_RATING_TEXT = {
-    0: "strong reject",
-    1: "strong reject",
-    2: "reject, not good enough",
-    3: "reject, not good enough",
-    4: "marginally below the acceptance threshold",
-    5: "marginally below the acceptance threshold",
-    6: "marginally above the acceptance threshold",
-    8: "accept, good paper",
-    10: "strong accept, should be highlighted at the conference",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from venue_forms import ICLR_RATING as ICLR_RATING_TEXT  # noqa: E402
+
 QUALITY_TEXT = {1: "poor", 2: "fair", 3: "good", 4: "excellent"}
 ICLR23_NOVELTY_TEXT = {
     1: "The contributions are neither significant nor novel.",

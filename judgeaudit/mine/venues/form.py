@@ -195,7 +195,8 @@ def other_venue(tally: FormTally, profile: VenueProfile) -> str | None:
         return None
     venue, n = named[0]
     return (
-        f"--venue {profile.venue} (profile {profile.source}): {n} of {tally.submissions} submissions "
+        f"--venue {profile.venue} (profile {profile.source}): {n} of {sum(tally.venues.values())} "
+        "submissions "
         f"read are of venue {venue} by their invitation (e.g. note {tally.venue_examples[venue]}); "
         "read with this profile's form as asked"
     )
