@@ -20,7 +20,7 @@ from judgeaudit.judges.llm.panel import panel_task
 from judgeaudit.judges.llm.prompted import prompted_task
 from judgeaudit.judges.llm.rubric import rubric_task_from_options
 from judgeaudit.judges.option_checks import TaskOptionError, check_values
-from judgeaudit.judges.options import DEFAULT_CONCEPTS, check_options
+from judgeaudit.judges.options import DEFAULT_CONCEPTS, check_options, refuse_other_kind
 from judgeaudit.judges.score.concepts import EXTRACTORS, concept_task_from_options
 from judgeaudit.judges.score.distance import distance_task_from_options
 from judgeaudit.judges.score.metric import metric_task_from_options
@@ -76,10 +76,7 @@ def novelty_task(
     **options: Any,
 ) -> Task:
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
-    if kind == "pairwise" and options.pop("split_rule", None) is not None:
-        raise TaskOptionError(
-            "-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)"
-        )
+    refuse_other_kind(kind, options)
     factory = JUDGE_FACTORIES.get(judge)
     if factory is None:
         raise TaskOptionError(

@@ -24,6 +24,14 @@ class TaskDatasetError(TaskOptionError, FileNotFoundError):
 
 
 DEFAULT_CONCEPTS = "keyphrase"
+# Options of one task kind only. The other kind's task takes them as parameters too, so that a value
+# given to it is refused by name (`refuse_other_kind`) rather than dropped with Inspect's warning;
+# an eval set of both kinds (`judgeaudit.study`) passes each to the kind that takes it.
+KIND_ONLY: dict[str, str] = {"both_orders": "pairwise", "split_rule": "pointwise"}
+_KIND_ONLY_WHY = {
+    "both_orders": "a pointwise item is shown in one order",
+    "split_rule": "a pairwise verdict has no split",
+}
 SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
 OPTION_DEFAULTS: dict[str, Any] = {
     "prompt": "reference",
@@ -101,6 +109,16 @@ def check_options(judge: str, options: Mapping[str, Any]) -> dict[str, Any]:
             f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}"
         )
     return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
+
+
+def refuse_other_kind(kind: str, options: dict[str, Any]) -> None:
+    """Remove the other kind's options (`KIND_ONLY`) left at their unset default (None) from
+    `options`; refuse one given a value, by name."""
+    for key, owner in KIND_ONLY.items():
+        if owner != kind and options.pop(key, None) is not None:
+            raise TaskOptionError(
+                f"-T {key}: applies to novelty_{owner} only ({_KIND_ONLY_WHY[key]})"
+            )
 
 
 def check_split_rule(split_rule: str) -> None:

@@ -66,8 +66,8 @@ def novelty_pairwise(
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals.
 
-    `split_rule` is pointwise-only; it is a parameter so that `-T split_rule=...` is refused by name
-    (Inspect drops an unknown -T with only a warning)."""
+    `split_rule` is pointwise-only: a parameter so that `-T split_rule=...` is refused by name
+    (Inspect drops an unknown -T with only a warning; `judgeaudit.judges.options.KIND_ONLY`)."""
     return novelty_task("pairwise", **locals())
 
 
@@ -91,8 +91,12 @@ def novelty_pointwise(
     panel: str | list[Any] | None = None,
     panel_rule: str = DEFAULT_RULE,
     panel_quorum: int = 0,
+    both_orders: bool | None = None,
 ) -> Task:
-    """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
+    """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals.
+
+    `both_orders` is pairwise-only: a parameter so that `-T both_orders=...` is refused by name, as
+    `split_rule` is by novelty_pairwise (`judgeaudit.judges.options.KIND_ONLY`)."""
     return novelty_task("pointwise", **locals())
 
 
