@@ -111,6 +111,12 @@ def check_options(judge: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
 
 
+def kind_own(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """`options` less the other kind's own (`KIND_ONLY`): what an eval set of both kinds passes a
+    task of `kind` (`-T both_orders=true` reaches the pairwise tasks only)."""
+    return {k: v for k, v in options.items() if KIND_ONLY.get(k, kind) == kind}
+
+
 def refuse_other_kind(kind: str, options: dict[str, Any]) -> None:
     """Remove the other kind's options (`KIND_ONLY`) left at their unset default (None) from
     `options`; refuse one given a value, by name."""

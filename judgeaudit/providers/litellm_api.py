@@ -71,6 +71,7 @@ from tenacity import (
     wait_random,
 )
 
+from judgeaudit.errors import UserError
 from judgeaudit.providers.breaker import BREAKER, connection_failure, fail_fast_arg
 from judgeaudit.providers.failures import ProviderCallError, exception_chain, one_line
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
@@ -115,6 +116,18 @@ class LiteLLMCallError(ProviderCallError):
         self.kind = kind
         self.status_code = status_code
         self.retry = retry
+
+
+class BatchNotSupported(UserError, ValueError):
+    """Batch mode asked of the litellm provider, which does not batch; the message is one line."""
+
+
+def refuse_batch(model_name: str) -> BatchNotSupported:
+    """The one-line refusal of batch mode for `litellm/<model_name>`, naming the native provider to use."""
+    return BatchNotSupported(
+        f"--batch: the litellm/ provider does not batch; run {model_name} with Inspect's own "
+        f"provider for it instead (e.g. --model {model_name}), which batches at the batch price"
+    )
 
 
 def import_litellm() -> Any:
@@ -400,6 +413,8 @@ class LiteLLMAPI(ModelAPI):
         fail_fast: bool | str = True,
         **model_args: Any,
     ) -> None:
+        if config.batch:  # Inspect's batch mode needs its own providers' batch endpoints
+            raise refuse_batch(model_name)
         super().__init__(
             model_name=model_name, base_url=base_url or api_base, api_key=api_key, config=config
         )

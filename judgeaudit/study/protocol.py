@@ -25,7 +25,13 @@ from inspect_ai import Task, task_with
 from inspect_ai.model import GenerateConfig
 
 from judgeaudit.judges.build import KINDS, locate_dataset
-from judgeaudit.judges.options import HONOURED, KIND_ONLY, OPTION_DEFAULTS, TaskOptionError
+from judgeaudit.judges.options import (
+    HONOURED,
+    KIND_ONLY,
+    OPTION_DEFAULTS,
+    TaskOptionError,
+    kind_own,
+)
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.judges.tasks import TASKS
 from judgeaudit.resources import datasets_root, resolve_dataset_file
@@ -115,8 +121,7 @@ def route_options(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
             f"-T {', '.join(unknown)}: no task of the reference study takes "
             f"{'it' if len(unknown) == 1 else 'them'}; its cells take {', '.join(sorted(known))}"
         )
-    mine = kind_options(kind)
-    return {k: v for k, v in options.items() if k in mine}
+    return kind_own(kind, options)
 
 
 def study_task(kind: str, change_name: str, options: Mapping[str, Any]) -> Task:

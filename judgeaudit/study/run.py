@@ -16,6 +16,7 @@ from inspect_ai import Task, eval_set
 from inspect_ai.model import BatchConfig, ModelCost, get_model_info
 
 from judgeaudit.errors import UserError
+from judgeaudit.providers.litellm_api import refuse_batch
 from judgeaudit.study.cells import CELL_TASKS
 from judgeaudit.study.estimate import is_local, model_price
 from judgeaudit.study.protocol import Cell
@@ -32,11 +33,7 @@ def refuse_unbatched(models: Sequence[str]) -> None:
     the native provider to use instead."""
     for model in models:
         if model.startswith("litellm/"):
-            native = model.removeprefix("litellm/")
-            raise StudyError(
-                f"--batch: the litellm/ provider does not batch; run {native} with Inspect's native "
-                f"provider instead (e.g. --model {native})"
-            )
+            raise refuse_batch(model.removeprefix("litellm/"))
 
 
 def cost_config(models: Sequence[str], batch: bool) -> dict[str, ModelCost]:

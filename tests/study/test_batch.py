@@ -5,7 +5,8 @@ The study runner (`judgeaudit.study.run.run_study`) runs one cell on the 4 fixtu
 request per batch: every call goes out in a batch file; a failed line is a failed call (`error`, the
 sample errors, never a verdict); the eval set runs the errored samples again, so a line that failed
 once (500) is then judged and one that fails for good (400) stays an error; each item ends with one
-verdict or one error, and the log's cost is priced at litellm's batch price.
+verdict or one error, and the log's cost is priced at litellm's batch price. Running the same
+study again resumes it: only the failed item goes out again.
 
 Inspect 0.3.285 reads a failed line of OpenAI's error file (HTTP status and error body under
 `response`) as a failure of the whole batch, so every request of a batch holding one failed line
@@ -22,12 +23,12 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 from inspect_ai.log import list_eval_logs, read_eval_log
-from inspect_ai.model import BatchConfig
+from inspect_ai.model import BatchConfig, GenerateConfig, get_model
 from servers.openai_batch import LineError, OpenAIBatchServer, default_reply
 
-from judgeaudit.providers.litellm_api import import_litellm
+from judgeaudit.providers.litellm_api import BatchNotSupported, import_litellm
 from judgeaudit.study.protocol import Cell
-from judgeaudit.study.run import StudyError, run_study
+from judgeaudit.study.run import run_study
 
 MODEL = "openai/gpt-4o-mini"
 PAIRS = [
@@ -75,12 +76,31 @@ def batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                 retry_attempts=2,
                 retry_wait=1,
             )
+            lines, batches, polls = list(srv.lines), dict(srv.batches), srv.polls
+            # the same run again resumes: only the item that failed goes out again
+            again = run_study(
+                [Cell("pairwise", "reference", str(FIXTURES / "probe_items"))],
+                [MODEL],
+                str(root / "logs"),
+                {"k": 1},
+                batch=BatchConfig(size=1, max_size=1, send_delay=0.05, tick=0.05),
+                display="none",
+                retry_attempts=0,
+            )
+            resent = srv.lines[len(lines) :]
         finally:
             mp.undo()
-        lines, batches, polls = list(srv.lines), dict(srv.batches), srv.polls
     logs = [read_eval_log(info.name) for info in list_eval_logs(str(root / "logs"))]
     assert len(logs) == 1  # the retry wrote over the first attempt's log
-    return {"ok": ok, "log": logs[0], "lines": lines, "batches": batches, "polls": polls}
+    return {
+        "ok": ok,
+        "log": logs[0],
+        "lines": lines,
+        "batches": batches,
+        "polls": polls,
+        "again": again,
+        "resent": resent,
+    }
 
 
 def test_every_call_goes_out_in_batches_and_each_item_is_judged_once(
@@ -97,6 +117,8 @@ def test_every_call_goes_out_in_batches_and_each_item_is_judged_once(
     assert answered == {p["pair_id"]: 1 for p in PAIRS if p["pair_id"] != BROKEN}
     assert failed[TRANSIENT] == 1 and failed[BROKEN] >= 2 and set(failed) == {TRANSIENT, BROKEN}
     assert batch_run["ok"] is False  # the broken item is an error: the eval set did not complete
+    assert batch_run["again"] is False
+    assert [_pair_of(line["body"]) for line in batch_run["resent"]] == [BROKEN]  # resumed
     log = batch_run["log"]
     assert log.samples is not None and sorted(s.id for s in log.samples) == sorted(
         p["pair_id"] for p in PAIRS
@@ -130,9 +152,8 @@ def test_cost_is_at_the_batch_price(batch_run: dict[str, Any]) -> None:
 
 
 def test_the_litellm_provider_refuses_batch_mode_naming_the_native_one(tmp_path: Path) -> None:
-    with pytest.raises(
-        StudyError, match=r"^--batch: the litellm/ provider does not batch; .*openai/gpt-4o-mini"
-    ):
+    said = r"^--batch: the litellm/ provider does not batch; .*--model openai/gpt-4o-mini"
+    with pytest.raises(BatchNotSupported, match=said):  # the study, before anything runs
         run_study(
             [Cell("pairwise", "reference", str(FIXTURES / "probe_items"))],
             ["litellm/openai/gpt-4o-mini"],
@@ -141,3 +162,5 @@ def test_the_litellm_provider_refuses_batch_mode_naming_the_native_one(tmp_path:
             batch=BatchConfig(),
         )
     assert not (tmp_path / "logs").exists()
+    with pytest.raises(BatchNotSupported, match=said):  # the provider, under `inspect eval --batch`
+        get_model("litellm/openai/gpt-4o-mini", config=GenerateConfig(batch=True))
