@@ -11,7 +11,7 @@ batch output schema has it). Each request line is answered by `line_reply(body)`
 `LineError` to fail the line. Everything received (uploaded lines, batches, polls) is kept so
 tests can check what Inspect really sent.
 
-Run standalone: `python tests/servers/openai_batch.py --port 8766`.
+Run standalone from tests/: `python -m servers.openai_batch --port 8766`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from servers.openai_recorded import chat_completion, error_body
+from servers.threaded import ThreadedServer, serve_until_interrupted
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def multipart_fields(content_type: str, data: bytes) -> dict[str, bytes]:
 
 
 @dataclass
-class OpenAIBatchServer:
+class OpenAIBatchServer(ThreadedServer):
     """Threaded stdlib server; use as a context manager. `url` is the `/v1` base URL."""
 
     line_reply: LineReply = default_reply
@@ -109,9 +110,7 @@ class OpenAIBatchServer:
                 else:
                     self._send(404, error_body(f"no route {self.path}", "invalid_request_error"))
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self.serve(Handler, self.port)
 
     def _new_file(self, content: bytes, purpose: str, name: str) -> dict[str, Any]:
         with self._lock:
@@ -209,31 +208,13 @@ class OpenAIBatchServer:
                 public.update(status="completed", **batch["done"])
             return public
 
-    @property
-    def url(self) -> str:
-        """Base URL to give an OpenAI client (`OPENAI_BASE_URL`)."""
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def __enter__(self) -> OpenAIBatchServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
 
 def main() -> None:
     """Serve until interrupted."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8766)
     args = parser.parse_args()
-    with OpenAIBatchServer(port=args.port) as srv:
-        print(f"serving {srv.url}", flush=True)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+    serve_until_interrupted(OpenAIBatchServer(port=args.port))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,19 @@ def _pair_of(body: dict[str, Any]) -> str:
     return str(hits[0])
 
 
+def run(root: Path, **retries: int) -> bool:
+    """The study runner on one cell (the fixture pairs, k = 1), one request per batch, polled fast."""
+    return run_study(
+        [Cell("pairwise", "reference", str(FIXTURES / "probe_items"))],
+        [MODEL],
+        str(root / "logs"),
+        {"k": 1},
+        batch=BatchConfig(size=1, max_size=1, send_delay=0.05, tick=0.05),
+        display="none",
+        **retries,
+    )
+
+
 @pytest.fixture(scope="module")
 def batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     failed_once: set[str] = set()
@@ -66,27 +79,9 @@ def batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         mp.setenv("OPENAI_API_KEY", "test-key")
         mp.setenv("INSPECT_CACHE_DIR", str(root / "cache"))
         try:
-            ok = run_study(
-                [Cell("pairwise", "reference", str(FIXTURES / "probe_items"))],
-                [MODEL],
-                str(root / "logs"),
-                {"k": 1},
-                batch=BatchConfig(size=1, max_size=1, send_delay=0.05, tick=0.05),
-                display="none",
-                retry_attempts=2,
-                retry_wait=1,
-            )
+            ok = run(root, retry_attempts=2, retry_wait=1)
             lines, batches, polls = list(srv.lines), dict(srv.batches), srv.polls
-            # the same run again resumes: only the item that failed goes out again
-            again = run_study(
-                [Cell("pairwise", "reference", str(FIXTURES / "probe_items"))],
-                [MODEL],
-                str(root / "logs"),
-                {"k": 1},
-                batch=BatchConfig(size=1, max_size=1, send_delay=0.05, tick=0.05),
-                display="none",
-                retry_attempts=0,
-            )
+            again = run(root, retry_attempts=0)  # the same run again resumes it
             resent = srv.lines[len(lines) :]
         finally:
             mp.undo()
