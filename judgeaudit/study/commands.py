@@ -43,7 +43,7 @@ def _plan(args: argparse.Namespace) -> tuple[list[Cell], dict[str, Any], list[st
 def _estimate_text(
     args: argparse.Namespace, cells: list[Cell], options: dict[str, Any], models: list[str]
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    study_tasks(cells[:1], options)  # a bad option: one line before any rendering
+    study_tasks(cells[:1], options)  # a bad option or -T dataset: one line before any rendering
     calls = planned_calls(cells, options, args.limit)
     estimates = estimate(
         calls,

@@ -207,7 +207,7 @@ def slot_sets(options: Mapping[str, Any]) -> dict[str, str]:
     """The set of each data setup of the eval-set file: `-T human_only=` / `-T human_generated=`,
     else the bundled Human-Only set and the first bundled backbone set."""
     bundled = bundled_sets()
-    defaults = {"human_only": bundled[0], "human_generated": bundled[-1]}
+    defaults = {"human_only": bundled[0], "human_generated": bundled[1]}
     return {slot: str(options.get(slot) or defaults[slot]) for slot in SLOTS}
 
 

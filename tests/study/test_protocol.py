@@ -63,8 +63,8 @@ def test_the_eval_set_file_holds_the_protocols_cells_on_the_bundled_sets() -> No
             assert node.name == f"{slot}_{kind}_{change}"
             calls[node.name] = (slot, kind, change)
     sets = bundled_sets()
-    slots = {sets[0]: "human_only", sets[-1]: "human_generated"}
-    cells, _ = study_cells([sets[0], sets[-1]])
+    slots = {sets[0]: "human_only", sets[1]: "human_generated"}
+    cells, _ = study_cells([sets[0], sets[1]])
     assert sorted(calls.values()) == sorted((slots[c.dataset], c.kind, c.change) for c in cells)
 
 
