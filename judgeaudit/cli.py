@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "judgeaudit.report.cli",
     "judgeaudit.audit.cli",
     "judgeaudit.study.cli",
+    "judgeaudit.audit.adjudicate_cli",
 )
 
 

@@ -25,13 +25,8 @@ from inspect_ai import Task, task_with
 from inspect_ai.model import GenerateConfig
 
 from judgeaudit.judges.build import KINDS, locate_dataset
-from judgeaudit.judges.options import (
-    HONOURED,
-    KIND_ONLY,
-    OPTION_DEFAULTS,
-    TaskOptionError,
-    kind_own,
-)
+from judgeaudit.judges.kinds import judge_spec
+from judgeaudit.judges.options import KIND_ONLY, OPTION_DEFAULTS, TaskOptionError, kind_own
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.judges.tasks import TASKS
 from judgeaudit.resources import datasets_root, resolve_dataset_file
@@ -99,7 +94,7 @@ def kind_options(kind: str) -> frozenset[str]:
         for p in params
         if p not in FIXED
         and KIND_ONLY.get(p, kind) == kind
-        and (p not in OPTION_DEFAULTS or p in HONOURED["prompted"])
+        and (p not in OPTION_DEFAULTS or p in judge_spec("prompted").options)
     )
 
 
