@@ -16,7 +16,6 @@ Run standalone from tests/: `python -m servers.openai_batch --port 8766`.
 
 from __future__ import annotations
 
-import argparse
 import email.parser
 import email.policy
 import json
@@ -28,7 +27,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from servers.openai_recorded import chat_completion, error_body
-from servers.threaded import ThreadedServer, serve_until_interrupted
+from servers.threaded import ThreadedServer, serve_standalone
 
 
 @dataclass(frozen=True)
@@ -211,10 +210,7 @@ class OpenAIBatchServer(ThreadedServer):
 
 def main() -> None:
     """Serve until interrupted."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, default=8766)
-    args = parser.parse_args()
-    serve_until_interrupted(OpenAIBatchServer(port=args.port))
+    serve_standalone(lambda port: OpenAIBatchServer(port=port), 8766, __doc__)
 
 
 if __name__ == "__main__":

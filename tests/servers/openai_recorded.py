@@ -11,7 +11,6 @@ Run standalone from tests/: `python -m servers.openai_recorded --port 8765`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import threading
 import time
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from servers.threaded import ThreadedServer, serve_until_interrupted
+from servers.threaded import ThreadedServer, serve_standalone
 
 
 def chat_completion(
@@ -148,10 +147,7 @@ class RecordedOpenAIServer(ThreadedServer):
 
 def main() -> None:
     """Serve until interrupted."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, default=8765)
-    args = parser.parse_args()
-    serve_until_interrupted(RecordedOpenAIServer(port=args.port))
+    serve_standalone(lambda port: RecordedOpenAIServer(port=port), 8765, __doc__)
 
 
 if __name__ == "__main__":

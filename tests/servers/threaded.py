@@ -3,7 +3,9 @@ a context manager, its `/v1` base URL, and serving until interrupted when run st
 
 from __future__ import annotations
 
+import argparse
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -41,3 +43,12 @@ def serve_until_interrupted(server: ThreadedServer) -> None:
             threading.Event().wait()
         except KeyboardInterrupt:
             pass
+
+
+def serve_standalone(
+    make: Callable[[int], ThreadedServer], port: int, description: str | None
+) -> None:
+    """A stand-in's `main`: `--port` (default `port`), then serve until Ctrl-C."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--port", type=int, default=port)
+    serve_until_interrupted(make(parser.parse_args().port))
