@@ -136,15 +136,16 @@ def set_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The litellm provider's backoff waits, recorded instead of slept (its injectable clock, `retry_sleep`)."""
-    from judgeaudit.providers import litellm_api
+    """The providers' backoff waits, recorded instead of slept (the rule set's injectable clock,
+    `providers.replies.retry_sleep`)."""
+    from judgeaudit.providers import replies
 
     waits: list[float] = []
 
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr(litellm_api, "retry_sleep", record)
+    monkeypatch.setattr(replies, "retry_sleep", record)
     return waits
 
 
