@@ -16,6 +16,15 @@ os.environ.pop("OPENREVIEW_PASSWORD", None)
 # Audit batteries without Inspect's realtime sample buffer (nobody watches them live; a fifth less
 # overhead per instant planted/mockllm answer). tests/audit/test_battery.py checks both settings.
 os.environ.setdefault("JUDGEAUDIT_LOG_REALTIME", "0")
+# Backoff between retries of a transient provider failure (`judgeaudit.providers.replies`): short in
+# tests (the protocol is under test, not the waiting); `retry_waits` restores the defaults.
+RETRY_WAIT_ENV = {
+    "JUDGEAUDIT_RETRY_INITIAL_WAIT": "0.01",
+    "JUDGEAUDIT_RETRY_MAX_WAIT": "0.05",
+    "JUDGEAUDIT_RETRY_JITTER": "0",
+}
+for _name, _value in RETRY_WAIT_ENV.items():
+    os.environ.setdefault(_name, _value)
 os.environ.setdefault(
     "INSPECT_EVAL_NO_LOG_REALTIME", "1"
 )  # the same for `inspect eval` / `eval-set` runs
@@ -140,6 +149,8 @@ def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     `providers.replies.retry_sleep`)."""
     from judgeaudit.providers import replies
 
+    for name in RETRY_WAIT_ENV:
+        monkeypatch.delenv(name, raising=False)
     waits: list[float] = []
 
     async def record(seconds: float) -> None:

@@ -207,7 +207,7 @@ def classify(exc: BaseException) -> Failure:
         return Failure("transient", f"no response in time ({type(exc).__name__}: {text})")
     if names & _CONNECTION_NAMES or any(isinstance(link, ConnectionError) for link in chain):
         root = chain[-1]
-        return Failure("transient", f"connection failed: {type(root).__name__}: {plain(str(root))}")
+        return Failure("transient", f"{type(root).__name__}: {plain(str(root))}")
     if (
         any(isinstance(link, json.JSONDecodeError) for link in chain)
         or "APIResponseValidationError" in names

@@ -12,7 +12,7 @@ from judgeaudit.cli_args import (
     output_dir,
 )
 from judgeaudit.errors import UserError
-from judgeaudit.report.build import build_report, error_log_line
+from judgeaudit.report.build import build_report, error_log_line, reaggregated_line
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -48,6 +48,8 @@ def handle(args: argparse.Namespace) -> int:
         print(f"  skipped {s['log']}: {s['reason']}")
     for e in inp["error_logs"]:
         print(f"  {error_log_line(e)}")
+    for note in inp.get("reaggregated", []):
+        print(f"  {reaggregated_line(note)}")
     for g in report.groups:
         inter = g["intersection"]
         note = (
