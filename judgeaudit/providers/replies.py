@@ -180,6 +180,8 @@ def classify(exc: BaseException) -> Failure:
     if isinstance(exc, RejectedRequest):
         return Failure("rejected", plain(str(exc)))
     text = plain(str(exc)) or type(exc).__name__
+    if isinstance(exc, TimeoutError) or type(exc).__name__ in _TIMEOUT_NAMES:
+        return Failure("transient", f"no response in time ({type(exc).__name__}: {text})")
     chain = list(exception_chain(exc))
     names = {type(link).__name__ for link in chain}
     status = next((s for s in map(status_of, chain) if s is not None), None)
