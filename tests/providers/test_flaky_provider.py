@@ -213,3 +213,44 @@ def test_eval_retry_fills_exactly_the_errored_items(
     assert retried.status == "success"
     assert _verdicts(retried) == clean
     assert resent == 2  # only the errored item's two calls (both orders) went out again
+
+
+@pytest.mark.slow
+def test_a_killed_eval_set_resumes_with_no_item_lost_or_duplicated(tmp_path: Path) -> None:
+    """`inspect eval-set` through `openai/` killed (SIGKILL) mid-grid, then the same command again:
+    every item once, the verdicts of an uninterrupted run, and the calls answered before the kill
+    that completed their samples are not all sent again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from judgeaudit.report.frame import load_frame
+    from servers.flaky_openai import answer_for
+
+    logs = tmp_path / "logs"
+    with FlakyOpenAIServer(delay=0.3) as srv:
+        command = [
+            sys.executable, "-m", "inspect_ai", "eval-set", "judgeaudit/novelty_pairwise",
+            "-T", f"dataset={TINY}", "-T", "cache=false", "-T", "resamples=200",
+            "--model", "openai/x", "--model-base-url", srv.url, "-M", "responses_api=false",
+            "--log-dir", str(logs), "--max-connections", "1", "--max-samples", "1",
+            "--display", "none",
+        ]  # fmt: skip
+        env = {**os.environ, "OPENAI_API_KEY": KEY}
+        child = subprocess.Popen(command, env=env, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while sum(srv.served.values()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        before = sum(srv.served.values())
+        assert 3 <= before < 6, "killed mid-grid"
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        after = sum(srv.served.values())
+    assert done.returncode == 0, done.stderr[-2000:]
+    frame = load_frame(logs).frame
+    assert sorted(frame["item_id"]) == sorted(set(frame["item_id"])) and len(frame) == 6
+    assert set(frame["verdict"]) <= {"a", "b"}
+    assert after - before <= 6

@@ -20,7 +20,8 @@ Faults (the names `FAULTS` lists):
 
 Schedules: `script` maps a prompt substring to the faults of its first attempts (later attempts
 answer); `rate` makes that share of keys fail their first attempt with a fault drawn from `mix`
-(seeded by the key, so the same run twice fails the same calls); `never` is the share of keys
+(seeded by the key, so the same run twice fails the same calls; a verdict-less reply is given
+to every attempt of its key, as a model answers that prompt); `never` is the share of keys
 that stall on every attempt. `down=True` answers every call with 503 (an outage); flip it off to
 "recover". Every request is counted (`attempts`, `served`).
 
@@ -116,6 +117,7 @@ class FlakyOpenAIServer:
     seed: int = 0
     stall_seconds: float = 3.0
     retry_after: float = 0.0
+    delay: float = 0.0  # seconds every reply waits (a slow provider, to interrupt a run mid-way)
     down: bool = False
     port: int = 0
     attempts: Counter[str] = field(default_factory=Counter)
@@ -144,6 +146,7 @@ class FlakyOpenAIServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._httpd.daemon_threads = True
+        self._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -162,8 +165,12 @@ class FlakyOpenAIServer:
         draw = _digest(f"{self.seed}:{key}")
         if self.never and (draw % 10_000) / 10_000 < self.never:
             return "stall"
-        if attempt == 1 and self.rate and ((draw >> 16) % 10_000) / 10_000 < self.rate:
-            return self.mix[(draw >> 32) % len(self.mix)]
+        if self.rate and ((draw >> 16) % 10_000) / 10_000 < self.rate:
+            fault = self.mix[(draw >> 32) % len(self.mix)]
+            # a transient fault hits the first attempt; a reply without a verdict is the model's
+            # answer to that prompt, so every attempt gets it
+            if attempt == 1 or fault in VERDICTLESS:
+                return fault
         return "ok"
 
     def _answer(self, handler: BaseHTTPRequestHandler, request: dict[str, Any]) -> None:
@@ -178,6 +185,7 @@ class FlakyOpenAIServer:
             self.served[fault] += 1
         answer = answer_for(prompt)
         status, headers, body = 200, {}, None
+        time.sleep(self.delay)
         if not handler.path.rstrip("/").endswith("/chat/completions"):
             fault, status = (
                 "404",
