@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from helpers.inspect_runs import unit
+from helpers.items import FIXTURES
 from inspect_ai import eval, eval_retry
 from inspect_ai.log import EvalLog
 from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, Model, get_model
-from inspect_runs import unit
 from servers.flaky_openai import PERMANENT, TRANSIENT, VERDICTLESS, FlakyOpenAIServer
 
 from judgeaudit.judges.llm.prompted import record_from_output
@@ -227,7 +227,6 @@ def test_a_killed_eval_set_resumes_with_no_item_lost_or_duplicated(tmp_path: Pat
     import time
 
     from judgeaudit.report.frame import load_frame
-    from servers.flaky_openai import answer_for
 
     logs = tmp_path / "logs"
     with FlakyOpenAIServer(delay=0.3) as srv:
