@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from servers.openai_recorded import error_body
+
 TRANSIENT = (
     "429",
     "500",
@@ -99,11 +101,6 @@ def completion(
         "choices": [choice] if choices else [],
         "usage": {"prompt_tokens": 40, "completion_tokens": 8, "total_tokens": 48},
     }
-
-
-def error_body(message: str, type_: str, code: str | None = None) -> dict[str, Any]:
-    """An OpenAI error body."""
-    return {"error": {"message": message, "type": type_, "param": None, "code": code}}
 
 
 @dataclass
