@@ -19,7 +19,7 @@ from helpers.items import FIXTURES
 from inspect_ai import eval, eval_retry
 from inspect_ai.log import EvalLog
 from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, Model, get_model
-from servers.flaky_openai import PERMANENT, TRANSIENT, VERDICTLESS, FlakyOpenAIServer
+from servers.flaky_openai import PERMANENT, TRANSIENT, VERDICTLESS, FlakyOpenAIServer, answer_for
 
 from judgeaudit.judges.llm.prompted import record_from_output
 from judgeaudit.judges.verdicts import CallRecord, failed_call
@@ -60,13 +60,13 @@ def server() -> Iterator[FlakyOpenAIServer]:
     script = {f"<{f}>": [f] * 8 for f in (*TRANSIENT, *VERDICTLESS, *PERMANENT)}
     script.update({f"<once {f}>": [f] for f in TRANSIENT})
     script["<once stall>"] = ["stall"]
-    with FlakyOpenAIServer(script=script, stall_seconds=3) as srv:
+    with FlakyOpenAIServer(script=script, stall_seconds=8) as srv:
         yield srv
 
 
 def model(provider: str, url: str, **config: Any) -> Model:
-    """A judge's model through `provider`, guarded as judges guard it (1 retry, 2 s per call)."""
-    settings = GenerateConfig(max_retries=1, timeout=2, **config)
+    """A judge's model through `provider`, guarded as judges guard it (1 retry, 6 s per call)."""
+    settings = GenerateConfig(max_retries=1, timeout=6, **config)
     if provider == "litellm":
         m = get_model("litellm/openai/x", api_base=url, api_key=KEY, config=settings)
     else:
@@ -74,18 +74,27 @@ def model(provider: str, url: str, **config: Any) -> Model:
     return guarded(m)
 
 
-def judge_once(m: Model, prompt: str, cache: bool | CachePolicy = False) -> CallRecord:
-    """One judge call as the prompted judge makes it: a failed call is an `error` record."""
+def judge_many(m: Model, prompts: list[str], cache: bool | CachePolicy = False) -> list[CallRecord]:
+    """Judge calls as the prompted judge makes them, one after another in one event loop: a
+    failed call is an `error` record."""
     from judgeaudit.judges.records import error_text
 
-    async def go() -> CallRecord:
+    async def one(prompt: str) -> CallRecord:
         try:
             output = await m.generate([ChatMessageUser(content=prompt)], cache=cache)
         except Exception as exc:  # noqa: BLE001 (what judge_call does)
             return failed_call("ab", 0, error_text(exc, m))
         return record_from_output("pairwise", "ab", 0, output)
 
-    return asyncio.run(go())
+    async def all_of() -> list[CallRecord]:
+        return [await one(p) for p in prompts]
+
+    return asyncio.run(all_of())
+
+
+def judge_once(m: Model, prompt: str, cache: bool | CachePolicy = False) -> CallRecord:
+    """One judge call (`judge_many` of one prompt)."""
+    return judge_many(m, [prompt], cache)[0]
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -93,18 +102,25 @@ def test_every_fault_and_shape(provider: str, server: FlakyOpenAIServer) -> None
     """Transient once: retried into the clean answer. Transient always: an `error` call with one
     line. Verdict-less: `invalid` with its own reason. Permanent: `error` at once, one request."""
     m = model(provider, server.url)
-    clean = judge_once(m, "<clean> Idea A or Idea B?")
+    once = [f for f in TRANSIENT if f != "stall"]  # a stall uses up the call's time: no retry fits
+    stuck = [f for f in TRANSIENT if not (provider == "openai" and f in SDK_RETRIED)]
+    # (the OpenAI SDK under `openai/` retries those itself, with its own backoff: litellm covers them)
+    prompts = ["<clean> Idea A or Idea B?"]
+    prompts += [f"<once {f}> Idea A or Idea B?" for f in once]
+    prompts += [f"<{f}> Idea A or Idea B?" for f in stuck]
+    prompts += [f"<{f}> Idea A or Idea B?" for f in REASONS]
+    records = iter(judge_many(m, prompts))
+    clean = next(records)
     assert clean.verdict in ("a", "b") and clean.error is None
-    for fault in TRANSIENT:
-        if fault != "stall":  # a stall uses up the call's time: no retry fits in it
-            got = judge_once(m, f"<once {fault}> Idea A or Idea B?")
-            assert got.verdict in ("a", "b") and got.error is None, (fault, got)
-        if provider == "openai" and fault in SDK_RETRIED:
-            continue  # the OpenAI SDK retries these itself inside each attempt (slow): litellm's run covers them
-        stuck = judge_once(m, f"<{fault}> Idea A or Idea B?")
-        assert stuck.verdict == "error" and stuck.error and "\n" not in stuck.error, (fault, stuck)
+    for fault in once:  # retried into the answer a clean server gives that prompt
+        got = next(records)
+        expected = answer_for(f"<once {fault}> Idea A or Idea B?")[-1].lower()
+        assert (got.verdict, got.error) == (expected, None), (fault, got)
+    for fault in stuck:
+        got = next(records)
+        assert got.verdict == "error" and got.error and "\n" not in got.error, (fault, got)
     for fault, reason in REASONS.items():
-        got = judge_once(m, f"<{fault}> Idea A or Idea B?")
+        got = next(records)
         assert got.verdict == "invalid" and reason in (got.reason or ""), (fault, got)
     for fault, cause in PERMANENT_CAUSES.items():
         STOPS.reset()
