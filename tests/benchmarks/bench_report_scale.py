@@ -225,8 +225,8 @@ def write_grid(out: Path, seeds: dict[str, Path], pairs: int, points: int, seed:
     return written
 
 
-def run_report(logs: Path, out: Path, extra: list[str]) -> tuple[float, float]:
-    """Run `judgeaudit report` in a child process; (wall seconds, peak RSS in MB)."""
+def run_report(logs: Path, out: Path, extra: list[str]) -> tuple[float, float, float]:
+    """Run `judgeaudit report` in a child process; (wall seconds, CPU seconds, peak RSS in MB)."""
     cmd = [sys.executable, "-m", "judgeaudit.cli", "report", str(logs), "--out", str(out), *extra]
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -234,8 +234,8 @@ def run_report(logs: Path, out: Path, extra: list[str]) -> tuple[float, float]:
     print(done.stdout.strip())
     if done.returncode != 0:
         sys.exit(f"judgeaudit report failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, peak_kb / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -268,8 +268,8 @@ def main() -> None:
             f"generated {len(files)} logs, {n} samples, {size:.0f} MB in {time.perf_counter() - start:.0f} s"
         )
     with tempfile.TemporaryDirectory() as out:
-        wall, peak = run_report(a.logs, Path(out) / "report", a.report_args)
-    print(f"judgeaudit report: {wall:.1f} s wall, peak RSS {peak:.0f} MB")
+        wall, cpu, peak = run_report(a.logs, Path(out) / "report", a.report_args)
+    print(f"judgeaudit report: {wall:.1f} s wall, {cpu:.1f} s CPU, peak RSS {peak:.0f} MB")
 
 
 if __name__ == "__main__":
