@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from frame_rows import frame_row
 
 from judgeaudit.report.aggregations import with_aggregations
 from judgeaudit.report.compute import align_group, compute_group
@@ -44,35 +45,11 @@ def _row(model: str, variant: str, i: int, verdicts: list[str], dataset: str) ->
     gold = "a" if i % 2 == 0 else "b"
     votes = [{"a": 1.0, "b": 0.0, "tie": 0.5}[v] for v in verdicts]
     mean = sum(votes) / len(votes)
-    return {
-        "log": f"{model}.eval",
-        "config": f"{model} · {variant}",
-        "model": model,
-        "model_id": f"planted/{model}",
-        "variant": variant,
-        "judge": "prompted",
-        "task": "novelty_pairwise",
-        "task_args": "{}",
-        "probe": None,
-        "probe_variant": None,
-        "kind": "pairwise",
-        "dataset": dataset,
-        "sample_id": f"i{i}",
-        "item_id": f"i{i}",
-        "setup": "human_only" if i < 10 else "human_generated",
-        "gold": gold,
-        "verdict": "a" if mean > 0.5 else "b" if mean < 0.5 else "tie",
-        "split_rule": None,
-        "split": False,
-        "human": {},
-        "calls": [{"order": "ab", "call_index": k, "verdict": v} for k, v in enumerate(verdicts)],
-        "call_verdicts": "",
-        "panel": None,
-        "input_tokens": 1.0,
-        "output_tokens": 1.0,
-        "total_tokens": 2.0,
-        "cost": 0.0,
-    }
+    verdict = "a" if mean > 0.5 else "b" if mean < 0.5 else "tie"
+    calls = [("ab", k, v) for k, v in enumerate(verdicts)]
+    setup = "human_only" if i < 10 else "human_generated"
+    row = frame_row(f"{model} · {variant}", f"i{i}", gold, calls, verdict, model, variant, setup)
+    return {**row, "dataset": dataset, "model_id": f"planted/{model}", "panel": None, "cost": 0.0}
 
 
 def _frame(dataset: str = "d") -> pd.DataFrame:
