@@ -22,9 +22,11 @@ from judgeaudit.cli_args import (
     check_bootstrap_args,
     output_dir,
 )
-from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError
+from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError, error_line
+from judgeaudit.judges.kinds import JUDGES, check_options
 from judgeaudit.judges.option_checks import check_values
-from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
+from judgeaudit.judges.options import OPTION_DEFAULTS
+from judgeaudit.report.adjudication import append_section, read_summary, render_markdown
 
 DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
@@ -80,10 +82,11 @@ def handle(args: argparse.Namespace) -> int:
         options = _task_options(args.task_options)
         _model_args(args.model_args)
         check_values(args.kind, args.judge, options)
-        if args.judge in HONOURED:  # before anything is written to --out
+        adjudication = read_summary(args.adjudication) if args.adjudication else None
+        if args.judge in JUDGES:  # before anything is written to --out
             check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
-    except UserError as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
+    except (UserError, OSError) as exc:
+        print(f"judgeaudit audit: {error_line(exc)}", file=sys.stderr)
         return 1
     probes = PROBES_BY_KIND[args.kind]
     if args.probes:
@@ -140,6 +143,8 @@ def handle(args: argparse.Namespace) -> int:
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
         print(f"  {r.outcome}: {r.describe()}")
+    if adjudication is not None:  # the expert's reading of the judge's errors, at the card's end
+        append_section(Path(paths["md"]), render_markdown(adjudication))
     print(f"card: {paths['md']}")
     if result.verdict == COULD_NOT_JUDGE:
         statement = result.failures.statement() if result.failures else COULD_NOT_JUDGE

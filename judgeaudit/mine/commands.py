@@ -52,6 +52,8 @@ from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
+from judgeaudit.mine.venues.profile import DEFAULT_VENUE, GOLD_LABELS, ProfileError, profile_for
+from judgeaudit.mine.venues.setup import VenueRun, run_extractor, venue_record, venue_run
 
 
 def read_blocklist(path: str) -> tuple[str, ...]:
@@ -62,7 +64,13 @@ def read_blocklist(path: str) -> tuple[str, ...]:
     )
 
 
+def _venue(args: argparse.Namespace) -> VenueRun:
+    """The run's venue profile and its cuts on the venue's scales (ProfileError: one line)."""
+    return venue_run(args.venue, args.profile, _thresholds(args), args.gold_labels)
+
+
 def _thresholds(args: argparse.Namespace) -> Thresholds:
+    """The rule on the study's (ICLR 2026's) scales; signal fields default to the venue profile's."""
     excluded = () if args.keep_all_areas else tuple(args.exclude_area or (OTHER_TOPICS,))
     return Thresholds(
         min_reviews=args.min_reviews,
@@ -78,7 +86,9 @@ def _thresholds(args: argparse.Namespace) -> Thresholds:
         strict_majority=args.majority_rule == "strict",
         weak_affirmations=args.weak_affirmations,
         weak_disputes=args.weak_disputes,
-        signal_fields=_fields(args.signal_fields),
+        signal_fields=_fields(args.signal_fields)
+        if args.signal_fields
+        else profile_for(args.venue, args.profile).text_fields,
         empty_fields=args.empty_fields,
         excluded_areas=excluded,
         blocklist=read_blocklist(args.blocklist) if args.blocklist else (),
@@ -94,7 +104,9 @@ def _fields(value: str) -> tuple[str, ...]:
 _OPTIONAL: tuple[tuple[str, str, Any], ...] = (
     ("--point-set", "point_set", "pairs"),
     ("--positions", "positions", "random"),
-    ("--signal-fields", "signal_fields", "strengths,weaknesses"),
+    ("--profile", "profile", None),
+    ("--signal-fields", "signal_fields", None),
+    ("--gold-labels", "gold_labels", "signals"),
     ("--empty-fields", "empty_fields", "no-signal"),
     ("--weak-affirmations", "weak_affirmations", "ignore"),
     ("--weak-disputes", "weak_disputes", "ignore"),
@@ -134,6 +146,8 @@ def _command(args: argparse.Namespace, source_arg: str) -> str:
         "--seed",
         str(args.seed),
     ]
+    if args.source and args.venue != DEFAULT_VENUE:
+        parts += ["--venue", args.venue]
     for option, attr, default in _OPTIONAL:
         value = getattr(args, attr)
         if value != default:
@@ -167,6 +181,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "decisions": DECISION_RULES,
     "point_set": POINT_SETS,
     "positions": POSITIONS,
+    "gold_labels": GOLD_LABELS,
 }
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
@@ -238,10 +253,14 @@ def _check(args: argparse.Namespace) -> str | None:
         value = getattr(args, key)
         if value not in allowed:
             return f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
-    fields = _fields(args.signal_fields)
-    unknown = [f for f in fields if f not in TEXT_FIELDS]
+    try:
+        known = TEXT_FIELDS + profile_for(args.venue, args.profile).text_fields
+    except ProfileError as exc:
+        return str(exc)
+    fields = _fields(args.signal_fields or "strengths")
+    unknown = [f for f in fields if f not in known]
     if not fields or unknown:
-        return f"--signal-fields must name review fields among {', '.join(TEXT_FIELDS)} (got {args.signal_fields!r})"
+        return f"--signal-fields must name review fields among {', '.join(dict.fromkeys(known))} (got {args.signal_fields!r})"
     if args.workers < 1:
         return f"--workers must be >= 1 (got {args.workers})"
     for option, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
@@ -352,11 +371,13 @@ def _run_mine(args: argparse.Namespace) -> int:
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
         return _error(str(exc))
-    thresholds = _thresholds(args)
+    venue = _venue(args)
+    thresholds = venue.thresholds
     built = _extractor(args, thresholds)
     if isinstance(built, str):
         return _error(built)
-    extractor, workers, fingerprint = built
+    text_extractor, workers, fingerprint = built
+    extractor = run_extractor(venue, text_extractor)
     sanitiser: Any = (
         RuleSanitiser()
         if args.sanitiser == "rules"
@@ -384,6 +405,7 @@ def _run_mine(args: argparse.Namespace) -> int:
             progress=progress,
             log=log,
             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+            profile=venue.profile,
         )
         record = None
         if isinstance(extractor, LLMExtractor):
@@ -430,7 +452,8 @@ def _run_mine(args: argparse.Namespace) -> int:
             result,
             out_dir,
             seed=args.seed,
-            thresholds=thresholds,
+            thresholds=venue.study,
+            venue=venue_record(venue, result.corpus, result.selection, text_extractor, args.venue),
             source=source,
             command=command,
             extractor=extractor.name,
@@ -512,7 +535,8 @@ def handle_units(args: argparse.Namespace) -> int:
     located = _cache_dir(args, not args.no_progress)
     if isinstance(located, int):
         return located
-    thresholds = _thresholds(args)
+    venue = _venue(args)
+    thresholds = venue.thresholds
     extractor = LLMExtractor.from_spec(
         args.extractor,
         Path(args.llm_cache) / "signals",
@@ -526,6 +550,7 @@ def handle_units(args: argparse.Namespace) -> int:
             RunSummary(),
             progress=not args.no_progress,
             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+            profile=venue.profile,
         )
     except CacheError as exc:
         return _error(str(exc))
@@ -556,7 +581,10 @@ def handle_answers(args: argparse.Namespace) -> int:
 
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
-    kwargs: dict[str, Any] = {"progress": progress}
+    profile = profile_for(args.venue, args.profile)
+    kwargs: dict[str, Any] = {"progress": progress, "api": profile.api}
+    if profile.api == 1:
+        kwargs["submission"] = profile.submission
     if args.baseurl:
         kwargs["baseurl"] = args.baseurl
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from judgeaudit.cli_args import (
     UsageError,
@@ -11,7 +12,13 @@ from judgeaudit.cli_args import (
     input_dir,
     output_dir,
 )
-from judgeaudit.errors import UserError
+from judgeaudit.errors import UserError, error_line
+from judgeaudit.report.adjudication import (
+    SummaryError,
+    append_section,
+    read_summary,
+    render_markdown,
+)
 from judgeaudit.report.build import build_report, error_log_line
 
 
@@ -22,8 +29,9 @@ def handle(args: argparse.Namespace) -> int:
         input_dir("LOGDIR", args.logdir)
         if args.out is not None:
             output_dir("--out", args.out)
-    except UsageError as exc:
-        print(f"judgeaudit report: {exc}", file=sys.stderr)
+        adjudication = read_summary(args.adjudication) if args.adjudication else None
+    except (UsageError, SummaryError, OSError) as exc:
+        print(f"judgeaudit report: {error_line(exc)}", file=sys.stderr)
         return 2
     try:
         report = build_report(
@@ -39,6 +47,8 @@ def handle(args: argparse.Namespace) -> int:
     except (UserError, FileNotFoundError) as exc:
         print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 1
+    if adjudication is not None:  # the expert's reading of the judge's errors, after the tables
+        append_section(Path(report.files["summary"]), render_markdown(adjudication))
     inp = report.data["input"]
     print(
         f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "

@@ -45,7 +45,7 @@ def test_validate_missing_path_next_to_a_good_one_still_fails(
     capsys.readouterr()
     code, out, err = _run(["validate", str(out_dir), str(tmp_path / "nope")], capsys)
     assert code == 2
-    assert "no such file or directory" in err and out.startswith("OK: 5 file(s)")
+    assert "no such file or directory" in err and out.startswith("OK: 7 file(s)")
 
 
 @pytest.mark.parametrize("case", ["missing_source", "file_source", "out_is_file", "out_below_file"])

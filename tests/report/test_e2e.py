@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import make_idea
+from helpers.items import make_idea
 from inspect_ai import Epochs, Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
