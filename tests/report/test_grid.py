@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from frame_rows import frame_row
+from helpers.frame_rows import frame_row
 
 from judgeaudit.report.aggregations import with_aggregations
 from judgeaudit.report.compute import align_group, compute_group

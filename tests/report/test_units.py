@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from frame_rows import frame_row
+from helpers.frame_rows import frame_row
 
 from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import (
