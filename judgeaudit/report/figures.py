@@ -271,7 +271,9 @@ def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-scale, vmax=scale)
     cmap = plt.get_cmap(HEATMAP_CMAP).with_extremes(bad="#eeeeee")  # reference row, missing runs
     width = 2.6 + 1.25 * max(len(grid.judges), 1)
-    fig, ax = plt.subplots(figsize=(width, 1.6 + 0.42 * max(len(grid.rows), 1)))
+    fig, ax = plt.subplots(
+        figsize=(width, 1.6 + 0.42 * max(len(grid.rows), 1)), layout="constrained"
+    )  # long change labels: the layout grows the margin rather than squeezing the grid
     image = ax.imshow(
         [[d if _finite(d) else math.nan for d in row] for row in deltas],
         cmap=cmap,
@@ -319,7 +321,6 @@ def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
         f"({grid.reference or 'none'})",
         fontsize=9,
     )
-    fig.tight_layout()
     return _save(fig, out, safe_name(f"heatmap_{g['kind']}_{g['dataset']}"))
 
 
