@@ -23,6 +23,7 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from judgeaudit.report.frame import SEP  # noqa: E402
 from judgeaudit.report.grid import (  # noqa: E402
     change_label,
     is_aggregation,
@@ -34,6 +35,7 @@ from judgeaudit.report.tables import SIG_MARK, safe_name  # noqa: E402
 
 LABEL = {"strict_accuracy": "strict accuracy", "macro_f1": "macro-F1"}
 HEATMAP_CMAP = "RdBu"  # diverging: red below the reference, blue above, white at 0
+LABEL_WIDTH = 44  # characters per line of a heatmap row label
 MIN_DELTA_SCALE = 0.05  # the colour scale spans at least +-0.05, so noise does not look saturated
 Colors = dict[str, Any]
 
@@ -258,6 +260,17 @@ def tie_figure(g: dict[str, Any], out: Path, colors: Colors) -> dict[str, str]:
     return _save(fig, out, safe_name(f"tie_rates_{g['dataset']}"))
 
 
+def wrap_label(label: str, width: int = LABEL_WIDTH) -> str:
+    """A row label broken at its ` · ` separators into lines of about `width` characters."""
+    lines: list[str] = []
+    for part in label.split(SEP):
+        if lines and len(lines[-1]) + len(SEP) + len(part) <= width:
+            lines[-1] += SEP + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
 def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     """The study's heatmap: rows the controlled changes (the reference first), columns the judges;
     each cell the paired difference of the headline metric from that judge's reference, the value in
@@ -270,10 +283,12 @@ def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     scale = max([MIN_DELTA_SCALE, *finite])
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-scale, vmax=scale)
     cmap = plt.get_cmap(HEATMAP_CMAP).with_extremes(bad="#eeeeee")  # reference row, missing runs
-    width = 2.6 + 1.25 * max(len(grid.judges), 1)
-    fig, ax = plt.subplots(
-        figsize=(width, 1.6 + 0.42 * max(len(grid.rows), 1)), layout="constrained"
-    )  # long change labels: the layout grows the margin rather than squeezing the grid
+    labels = [wrap_label(grid.labels[v]) for v in grid.rows]
+    longest = max((len(line) for label in labels for line in label.splitlines()), default=0)
+    width = 1.6 + 0.07 * longest + 1.25 * max(len(grid.judges), 1)  # room for the row labels
+    # no layout engine: labels of any length stay outside the grid, and saving with a tight
+    # bounding box (`_save`) takes them in
+    fig, ax = plt.subplots(figsize=(width, 1.6 + 0.42 * max(len(grid.rows), 1)))
     image = ax.imshow(
         [[d if _finite(d) else math.nan for d in row] for row in deltas],
         cmap=cmap,
@@ -310,7 +325,7 @@ def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     ax.set_xticks(range(len(grid.judges)))
     ax.set_xticklabels(grid.judges, rotation=30, ha="right", fontsize=9)
     ax.set_yticks(range(len(grid.rows)))
-    ax.set_yticklabels([grid.labels[v] for v in grid.rows], fontsize=9)
+    ax.set_yticklabels(labels, fontsize=9)
     ax.tick_params(length=0)
     label = LABEL.get(grid.metric, grid.metric)
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
