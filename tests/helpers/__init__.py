@@ -7,5 +7,6 @@
   the miner's fuzzer and option sets.
 - `cli_starts`, `child_processes`: starting the CLI and child processes as a user would.
 - `llama_grammar`: the local model's grammar helpers.
+- `frame_rows`: rows of the report's tidy frame built by hand (report tests without an Inspect run).
 - `session_caches`, `module_order`: the session's private caches and the costliest-first module order.
 """
