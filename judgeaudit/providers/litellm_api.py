@@ -115,6 +115,18 @@ class LiteLLMCallError(ProviderCallError):
         self.retry = retry
 
 
+class BatchNotSupported(UserError, ValueError):
+    """Batch mode asked of the litellm provider, which does not batch; the message is one line."""
+
+
+def refuse_batch(model_name: str) -> BatchNotSupported:
+    """The one-line refusal of batch mode for `litellm/<model_name>`, naming the native provider to use."""
+    return BatchNotSupported(
+        f"--batch: the litellm/ provider does not batch; run {model_name} with Inspect's own "
+        f"provider for it instead (e.g. --model {model_name}), which batches at the batch price"
+    )
+
+
 def import_litellm() -> Any:
     """Import litellm with its bundled (offline) price map, its own retries and telemetry off."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -404,6 +416,8 @@ class LiteLLMAPI(ModelAPI):
         fail_fast: bool | str = True,
         **model_args: Any,
     ) -> None:
+        if config.batch:  # Inspect's batch mode needs its own providers' batch endpoints
+            raise refuse_batch(model_name)
         super().__init__(
             model_name=model_name, base_url=base_url or api_base, api_key=api_key, config=config
         )
