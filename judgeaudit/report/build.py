@@ -111,6 +111,8 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
         lines.append(f"- {reaggregated_line(note)}")
     for g in data["groups"]:
         inter = g["intersection"]
+        if inter.get("format_apart"):
+            lines.append(f"- {g['kind']}: {inter['format_apart']}")
         if inter.get("intersection"):
             lines.append(
                 f"- {g['kind']} on {g['dataset']}: compared on the intersection of item sets "

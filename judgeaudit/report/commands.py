@@ -62,6 +62,8 @@ def handle(args: argparse.Namespace) -> int:
         print(f"  {reaggregated_line(note)}")
     for g in report.groups:
         inter = g["intersection"]
+        if inter.get("format_apart"):
+            print(f"  {g['kind']}: {inter['format_apart']}")
         note = (
             f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)"
             if inter.get("intersection")

@@ -16,6 +16,7 @@ from judgeaudit.report.compute import (
     align_group,
     choose_reference,
     compute_group,
+    groups_of,
 )
 from judgeaudit.report.figures import pareto_front
 from judgeaudit.report.frame import dataset_label, probe_label, short_model, variant_name
@@ -145,6 +146,38 @@ def test_item_mismatch_lists_missing_items() -> None:
         align_group(frame, "pairwise", "d")
     g = align_group(frame, "pairwise", "d", intersect=True)
     assert g.items == ["i0", "i1"] and g.intersected["items_dropped"] == ["i2"]
+
+
+def _formatted(config: str, item: str, fmt: str) -> dict[str, object]:
+    return {**_row(config, item, "a", [("ab", 0, "a")], "a"), "idea_format": fmt}
+
+
+def test_a_format_run_on_fewer_items_is_compared_apart_on_the_items_it_shares() -> None:
+    # the abstract configurations keep all 4 items; the plan one (3 items, one unknown to the
+    # others) is compared with them on the 2 items they share, the third counted and named
+    rows = [_formatted(c, f"i{i}", "abstract") for c in ("j · ref", "j · p1") for i in range(4)]
+    rows += [_formatted("j · plan", i, "plan") for i in ("i1", "i3", "x9")]
+    main, plans = groups_of(pd.DataFrame(rows))
+    assert main.items == ["i0", "i1", "i2", "i3"] and main.configs == ["j · p1", "j · ref"]
+    assert plans.dataset == "d · plan items" and plans.items == ["i1", "i3"]
+    assert plans.configs == ["j · p1", "j · plan", "j · ref"]
+    assert plans.intersected["format_apart"].endswith(
+        "2 items shared with the other configurations; 1 left out: x9"
+    )
+
+
+def test_a_format_sharing_no_item_is_left_out_with_a_note() -> None:
+    rows = [_formatted("j · ref", f"i{i}", "abstract") for i in range(3)]
+    rows += [_formatted("j · plan", "x1", "plan")]
+    [main] = groups_of(pd.DataFrame(rows))
+    assert main.configs == ["j · ref"] and "share no item" in main.intersected["format_apart"]
+
+
+def test_mismatched_items_within_one_format_are_still_an_error() -> None:
+    rows = [_formatted("j · ref", f"i{i}", "abstract") for i in range(3)]
+    rows += [_formatted("j · p1", f"i{i}", "abstract") for i in range(2)]
+    with pytest.raises(ItemMismatchError, match="'j · p1' lacks 1: i2"):
+        groups_of(pd.DataFrame(rows))
 
 
 def test_compute_group_and_reference_choice() -> None:
