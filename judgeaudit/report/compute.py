@@ -76,8 +76,8 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
     if missing:
         listing = "; ".join(
             f"{c!r} lacks {len(m)}: {', '.join(m[:10])}{' ...' if len(m) > 10 else ''}"
-            for c, m in missing.items()
-        )
+            for c, m in list(missing.items())[:5]
+        ) + (f"; {len(missing) - 5} more configurations lack items" if len(missing) > 5 else "")
         if not intersect:
             raise ItemMismatchError(
                 f"{kind} on {dataset!r}: configurations were run on different items ({listing}). "
