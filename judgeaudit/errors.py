@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 EXIT_USER_ERROR = 2
 # Exit code of `judgeaudit audit` when it could not judge (failed calls, or a battery that did not
 # complete): apart from 0 (a verdict), 2 (bad input) and 1 (any other failure).
 EXIT_COULD_NOT_JUDGE = 3
+# Console markup some libraries put in their messages (`No [bold][blue]OPENAI_API_KEY[/blue][/bold]`).
+_MARKUP = re.compile(
+    r"\[/?(?:bold|italic|underline|dim|blue|red|green|yellow|cyan|magenta|white)\]"
+)
 
 
 class UserError(Exception):
@@ -20,4 +26,4 @@ def error_line(exc: BaseException) -> str:
         text = str(exc.args[0])
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
+    return " ".join(_MARKUP.sub("", text).split())

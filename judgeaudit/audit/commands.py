@@ -20,7 +20,9 @@ from judgeaudit.cli_args import (
     UsageError,
     at_least,
     check_bootstrap_args,
+    key_values,
     output_dir,
+    task_options,
 )
 from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError, error_line
 from judgeaudit.judges.kinds import JUDGES, check_options
@@ -31,33 +33,9 @@ from judgeaudit.report.adjudication import append_section, read_summary, render_
 DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
 
-def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
-    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{flag} expects key=value, got {pair!r}")
-        out[key] = value
-    return out
-
-
 def _model_args(pairs: list[str]) -> dict[str, Any]:
     """-M key=value pairs, values kept as text (the provider converts them)."""
-    return dict(_key_values(pairs, "-M"))
-
-
-def _task_options(pairs: list[str]) -> dict[str, Any]:
-    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
-    import yaml
-
-    out: dict[str, Any] = {}
-    for key, value in _key_values(pairs, "-T").items():
-        try:
-            out[key.replace("-", "_")] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key.replace("-", "_")] = value
-    return out
+    return dict(key_values(pairs, "-M"))
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -79,7 +57,7 @@ def handle(args: argparse.Namespace) -> int:
     (one stderr line), 1 on a bad option or another failure."""
     try:
         check_args(args)
-        options = _task_options(args.task_options)
+        options = task_options(args.task_options)
         _model_args(args.model_args)
         check_values(args.kind, args.judge, options)
         adjudication = read_summary(args.adjudication) if args.adjudication else None
@@ -114,7 +92,7 @@ def handle(args: argparse.Namespace) -> int:
             gates_file=args.gates,
             model_args=_model_args(args.model_args),
             judge=args.judge,
-            judge_options=_task_options(args.task_options),
+            judge_options=task_options(args.task_options),
             generated=tuple(args.generated),
         )
         if args.until_decided:

@@ -43,6 +43,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from data_paths import SNAPSHOT
+
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import candidate_pool, load_corpus
 from judgeaudit.mine.select import Thresholds
@@ -57,7 +59,6 @@ from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 REVIEWS_AS_OF = "2025-11-13T08:00:00Z"  # the bundled set's: when the reference read the reviews
 
 

@@ -564,6 +564,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ),
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
     ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
+    ("novelty_pointwise", "both_orders=true", "-T both_orders: applies to novelty_pairwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),

@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 from fixtures.probe_judges import scripted
+from helpers.inspect_runs import run_scripted
+from helpers.items import FIXTURES
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_runs import run_scripted
 
 from judgeaudit.cli import main
 from judgeaudit.data.samples import UNIT
@@ -56,6 +56,7 @@ def errored_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         log_dir=str(root / "logs"),
         display="none",
         max_connections=1,
+        max_retries=0,  # the refused call is not retried (`providers.replies` would retry it)
     )[0]
     assert log.status == "error" and log.error is None and log.samples and len(log.samples) == 4
     return root / "logs"
