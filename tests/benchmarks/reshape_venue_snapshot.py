@@ -47,7 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from venue_forms import ICLR_RATING as ICLR_RATING_TEXT  # noqa: E402
+from helpers.venue_forms import ICLR_RATING as ICLR_RATING_TEXT  # noqa: E402
 
 QUALITY_TEXT = {1: "poor", 2: "fair", 3: "good", 4: "excellent"}
 ICLR23_NOVELTY_TEXT = {
