@@ -1,15 +1,53 @@
-"""The errors about the user's input and how each is printed: one `error: ...` line, exit 2."""
+"""The one error type of the commands, its one printed line and the exit codes.
+
+Every `judgeaudit` command ends with one of the exit codes below (the one table of them; the
+user documentation is `docs/reference/exit-codes.md`). A command that cannot go on raises a
+`UserError` (or a subclass) carrying its exit code; only `judgeaudit.cli.main` prints it, as one
+line `error: judgeaudit <command>: <what is wrong> (<where>)`.
+"""
 
 from __future__ import annotations
 
-EXIT_USER_ERROR = 2
-# Exit code of `judgeaudit audit` when it could not judge (failed calls, or a battery that did not
-# complete): apart from 0 (a verdict), 2 (bad input) and 1 (any other failure).
-EXIT_COULD_NOT_JUDGE = 3
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The exit codes of every `judgeaudit` command."""
+
+    OK = 0
+    """Success (for `audit`: a verdict, fit, use with care or unfit)."""
+    INTERNAL = 1
+    """An internal error: a bug, not the user's input (`JUDGEAUDIT_TRACEBACK=1` shows where)."""
+    BAD_INPUT = 2
+    """Bad input: an option, a path or a file the command cannot use; nothing was written."""
+    COULD_NOT_JUDGE = 3
+    """Model calls failed or a run did not complete, so there is no verdict (or nothing to write)."""
+    INTERRUPTED = 130
+    """Interrupted by Ctrl-C (SIGINT)."""
+
+
+EXIT_USER_ERROR = ExitCode.BAD_INPUT
+EXIT_COULD_NOT_JUDGE = ExitCode.COULD_NOT_JUDGE
 
 
 class UserError(Exception):
-    """A value, option or file given by the user that cannot be used; `str()` is the one line to print."""
+    """A command that cannot go on because of its input; `str()` is the one line to print.
+
+    `exit_code` is `ExitCode.BAD_INPUT` unless a subclass (or the `exit_code` argument) says
+    otherwise, e.g. `ExitCode.COULD_NOT_JUDGE` when the model calls failed.
+    """
+
+    exit_code: ExitCode = ExitCode.BAD_INPUT
+
+    def __init__(self, *args: object, exit_code: ExitCode | None = None) -> None:
+        super().__init__(*args)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class ModelSetupError(UserError, ValueError):
+    """A model that cannot be set up from its name and `-M` arguments (an unknown local model, a
+    bad grammar, a missing key): one line in every command and under `inspect eval` too."""
 
 
 def error_line(exc: BaseException) -> str:
@@ -21,3 +59,8 @@ def error_line(exc: BaseException) -> str:
     else:
         text = str(exc) or type(exc).__name__
     return " ".join(text.split())
+
+
+def as_user_error(exc: ValueError) -> UserError:
+    """A ValueError raised on the user's input (by a parser or library) as a `UserError` (exit 2)."""
+    return exc if isinstance(exc, UserError) else UserError(error_line(exc))

@@ -48,7 +48,7 @@ from judgeaudit.audit.readings import Figure, Reading, ReadingConfig, read_all
 from judgeaudit.data.contract import Idea, Item, PairItem, item_ideas
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.samples import load_items
-from judgeaudit.errors import UserError, error_line
+from judgeaudit.errors import ExitCode, ModelSetupError, UserError, error_line
 from judgeaudit.files import atomic_write_text
 from judgeaudit.judges.catalog import judge_names
 from judgeaudit.judges.llm.panel import parse_members
@@ -107,6 +107,8 @@ class AuditError(UserError, ValueError):
 class CouldNotJudge(AuditError):
     """The battery did not complete in a way a card can state (an eval failed, was cancelled or
     left no usable sample); the message is one line starting `could not judge: `."""
+
+    exit_code = ExitCode.COULD_NOT_JUDGE
 
 
 @dataclass(frozen=True)
@@ -491,8 +493,10 @@ def check_model(spec: AuditSpec) -> None:
 
     try:
         get_model(spec.model, **spec.model_args)
-    except UserError:
-        raise
+    except UserError as exc:
+        if not isinstance(exc, ModelSetupError):
+            raise
+        raise AuditError(f"--model {spec.model} cannot be used: {error_line(exc)}") from exc
     except Exception as exc:  # noqa: BLE001 (whatever the provider raised, it could not start)
         raise AuditError(f"--model {spec.model} cannot be used: {error_line(exc)}") from exc
 

@@ -33,8 +33,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--judge",
         default="prompted",
-        help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
-        "distance_nn, metric_embedding, concept_set, ...; default: prompted)",
+        help="judge kind to audit: prompted (default), rubric, agentic, or a judge that scores ideas "
+        "without a model (distance_nn, metric_embedding, concept_set, ...); an unknown name is "
+        "refused with the list of all",
     )
     p.add_argument(
         "-T",
@@ -92,7 +93,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--gates",
         default=None,
-        help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)",
+        help="YAML or JSON file overriding gate thresholds: a gate name (as on the card) mapped to the "
+        "fields to change, e.g. 'position_flip: {pass_at: 0.05, fail_at: 0.2}'; an unknown gate or "
+        "field is refused with the list of known ones",
     )
     p.add_argument(
         "--probes",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from judgeaudit.cli_args import (
     check_bootstrap_args,
     output_dir,
 )
-from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError
 from judgeaudit.judges.option_checks import check_values
 from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
 
@@ -68,70 +66,58 @@ def check_args(args: argparse.Namespace) -> None:
     if args.max_items is not None and not args.until_decided:
         raise UsageError("--max-items goes with --until-decided")
     at_least("--max-items", args.max_items, 1)
+    at_least("--limit", args.limit, 1)
     if args.display not in DISPLAYS:
         raise UsageError(f"--display must be one of {', '.join(DISPLAYS)}, got {args.display!r}")
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the audit and print where the card is; `EXIT_COULD_NOT_JUDGE` when it could not judge
-    (one stderr line), 1 on a bad option or another failure."""
-    try:
-        check_args(args)
-        options = _task_options(args.task_options)
-        _model_args(args.model_args)
-        check_values(args.kind, args.judge, options)
-        if args.judge in HONOURED:  # before anything is written to --out
-            check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
-    except UserError as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
-        return 1
+    """Run the audit and print the verdict and where the card is; a bad option raises a `UserError`
+    (exit 2), an audit that could not judge `CouldNotJudge` (exit 3), both printed by `cli.main`."""
+    check_args(args)
+    options = _task_options(args.task_options)
+    model_args = _model_args(args.model_args)
+    check_values(args.kind, args.judge, options)
+    if args.judge in HONOURED:  # before anything is written to --out
+        check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
     probes = PROBES_BY_KIND[args.kind]
     if args.probes:
         probes = tuple(p.strip() for p in args.probes.split(",") if p.strip())
         unknown = [p for p in probes if p not in PROBES_BY_KIND[args.kind]]
         if unknown:
-            print(
-                f"judgeaudit audit: unknown probe(s) for {args.kind}: {unknown} "
-                f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})",
-                file=sys.stderr,
+            raise UsageError(
+                f"--probes: unknown probe(s) for {args.kind}: {', '.join(unknown)} "
+                f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})"
             )
-            return 1
-    try:
-        gates = load_gates(args.gates)
-        spec = AuditSpec(
-            model=args.model,
-            prompt=args.prompt,
-            dataset=args.dataset,
-            kind=args.kind,
-            limit=args.limit,
-            seed=args.seed,
-            probes=probes,
-            cache=not args.no_cache,
-            resamples=args.resamples,
-            gates_file=args.gates,
-            model_args=_model_args(args.model_args),
-            judge=args.judge,
-            judge_options=_task_options(args.task_options),
-            generated=tuple(args.generated),
+    gates = load_gates(args.gates)
+    spec = AuditSpec(
+        model=args.model,
+        prompt=args.prompt,
+        dataset=args.dataset,
+        kind=args.kind,
+        limit=args.limit,
+        seed=args.seed,
+        probes=probes,
+        cache=not args.no_cache,
+        resamples=args.resamples,
+        gates_file=args.gates,
+        model_args=model_args,
+        judge=args.judge,
+        judge_options=options,
+        generated=tuple(args.generated),
+    )
+    if args.until_decided:
+        result, paths = run_until_decided(
+            spec, Path(args.out), args.max_items, gates, args.display, args.max_connections
         )
-        if args.until_decided:
-            result, paths = run_until_decided(
-                spec, Path(args.out), args.max_items, gates, args.display, args.max_connections
-            )
-        else:
-            result, paths = run_audit(
-                spec,
-                Path(args.out),
-                gates=gates,
-                display=args.display,
-                max_connections=args.max_connections,
-            )
-    except CouldNotJudge as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
-        return EXIT_COULD_NOT_JUDGE
-    except (UserError, FileNotFoundError) as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
-        return 1
+    else:
+        result, paths = run_audit(
+            spec,
+            Path(args.out),
+            gates=gates,
+            display=args.display,
+            max_connections=args.max_connections,
+        )
     if result.looks:
         print(
             f"looks: {', '.join(str(look['items']) for look in result.looks['looks'])} items; "
@@ -143,6 +129,5 @@ def handle(args: argparse.Namespace) -> int:
     print(f"card: {paths['md']}")
     if result.verdict == COULD_NOT_JUDGE:
         statement = result.failures.statement() if result.failures else COULD_NOT_JUDGE
-        print(f"judgeaudit audit: {statement} (card: {paths['md']})", file=sys.stderr)
-        return EXIT_COULD_NOT_JUDGE
+        raise CouldNotJudge(f"{statement} (card: {paths['md']})")
     return 0

@@ -3,42 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from judgeaudit.cli_args import (
-    UsageError,
     check_bootstrap_args,
     input_dir,
     output_dir,
 )
-from judgeaudit.errors import UserError
 from judgeaudit.report.build import build_report, error_log_line
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the report; errors about the input are printed, not raised."""
-    try:
-        check_bootstrap_args(args)
-        input_dir("LOGDIR", args.logdir)
-        if args.out is not None:
-            output_dir("--out", args.out)
-    except UsageError as exc:
-        print(f"judgeaudit report: {exc}", file=sys.stderr)
-        return 2
-    try:
-        report = build_report(
-            args.logdir,
-            args.out,
-            args.reference,
-            args.resamples,
-            args.seed,
-            args.intersect,
-            not args.no_aggregations,
-            not args.no_figures,
-        )
-    except (UserError, FileNotFoundError) as exc:
-        print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return 1
+    """Run the report and print what it read and wrote; bad input raises a `UserError` (exit 2)."""
+    check_bootstrap_args(args)
+    input_dir("LOGDIR", args.logdir)
+    if args.out is not None:
+        output_dir("--out", args.out)
+    report = build_report(
+        args.logdir,
+        args.out,
+        args.reference,
+        args.resamples,
+        args.seed,
+        args.intersect,
+        not args.no_aggregations,
+        not args.no_figures,
+    )
     inp = report.data["input"]
     print(
         f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "

@@ -1,5 +1,7 @@
-"""Bad input for every command, as a table: each case exits non-zero with ONE stderr line that names
-the option or path at fault, and never a traceback (the cases of issue 15 and more).
+"""Bad input for every command, as a table: each case exits 2 (`ExitCode.BAD_INPUT`) with ONE stderr
+line in the one format `error: judgeaudit <command>: ...` that names the option or path at fault, and
+never a traceback (the cases of issues 15 and 37 and more). Every subcommand the parser registers
+must have cases here (`test_every_subcommand_has_cases`).
 
 The judgeaudit commands run in-process through `judgeaudit.cli.main` (an uncaught exception fails the
 case); `inspect eval` runs as a real subprocess. Nothing here reaches the network: mining reads the
@@ -8,6 +10,7 @@ small committed snapshot, and the cases fail before any model is called.
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -15,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.cli import main
+from judgeaudit.cli import build_parser, main
+from judgeaudit.errors import ExitCode
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SNAPSHOT = f"snapshot:{FIXTURES / 'openreview_small'}"
@@ -29,6 +33,14 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("validate", ["validate", "{dir}"], "{dir}", None),
     ("validate", ["validate", "--kind", "both", "{dir}"], "--kind", None),
     ("validate", ["validate"], "PATH", None),
+    ("validate", ["validate", "iclr2026/no_such_set"], "iclr2026/no_such_set", None),
+    ("validate", ["validate", "{empty}"], "{empty}", None),
+    (
+        "validate",
+        ["validate", "--kind", "pairwise", "{points}"],
+        "problem(s) in 1 file(s) break the data contract (listed above; the first in {points})",
+        None,
+    ),
     # convert
     (
         "convert",
@@ -47,6 +59,7 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     # report
     ("report", ["report", "/nonexistent"], "/nonexistent", None),
     ("report", ["report", "{file}"], "{file}", None),
+    ("report", ["report", "{dir}"], "{dir}", None),
     ("report", ["report", "{dir}", "--out", "{file}"], "--out", None),
     ("report", ["report", "{dir}", "--out", "{file}/sub"], "--out", None),
     ("report", ["report", "{dir}", "--seed", "-1"], "--seed", None),
@@ -267,6 +280,19 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("mine", ["mine", "--source", "raw/iclr", "--out", "{tmp}"], "--source", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--top-quantile", "2"], "--top-quantile", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--min-reviews", "0"], "--min-reviews", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--workers", "0"], "--workers", None),
+    (
+        "mine units",
+        ["mine", "--source", SNAPSHOT, "units", "--write", "{tmp}/units.jsonl"],
+        "--extractor",
+        None,
+    ),
+    (
+        "mine answers",
+        ["mine", "answers", "--units", "/nonexistent", "--answers", "{file}"],
+        "--units /nonexistent",
+        None,
+    ),
     ("mine", ["mine", "--source", SNAPSHOT, "--majority", "1.5"], "--majority", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--sanitiser", "magic"], "--sanitiser", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--seed", "abc"], "--seed", None),
@@ -454,7 +480,7 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "error: judgeaudit mine plan: unrecognized arguments: --bogus",
         None,
     ),
-    ("judgeaudit", ["bogus"], "bogus", None),
+    ("judgeaudit", ["bogus"], "error: judgeaudit: argument COMMAND: invalid choice: 'bogus'", None),
 ]
 
 
@@ -470,7 +496,12 @@ def paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     (tmp_path / "a_file.txt").write_text("not a directory\n", encoding="utf-8")
     (tmp_path / "empty_dir").mkdir()
     (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "points.jsonl").write_text(
+        (Path(SET) / "pointwise.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n",
+        encoding="utf-8",
+    )
     return {
+        "points": tmp_path / "points.jsonl",
         "file": tmp_path / "a_file.txt",
         "dir": tmp_path / "empty_dir",
         "empty": tmp_path / "empty.jsonl",
@@ -483,14 +514,20 @@ def _params() -> list[object]:
     for i, (command, argv, needle, pending) in enumerate(CASES):
         marks = [pytest.mark.xfail(strict=False, reason=pending)] if pending else []
         out.append(
-            pytest.param(argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}")
+            pytest.param(
+                command, argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}"
+            )
         )
     return out
 
 
-@pytest.mark.parametrize(("argv", "needle"), _params())
+@pytest.mark.parametrize(("command", "argv", "needle"), _params())
 def test_bad_input_is_one_line(
-    paths: dict[str, Path], capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+    paths: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    argv: list[str],
+    needle: str,
 ) -> None:
     args = [_fill(a, paths) for a in argv]
     try:
@@ -499,9 +536,11 @@ def test_bad_input_is_one_line(
         code = exc.code if isinstance(exc.code, int) else 1
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
-    assert code != 0, err
+    assert code == ExitCode.BAD_INPUT, err
     assert "Traceback" not in err
     assert len(lines) == 1, err
+    prefix = "error: judgeaudit: " if command == "judgeaudit" else f"error: judgeaudit {command}: "
+    assert lines[0].startswith(prefix), lines[0]
     assert _fill(needle, paths) in lines[0], lines[0]
     assert "internal error" not in lines[0], "a bad input was reported as a bug"
     if "--out" in argv and argv[argv.index("--out") + 1] == "{tmp}":
@@ -535,18 +574,21 @@ def test_interrupt_is_one_line(
     assert err.strip() == "judgeaudit mine: interrupted"
 
 
-def test_counts_per_command() -> None:
-    """Every command has cases in the table (the figures the issue asks for)."""
-    commands = {c for c, *_ in CASES}
-    assert {
-        "validate",
-        "convert",
-        "report",
-        "audit",
-        "mine",
-        "mine generate",
-        "mine plan",
-    } <= commands
+def _subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> set[str]:
+    """Every (sub)command the parser registers, nested ones as 'mine generate'."""
+    found: set[str] = set()
+    for action in parser._actions:  # argparse keeps its subparsers here; no public accessor
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found |= {f"{prefix}{name}", *_subcommands(sub, f"{prefix}{name} ")}
+    return found
+
+
+def test_every_subcommand_has_cases() -> None:
+    """Every registered subcommand, and each added later, has bad-input cases in the table."""
+    registered = _subcommands(build_parser())
+    assert {"validate", "report", "audit", "mine", "mine generate"} <= registered
+    assert registered - {c for c, *_ in CASES} == set()
 
 
 # `inspect eval` / `inspect eval-set` of the novelty tasks with a bad -T: the task is built in Inspect's

@@ -215,7 +215,7 @@ def _one_error_line(err: str, must_name: str) -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert "Traceback" not in err
     assert len(lines) == 1, err
-    assert lines[0].startswith("error: ") and must_name in lines[0], lines[0]
+    assert lines[0].startswith("error: judgeaudit mine") and must_name in lines[0], lines[0]
     assert "internal error" not in lines[0], "a bad input was reported as a bug"
     return lines[0]
 
