@@ -75,6 +75,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_parsers(
+    parser: argparse.ArgumentParser, prefix: str = ""
+) -> dict[str, argparse.ArgumentParser]:
+    """Every (sub)command's parser by its name, nested ones as 'mine generate'."""
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:  # argparse has no public accessor for its subparsers
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[f"{prefix}{name}"] = sub
+                found.update(command_parsers(sub, f"{prefix}{name} "))
+    return found
+
+
 # Errors about the user's input: our own (UserError and its subclasses, each carrying its exit code)
 # and file errors (a path the user gave, exit 2). Each becomes one line
 # `error: judgeaudit <command>: <what is wrong> (<where>)`. A ValueError/KeyError that is not ours is a

@@ -26,10 +26,6 @@ class ExitCode(IntEnum):
     """Interrupted by Ctrl-C (SIGINT)."""
 
 
-EXIT_USER_ERROR = ExitCode.BAD_INPUT
-EXIT_COULD_NOT_JUDGE = ExitCode.COULD_NOT_JUDGE
-
-
 class UserError(Exception):
     """A command that cannot go on because of its input; `str()` is the one line to print.
 

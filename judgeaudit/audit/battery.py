@@ -26,8 +26,10 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ import pandas as pd
 
 from judgeaudit.arms.transforms import apply_probe
 from judgeaudit.audit.applicability import inapplicable_probes, needs_model
+from judgeaudit.audit.display import COMPACT
 from judgeaudit.audit.failures import CallFailures, frame_failures
 from judgeaudit.audit.frame import LogFrame
 from judgeaudit.audit.gates import (
@@ -411,6 +414,14 @@ def build_tasks(
     return tasks
 
 
+def task_label(spec: AuditSpec, task_args: Mapping[str, Any]) -> str:
+    """The name of a battery task in progress lines: its probe, `repeat` or `unperturbed`."""
+    probe = task_args.get("probe")
+    if probe and probe != "none":
+        return str(probe)
+    return "repeat" if task_args.get("seed", spec.seed) != spec.seed else "unperturbed"
+
+
 def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
     """Task arguments that select the judge: `judge` (left out for the default) and the -T options."""
     return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
@@ -443,8 +454,13 @@ def runnable_probes(
 def run_battery(
     spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None
 ) -> tuple[list[Any], list[Item], dict[str, str], list[Item]]:
-    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items)."""
+    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items).
+
+    `display` is Inspect's (`full`, `plain`, `none`, ...) or `compact`: Inspect's off and one line
+    per battery task instead (`audit.progress`)."""
     from inspect_ai import eval_set
+
+    from judgeaudit.audit.progress import battery_progress
 
     check_spec(spec)
     check_model(spec)
@@ -465,17 +481,19 @@ def run_battery(
     )
     if not realtime_logging():
         kwargs["log_realtime"] = False
-    success, logs = eval_set(
-        tasks,
-        log_dir=str(out / "logs"),
-        model=spec.model,
-        model_args=spec.model_args,
-        display=display,  # type: ignore[arg-type]
-        retry_attempts=2,
-        retry_wait=1,
-        log_dir_allow_dirty=True,
-        **kwargs,
-    )
+    compact = display == COMPACT
+    with battery_progress(len(tasks), partial(task_label, spec)) if compact else nullcontext():
+        success, logs = eval_set(
+            tasks,
+            log_dir=str(out / "logs"),
+            model=spec.model,
+            model_args=spec.model_args,
+            display="none" if compact else display,  # type: ignore[arg-type]
+            retry_attempts=2,
+            retry_wait=1,
+            log_dir_allow_dirty=True,
+            **kwargs,
+        )
     failed = [log for log in logs if log.status != "success"]
     if not success and not all(log.status == "error" and log.error is None for log in failed):
         raise incomplete(failed)

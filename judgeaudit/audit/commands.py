@@ -12,6 +12,7 @@ from judgeaudit.audit.battery import (
     AuditSpec,
     CouldNotJudge,
 )
+from judgeaudit.audit.display import DISPLAYS
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
 from judgeaudit.audit.sequential import run_until_decided
@@ -23,8 +24,6 @@ from judgeaudit.cli_args import (
 )
 from judgeaudit.judges.option_checks import check_values
 from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
-
-DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
 
 
 def _key_values(pairs: list[str], flag: str) -> dict[str, str]:

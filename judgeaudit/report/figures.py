@@ -5,8 +5,6 @@ per-configuration paired differences with their intervals."""
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from judgeaudit.files import atomic_open  # noqa: E402
 from judgeaudit.report.tables import safe_name  # noqa: E402
 
 LABEL = {"strict_accuracy": "strict accuracy", "macro_f1": "macro-F1"}
@@ -32,14 +31,8 @@ def _save(fig: Figure, out: Path, stem: str) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "svg"):
         target = out / f"{stem}.{ext}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
-        os.close(fd)
-        try:
-            fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_open(target, "wb") as fh:  # the usual mode (0666 minus umask), like every file
+            fig.savefig(fh, format=ext, dpi=150, bbox_inches="tight")
         paths[ext] = str(target)
     plt.close(fig)
     return paths

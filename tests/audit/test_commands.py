@@ -75,16 +75,22 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
             str(gates),
             "--resamples",
             "500",
-            "--display",
-            "none",
             "-M",
             "api_key=sk-PLANTED-4d1f",
             "-M",
             "flavour=plain",
         ]
     )
-    printed = capsys.readouterr().out
+    printed, progress = capsys.readouterr()
     assert code == 0
+    # the default (compact) display: Inspect's is off, one stderr line per battery task as it ends
+    lines = progress.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"task {i} of 3" for i in (1, 2, 3)]
+    assert sorted(line.split(": ", 1)[1] for line in lines) == [
+        "position, 4 of 4 samples",
+        "repeat, 2 of 2 samples",
+        "unperturbed, 2 of 2 samples",
+    ]
     # 2 items: the intervals are too wide for a gate to pass or fail (position_first's [0.198, 1] straddles), never fit or unfit
     assert (
         printed.startswith("verdict: use with care")

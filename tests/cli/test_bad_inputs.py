@@ -10,7 +10,6 @@ small committed snapshot, and the cases fail before any model is called.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.cli import build_parser, main
+from judgeaudit.cli import build_parser, command_parsers, main
 from judgeaudit.errors import ExitCode
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -574,19 +573,9 @@ def test_interrupt_is_one_line(
     assert err.strip() == "judgeaudit mine: interrupted"
 
 
-def _subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> set[str]:
-    """Every (sub)command the parser registers, nested ones as 'mine generate'."""
-    found: set[str] = set()
-    for action in parser._actions:  # argparse keeps its subparsers here; no public accessor
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                found |= {f"{prefix}{name}", *_subcommands(sub, f"{prefix}{name} ")}
-    return found
-
-
 def test_every_subcommand_has_cases() -> None:
     """Every registered subcommand, and each added later, has bad-input cases in the table."""
-    registered = _subcommands(build_parser())
+    registered = set(command_parsers(build_parser()))
     assert {"validate", "report", "audit", "mine", "mine generate"} <= registered
     assert registered - {c for c, *_ in CASES} == set()
 

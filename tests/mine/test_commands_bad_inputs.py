@@ -26,7 +26,6 @@ from judgeaudit.cli import main
 from judgeaudit.data.card import write_card
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.manifest import write_manifest
-from judgeaudit.files import LOCK_NAME
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 SRC = f"snapshot:{FIXTURE}"
@@ -425,6 +424,4 @@ def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: P
         err.strip().splitlines()[-1] == "judgeaudit mine: interrupted"
     )  # judgeaudit.cli's one line
     assert [p.name for p in (out / "human_only").iterdir()] == ["old.txt"]
-    assert not [
-        p.name for p in out.iterdir() if p.name not in ("human_only", LOCK_NAME)
-    ]  # the lock stays, empty
+    assert [p.name for p in out.iterdir()] == ["human_only"]  # the lock file went with the lock
