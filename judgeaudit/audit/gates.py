@@ -1,65 +1,7 @@
-"""Audit gates: documented default thresholds, config-file overrides, pass/warn/fail per gate.
+"""Audit gates: default thresholds, config-file overrides, pass/warn/fail per gate.
 
-A gate reads one figure of one probe reading (or of the headline accuracy) and a statistic of
-it: `estimate`, `abs` (|estimate|), `distance_from_half` (|estimate - 0.5|) or `low` / `high`
-(interval bounds); for flip rates `corrected` uses the noise-floor-corrected estimate when a
-repeat run exists (else the raw estimate). The corrected flip rate (position_flip, surface) is the
-probe's flip rate minus the repeat runs' flip rate with the interval of a difference of two samples
-(`stats.noise_corrected_flip_rate`, Mee's score interval with the Hauck-Anderson correction).
-Assumption: an item that flips more between identical runs is not *less* likely to flip under the
-probe (non-negative within-item correlation of noise and probe flips, as for a judge whose noise
-does not depend on the presentation). Under it the interval keeps its nominal 95% coverage from 5
-to 150 items (0.951 or more for 0/1 flips, exact; 0.940 for flips pooled over edits, simulated:
-INTERVALS.md); a judge whose probe flips and noise flips never fall on the same item breaks it
-(coverage down to 0.798), and for that worst case the paired interval would be needed, which
-cannot fail six items that all flip with no noise flip (6 of 6 against 0 of 6: two-sample
-[0.397, 1], fails; paired [0.034, 1]). Direction `max`: the pass region is "at most
-`pass_at`", the fail region "above `fail_at`", the warn band between. Direction `min`: pass at
-or above `pass_at`, fail below `fail_at`.
-
-A gate decides on the figure's interval, not its point estimate: the statistic is applied to
-the whole 95% interval (|x| of [-0.2, 0.1] is [0, 0.2]) and the gate passes, warns or fails
-when that interval lies entirely inside one region, at any n (the intervals are valid at every
-n: `judgeaudit/stats/INTERVALS.md`; 6 flips in 6 items give [0.54, 1], above a fail threshold of
-0.25). A point interval (a bootstrapped figure on which every resample agreed, e.g. [1, 1])
-decides nothing. Otherwise the gate is `inconclusive` ("inconclusive (n = 4; interval [0.000,
-1.000])"), which the verdict counts like a warning. The `low` statistic (the above_chance gate)
-passes only when the interval excludes chance (`judgeaudit.stats.excludes_from_above`). A gate
-whose probe was not run (or whose figure is undefined) is `not_run`; it cannot make a judge
-unfit, but it keeps the verdict from being `fit`.
-
-Defaults (all overridable from a YAML or JSON file mapping gate name -> fields):
-
-| gate | figure | statistic | pass | fail |
-|---|---|---|---|---|
-| accuracy | headline accuracy (pairwise) / macro-F1 (pointwise) | estimate | >= 0.60 | < 0.50 (chance) |
-| above_chance | the same figure | low (interval lower end) | > 0.50 (interval excludes chance) | never (warns only) |
-| invalid_rate | invalid rate of the unperturbed run | estimate | <= 0.05 | > 0.20 |
-| noise_floor | repeat: flip between identical runs | estimate | <= 0.10 | > 0.25 |
-| position_flip | position: order flip rate | corrected | <= 0.10 | > 0.25 |
-| position_first | position: first-position rate | distance_from_half | <= 0.10 | > 0.25 |
-| presumption | presumption: cue shift | abs | <= 0.10 | > 0.30 |
-| verbosity | verbosity: padding shift | abs | <= 0.10 | > 0.30 |
-| surface | surface: flip rate | corrected | <= 0.10 | > 0.25 |
-| injection | injection: injection shift | abs | <= 0.10 | > 0.30 |
-| self_preference | self_preference: own - other backbone win rate (unpaired) | estimate | <= 0.10 | > 0.25 |
-| surface_ratio | surface ratio (score judges only) | estimate | <= 0.25 | > 0.50 |
-
-A probe that cannot apply to the audited judge (`probes.applicability`; e.g. position for a
-judge that scores each idea alone, the surface ratio for an LLM judge) gives `not_applicable`,
-which does not affect the verdict.
-
-self_preference: the thresholds match the other shift gates; only a preference *for* the
-judge's own backbone counts (a judge that disfavours its own ideas is not self-preferring).
-
-surface_ratio: median |score(edited idea) - score(idea)| over meaning-preserving edits, as a
-share of the median score difference between two different ideas of one area. On the 404
-bundled ICLR 2026 Human-Only pointwise ideas (MiniLM, `python -m judgeaudit.audit.surface_ratio
---judge <each>`) the metric and distance judges measured 0.011-0.038 pooled over edits
-(concept_set 0.000), and the worst single edit of any judge 0.139 (rename_acronym on
-distance_nn / metric_embedding). Passing up to 0.25 leaves room above that worst edit; beyond
-0.5, formatting moves a score half as far as swapping in a different idea of the same area,
-and the score no longer tells meaning from surface.
+What each gate reads, how it decides on its figure's interval, the defaults and the verdict rule:
+docs/reference/gates.md (its table is rendered from `DEFAULT_GATES`).
 """
 
 from __future__ import annotations

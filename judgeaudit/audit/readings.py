@@ -1,5 +1,5 @@
 """Probe readings: per probe, its figures with intervals from `judgeaudit.stats` (each by the
-method its kind of figure gets, `stats.intervals`; INTERVALS.md has their measured coverage).
+method its kind of figure gets, `stats.intervals`; docs/methods/intervals.md has their measured coverage).
 
 Input is a per-judged-unit frame with the SCORE_SCHEMA columns `item_id`, `kind`, `gold`,
 `verdict`, `probe`, `probe_variant`, `probe_target` (one row per sample of a probe arm or

@@ -56,9 +56,8 @@ README.md.
 
 EPILOG = """\
 examples:
-  # offline, from the shared snapshot (what the bundled data was built with)
-  judgeaudit mine --source snapshot:../shared/data/openreview/ICLR.cc-2026-Conference \\
-      --reviews-as-of 2025-11-13T08:00Z --dev ../shared/data/reference-study/human_only_dev.jsonl
+  # offline, from a raw snapshot of the venue's notes (how the bundled data was built)
+  judgeaudit mine --source snapshot:SNAPSHOT --reviews-as-of 2025-11-13T08:00Z
 
   # live API into a resumable raw cache, then mine
   judgeaudit mine --venue ICLR.cc/2026/Conference --cache .cache/openreview/iclr2026

@@ -79,7 +79,7 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
         "interval for soft accuracy, Tango's continuity-corrected score interval for the paired differences of those "
         "(on item id, exact McNemar p-value); the percentile bootstrap over items for the rest (macro-F1, F1, "
         f"agreement; B = {b['resamples']}, seed {b['seed']}). Each interval's method is in `report.json`; their "
-        "measured coverage is in judgeaudit/stats/INTERVALS.md.",
+        "measured coverage is in docs/methods/intervals.md.",
         "",
         f"Input: {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s) "
         f"and {len(inp['skipped_samples'])} sample(s).",

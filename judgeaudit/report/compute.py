@@ -409,7 +409,7 @@ def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:
             "paired differences of those (vs the reference)": PAIRED_SCORE_METHOD,
             "macro-F1, F1, paired differences of accuracy without ties, precision and F1, agreement": METHOD,
         },
-        "coverage": "judgeaudit/stats/INTERVALS.md",
+        "coverage": "docs/methods/intervals.md",
     }
 
 

@@ -1,6 +1,6 @@
 """Statistics: metric definitions, intervals (closed forms and the bootstrap), paired and unpaired
 differences, agreement, surface ratio, defaults. Which interval each kind of figure gets, and why:
-`judgeaudit/stats/INTERVALS.md`.
+`docs/methods/intervals.md`.
 
 Every name below is imported from its module on first use (`judgeaudit.lazy`): the command line reads
 `judgeaudit.stats.defaults` for its option defaults without loading numpy and every statistic. The

@@ -1,7 +1,7 @@
 """Percentile bootstrap over items, single and paired, vectorised with numpy: the interval of the
 figures no closed form fits (macro-F1, F1, precision differences, ordinal and agreement
 statistics, the surface ratio); every share of binary outcomes gets a closed-form interval instead
-(`stats.intervals`, INTERVALS.md).
+(`stats.intervals`, docs/methods/intervals.md).
 
 Resampling draws item indices with replacement (seeded `numpy.random.default_rng`). For a
 `Metric` (a function of outcome-column sums) the replicates are computed as one matrix
@@ -18,7 +18,7 @@ a difference of shares). When every resample agrees (one item; or every item ali
 correct) the interval is a single point, [1, 1]: it is `degenerate`, not `conclusive`, supports
 no claim (a difference on it is not `significant`) and a gate reading it stays inconclusive
 (`stats.results`). The percentile bootstrap is a plug-in interval, too narrow at small n: its
-measured coverage is in INTERVALS.md, and no claim is built on it where a closed form exists.
+measured coverage is in docs/methods/intervals.md, and no claim is built on it where a closed form exists.
 Statuses (no items, every answer invalid or error, no comparable item) as in `stats.results`.
 """
 

@@ -1,5 +1,5 @@
 """Closed-form intervals and exact tests for shares, valid at every n (methods chosen by measured
-coverage: `judgeaudit/stats/INTERVALS.md`, `tests/benchmarks/bench_coverage.py`).
+coverage: `docs/methods/intervals.md`, `tests/benchmarks/bench_coverage.py`).
 
 - `clopper_pearson(k, n)`: the exact binomial interval (beta quantiles; the same ends as
   `scipy.stats.binomtest(k, n).proportion_ci(method="exact")`). 6 of 6 gives [0.5407, 1].

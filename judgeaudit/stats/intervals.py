@@ -1,35 +1,8 @@
-"""The interval of every metric and figure, by the kind of figure it is (methods chosen by measured
-coverage, INTERVALS.md; the formulas are in `stats.exact`, the bootstrap in `stats.bootstrap`).
+"""The interval of every metric and figure, by the kind of figure it is (formulas in `stats.exact`,
+the bootstrap in `stats.bootstrap`).
 
-- `interval(outcomes, metric)`: a metric that is the mean of one per-item column (`Metric.mean`)
-  gets a closed form: Clopper-Pearson when the column is 0/1 (accuracy, tie, invalid, error, flip
-  and follow rates, recall, precision among the items predicted), the continuity-corrected score
-  interval when it takes other values on a finite support (soft accuracy and the mean of two 0/1
-  outcomes on 0, 1/2, 1; the first-position rate over items decided in both orders; a flip rate
-  pooled over k edits on j/k). Any other metric (macro-F1, F1): the percentile bootstrap; where
-  it collapses to a point and the metric has a `bound` (macro-F1 when every item is right), that
-  valid interval instead.
-- `paired_difference(x, y, metric)`: the same column of two configurations on the same items: per
-  item x - y, the score interval of its mean (for 0/1 columns Tango's interval for paired
-  proportions with a continuity correction of 1). For 0/1 columns the p-value is the exact McNemar
-  test on the discordant items unless the interval's own score test at 0 (McNemar's test with
-  Edwards' correction) gives a larger one; when the exact test does not reject, the interval is
-  widened to include 0. So `significant`, "the interval excludes 0" and "p < 1 - confidence" are
-  one statement. Columns on other values take the score test's p-value. Metrics without a mean
-  over shared items (accuracy without ties, precision, F1): the paired bootstrap.
-- `unpaired_difference(x, y)`: 0/1 outcomes of two independent groups: Mee's score interval with
-  the Hauck-Anderson correction, p-value from Fisher's exact test under the same rule (the larger
-  of it and the interval's own test; widened to 0 when Fisher's does not reject). Other shares:
-  the two-sample bootstrap.
-- `noise_corrected_flip_rate(flips, noise)`: a flip rate minus the noise floor (the repeat runs'
-  flip) on the same items, read as a difference of two samples: Mee's score interval with the
-  Hauck-Anderson correction on (sum of flips, n) and (noise flips, n), Fisher's exact test for 0/1
-  flips under the same widening rule. Valid when an item that flips more between identical runs is
-  not less likely to flip under the probe (non-negative within-item correlation: a judge whose
-  noise does not depend on the presentation); INTERVALS.md measures it there and where that fails.
-- `intervals_many`, `paired_differences_many`: the same for many configurations on the same items.
-
-Closed-form intervals record `resamples` and `seed` as None; every interval records its `method`.
+Which figure gets which method, the noise-corrected flip rate's assumption, when a difference is
+significant, and the measured coverage of each: docs/methods/intervals.md.
 """
 
 from __future__ import annotations
@@ -401,7 +374,7 @@ def unpaired_difference(
 def noise_corrected_flip_rate(
     flips: ArrayLike, noise: ArrayLike, confidence: float = DEFAULT_CONFIDENCE
 ) -> PairedDifference:
-    """A flip rate net of the noise floor on the same items, as a difference of two samples (see the module doc).
+    """A flip rate net of the noise floor on the same items, as a difference of two samples (its assumption: docs/methods/intervals.md).
 
     `flips` per item in [0, 1] (0/1, or j/k pooled over k edits), `noise` per item 0/1 (the repeat
     runs' flip), aligned; an item with NaN on either side is left out. The interval treats the two

@@ -7,7 +7,7 @@ The items are the first 10 pairs of the bundled ICLR 2026 set with their not-nov
 generated (by the judge's own backbone on every other pair, by another model on the rest), so
 the self-preference probe runs in every battery too. Each bias knob is at 1: the bias acts on
 every item, as strong as a judge can be. Two gates cannot fail on 10 items whatever the judge
-does (judgeaudit/stats/INTERVALS.md, "Items a gate needs when every item is alike"): the
+does (docs/methods/intervals.md, "Items a gate needs when every item is alike"): the
 first-position rate of a judge choosing the first-shown idea on every item fails from 16 items
 (no 95% interval can exclude 0.75 sooner), and the noise floor of a judge whose runs differ at
 the highest rate a planted judge has (0.5, a coin per call) fails only when 6 or more of 10 items

@@ -1,4 +1,4 @@
-"""Benchmark: coverage of nominal 95% intervals, per method and n (the tables of judgeaudit/stats/INTERVALS.md).
+"""Benchmark: coverage of nominal 95% intervals, per method and n (the tables of docs/methods/intervals.md).
 
 Every interval method in use (`judgeaudit.stats.exact`, `stats.intervals`) and the percentile bootstrap
 for comparison, at n = 5, 10, 20, 50, 150 items. Coverage is the probability that the interval holds
@@ -27,7 +27,7 @@ The percentile bootstrap rows of the exact sections use the ideal bootstrap (its
 resamples grow: quantiles of the resampling distribution, computed exactly); the simulated sections
 use B = `--resamples` resamples (one seeded multiplicity matrix per n).
 
-Run: python tests/benchmarks/bench_coverage.py [--quick] [--only noise-corrected] [--write judgeaudit/stats/INTERVALS.md]
+Run: python tests/benchmarks/bench_coverage.py [--quick] [--only noise-corrected] [--write docs/methods/intervals.md]
 (--only noise-corrected: just the block of the noise-corrected flip rate and the items each gate needs.)
 (--quick: coarser grids and 500 replications, a smoke run; the committed tables use the defaults.)
 """

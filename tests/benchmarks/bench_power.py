@@ -18,7 +18,7 @@ changing every item).
 
 Parts computed apart (`--gates ... --save`, e.g. in two processes) are put together by `--assemble`.
 
-`--write` puts the tables into judgeaudit/audit/POWER.md and the short one into README.md
+`--write` puts the tables into docs/methods/power.md and the short one into docs/guides/audits.md
 (between their `power:begin` / `power:end` markers).
 """
 
@@ -258,7 +258,7 @@ def compute(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, A
 
 
 def render(parts: Sequence[dict[str, Any]]) -> tuple[str, str]:
-    """(the long Markdown section for POWER.md, the short one for the README) from computed parts."""
+    """(the long Markdown section for docs/methods/power.md, the short one for docs/guides/audits.md) from computed parts."""
     ns = parts[0]["n"]
     order = list(KNOBS)
     rows = sorted(
@@ -333,7 +333,7 @@ def render(parts: Sequence[dict[str, Any]]) -> tuple[str, str]:
             "",
             "Whatever the replications, a pass-region judge fails a gate only when the 95% interval of its figure "
             "lies wholly beyond the fail threshold, i.e. misses the true value on one side: at most 2.5% for intervals "
-            "of the coverage measured in judgeaudit/stats/INTERVALS.md, and far less when the truth sits at or below "
+            "of the coverage measured on [the intervals page](intervals.md), and far less when the truth sits at or below "
             "the pass threshold, 0.15 to 0.20 below the fail threshold.",
             "",
             "**Family-wise false-fail rate** (planted/accurate: accuracy 0.9, no bias; every pairwise probe; "
@@ -360,7 +360,7 @@ def render(parts: Sequence[dict[str, Any]]) -> tuple[str, str]:
             "P(the gate fails) for a judge whose true figure lies 0.15 beyond the fail threshold (the column "
             "`true`; the knob's extreme where 0.15 is out of reach), by number of items; the last column: the "
             "highest P(fail) seen for a judge in the pass region (at the pass threshold or unbiased), any n. "
-            "Full table, P(decides), standard errors: judgeaudit/audit/POWER.md.",
+            "Full table, P(decides), standard errors: [the power page](../methods/power.md).",
             "",
             "| gate | true | " + " | ".join(f"n = {n}" for n in ns) + " | false fail |",
             "|---" * (3 + len(ns)) + "|",
@@ -421,8 +421,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         long_md, short_md = render(parts)
         print(long_md)
         if args.write:
-            write_between(ROOT / "judgeaudit" / "audit" / "POWER.md", long_md)
-            write_between(ROOT / "README.md", short_md)
+            write_between(ROOT / "docs" / "methods" / "power.md", long_md)
+            write_between(ROOT / "docs" / "guides" / "audits.md", short_md)
 
 
 if __name__ == "__main__":

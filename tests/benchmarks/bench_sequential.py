@@ -1,5 +1,5 @@
 """Benchmark: the false-fail rate of `judgeaudit audit --until-decided` across its looks (the table of
-judgeaudit/audit/SEQUENTIAL.md).
+docs/methods/sequential.md).
 
 Planted judges (`audit.planted.simulate_frame`: the provider's own `behaviour.decide`, no model call and
 no Inspect) answer the position and repeat probes on `--max-items` synthetic gold-balanced items; each
@@ -21,7 +21,7 @@ and decided by `gates.decide` itself; `--check` replicates per
 scenario are also read by `readings.read_all` and decided by `gates.evaluate`, and must agree.
 
 Run: python tests/benchmarks/bench_sequential.py [--replications 1000] [--first 10] [--max-items 80]
-[--seed 20260] [--write judgeaudit/audit/SEQUENTIAL.md]
+[--seed 20260] [--write docs/methods/sequential.md]
 """
 
 from __future__ import annotations
