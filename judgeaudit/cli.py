@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from judgeaudit.errors import ExitCode, UserError, error_line
+from judgeaudit.errors import EXIT_MEANINGS, ExitCode, UserError, error_line
 from judgeaudit.offline import apply_offline_defaults
 
 # Each module exposes `register(subparsers)`, adding its subcommand(s) with their arguments and a
@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="judgeaudit",
         description="Study and vet novelty judges: mine gold labels from OpenReview, "
         "validate and convert datasets, report statistics from Inspect logs, audit a judge.",
+        epilog="exit status of every command: "
+        + "; ".join(f"{code:d} {meaning}" for code, meaning in EXIT_MEANINGS.items())
+        + ". An error is one line: error: judgeaudit <command>: <what is wrong>.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

@@ -12,18 +12,23 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """The exit codes of every `judgeaudit` command."""
+    """The exit codes of every `judgeaudit` command (their meanings: `EXIT_MEANINGS`)."""
 
     OK = 0
-    """Success (for `audit`: a verdict, fit, use with care or unfit)."""
     INTERNAL = 1
-    """An internal error: a bug, not the user's input (`JUDGEAUDIT_TRACEBACK=1` shows where)."""
     BAD_INPUT = 2
-    """Bad input: an option, a path or a file the command cannot use; nothing was written."""
     COULD_NOT_JUDGE = 3
-    """Model calls failed or a run did not complete, so there is no verdict (or nothing to write)."""
     INTERRUPTED = 130
-    """Interrupted by Ctrl-C (SIGINT)."""
+
+
+EXIT_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "success (for audit: a verdict, fit, use with care or unfit)",
+    ExitCode.INTERNAL: "internal error: a bug, not your input (JUDGEAUDIT_TRACEBACK=1 shows where)",
+    ExitCode.BAD_INPUT: "bad input: an option, path or file the command cannot use; nothing written",
+    ExitCode.COULD_NOT_JUDGE: "could not judge: model calls failed or a run did not complete",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+}
+"""What each exit code means, as `judgeaudit --help` lists them."""
 
 
 class UserError(Exception):
