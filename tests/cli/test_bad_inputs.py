@@ -705,3 +705,39 @@ def test_inspect_invalid_dataset_file_is_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], (
         lines
     )
+
+
+@pytest.mark.slow
+def test_inspect_unknown_local_model_is_one_line(tmp_path: Path) -> None:
+    """A wrong `local/` model under `inspect eval` (the provider's set-up error, raised inside
+    Inspect's task group): one line naming it and exit 2, as for a wrong planted preset (was a
+    231-line exception-group traceback). A bad `-M grammar=` takes the same path
+    (tests/test_excepthook.py)."""
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    logs = tmp_path / "logs"
+    proc = subprocess.run(
+        [
+            str(inspect_cli),
+            "eval",
+            "judgeaudit/novelty_pairwise",
+            "--model",
+            "local/gemma-3-27b",
+            "--limit",
+            "1",
+            "--log-dir",
+            str(logs),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert lines == [
+        "error: unknown local model 'gemma-3-27b': use local/gemma-3-270m or local/<path to a "
+        ".gguf file>"
+    ], lines
+    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
