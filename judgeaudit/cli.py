@@ -93,8 +93,9 @@ def command_parsers(
 
 # Errors about the user's input: our own (UserError and its subclasses, each carrying its exit code)
 # and file errors (a path the user gave, exit 2). Each becomes one line
-# `error: judgeaudit <command>: <what is wrong> (<where>)`. A ValueError/KeyError that is not ours is a
-# bug: one line saying so (exit 1). Anything else keeps its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
+# `error: judgeaudit <command>: <what is wrong>`, naming the option, path or file at fault. A
+# ValueError/KeyError that is not ours is a bug: one line saying so (exit 1). Anything else keeps
+# its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
 USER_ERRORS: tuple[type[BaseException], ...] = (UserError, OSError)
 INTERNAL_ERRORS: tuple[type[BaseException], ...] = (ValueError, KeyError)
 TRACEBACK_ENV = "JUDGEAUDIT_TRACEBACK"

@@ -3,7 +3,7 @@
 Every `judgeaudit` command ends with one of the exit codes below (the one table of them; the
 user documentation is `docs/reference/exit-codes.md`). A command that cannot go on raises a
 `UserError` (or a subclass) carrying its exit code; only `judgeaudit.cli.main` prints it, as one
-line `error: judgeaudit <command>: <what is wrong> (<where>)`.
+line `error: judgeaudit <command>: <what is wrong>`, naming the option, path or file at fault.
 """
 
 from __future__ import annotations
