@@ -2,9 +2,9 @@
 
 `judgeaudit audit` runs its eval-set with Inspect's display off (`display="none"`) and, while
 `battery_progress(...)` is active, prints to stderr one line per task of the battery as it
-ends: `task 3 of 7: surface, 60 of 60 samples` (a failed or cancelled task says so). On a
-terminal the line of the task that last moved is also rewritten in place as its samples finish
-(`task 3 of 7: surface, 40 of 60 samples`). A task the eval-set resumes from an earlier run does
+ends: `task 3 of 7: surface, 60 of 60 samples` (a failed or cancelled task says so). The tasks run at
+once, so on a terminal one more line, rewritten in place as samples finish, counts them together
+(`2 of 7 tasks done, 95 of 150 samples of the 7 started`). A task the eval-set resumes from an earlier run does
 not start again, so it gets no line. Inspect's own display is `--display full` (or any other of
 its display names) away.
 """
@@ -62,9 +62,26 @@ class BatteryProgress:
             return
         task.done = min(task.done + 1, task.total)
         if self.stream.isatty():
-            self.stream.write(f"\r\x1b[2K{self.line(task)}")
+            self.stream.write(f"\r\x1b[2K{self.running()}")
             self.stream.flush()
             self._open_line = True
+
+    def close(self) -> None:
+        """Clear the in-place line, if one is open, so what follows starts on a clean line."""
+        if self._open_line:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self._open_line = False
+
+    def running(self) -> str:
+        """The line rewritten in place on a terminal: tasks ended and samples done over all tasks
+        started (the battery's tasks run at once, so this line counts them together)."""
+        done = sum(t.done for t in self.tasks.values())
+        total = sum(t.total for t in self.tasks.values())
+        return (
+            f"{self.ended} of {self.total_tasks} tasks done, {done} of {total} samples of the "
+            f"{len(self.tasks)} started"
+        )
 
     def end(self, eval_id: str, status: str) -> None:
         """A task ended: its one line, final."""
@@ -130,3 +147,4 @@ def battery_progress(
         yield progress
     finally:
         _active.remove(progress)
+        progress.close()

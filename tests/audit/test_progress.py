@@ -34,15 +34,20 @@ def test_one_line_per_task_numbered_as_they_end() -> None:
     ]
 
 
-def test_on_a_terminal_the_line_is_rewritten_in_place() -> None:
+def test_on_a_terminal_one_line_counts_the_running_tasks_in_place() -> None:
     out = _Terminal()
-    progress = BatteryProgress(1, _label, out)
+    progress = BatteryProgress(2, _label, out)
     progress.start("a", {"probe": "surface"}, 2)
+    progress.start("b", {"probe": "position"}, 3)
     progress.sample_done("a")
+    progress.sample_done("b")
     progress.sample_done("a")
     progress.end("a", "success")
+    progress.sample_done("b")
     assert out.getvalue() == (
-        "\r\x1b[2Ktask 1 of 1: surface, 1 of 2 samples"
-        "\r\x1b[2Ktask 1 of 1: surface, 2 of 2 samples"
-        "\r\x1b[2Ktask 1 of 1: surface, 2 of 2 samples\n"
+        "\r\x1b[2K0 of 2 tasks done, 1 of 5 samples of the 2 started"
+        "\r\x1b[2K0 of 2 tasks done, 2 of 5 samples of the 2 started"
+        "\r\x1b[2K0 of 2 tasks done, 3 of 5 samples of the 2 started"
+        "\r\x1b[2Ktask 1 of 2: surface, 2 of 2 samples\n"
+        "\r\x1b[2K1 of 2 tasks done, 4 of 5 samples of the 2 started"
     )
