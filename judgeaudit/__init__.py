@@ -1,3 +1,5 @@
 """judgeaudit: study and vet novelty judges."""
 
+__all__ = ["__version__"]
+
 __version__ = "0.1.0"

@@ -34,6 +34,11 @@ Summary (our wording of the protocol's specification, v2):
   is.`, `Verdict: A, no wait, B`): "self-correction within a sentence"; an option only inside
   another word (`Verdict: tie-breaker goes to A`, `Verdict: Novelty unclear`): "option inside
   another word".
+- Reopening after the last statement includes a degree on an option (`Verdict: NOVEL` then
+  "on reflection it is only partly novel") and, pointwise, a concluding sentence that weighs
+  novelty against the option stated ("The idea is novel in X." then "Hence the contribution is an
+  incremental refinement rather than a new direction."). Prose that names no option ("an
+  incremental refinement rather than a fundamentally new direction") is no statement.
 - A retraction inside a sentence makes the whole answer `invalid`, even when a later line
   states the corrected option without doubt. The protocol refuses self-corrections in general,
   and an answer that jokes about its verdict or takes it back mid-sentence has shown that its
@@ -42,7 +47,9 @@ Summary (our wording of the protocol's specification, v2):
 - Clear answers stay clear: a verdict line followed by a justification that does not hedge
   (`Verdict: A, because it reframes the problem`, `Verdict: NOT NOVEL - it restates known
   work`, a justification naming the other idea), an intensifier (`Verdict: definitely B`), a
-  hedge only in the reasoning before a firm final line, markdown, JSON and tag wrappers of such
+  hedge only in the reasoning before a firm final line (also a conclusive phrase there hedged or
+  withheld by degree, "the idea is clearly novel but not entirely unprecedented", when the final
+  line names the option it leans to), markdown, JSON and tag wrappers of such
   a line, and both label styles.
 - Each call records the reading, the parse path (`strict`: the exact final line; `wrapped`: a
   wrapper, labelled clause or phrase; `failed`) and, for `invalid`, the reason.

@@ -42,6 +42,28 @@ def test_pages_cite_nothing_outside_the_repository(page: Path) -> None:
     )
 
 
+TEXT_SUFFIXES = {".py", ".md", ".json", ".yaml", ".yml", ".toml", ".txt", ".cfg"}
+SKIPPED_DIRS = {".git", "site", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+
+
+def test_no_file_of_the_repository_cites_a_path_outside_it() -> None:
+    # test modules are left out: they hold these strings to check that output does not
+    cited = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if (
+            path.suffix not in TEXT_SUFFIXES
+            or not path.is_file()
+            or path.is_symlink()
+            or SKIPPED_DIRS & set(rel.parts)
+            or (rel.parts[0] == "tests" and path.name.startswith("test_"))
+        ):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        cited += [f"{rel}: {s}" for s in OUTSIDE if s in text]
+    assert cited == []
+
+
 def test_cli_reference_has_every_subcommand(hooks: ModuleType) -> None:
     text = hooks.cli_reference()
     for command in ("validate", "convert", "mine", "mine generate", "mine plan", "report", "audit"):

@@ -50,6 +50,10 @@ PARSE_ONLY: dict[tuple[str, ...], str] = {
         "judgeaudit",
         "convert",
     ): "needs the published benchmark's files (./novelty-judge-bench), not in the repo",
+    (
+        "judgeaudit",
+        "adjudicate",
+    ): "needs a judge's logs and an expert's filled sheet (tests/audit/test_adjudicate.py runs both)",
 }
 SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
     (),
@@ -60,6 +64,9 @@ SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
     ("mine", "plan"),
     ("report",),
     ("audit",),
+    ("adjudicate",),
+    ("adjudicate", "export"),
+    ("adjudicate", "import"),
 )
 
 

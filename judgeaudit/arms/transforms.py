@@ -14,8 +14,9 @@ framing cues, prompt variant or generation seed change per arm. Arms per probe
 - `injection`: `inject_gold`, `inject_other` (target = injected side; the other idea gets a
   neutral note of similar length, so only the instruction differs, not length or layout);
   pointwise: `inject_novel`, `inject_not_novel` (target = the label the note asks for).
-- `self_preference`: `generated` arm on Human+Generated items (target = generated side);
-  the reading splits it by whether the generator is the judge's own backbone.
+- `self_preference`: `generated` arm on Human+Generated items (target = generated side) and
+  AI-only pairs of two generators (target = the expected loser); the reading splits it by whether
+  a generator is the judge's own backbone, on either side of an AI-only pair.
 - `repeat`: `run1`, `run2` with distinct generation seeds.
 """
 
@@ -165,6 +166,10 @@ def _pair_arms(probe: str, item: PairItem, seed: int) -> list[ProbedItem]:
         generated = [
             s for s, idea in (("a", item.idea_a), ("b", item.idea_b)) if idea.source == "generated"
         ]
+        if len(generated) == 2 and item.idea_a.generator != item.idea_b.generator:
+            # AI-only: the target is the expected loser (the weaker generator's idea), as the
+            # generated side of a Human+Generated pair; the reading turns to the judge's own side
+            return [ProbedItem(item, p, "generated", probe_target=other)]
         if len(generated) != 1:
             return []
         return [ProbedItem(item, p, "generated", probe_target=generated[0])]
@@ -228,8 +233,9 @@ def _point_arms(probe: str, item: PointItem, seed: int) -> list[ProbedItem]:
 def apply_probe(name: str | None, items: Sequence[Item], seed: int = 0) -> list[ProbedItem]:
     """The judged arms of probe `name` over `items` (None or 'none' = the unperturbed items).
 
-    Deterministic for a given seed. `self_preference` yields only Human+Generated items
-    with exactly one generated side (possibly none at all: the audit reports that).
+    Deterministic for a given seed. `self_preference` yields only items with a generated side:
+    Human+Generated items (exactly one) and AI-only pairs of two generators (possibly none at
+    all: the audit reports that).
     """
     if name in (None, "", "none"):
         return [ProbedItem(item) for item in items]

@@ -94,6 +94,12 @@ def register(subparsers: Any) -> None:
         help=f"output directory for logs and the card (default: {DEFAULT_OUT})",
     )
     p.add_argument(
+        "--adjudication",
+        default=None,
+        metavar="FILE",
+        help="an adjudication.json (`judgeaudit adjudicate import`) shown as a section of the card",
+    )
+    p.add_argument(
         "--gates",
         default=None,
         help="YAML or JSON file overriding gate thresholds: a gate name (as on the card) mapped to the "

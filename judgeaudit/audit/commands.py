@@ -22,8 +22,10 @@ from judgeaudit.cli_args import (
     check_bootstrap_args,
     output_dir,
 )
+from judgeaudit.judges.kinds import JUDGES, check_options
 from judgeaudit.judges.option_checks import check_values
-from judgeaudit.judges.options import HONOURED, OPTION_DEFAULTS, check_options
+from judgeaudit.judges.options import OPTION_DEFAULTS
+from judgeaudit.report.adjudication import append_section, read_summary, render_markdown
 
 
 def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
@@ -77,7 +79,8 @@ def handle(args: argparse.Namespace) -> int:
     options = _task_options(args.task_options)
     model_args = _model_args(args.model_args)
     check_values(args.kind, args.judge, options)
-    if args.judge in HONOURED:  # before anything is written to --out
+    adjudication = read_summary(args.adjudication) if args.adjudication else None
+    if args.judge in JUDGES:  # before anything is written to --out
         check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
     probes = PROBES_BY_KIND[args.kind]
     if args.probes:
@@ -125,6 +128,8 @@ def handle(args: argparse.Namespace) -> int:
     print(f"verdict: {result.verdict}")
     for r in result.reasons:
         print(f"  {r.outcome}: {r.describe()}")
+    if adjudication is not None:  # the expert's reading of the judge's errors, at the card's end
+        append_section(Path(paths["md"]), render_markdown(adjudication))
     print(f"card: {paths['md']}")
     if result.verdict == COULD_NOT_JUDGE:
         statement = result.failures.statement() if result.failures else COULD_NOT_JUDGE

@@ -85,6 +85,23 @@ def fractions(ks: Sequence[int]) -> tuple[float, ...]:
     return tuple(sorted({j / k for k in ks if k > 0 for j in range(k + 1)}))
 
 
+# An item's generators for self-preference: its generated idea's model (None: no generated idea),
+# or the models of sides (a, b) of a pair whose two ideas are generated (AI-only).
+ItemGenerators = str | tuple[str | None, str | None] | None
+
+
+def own_side(value: ItemGenerators, target: str, own_keys: set[str]) -> tuple[str, str] | None:
+    """(group `own` | `other`, the side whose win counts) of one self-preference item: a pair of
+    two generators is `own` with that side as target when the judge's backbone wrote exactly one
+    side, `other` with the arm's target when it wrote neither, left out when it wrote both."""
+    if isinstance(value, tuple):
+        own = [side for side, model in zip("ab", value, strict=True) if backbone(model) in own_keys]
+        if len(own) == 2:
+            return None
+        return ("own", own[0]) if own else ("other", target)
+    return ("own" if backbone(value) in own_keys else "other"), target
+
+
 @dataclass(frozen=True)
 class Figure:
     """One probe figure: its interval, and for flip rates the noise-floor-corrected difference."""
@@ -505,20 +522,22 @@ class Reader:
         )
 
     def self_preference(
-        self, judge_model: str | Sequence[str] | None, generators: Mapping[str, str | None]
+        self, judge_model: str | Sequence[str] | None, generators: Mapping[str, ItemGenerators]
     ) -> Reading:
         """Generated-side win rate for ideas from the judge's own backbone vs other backbones.
 
-        `generators` maps item id -> generator model id of the item's generated idea; `judge_model`
-        is the judge's model, or a panel's member models (an idea is the panel's own when one of
-        its members' backbones generated it).
+        `generators` maps item id -> generator model id of the item's generated idea, or the
+        generators of sides (a, b) of an AI-only pair, whose own side (either one) is the target
+        when the judge's backbone wrote exactly one of them; `judge_model` is the judge's model, or
+        a panel's member models (an idea is the panel's own when one of its members' backbones
+        generated it).
         """
         if not self.has("self_preference"):
             return Reading(
                 "self_preference",
                 "not_run",
                 0,
-                note="no Human+Generated items with a generated side in this dataset",
+                note="no Human+Generated or AI-only items with a generated side in this dataset",
             )
         rows = arm(self.frame, "self_preference", "generated")
         models = (
@@ -528,17 +547,20 @@ class Reader:
         )
         own_keys = {backbone(m) for m in models}
         groups: dict[str, list[str]] = {"own": [], "other": []}
+        targets: dict[str, str] = {}
         for iid in rows.index:
-            groups["own" if backbone(generators.get(str(iid))) in own_keys else "other"].append(
-                str(iid)
+            placed = own_side(
+                generators.get(str(iid)), str(rows.loc[iid, "probe_target"]), own_keys
             )
+            if placed is not None:
+                groups[placed[0]].append(str(iid))
+                targets[str(iid)] = placed[1]
         figures: dict[str, Figure] = {}
         hits: dict[str, np.ndarray] = {}
         for g, ids in groups.items():
             if ids:
                 hit = (
-                    np.asarray(_verdicts(rows, ids))
-                    == np.asarray([str(t) for t in rows.loc[ids, "probe_target"]])
+                    np.asarray(_verdicts(rows, ids)) == np.asarray([targets[i] for i in ids])
                 ).astype(float)
                 hits[g] = hit
                 figures[f"generated_win_rate:{g}"] = Figure(
@@ -573,7 +595,7 @@ def read_all(
     probes: Sequence[str],
     config: ReadingConfig | None = None,
     judge_model: str | Sequence[str] | None = None,
-    generators: Mapping[str, str | None] | None = None,
+    generators: Mapping[str, ItemGenerators] | None = None,
 ) -> dict[str, Reading]:
     """Readings of every requested probe present in the frame (absent probes are `not_run`); `judge_model`:
     see `Reader.self_preference`."""

@@ -39,13 +39,10 @@ from judgeaudit.audit.readings import Figure, Reading
 from judgeaudit.data.contract import Idea, Item, item_ideas
 from judgeaudit.data.samples import load_items
 from judgeaudit.files import atomic_open
-from judgeaudit.judges.score.concepts import CONCEPT_JUDGES, ConceptPrior
-from judgeaudit.judges.score.distance import DISTANCE_JUDGES, DistancePrior
+from judgeaudit.judges.kinds import JUDGES, score_judges
 from judgeaudit.judges.score.metric import (
     DEFAULT_CORPUS,
     DEFAULT_EMBEDDER,
-    METRIC_JUDGES,
-    PriorWork,
 )
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, load_corpus
 from judgeaudit.stats import DEFAULT_RESAMPLES, SurfaceRatio
@@ -205,21 +202,15 @@ def render_markdown(results: Sequence[SanityResult]) -> str:
 
 
 def scorer_families() -> list[tuple[tuple[str, ...], Callable[..., Scorer]]]:
-    """(judge names, prior-work class) of every judge with a numeric score per idea.
-
-    One row per family; a new family (or a judge added to one of these name tuples) is picked
-    up by this check's CLI and by `judgeaudit audit`. Subclasses before their base classes.
-    """
-    return [
-        (tuple(CONCEPT_JUDGES), ConceptPrior),
-        (tuple(DISTANCE_JUDGES), DistancePrior),
-        (tuple(METRIC_JUDGES), PriorWork),
-    ]
-
-
-def score_judges() -> tuple[str, ...]:
-    """Every judge kind the sanity check applies to (a numeric score per idea, no LLM)."""
-    return tuple(j for names, _ in scorer_families() for j in names)
+    """(judge names, prior-work class) of every judge with a numeric score per idea, one row per
+    class, in the order of `judgeaudit.judges.kinds` (a judge kind declared there with a `prior`
+    is picked up by this check's CLI and by `judgeaudit audit`)."""
+    families: dict[type, list[str]] = {}
+    for name in score_judges():
+        prior = JUDGES[name].prior
+        assert prior is not None
+        families.setdefault(prior, []).append(name)
+    return [(tuple(names), cls) for cls, names in families.items()]
 
 
 def scorer_class(judge: str) -> Callable[..., Scorer]:

@@ -25,7 +25,7 @@ SPLIT = "test"  # every file is an evaluation set; one config per file, one spli
 
 _FIELDS_TEXT = """\
 Every line is one JSON object. Pairwise files hold `pair_id`, `setup` (`human_only` |
-`human_generated`), `area`, `idea_a`, `idea_b` and `gold` (`a` | `b`: the more novel idea).
+`human_generated` | `ai_only`), `area`, `idea_a`, `idea_b` and `gold` (`a` | `b`: the more novel idea).
 Pointwise files hold `item_id`, `setup`, `idea` and `gold` (`novel` | `not_novel`).
 An idea has `idea_id`, `text`, `format` (`abstract` | `plan`), `source` (`human` |
 `generated`), `generator` (model id or null), `area`, `title` (may be null), `label`,

@@ -30,11 +30,19 @@ CONVERT_HELP = """\
 Convert a published novelty-judge set into contract JSONL files, with a dataset card
 (README.md) and a manifest.json in every set directory written.
 
-novelty-judge-bench: SOURCE is a local directory with the published YAML layout
-(human-only/, human-plus-generated/[backbone-<model>/], each with pairwise.yaml,
-pairwise_plan.yaml, pointwise.yaml, pointwise_plan.yaml) or a Hugging Face dataset id
-such as noystl/novelty-judge-bench (needs network, or a filled local HF cache).
-Output: OUT/human_only/*.jsonl and OUT/human_generated[/<model>]/*.jsonl.
+novelty-judge-bench: SOURCE is a local directory with the published layout or a Hugging
+Face dataset id such as noystl/novelty-judge-bench (needs network, or a filled local HF
+cache). Which files become which sets:
+  human-only/<file>.yaml                           -> OUT/human_only/<file>.jsonl
+  human-plus-generated/<file>.yaml                 -> OUT/human_generated/<file>.jsonl
+      (generated side: the release's stated ideator, claude-sonnet-4-5)
+  human-plus-generated/backbone-<model>/<file>.yaml -> OUT/human_generated/<model>/<file>.jsonl
+  ai-only/<family>/<file>.yaml                     -> OUT/ai_only/<family>/<file>.jsonl
+      (both sides generated; gold = the stronger generator's idea)
+  expert-annotations/judge_errors.csv              -> no set: `judgeaudit adjudicate import`
+where <file> is pairwise, pairwise_plan, pointwise or pointwise_plan. Any other file is
+printed as `skipped (<reason>): <path>`. Cards carry the release's license (CC BY 4.0) and
+credit it.
 Nothing is written when any source item is broken; every problem is printed.
 """
 

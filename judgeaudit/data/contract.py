@@ -1,4 +1,13 @@
-"""The data contract: Idea, PairItem, PointItem, LabelledIdea and their field rules (see DESIGN.md)."""
+"""The data contract: Idea, PairItem, PointItem, LabelledIdea and their field rules.
+
+An idea has a stable id, its text in one format (`abstract` or `plan`), a source (`human` or
+`generated`, with the generator's model id), its ICLR primary area, an optional title, and, once
+labelled, `novel`/`not_novel` with the review evidence behind the label. A pair item holds two
+ideas of one area and which is the more novel (`a`/`b`); a point item holds one idea and its
+label. Setups: `human_only` (both sides mined from reviews) and `human_generated` (the novel side
+mined, the other generated). A file that breaks these rules fails to load with a message naming
+the file, line and field.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +17,20 @@ from typing import Any, Literal
 Format = Literal["abstract", "plan"]
 Source = Literal["human", "generated"]
 Label = Literal["novel", "not_novel"]
-Setup = Literal["human_only", "human_generated"]
+Setup = Literal["human_only", "human_generated", "ai_only"]
 PairGold = Literal["a", "b"]
 
 FORMATS: tuple[str, ...] = ("abstract", "plan")
 SOURCES: tuple[str, ...] = ("human", "generated")
 LABELS: tuple[str, ...] = ("novel", "not_novel")
-SETUPS: tuple[str, ...] = ("human_only", "human_generated")
+SETUPS: tuple[str, ...] = ("human_only", "human_generated", "ai_only")
+# What each setup's sides are: both mined from reviews; the novel side mined and the other written by
+# an LLM ideator; both written by LLMs, the stronger generator's idea the expected (`novel`) winner.
+SETUP_MEANINGS: dict[str, str] = {
+    "human_only": "both ideas mined from peer reviews",
+    "human_generated": "the novel idea mined from peer reviews, the other written by an LLM ideator",
+    "ai_only": "both ideas written by LLMs; the stronger generator's idea is the expected winner",
+}
 PAIR_GOLDS: tuple[str, ...] = ("a", "b")
 
 

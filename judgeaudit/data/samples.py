@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -116,10 +117,23 @@ def summary(meta: Mapping[str, Any]) -> str:
     return f"{meta['kind']} item {unit['item_id']} ({unit['area']}): {question}"
 
 
+# The contract files this process loaded items from, in loading order (`loaded_files`).
+_LOADED: dict[Path, None] = {}
+
+
 def load_items(dataset: str, kind: str, idea_format: str = "abstract") -> list[Item]:
-    """Items of a bundled set name, directory or JSONL path (strict contract check)."""
+    """Items of a bundled set name, directory or JSONL path (strict contract check); the file is
+    remembered for `loaded_files`."""
     path = resolve_dataset_file(dataset, kind, idea_format)
-    return read_items(path, "pairwise" if kind == "pairwise" else "pointwise")
+    items = read_items(path, "pairwise" if kind == "pairwise" else "pointwise")
+    _LOADED.setdefault(path.resolve(), None)
+    return items
+
+
+def loaded_files() -> tuple[Path, ...]:
+    """The contract files the tasks of this process loaded items from (a planted judge's default
+    answer key holds them beside the bundled sets, so it knows the set it is judging)."""
+    return tuple(_LOADED)
 
 
 def items_to_dataset(items: Sequence[Item], name: str | None = None) -> MemoryDataset:

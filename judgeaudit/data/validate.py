@@ -199,6 +199,13 @@ def parse_item(
                         f"({item.idea_a.label} vs {item.idea_b.label})",
                     )
             for side_name, idea in (("idea_a", item.idea_a), ("idea_b", item.idea_b)):
+                if item.setup == "ai_only" and (idea.source != "generated" or not idea.generator):
+                    c.add(
+                        f"{side_name}.generator"
+                        if idea.source == "generated"
+                        else f"{side_name}.source",
+                        "an ai_only pair holds two generated ideas, each naming its generator",
+                    )
                 if item.area and idea.area and idea.area != item.area:
                     c.add(
                         f"{side_name}.area",

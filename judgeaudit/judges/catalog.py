@@ -1,74 +1,24 @@
-"""Judge kinds selectable with `-T judge=...` on the novelty tasks: name -> Task factory.
-
-A factory is `fn(kind, judge, dataset, *, idea_format, probe, seed, resamples, **options) -> Task`;
-`options` are the task options (`judgeaudit.judges.options`) that differ from their defaults,
-already checked against what the judge honours.
-"""
+"""The novelty tasks' one entry point: the Task of any judge kind (`-T judge=...`), its options
+checked first. The judge kinds themselves are declared in `judgeaudit.judges.kinds`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from inspect_ai import Task
 
-from judgeaudit.judges.llm.agentic import agentic_task_from_options
-from judgeaudit.judges.llm.ai_scientist import ai_scientist_task_from_options
-from judgeaudit.judges.llm.concepts import concept_llm_task_from_options
-from judgeaudit.judges.llm.novelty_checker import novelty_checker_task_from_options
-from judgeaudit.judges.llm.panel import panel_task
-from judgeaudit.judges.llm.prompted import prompted_task
-from judgeaudit.judges.llm.rubric import rubric_task_from_options
+from judgeaudit.judges.kinds import DEFAULT_JUDGE, check_options, judge_names, judge_spec
 from judgeaudit.judges.option_checks import TaskOptionError, check_values
-from judgeaudit.judges.options import DEFAULT_CONCEPTS, check_options
-from judgeaudit.judges.score.concepts import EXTRACTORS, concept_task_from_options
-from judgeaudit.judges.score.distance import distance_task_from_options
-from judgeaudit.judges.score.metric import metric_task_from_options
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-Factory = Callable[..., Task]
-
-
-def concept_task(
-    kind: str, judge: str, dataset: str, *, concepts: str = DEFAULT_CONCEPTS, **options: Any
-) -> Task:
-    """The concept judges: offline keyphrase concepts (score judge) or concepts a model extracts (`llm`)."""
-    if concepts == "keyphrase":
-        return concept_task_from_options(kind, judge, dataset, **options)
-    if concepts == "llm":
-        return concept_llm_task_from_options(kind, judge, dataset, **options)
-    raise TaskOptionError(f"concepts must be one of {', '.join(EXTRACTORS)}, got {concepts!r}")
-
-
-JUDGE_FACTORIES: dict[str, Factory] = {
-    "prompted": prompted_task,
-    "metric_embedding": metric_task_from_options,
-    "metric_ngram": metric_task_from_options,
-    "distance_nn": distance_task_from_options,
-    "distance_centroid": distance_task_from_options,
-    "distance_mean": distance_task_from_options,
-    "distance_graph": distance_task_from_options,
-    "agentic": agentic_task_from_options,
-    "ai_scientist": ai_scientist_task_from_options,
-    "novelty_checker": novelty_checker_task_from_options,
-    "rubric": rubric_task_from_options,
-    "two_stage": rubric_task_from_options,
-    "concept_set": concept_task,
-    "concept_fuzzy": concept_task,
-    "panel": panel_task,
-}
-
-
-def judge_names() -> list[str]:
-    """Every judge kind the tasks accept."""
-    return ["prompted", *sorted(k for k in JUDGE_FACTORIES if k != "prompted")]
+__all__ = ["judge_names", "novelty_task"]
 
 
 def novelty_task(
     kind: str,
     *,
     dataset: str,
-    judge: str = "prompted",
+    judge: str = DEFAULT_JUDGE,
     idea_format: str = "abstract",
     seed: int = DEFAULT_SEED,
     probe: str | None = None,
@@ -80,11 +30,7 @@ def novelty_task(
         raise TaskOptionError(
             "-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)"
         )
-    factory = JUDGE_FACTORIES.get(judge)
-    if factory is None:
-        raise TaskOptionError(
-            f"-T judge={judge}: unknown judge {judge!r}; choose one of: {', '.join(judge_names())}"
-        )
+    spec = judge_spec(judge)
     check_values(
         kind,
         judge,
@@ -98,7 +44,7 @@ def novelty_task(
         },
     )
     given = check_options(judge, options)
-    return factory(
+    return spec.factory(
         kind,
         judge,
         dataset,

@@ -12,6 +12,7 @@ from typing import Any
 
 from judgeaudit.arms.transforms import PROBES
 from judgeaudit.judges.build import IDEA_FORMATS, locate_dataset
+from judgeaudit.judges.kinds import judge_spec
 from judgeaudit.judges.options import SPLIT_RULES, TaskDatasetError, TaskOptionError
 from judgeaudit.judges.panel_votes import RULES as PANEL_RULES
 from judgeaudit.judges.prompts import prompt_names
@@ -60,7 +61,7 @@ def check_values(kind: str, judge: str, values: Mapping[str, Any]) -> None:
     if probe is not None and probe != "none" and probe not in PROBES:
         raise _refuse("probe", probe, f"unknown probe; choose one of {', '.join(PROBES)}")
     prompt = values.get("prompt", "reference")
-    if judge in ("prompted", "panel") and prompt not in prompt_names(kind):
+    if judge_spec(judge).prompt_variants and prompt not in prompt_names(kind):
         raise _refuse(
             "prompt",
             prompt,

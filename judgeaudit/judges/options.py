@@ -1,12 +1,12 @@
-"""One table of the novelty tasks' judge options: defaults, which judge honours which, one check.
+"""One table of the novelty tasks' judge options and their defaults, and the errors of a bad option.
 
 `novelty_pairwise` / `novelty_pointwise` take these options for every judge kind; a judge that
-cannot honour an option refuses any value but its default, by name (`check_options`).
+cannot honour an option refuses any value but its default, by name (which judge honours which:
+`judgeaudit.judges.kinds`, its `check_options`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from judgeaudit.errors import UserError
@@ -40,67 +40,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "panel_rule": DEFAULT_RULE,
     "panel_quorum": 0,
 }
-
-_PROMPTED = frozenset(
-    {"prompt", "k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"}
-)
-# Score judges fit a verdict rule on one call per item: the split rule never applies.
-_FITTED = frozenset({"retrieval_corpus", "split_rule"})
-_RUBRIC = frozenset({"k", "cache", "split_rule", "retrieval_corpus"})
-HONOURED: dict[str, frozenset[str]] = {
-    "prompted": _PROMPTED,
-    "agentic": _PROMPTED | {"max_searches", "max_turns"},
-    "ai_scientist": frozenset(
-        {"k", "cache", "split_rule", "retrieval", "retrieval_corpus", "max_searches"}
-    ),
-    "novelty_checker": frozenset(
-        {"k", "both_orders", "cache", "split_rule", "retrieval", "retrieval_corpus"}
-    ),
-    "rubric": _RUBRIC,
-    "two_stage": _RUBRIC,
-    "metric_embedding": _FITTED,
-    "metric_ngram": _FITTED,
-    "distance_nn": _FITTED,
-    "distance_centroid": _FITTED,
-    "distance_mean": _FITTED,
-    "distance_graph": _FITTED,
-    "concept_set": _FITTED | {"concepts"},
-    "concept_fuzzy": _FITTED | {"concepts"},
-    # a panel: the prompted judge's options for every member, and its own (judges.llm.panel)
-    "panel": _PROMPTED | {"panel", "panel_rule", "panel_quorum"},
-}
-# The concept judges with `-T concepts=llm` ask a model for the concepts: caching applies too.
-LLM_CONCEPTS = frozenset({"cache", "split_rule", "retrieval_corpus", "concepts"})
-_HINTS: dict[frozenset[str], str] = {
-    _PROMPTED: "; use -T judge=... (see judgeaudit.judges.catalog)",
-    _FITTED: " (it uses no LLM prompt; use the novelty_metric_* tasks for the metric judges' own settings)",
-    _RUBRIC: " (it scores each idea with its own rubric prompt; use the novelty_rubric_* tasks for its own settings)",
-}
-
-
-def honoured(judge: str, options: Mapping[str, Any]) -> frozenset[str]:
-    """The options `judge` honours (given the concept extractor the options pick)."""
-    if judge in ("concept_set", "concept_fuzzy") and options.get("concepts") == "llm":
-        return LLM_CONCEPTS
-    return HONOURED[judge]
-
-
-def check_options(judge: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Refuse unknown options and non-default values `judge` cannot honour; the options it was given
-    that differ from their defaults."""
-    unknown = sorted(k for k in options if k not in OPTION_DEFAULTS)
-    if unknown:
-        raise TaskOptionError(
-            f"unknown task option(s) {', '.join(unknown)}; the novelty tasks take "
-            f"{', '.join(OPTION_DEFAULTS)}"
-        )
-    keep = honoured(judge, options)
-    bad = sorted(k for k, v in options.items() if k not in keep and v != OPTION_DEFAULTS[k])
-    if bad:
-        raise TaskOptionError(
-            f"judge {judge!r} cannot honour {', '.join(bad)}{_HINTS.get(keep, '')}"
-        )
-    return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
+# Options only `novelty_pairwise` has (a pointwise call has one order).
+PAIRWISE_ONLY: frozenset[str] = frozenset({"both_orders"})
 
 
 def check_split_rule(split_rule: str) -> None:

@@ -1,7 +1,7 @@
 """The public Inspect tasks of judgeaudit: one explicit signature each, one-line bodies.
 
-`novelty_pairwise` / `novelty_pointwise` run any judge kind (`-T judge=...`, see
-`judgeaudit.judges.catalog`; default the prompted judge), e.g. `inspect eval
+`novelty_pairwise` / `novelty_pointwise` run any judge kind (`-T judge=...`, declared in
+`judgeaudit.judges.kinds`; default the prompted judge), e.g. `inspect eval
 judgeaudit/novelty_pairwise --model <model> -T prompt=p1_no_guardrails -T both_orders=true -T k=3`.
 Reasoning effort, temperature etc. come from Inspect's own options (`--reasoning-effort`,
 `--temperature`) and are recorded in the log's GenerateConfig. From a checkout's root directory
@@ -14,7 +14,8 @@ idea before the ideas (`judgeaudit.judges.llm.retrieval`; corpus `-T retrieval_c
 judges (0 = the judge's default) and `-T concepts=keyphrase|llm` picks the concept judges'
 extractor. `-T judge=panel -T panel=<model>,<model>,...` (with `--model none`) is a panel of member
 models, each the prompted judge, one verdict by `-T panel_rule` and `-T panel_quorum`
-(`judgeaudit.judges.llm.panel`). Which judge honours which option: `judgeaudit.judges.options`.
+(`judgeaudit.judges.llm.panel`). Which judge honours which option: `judgeaudit.judges.kinds`; each task's `Args:` says what
+its parameters do (`tests/judges/test_kinds.py` checks them against the declared options).
 
 `novelty_metric_*` and `novelty_rubric_*` expose the metric and rubric judges' own settings.
 """
@@ -66,8 +67,37 @@ def novelty_pairwise(
 ) -> Task:
     """Which of two ideas is more novel? Scored against gold with bootstrap intervals.
 
-    `split_rule` is pointwise-only; it is a parameter so that `-T split_rule=...` is refused by name
-    (Inspect drops an unknown -T with only a warning)."""
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        prompt: The judge prompt variant (`reference`, `p1_no_guardrails`, ...), for the
+            judges that render the judge prompts (prompted, panel).
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        k: Calls per item and order; their verdicts are aggregated into one.
+        both_orders: Also judge each pair with the ideas swapped, aggregating both orders.
+        seed: Seed of every seeded choice (probe arms, fit splits, bootstrap).
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        cache: Reuse Inspect's cache of model calls.
+        resamples: Bootstrap resamples of the metric intervals.
+        judge: The judge kind (`prompted`, `rubric`, `metric_embedding`, `panel`, ...:
+            judgeaudit.judges.kinds).
+        retrieval: Retrieved prior-work documents per idea placed before the ideas (0:
+            none).
+        retrieval_corpus: The prior-work corpus of retrieval, the search judges and the
+            score judges.
+        max_searches: Search budget of the agentic and ai_scientist judges (0: the judge's
+            default).
+        max_turns: Turn budget of the agentic judge (0: its default).
+        concepts: The concept judges' extractor: `keyphrase` (offline) or `llm`.
+        split_rule: Pointwise only: a parameter here so that `-T split_rule=...` is refused
+            by name (Inspect drops an unknown -T with only a warning).
+        panel: The panel judge's member models (`<model>,<model>,...` or a list), with
+            `--model none`.
+        panel_rule: How the panel's verdicts combine (`majority`, `weighted`, `unanimity`).
+        panel_quorum: Members that must give a valid verdict (0: more than half).
+    """
     return novelty_task("pairwise", **locals())
 
 
@@ -92,7 +122,38 @@ def novelty_pointwise(
     panel_rule: str = DEFAULT_RULE,
     panel_quorum: int = 0,
 ) -> Task:
-    """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals."""
+    """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals.
+
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        prompt: The judge prompt variant (`reference`, `p1_no_guardrails`, ...), for the
+            judges that render the judge prompts (prompted, panel).
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        k: Calls per item and order; their verdicts are aggregated into one.
+        split_rule: The verdict when the k calls split evenly: `not_novel`, `novel` or
+            `invalid`.
+        seed: Seed of every seeded choice (probe arms, fit splits, bootstrap).
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        cache: Reuse Inspect's cache of model calls.
+        resamples: Bootstrap resamples of the metric intervals.
+        judge: The judge kind (`prompted`, `rubric`, `metric_embedding`, `panel`, ...:
+            judgeaudit.judges.kinds).
+        retrieval: Retrieved prior-work documents per idea placed before the ideas (0:
+            none).
+        retrieval_corpus: The prior-work corpus of retrieval, the search judges and the
+            score judges.
+        max_searches: Search budget of the agentic and ai_scientist judges (0: the judge's
+            default).
+        max_turns: Turn budget of the agentic judge (0: its default).
+        concepts: The concept judges' extractor: `keyphrase` (offline) or `llm`.
+        panel: The panel judge's member models (`<model>,<model>,...` or a list), with
+            `--model none`.
+        panel_rule: How the panel's verdicts combine (`majority`, `weighted`, `unanimity`).
+        panel_quorum: Members that must give a valid verdict (0: more than half).
+    """
     return novelty_task("pointwise", **locals())
 
 
@@ -111,7 +172,28 @@ def novelty_metric_pairwise(
     seed: int = DEFAULT_FIT_SEED,
     resamples: int | None = None,
 ) -> Task:
-    """Which of two ideas is more novel, by a metric judge (no LLM: `--model none`)."""
+    """Which of two ideas is more novel, by a metric judge (no LLM: `--model none`).
+
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        judge: The metric judge (`metric_embedding` or `metric_ngram`).
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        corpus: The prior-work corpus the scores are computed against.
+        embedder: The embedder (`auto`: MiniLM when the `embed` extra is installed, else TF-
+            IDF).
+        cutoff: Only prior work dated strictly before this ISO date (None: no cutoff).
+        neighbours: Nearest prior-work documents a score reads.
+        fit_seed: Seed of the fit split (the items the verdict rule is fitted on, never
+            scored).
+        fit_by: How the fit split is drawn: `area`, `item` or `auto` (by area when there are
+            two or more).
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        seed: Seed of the probe arms.
+        resamples: Bootstrap resamples of the metric intervals (None: the default).
+    """
     return metric_task("pairwise", **locals())
 
 
@@ -130,7 +212,28 @@ def novelty_metric_pointwise(
     seed: int = DEFAULT_FIT_SEED,
     resamples: int | None = None,
 ) -> Task:
-    """Is this idea novel, by a metric judge with a fitted threshold (no LLM: `--model none`)."""
+    """Is this idea novel, by a metric judge with a fitted threshold (no LLM: `--model none`).
+
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        judge: The metric judge (`metric_embedding` or `metric_ngram`).
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        corpus: The prior-work corpus the scores are computed against.
+        embedder: The embedder (`auto`: MiniLM when the `embed` extra is installed, else TF-
+            IDF).
+        cutoff: Only prior work dated strictly before this ISO date (None: no cutoff).
+        neighbours: Nearest prior-work documents a score reads.
+        fit_seed: Seed of the fit split (the items the verdict rule is fitted on, never
+            scored).
+        fit_by: How the fit split is drawn: `area`, `item` or `auto` (by area when there are
+            two or more).
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        seed: Seed of the probe arms.
+        resamples: Bootstrap resamples of the metric intervals (None: the default).
+    """
     return metric_task("pointwise", **locals())
 
 
@@ -147,7 +250,25 @@ def novelty_rubric_pairwise(
     resamples: int | None = None,
     cache: bool = True,
 ) -> Task:
-    """Which of two ideas is more novel, by comparing their 0-4 rubric scores (tie when equal)."""
+    """Which of two ideas is more novel, by comparing their 0-4 rubric scores (tie when equal).
+
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        k: Scoring calls per idea; their scores are aggregated as the prompted judge's
+            verdicts are.
+        references: The reference set each idea is scored against: `corpus` (BM25 prior
+            work), `dense` (prior work by embedding) or `area` (other ideas of its area).
+        n_references: Documents in the reference set.
+        corpus: The prior-work corpus of `references=corpus` (None: the bundled one).
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        seed: Seed of every seeded choice (probe arms, fit splits, bootstrap).
+        resamples: Bootstrap resamples of the metric intervals (None: the default).
+        cache: Reuse Inspect's cache of model calls.
+    """
     return rubric_task("pairwise", **locals())
 
 
@@ -166,7 +287,28 @@ def novelty_rubric_pointwise(
     resamples: int | None = None,
     cache: bool = True,
 ) -> Task:
-    """Is this idea novel: its 0-4 rubric score at or above `threshold`."""
+    """Is this idea novel: its 0-4 rubric score at or above `threshold`.
+
+    Args:
+        dataset: A bundled set name (`iclr2026/human_only`), a set directory or a JSONL
+            file.
+        idea_format: Which text of each idea is judged (`abstract`, or another form the set
+            holds).
+        k: Scoring calls per idea; their scores are aggregated as the prompted judge's
+            verdicts are.
+        references: The reference set each idea is scored against: `corpus` (BM25 prior
+            work), `dense` (prior work by embedding) or `area` (other ideas of its area).
+        n_references: Documents in the reference set.
+        threshold: The least 0-4 score that reads as novel.
+        corpus: The prior-work corpus of `references=corpus` (None: the bundled one).
+        split_rule: The verdict when the k calls split evenly: `not_novel`, `novel` or
+            `invalid`.
+        probe: Judge a bias probe's arms instead of the plain items (`position`,
+            `verbosity`, ...).
+        seed: Seed of every seeded choice (probe arms, fit splits, bootstrap).
+        resamples: Bootstrap resamples of the metric intervals (None: the default).
+        cache: Reuse Inspect's cache of model calls.
+    """
     return rubric_task("pointwise", **locals())
 
 

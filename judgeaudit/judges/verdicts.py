@@ -1,4 +1,12 @@
-"""Verdict vocabulary, per-call records, and aggregation of k calls (DESIGN.md 'Verdicts and aggregation')."""
+"""Verdict vocabulary, per-call records, and aggregation of k calls into one verdict per item.
+
+A call's verdict is an option, `invalid` (the model answered outside the answer protocol) or
+`error` (no answer: the call failed). Pairwise aggregation over k calls per order (optionally
+both orders, positions mapped back to the item's own a/b): each valid call votes a=1, b=0,
+tie=0.5; a mean above 0.5 is `a`, below is `b`, exactly 0.5 is `tie`; with no valid call the item
+is `invalid`, or `error` when every call failed. Pointwise: the majority of valid votes, an exact
+split resolved by the configurable split rule and counted.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +32,7 @@ DEFAULT_SPLIT_RULE: SplitRule = "not_novel"
 @dataclass(frozen=True)
 class CallRecord:
     """One model call: presented order, verdict as shown and mapped back, raw text, parse path,
-    for an invalid verdict the parser's reason (`judges/parse.py`), and for a failed call
+    for an invalid verdict the parser's reason (`judges/parse/`), and for a failed call
     (verdict and parse `error`, see `failed_call`) the one-line cause in `error`."""
 
     order: Order

@@ -22,3 +22,7 @@ and `study/`, the extractor-evaluation study, which the pipeline never imports (
 reference's dev split; `crossval`: grouped cross-validation; `stance_fit`: fitting the n-gram model;
 `stance_cases` and `reading_ceiling`: independent annotators; `records`: study records beside a set).
 """
+
+# The modules meant for use from outside this package (other packages, the CLI, tasks/, Python
+# callers); the rest are this package's own parts.
+__all__ = ["cli", "export", "openreview", "pipeline", "summary"]

@@ -93,7 +93,17 @@ def register(subparsers: Any) -> None:
         help="read an existing raw cache / snapshot directory of notes-*.jsonl.gz instead of fetching",
     )
     src.add_argument(
-        "--venue", default=DEFAULT_VENUE, help=f"OpenReview venue id (default: {DEFAULT_VENUE})"
+        "--venue",
+        default=DEFAULT_VENUE,
+        help=f"OpenReview venue id; also picks the venue's packaged review-form profile (ICLR 2023-2026, "
+        f"NeurIPS 2023-2025, ICML 2025, TMLR) (default: {DEFAULT_VENUE})",
+    )
+    src.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="a venue profile YAML file (how the venue's review form is read) instead of the packaged one "
+        "of --venue (docs/guides/venues.md)",
     )
     src.add_argument(
         "--cache",
@@ -142,10 +152,17 @@ def register(subparsers: Any) -> None:
     )
     ex.add_argument(
         "--signal-fields",
-        default="strengths,weaknesses",
+        default=None,
         metavar="FIELDS",
-        help="comma-separated review fields signals are read from (default: strengths,weaknesses; "
-        f"known: {','.join(TEXT_FIELDS)})",
+        help="comma-separated review fields signals are read from (default: the venue profile's, "
+        f"strengths,weaknesses on ICLR 2026's form; known: {','.join(TEXT_FIELDS)} and the profile's)",
+    )
+    ex.add_argument(
+        "--gold-labels",
+        default="signals",
+        metavar="{signals,scores}",
+        help="'signals': labels from the novelty statements in the reviews' text (the study's); 'scores': "
+        "from a direct originality score, where the venue's form has one (NeurIPS 2025) (default: signals)",
     )
     ex.add_argument(
         "--empty-fields",
@@ -219,7 +236,8 @@ def register(subparsers: Any) -> None:
         type=_rating,
         default=6.0,
         metavar="RATING",
-        help="novel candidates need mean rating >= this as well as the top decile ('none': no floor) (default: 6)",
+        help="novel candidates need mean rating >= this as well as the top decile ('none': no floor; on "
+        "ICLR 2026's 0-10 scale, mapped linearly to the venue's) (default: 6)",
     )
     th.add_argument(
         "--not-novel-max-rating",
@@ -232,7 +250,8 @@ def register(subparsers: Any) -> None:
         "--novel-min-contribution",
         type=float,
         default=3.0,
-        help="novel candidates need mean contribution >= this (default: 3)",
+        help="novel candidates need mean contribution >= this (on ICLR 2026's 1-4 scale, mapped to the "
+        "venue's novelty-related score) (default: 3)",
     )
     th.add_argument(
         "--not-novel-max-contribution",

@@ -53,6 +53,8 @@ from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.mine.units import import_answers, work_units, write_units
+from judgeaudit.mine.venues.profile import DEFAULT_VENUE, GOLD_LABELS, ProfileError, profile_for
+from judgeaudit.mine.venues.setup import VenueRun, run_extractor, venue_record, venue_run
 
 
 def read_blocklist(path: str) -> tuple[str, ...]:
@@ -63,7 +65,13 @@ def read_blocklist(path: str) -> tuple[str, ...]:
     )
 
 
+def _venue(args: argparse.Namespace) -> VenueRun:
+    """The run's venue profile and its cuts on the venue's scales (ProfileError: one line)."""
+    return venue_run(args.venue, args.profile, _thresholds(args), args.gold_labels)
+
+
 def _thresholds(args: argparse.Namespace) -> Thresholds:
+    """The rule on the study's (ICLR 2026's) scales; signal fields default to the venue profile's."""
     excluded = () if args.keep_all_areas else tuple(args.exclude_area or (OTHER_TOPICS,))
     return Thresholds(
         min_reviews=args.min_reviews,
@@ -79,7 +87,9 @@ def _thresholds(args: argparse.Namespace) -> Thresholds:
         strict_majority=args.majority_rule == "strict",
         weak_affirmations=args.weak_affirmations,
         weak_disputes=args.weak_disputes,
-        signal_fields=_fields(args.signal_fields),
+        signal_fields=_fields(args.signal_fields)
+        if args.signal_fields
+        else profile_for(args.venue, args.profile).text_fields,
         empty_fields=args.empty_fields,
         excluded_areas=excluded,
         blocklist=read_blocklist(args.blocklist) if args.blocklist else (),
@@ -95,7 +105,9 @@ def _fields(value: str) -> tuple[str, ...]:
 _OPTIONAL: tuple[tuple[str, str, Any], ...] = (
     ("--point-set", "point_set", "pairs"),
     ("--positions", "positions", "random"),
-    ("--signal-fields", "signal_fields", "strengths,weaknesses"),
+    ("--profile", "profile", None),
+    ("--signal-fields", "signal_fields", None),
+    ("--gold-labels", "gold_labels", "signals"),
     ("--empty-fields", "empty_fields", "no-signal"),
     ("--weak-affirmations", "weak_affirmations", "ignore"),
     ("--weak-disputes", "weak_disputes", "ignore"),
@@ -135,6 +147,8 @@ def _command(args: argparse.Namespace, source_arg: str) -> str:
         "--seed",
         str(args.seed),
     ]
+    if args.source and args.venue != DEFAULT_VENUE:
+        parts += ["--venue", args.venue]
     for option, attr, default in _OPTIONAL:
         value = getattr(args, attr)
         if value != default:
@@ -168,6 +182,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "decisions": DECISION_RULES,
     "point_set": POINT_SETS,
     "positions": POSITIONS,
+    "gold_labels": GOLD_LABELS,
 }
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
@@ -243,11 +258,15 @@ def _check(args: argparse.Namespace) -> None:
             raise UsageError(
                 f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
             )
-    fields = _fields(args.signal_fields)
-    unknown = [f for f in fields if f not in TEXT_FIELDS]
+    try:
+        known = TEXT_FIELDS + profile_for(args.venue, args.profile).text_fields
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from exc
+    fields = _fields(args.signal_fields or "strengths")
+    unknown = [f for f in fields if f not in known]
     if not fields or unknown:
         raise UsageError(
-            f"--signal-fields must name review fields among {', '.join(TEXT_FIELDS)} "
+            f"--signal-fields must name review fields among {', '.join(dict.fromkeys(known))} "
             f"(got {args.signal_fields!r})"
         )
     at_least("--workers", args.workers, 1)
@@ -349,8 +368,10 @@ def _run_mine(args: argparse.Namespace) -> int:
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
         raise UsageError(str(exc)) from exc
-    thresholds = _thresholds(args)
-    extractor, workers, fingerprint = _extractor(args, thresholds)
+    venue = _venue(args)
+    thresholds = venue.thresholds
+    text_extractor, workers, fingerprint = _extractor(args, thresholds)
+    extractor = run_extractor(venue, text_extractor)
     sanitiser: Any = (
         RuleSanitiser()
         if args.sanitiser == "rules"
@@ -378,6 +399,7 @@ def _run_mine(args: argparse.Namespace) -> int:
             progress=progress,
             log=log,
             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+            profile=venue.profile,
         )
         record = None
         if isinstance(extractor, LLMExtractor):
@@ -421,7 +443,8 @@ def _run_mine(args: argparse.Namespace) -> int:
             result,
             out_dir,
             seed=args.seed,
-            thresholds=thresholds,
+            thresholds=venue.study,
+            venue=venue_record(venue, result.corpus, result.selection, text_extractor, args.venue),
             source=source,
             command=command,
             extractor=extractor.name,
@@ -494,7 +517,8 @@ def handle_units(args: argparse.Namespace) -> int:
     if Path(args.write).parent != Path():
         _dir_option("--write", str(Path(args.write).parent))
     cache_dir = _cache_dir(args, not args.no_progress)[0]
-    thresholds = _thresholds(args)
+    venue = _venue(args)
+    thresholds = venue.thresholds
     extractor = LLMExtractor.from_spec(
         args.extractor,
         Path(args.llm_cache) / "signals",
@@ -508,6 +532,7 @@ def handle_units(args: argparse.Namespace) -> int:
             RunSummary(),
             progress=not args.no_progress,
             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
+            profile=venue.profile,
         )
     except CacheError as exc:
         raise UsageError(str(exc)) from exc
@@ -534,7 +559,10 @@ def handle_answers(args: argparse.Namespace) -> int:
 
 def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> None:
     """Fetch --venue into the raw cache (resuming an interrupted fetch); a failed fetch is a `UserError`."""
-    kwargs: dict[str, Any] = {"progress": progress}
+    profile = profile_for(args.venue, args.profile)
+    kwargs: dict[str, Any] = {"progress": progress, "api": profile.api}
+    if profile.api == 1:
+        kwargs["submission"] = profile.submission
     if args.baseurl:
         kwargs["baseurl"] = args.baseurl
     try:

@@ -99,13 +99,15 @@ def export_set(
     point_set: str = "pairs",
     positions: str = "random",
     extractor_record: dict[str, Any] | None = None,
+    venue: dict[str, Any] | None = None,
 ) -> tuple[Path, PairingReport]:
     """Write `<out_dir>/human_only/` as a whole (staged, then swapped in) and return its path and the pairing report.
 
     With `store_calibration`, `calibration` is written as `calibration.json` inside the new set;
     otherwise an existing `calibration.json` of the old set is carried over, as are `crossval.json` and
     `studies.json`. `extractor_record`: what the card says about the extractor (an LLM's provenance and
-    its agreement with the offline extractor).
+    its agreement with the offline extractor). `venue`: the venue's profile, cuts on its scales and
+    gold-label source (`venues.setup.venue_record`); `thresholds` are on the study's scales.
     """
     if point_set not in POINT_SETS:
         raise ValueError(f"point_set must be one of {', '.join(POINT_SETS)} (got {point_set!r})")
@@ -136,6 +138,7 @@ def export_set(
             point_set=point_set,
             positions=positions,
             extractor_record=extractor_record,
+            venue=venue,
         )
         write_manifest(
             set_dir, source=source, command=command, extra={"mining": mining}, name=SET_NAME
@@ -179,9 +182,11 @@ def _mining_record(
     point_set: str,
     positions: str,
     extractor_record: dict[str, Any] | None,
+    venue: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     sel = result.selection
     return {
+        "venue": venue,
         "seed": seed,
         "thresholds": thresholds.to_dict(),
         "decisions_applied": sel.decisions_applied,

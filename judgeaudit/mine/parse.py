@@ -1,9 +1,13 @@
-"""Typed records from raw API v2 notes: Submission and Review, with counted skips.
+"""Typed records from raw notes (API v2 or v1), read by the venue's profile: Submission and Review, with counted skips.
 
-A submission is identified by its own note id; a submission note whose `forum` names another
-note is skipped (it would otherwise replace that paper). A review score that is not a finite
-number on the venue's scale (`ScoreScale`) makes the review a counted skip, so it can never move
-a decile cut. Over-long text fields are skipped, not truncated.
+The venue profile (`judgeaudit.mine.venues`) says which invitations are submissions, official
+reviews and decisions, which fields hold the rating, the novelty-related score, the text and the
+area; without one, ICLR 2026's form is read. A submission is identified by its own note id; a
+submission note whose `forum` names another note is skipped (it would otherwise replace that paper).
+A review score that is not a finite number on the profile's scale makes the review a counted skip,
+so it can never move a decile cut. Over-long text fields are skipped, not truncated. Every review
+and submission read is also tallied against the profile's form (`venues.form`), so a form the
+profile does not match can stop the run before the selection.
 """
 
 from __future__ import annotations
@@ -17,6 +21,14 @@ from typing import Any
 
 from judgeaudit.mine.openreview.shards import Latest, Located, timestamp, version_time
 from judgeaudit.mine.summary import RunSummary
+from judgeaudit.mine.venues.form import FormTally
+from judgeaudit.mine.venues.profile import (
+    DEFAULT_VENUE,
+    Score,
+    VenueProfile,
+    parse_score,
+    profile_for,
+)
 
 STAGE = "parse"
 
@@ -51,8 +63,6 @@ DECISIONS: tuple[str, ...] = (
     STATUS_DESK_REJECTED,
 )
 
-_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:[:.)\-]|$|\s)")
-
 
 def content_value(content: dict[str, Any], key: str) -> Any:
     """The value of an API v2 content field (`{"value": x}`) or a flat API v1 value."""
@@ -69,28 +79,14 @@ MAX_ABSTRACT = 20_000
 MAX_REVIEW_FIELD = 100_000
 
 
-@dataclass(frozen=True)
-class ScoreScale:
-    """The venue's score ranges (inclusive); ICLR 2026 rates 0-10 and scores contribution 1-4."""
-
-    rating: tuple[float, float] = (0.0, 10.0)
-    contribution: tuple[float, float] = (1.0, 4.0)
+_DEFAULT: list[VenueProfile] = []
 
 
-def parse_score(value: Any) -> float | None:
-    """A numeric score from an int/float or a string like '6: marginally above'; None if not numeric."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf
-    if isinstance(value, str):
-        m = _LEADING_NUMBER.match(value[:40])
-        if m:
-            return float(m.group(1))
-    return None
+def default_profile() -> VenueProfile:
+    """The packaged profile of ICLR 2026 (the form read when no profile is given)."""
+    if not _DEFAULT:
+        _DEFAULT.append(profile_for(DEFAULT_VENUE))
+    return _DEFAULT[0]
 
 
 def score_problem(value: float, scale: tuple[float, float]) -> str | None:
@@ -133,7 +129,7 @@ class Review:
 
     review_id: str
     forum: str
-    rating: float
+    rating: float | None
     contribution: float | None
     texts: tuple[tuple[str, str], ...]
     mdate: int
@@ -160,29 +156,36 @@ class Corpus:
     decision_replies: dict[str, str] = field(
         default_factory=dict
     )  # forum -> "accepted" | "rejected" (Decision notes)
+    profile: VenueProfile | None = None  # the form the notes were read by (None: ICLR 2026's)
+    form: FormTally = field(default_factory=FormTally)  # the notes read, tallied against the form
 
 
-def note_kind(note: dict[str, Any]) -> str:
-    """The invitation's last part ('Submission', 'Official_Review', 'Withdrawal', ...) or ''."""
+def note_kind(note: dict[str, Any], profile: VenueProfile | None = None) -> str:
+    """The invitation's last part ('Submission', 'Official_Review', 'Withdrawal', ...) or ''; an API v1
+    note's one `invitation` counts too. The profile's submission, review and decision kinds come first."""
     invitations = note.get("invitations")
     if not isinstance(invitations, list):
         inv = note.get("invitation")
         invitations = [inv] if isinstance(inv, str) else []
     kinds = [i.rsplit("/-/", 1)[-1] for i in invitations if isinstance(i, str) and "/-/" in i]
-    for preferred in ("Submission", "Official_Review", "Decision"):
+    form = profile or default_profile()
+    for preferred in (form.submission, form.review, form.decision):
         if preferred in kinds:
             return preferred
     kinds = [k for k in kinds if k != "Edit"]
     return kinds[0] if kinds else ""
 
 
-_INVITATION_NUMBER = re.compile(r"/Submission(\d{1,9})/-/")
+_INVITATION_NUMBER = re.compile(r"/(?:Submission|Paper)(\d{1,9})/-/")
 
 
 def invitation_number(note: dict[str, Any]) -> int | None:
-    """The submission number a reply's invitation names (`.../Submission6845/-/Official_Review`), or None."""
+    """The submission number a reply's invitation names (`.../Submission6845/-/Official_Review`, API v1
+    `.../Paper6845/-/Official_Review`), or None."""
     invitations = note.get("invitations")
-    for inv in invitations if isinstance(invitations, list) else []:
+    if not isinstance(invitations, list):
+        invitations = [note.get("invitation")]
+    for inv in invitations:
         m = _INVITATION_NUMBER.search(inv) if isinstance(inv, str) else None
         if m:
             return int(m.group(1))
@@ -198,8 +201,12 @@ def _status(venueid: str) -> str:
     return STATUS_ACTIVE
 
 
-def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | None, str]:
-    """A Submission, or None with the reason it is skipped."""
+def parse_submission(
+    loc: Located, summary: RunSummary, profile: VenueProfile | None = None
+) -> tuple[Submission | None, str]:
+    """A Submission, or None with the reason it is skipped (its area from the profile's area field; a
+    form without one puts every submission in one area named after the venue)."""
+    form = profile or default_profile()
     note = loc.note
     content = note["content"]
     forum = note["id"]
@@ -208,7 +215,7 @@ def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | No
         return None, "submission whose forum names another note (identified by its own id)"
     title = _text(content_value(content, "title"))
     abstract = _text(content_value(content, "abstract"))
-    area = _text(content_value(content, "primary_area"))
+    area = _area(content, form) if form.area_fields else form.area_default
     if not abstract:
         return None, "submission without an abstract"
     if len(abstract) > MAX_ABSTRACT or len(title) > MAX_TITLE:
@@ -217,7 +224,7 @@ def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | No
             f"submission with an over-long title or abstract (> {MAX_TITLE:,} / {MAX_ABSTRACT:,} characters)",
         )
     if not area:
-        return None, "submission without a primary_area"
+        return None, f"submission without a {form.area_field}"
     venueid = _text(content_value(content, "venueid"))
     number = note.get("number")
     return Submission(
@@ -233,39 +240,62 @@ def parse_submission(loc: Located, summary: RunSummary) -> tuple[Submission | No
     ), ""
 
 
+def _score(content: dict[str, Any], score: Score) -> tuple[float | None, bool, str | None]:
+    """(value, written at all, problem) of a review score: the mean of the fields it fills (a value in the
+    profile's `missing` list is no score); problem: why a numeric value cannot be used."""
+    values: list[float] = []
+    written = False
+    for name in score.fields:
+        raw = content_value(content, name)
+        if raw is None or (isinstance(raw, str) and raw.strip() in score.missing):
+            continue
+        written = True
+        value = parse_score(raw)
+        if value is None:
+            continue
+        problem = score_problem(value, score.scale)
+        if problem:
+            return value, True, problem
+        values.append(value)
+    return (sum(values) / len(values) if values else None), written, None
+
+
 def parse_review(
-    loc: Located, summary: RunSummary, scale: ScoreScale = ScoreScale()
+    loc: Located, summary: RunSummary, profile: VenueProfile | None = None
 ) -> tuple[Review | None, str]:
-    """A Review, or None with the reason it is skipped (no forum, a rating or contribution that is
-    not a finite number on the venue's scale, an over-long text field)."""
+    """A Review, or None with the reason it is skipped (no forum, a rating or novelty score that is
+    not a finite number on the profile's scale, an over-long text field). A form without a rating
+    gives every review the rating None."""
+    form = profile or default_profile()
     note = loc.note
     content = note["content"]
     forum = note.get("forum")
     if not isinstance(forum, str) or not forum:
         return None, "review without a forum"
-    raw_rating = content_value(content, "rating")
-    if raw_rating is None:
-        return None, "review without a rating"
-    rating = parse_score(raw_rating)
-    if rating is None:
-        return None, "review with a non-numeric rating"
-    problem = score_problem(rating, scale.rating)
-    if problem:
-        return None, f"review whose rating is {problem}"
-    raw_contribution = content_value(content, "contribution")
-    contribution = parse_score(raw_contribution)
-    if contribution is not None:
-        problem = score_problem(contribution, scale.contribution)
+    rating: float | None = None
+    if form.rating is not None:
+        rating, written, problem = _score(content, form.rating)
+        if not written:
+            return None, "review without a rating"
+        if rating is None:
+            return None, "review with a non-numeric rating"
         if problem:
-            return None, f"review whose contribution score is {problem}"
-    texts = tuple((f, t) for f in TEXT_FIELDS if (t := _text(content_value(content, f))))
+            return None, f"review whose rating is {problem}"
+    contribution: float | None = None
+    written = False
+    if form.novelty is not None:
+        contribution, written, problem = _score(content, form.novelty)
+        if problem:
+            return None, f"review whose {form.novelty.label} score is {problem}"
+    fields = TEXT_FIELDS + tuple(f for f in form.text_fields if f not in TEXT_FIELDS)
+    texts = tuple((f, t) for f in fields if (t := _text(content_value(content, f))))
     if any(len(t) > MAX_REVIEW_FIELD for _, t in texts):
         return None, f"review with a text field over {MAX_REVIEW_FIELD:,} characters"
-    if raw_contribution is not None and contribution is None:
-        summary.note("reviews with a non-numeric contribution (treated as missing)")
-    elif raw_contribution is None:
-        summary.note("reviews without a contribution score")
-    if not any(f in SIGNAL_FIELDS for f, _ in texts):
+    if written and contribution is None:
+        summary.note(f"reviews with a non-numeric {_novelty_name(form)} (treated as missing)")
+    elif not written and form.novelty is not None:
+        summary.note(f"reviews without a {_novelty_name(form)} score")
+    if not any(f in form.text_fields for f, _ in texts):
         summary.note("reviews with empty text (kept for scores, cannot carry signals)")
     return Review(
         review_id=note["id"],
@@ -275,6 +305,11 @@ def parse_review(
         texts=texts,
         mdate=timestamp(note.get("mdate")) or 0,
     ), ""
+
+
+def _novelty_name(form: VenueProfile) -> str:
+    """What the summary calls the novelty-related score ('contribution' on ICLR 2026's form)."""
+    return "novelty-related" if form.novelty is None else form.novelty.label
 
 
 LATER_REVIEW_VERSION = "official review version written after --reviews-as-of"
@@ -300,8 +335,8 @@ def as_of_text(ms: int) -> str:
 def parse_notes(
     notes: Iterable[Located],
     summary: RunSummary,
-    scale: ScoreScale = ScoreScale(),
     reviews_as_of: int | None = None,
+    profile: VenueProfile | None = None,
 ) -> Corpus:
     """Parse a note stream into a Corpus, keeping each note id's latest version (see `cache.Latest`).
 
@@ -309,9 +344,13 @@ def parse_notes(
     or a counted skip; a displaced older version is a duplicate skip only. Reviews of submissions
     that are not in the cache (or were skipped) are counted skips. With `reviews_as_of` (ms), an
     official review is read as it stood then: versions written later are counted skips, so the
-    latest earlier version stands, and a review first posted later is left out.
+    latest earlier version stands, and a review first posted later is left out. `profile`: the venue's form
+    (None: ICLR 2026's); the latest version of every review and submission is tallied against it.
     """
-    corpus = Corpus()
+    form = profile or default_profile()
+    corpus = Corpus(profile=profile)
+    raw_forms: dict[str, tuple[str, dict[str, Any]]] = {}  # note id -> (kind, its form's fields)
+    kinds: dict[str, str] = {}  # note id -> the kind of its latest version
     latest = Latest(summary)
     submissions: dict[str, Submission] = {}  # by note id
     reviews: dict[str, tuple[Located, Review]] = {}
@@ -325,7 +364,7 @@ def parse_notes(
         if (
             reviews_as_of is not None
             and version_time(loc.note) > reviews_as_of
-            and note_kind(loc.note) == "Official_Review"
+            and note_kind(loc.note, form) == form.review
         ):
             summary.skip(STAGE, LATER_REVIEW_VERSION, loc.where)
             continue
@@ -340,25 +379,34 @@ def parse_notes(
             decisions.pop(note_id, None)
             ignored.pop(note_id, None)
             skipped.pop(note_id, None)
-        kind = note_kind(loc.note)
+            raw_forms.pop(note_id, None)
+        kind = note_kind(loc.note, form)
+        kinds[note_id] = kind
         reason = ""
-        if kind == "Submission":
-            sub, reason = parse_submission(loc, summary)
+        if kind == form.submission:
+            raw_forms[note_id] = (kind, _form_values(loc.note["content"], form, submission=True))
+            sub, reason = parse_submission(loc, summary, form)
             if sub is not None:
                 submissions[note_id] = sub
-        elif kind == "Official_Review":
-            review, reason = parse_review(loc, summary, scale)
+        elif kind == form.review:
+            raw_forms[note_id] = (kind, _form_values(loc.note["content"], form, submission=False))
+            review, reason = parse_review(loc, summary, form)
             if review is not None:
                 reviews[note_id] = (loc, review)
-        elif kind in ("Withdrawal", "Desk_Rejection"):
+        elif kind in (form.withdrawal, form.desk_rejection):
             forum = loc.note.get("forum")
             if isinstance(forum, str):
-                status_replies[note_id] = (kind, forum)
+                status_replies[note_id] = (
+                    "Withdrawal" if kind == form.withdrawal else "Desk_Rejection",
+                    forum,
+                )
             else:
                 reason = f"{kind} reply without a forum"
-        elif kind == "Decision":
+        elif kind == form.decision:
             forum = loc.note.get("forum")
-            verdict = decision_of_text(_text(content_value(loc.note["content"], "decision")))
+            verdict = decision_of_text(
+                _text(content_value(loc.note["content"], form.decision_field))
+            )
             if isinstance(forum, str) and verdict is not None:
                 decisions[note_id] = (verdict, forum)
             else:
@@ -371,6 +419,13 @@ def parse_notes(
             skipped[note_id] = (reason, loc.where)
     for reason, where in skipped.values():
         summary.skip(STAGE, reason, where)
+    for note_id, kind in kinds.items():
+        corpus.form.see_kind(note_id, kind)
+    for note_id, (kind, values) in raw_forms.items():
+        if kind == form.submission:
+            corpus.form.add_submission(note_id, values.get("area"), form)
+        else:
+            corpus.form.add_review(note_id, values, form)
     for sub in submissions.values():
         corpus.submissions[sub.forum] = sub
     summary.keep("submission", len(submissions))
@@ -404,6 +459,27 @@ def parse_notes(
     return corpus
 
 
+def _area(content: dict[str, Any], form: VenueProfile) -> str:
+    """A submission's area: the first of the form's area fields it fills ('' when none)."""
+    for name in form.area_fields:
+        area = _text(content_value(content, name))
+        if area:
+            return area
+    return ""
+
+
+def _form_values(
+    content: dict[str, Any], form: VenueProfile, *, submission: bool
+) -> dict[str, Any]:
+    """The raw values of the fields the form names (a submission: its area; a review: text and scores)."""
+    if submission:
+        return {"area": _area(content, form) or None}
+    names = list(form.text_fields)
+    for score in (form.rating, form.novelty):
+        names += list(score.fields) if score is not None else []
+    return {name: content_value(content, name) for name in names}
+
+
 _ACCEPT_VENUE = re.compile(r"\b(?:oral|poster|spotlight|notable|accept\w*)\b", re.IGNORECASE)
 
 
@@ -427,7 +503,8 @@ def decision_of(corpus: Corpus, forum: str, venue_id: str) -> str | None:
     if forum in corpus.decision_replies:
         return corpus.decision_replies[forum]
     sub = corpus.submissions[forum]
-    if sub.venueid.rstrip("/").endswith("Rejected_Submission"):
+    rejected = (corpus.profile or default_profile()).rejected_venueid
+    if any(sub.venueid.rstrip("/").endswith(suffix) for suffix in rejected):
         return DECISION_REJECTED
     if venue_id and sub.venueid.rstrip("/") == venue_id.rstrip("/"):
         return DECISION_ACCEPTED

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import Evidence, Idea, Provenance
+from judgeaudit.errors import UserError
 from judgeaudit.mine.openreview.shards import iter_notes
-from judgeaudit.mine.parse import Corpus, Review, as_of_text, parse_notes
+from judgeaudit.mine.parse import Corpus, Review, as_of_text, default_profile, parse_notes
 from judgeaudit.mine.sanitise.claims import evaluation_claims
 from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser, Sanitiser
 from judgeaudit.mine.select import (
@@ -37,6 +38,8 @@ from judgeaudit.mine.select import (
 )
 from judgeaudit.mine.signals.base import ReviewSignals, SignalExtractor
 from judgeaudit.mine.summary import RunSummary
+from judgeaudit.mine.venues.form import check_form
+from judgeaudit.mine.venues.profile import VenueProfile
 
 
 @dataclass
@@ -80,14 +83,18 @@ def load_corpus(
     *,
     progress: bool = False,
     reviews_as_of: int | None = None,
+    profile: VenueProfile | None = None,
 ) -> Corpus:
-    """Parse a raw cache into a Corpus (skips counted in `summary`; reviews as they stood at `reviews_as_of` ms, if given)."""
+    """Parse a raw cache into a Corpus by the venue's form (skips counted in `summary`; reviews as they stood at
+    `reviews_as_of` ms, if given); FormMismatch (one line) when the notes are not in the profile's form."""
     from tqdm import tqdm
 
     notes = tqdm(
         iter_notes(cache_dir, summary), desc="read raw cache", unit=" notes", disable=not progress
     )
-    return parse_notes(notes, summary, reviews_as_of=reviews_as_of)
+    corpus = parse_notes(notes, summary, reviews_as_of=reviews_as_of, profile=profile)
+    check_form(corpus.form, profile or default_profile())
+    return corpus
 
 
 # Worker state for forked extraction processes (set before the pool forks, read in children).
@@ -178,6 +185,12 @@ def candidate_pool(corpus: Corpus, th: Thresholds, venue_id: str = "") -> Candid
     """Scores and candidates of a corpus; the decision filter is applied when the source carries decisions."""
     scores = paper_scores(corpus, venue_id)
     applied = th.decisions == "auto" and carries_decisions(scores)
+    if scores and not applied and all(s.rating_mean is None for s in scores.values()):
+        raise UserError(
+            "the reviews carry no rating (the venue's form has none) and the source no acceptance "
+            "decisions (or --decisions ignore), so no paper can be ranked or given a side; mine it "
+            "once its decisions are public"
+        )
     cutoffs, candidates, dropped = find_candidates(scores, th, decisions=applied)
     return CandidatePool(scores, cutoffs, candidates, dropped, applied)
 
@@ -236,7 +249,7 @@ def build_idea(
         generator=None,
         title=sub.title or None,
         evidence=Evidence(
-            rating_mean=round(s.rating_mean, 4),
+            rating_mean=None if s.rating_mean is None else round(s.rating_mean, 4),
             contribution_mean=None
             if s.contribution_mean is None
             else round(s.contribution_mean, 4),
@@ -261,10 +274,12 @@ def mine(
     log: Callable[[str], None] | None = None,
     reviews_as_of: int | None = None,
     corpus: Corpus | None = None,
+    profile: VenueProfile | None = None,
 ) -> MineResult:
     """Run every mining stage over a raw cache and return the labelled, sanitised ideas (before pairing).
 
-    `corpus`: the cache already parsed (as of `reviews_as_of`), for a caller that mines one corpus several times."""
+    `corpus`: the cache already parsed (as of `reviews_as_of`), for a caller that mines one corpus several times.
+    `profile`: the venue's form the cache is read by (None: ICLR 2026's); `thresholds` are on its scales."""
     from tqdm import tqdm
 
     say = log or (lambda _msg: None)
@@ -279,7 +294,9 @@ def mine(
 
     if corpus is None:
         say(f"reading raw cache {cache_dir}")
-        corpus = load_corpus(cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of)
+        corpus = load_corpus(
+            cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of, profile=profile
+        )
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")

@@ -1,4 +1,4 @@
-"""Gold-label selection as in DESIGN.md ("Gold labels"): the reference study's steps, each an option.
+"""Gold-label selection (Human-Only) as the reference study describes it: its steps, each an option.
 
 Population and cuts (documented in the dataset card):
 - Scores use each paper's official reviews. A paper's mean rating and mean contribution are plain
@@ -26,6 +26,7 @@ Population and cuts (documented in the dataset card):
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -64,8 +65,8 @@ class Thresholds:
     bottom_quantile: float = 0.1
     novel_min_rating: float | None = 6.0
     not_novel_max_rating: float | None = 3.5
-    novel_min_contribution: float = 3.0
-    not_novel_max_contribution: float = 2.0
+    novel_min_contribution: float | None = 3.0
+    not_novel_max_contribution: float | None = 2.0
     majority: float = 0.5
     max_opposing: int = 0
     include_withdrawn: bool = True
@@ -99,7 +100,7 @@ class PaperScores:
     area: str
     status: str
     review_count: int
-    rating_mean: float
+    rating_mean: float | None  # None: the venue's form has no rating
     contribution_mean: float | None
     decision: str | None = None
     title: str = ""
@@ -141,12 +142,14 @@ def paper_scores(corpus: Corpus, venue_id: str = "") -> dict[str, PaperScores]:
     return out
 
 
-def review_means(reviews: Sequence[Review]) -> tuple[float, float | None]:
-    """A paper's mean rating and mean contribution over its (non-empty) reviews; None when none scores contribution."""
+def review_means(reviews: Sequence[Review]) -> tuple[float | None, float | None]:
+    """A paper's mean rating and mean contribution over its (non-empty) reviews; None when none scores it."""
+    ratings = [r.rating for r in reviews if r.rating is not None]
     contributions = [r.contribution for r in reviews if r.contribution is not None]
-    return float(np.mean([r.rating for r in reviews])), float(
-        np.mean(contributions)
-    ) if contributions else None
+    return (
+        float(np.mean(ratings)) if ratings else None,
+        float(np.mean(contributions)) if contributions else None,
+    )
 
 
 def carries_decisions(scores: Mapping[str, PaperScores]) -> bool:
@@ -160,11 +163,11 @@ def area_cutoffs(
     """Per area: (bottom cut, top cut) of the mean rating over all reviewed submissions."""
     by_area: dict[str, list[float]] = defaultdict(list)
     for s in scores.values():
-        by_area[s.area].append(s.rating_mean)
+        by_area[s.area].extend([] if s.rating_mean is None else [s.rating_mean])
     return {
         area: (
-            float(np.percentile(v, th.bottom_quantile * 100)),
-            float(np.percentile(v, th.top_quantile * 100)),
+            float(np.percentile(v, th.bottom_quantile * 100)) if v else math.nan,
+            float(np.percentile(v, th.top_quantile * 100)) if v else math.nan,
         )
         for area, v in sorted(by_area.items())
     }
@@ -196,6 +199,12 @@ def candidate_side(
         return None, "enough reviews"
     if not th.include_withdrawn and s.status == STATUS_WITHDRAWN:
         return None, "withdrawn allowed"
+    if s.rating_mean is None:  # a form without a rating: the side is the decision's
+        if decisions and s.decision == DECISION_ACCEPTED:
+            return _novel_side(s, th, decisions)
+        if decisions and s.decision is not None:
+            return _not_novel_side(s, th, decisions)
+        return None, "between the decile cuts"
     low, high = cuts
     if s.rating_mean >= high:
         return _novel_side(s, th, decisions)
@@ -205,9 +214,15 @@ def candidate_side(
 
 
 def _novel_side(s: PaperScores, th: Thresholds, decisions: bool) -> tuple[Side | None, str]:
-    if th.novel_min_rating is not None and s.rating_mean < th.novel_min_rating:
+    if (
+        th.novel_min_rating is not None
+        and s.rating_mean is not None
+        and s.rating_mean < th.novel_min_rating
+    ):
         return None, "novel: rating floor"
-    if s.contribution_mean is None or s.contribution_mean < th.novel_min_contribution:
+    if th.novel_min_contribution is not None and (
+        s.contribution_mean is None or s.contribution_mean < th.novel_min_contribution
+    ):
         return None, "novel: contribution"
     if decisions and s.decision != DECISION_ACCEPTED:
         return None, "novel: decision"
@@ -215,9 +230,15 @@ def _novel_side(s: PaperScores, th: Thresholds, decisions: bool) -> tuple[Side |
 
 
 def _not_novel_side(s: PaperScores, th: Thresholds, decisions: bool) -> tuple[Side | None, str]:
-    if th.not_novel_max_rating is not None and s.rating_mean > th.not_novel_max_rating:
+    if (
+        th.not_novel_max_rating is not None
+        and s.rating_mean is not None
+        and s.rating_mean > th.not_novel_max_rating
+    ):
         return None, "not_novel: rating ceiling"
-    if s.contribution_mean is None or s.contribution_mean > th.not_novel_max_contribution:
+    if th.not_novel_max_contribution is not None and (
+        s.contribution_mean is None or s.contribution_mean > th.not_novel_max_contribution
+    ):
         return None, "not_novel: contribution"
     if decisions and (s.decision is None or s.decision == DECISION_ACCEPTED):
         return None, "not_novel: decision"

@@ -20,8 +20,15 @@ from judgeaudit.mine.parse import STAGE as PARSE_STAGE
 from judgeaudit.mine.pipeline import MineResult
 from judgeaudit.mine.select import SIDE_STEPS, SIDES
 from judgeaudit.mine.signals.cues import offline_fingerprint
+from judgeaudit.mine.venues.card import cut_value, venue_text
 
-PRETTY_NAME = "ICLR 2026 Human-Only novelty pairs"
+PRETTY_NAME = "{venue} Human-Only novelty pairs"
+# The selection's defaults and the extractor figures come from the reference study's data release.
+RELEASE_CREDIT = (
+    "The selection follows the reference study, and the extractor figures above are measured on "
+    "its development labels, from its data release novelty-judge-bench "
+    "(`noystl/novelty-judge-bench`, CC BY 4.0): credit it when you reuse them."
+)
 REFERENCE_SIZE = {"novel": 154, "not_novel_distinct": 145, "pairs": 154, "areas": 20}
 """The reference study's published Human-Only set: 154 pairs over 20 areas, 154 novel and 145 distinct not_novel."""
 
@@ -30,9 +37,15 @@ def _fmt(x: Any) -> str:
     return "n/a" if x is None else (f"{x:.3f}" if isinstance(x, float) else str(x))
 
 
-def _n(th: Mapping[str, Any], key: str) -> str:
-    value = th.get(key)
-    return "none" if value is None else f"{value:g}"
+def _n(mining: Mapping[str, Any], key: str) -> str:
+    """A cut as the selection applied it (on the venue's scale; see *Venue and review form*)."""
+    return cut_value(mining.get("venue"), key, mining["thresholds"].get(key))
+
+
+def venue_name(mining: Mapping[str, Any]) -> str:
+    """The venue's name from its profile ('ICLR 2026' for a set mined before venue profiles)."""
+    venue = mining.get("venue")
+    return str(venue["profile"]["name"]) if venue else "ICLR 2026"
 
 
 def labels_text(mining: Mapping[str, Any], result: MineResult) -> str:
@@ -71,15 +84,15 @@ the study's value; `judgeaudit mine --help`):
 
 1. **Reviews read.** {_versions_text(result)}. Signals are read from the review fields {fields} only;
    {empty}. A paper's mean rating and mean contribution are plain means over all its reviews.
-2. **Population.** Per ICLR primary area, over every submission with at least one official review
+2. **Population.** Per area (see *Venue and review form*), over every submission with at least one official review
    (withdrawn and desk-rejected papers included). Excluded area(s): {excluded}. Title blocklist:
    {len(th["blocklist"])} title(s). At least {th["min_reviews"]} official review(s).
 3. **Rating deciles.** numpy's linear-interpolation percentile of the area's mean ratings; top decile:
    mean rating >= the {th["top_quantile"]:.0%} percentile, bottom decile: <= the {th["bottom_quantile"]:.0%}
    percentile (inclusive: ties at a cut are in).
-4. **Candidates.** `novel`: top decile, mean rating >= {_n(th, "novel_min_rating")}, mean contribution >=
-   {_n(th, "novel_min_contribution")}, accepted where decisions are known. `not_novel`: bottom decile,
-   mean rating <= {_n(th, "not_novel_max_rating")}, mean contribution <= {_n(th, "not_novel_max_contribution")},
+4. **Candidates.** `novel`: top decile, mean rating >= {_n(mining, "novel_min_rating")}, mean contribution >=
+   {_n(mining, "novel_min_contribution")}, accepted where decisions are known. `not_novel`: bottom decile,
+   mean rating <= {_n(mining, "not_novel_max_rating")}, mean contribution <= {_n(mining, "not_novel_max_contribution")},
    not accepted (rejected, desk-rejected or withdrawn) where decisions are known. Decision filter: {decisions}.
 5. **Signals.** An *affirmation* says in so many words that the contribution is new relative to prior
    work; a *dispute* is a statement whose main claim judges the contribution itself as not novel
@@ -406,7 +419,7 @@ sees both classes in turn. The order is deterministic (same ideas and seed, same
 """
 
 LIMITATIONS = """\
-Labels reflect reviewers' opinions before the ICLR 2026 decisions (when the decision filter is not
+Labels reflect reviewers' opinions before the venue's decisions (when the decision filter is not
 applied), not ground truth about the papers; reviews edited after the time they are read as of can
 change scores and therefore deciles. Whether a sentence affirms or disputes originality is the
 extractor's reading: its measured errors are above. The reference study's extractor was one pass of
@@ -432,13 +445,14 @@ def write_set_card(
     pairs = sum(report.pairs_by_area.values())
     distinct = sum(report.distinct_not_novel_by_area.values())
     summary = (
-        f"Human-Only gold labels mined from the public ICLR 2026 OpenReview reviews with the reference study's "
+        f"Human-Only gold labels mined from the public {venue_name(mining)} OpenReview reviews with the reference study's "
         f"selection: {lab['novel']} `novel` and {lab['not_novel']} `not_novel` labelled ideas (`{LABELLED_NAME}`), "
         f"{pairs} same-area pairs ({pairs} `novel` and {distinct} distinct `not_novel` ideas, the point set), "
         "abstracts with evaluation information removed. See *Labels* and *Funnel* below."
     )
     sections = {
         "Labels": labels_text(mining, result),
+        "Venue and review form": venue_text(mining.get("venue")),
         "Funnel": funnel_text(mining, report),
         "Counts by area": area_text(result, report, mining["thresholds"]["excluded_areas"]),
         "Pairing and the point set": pairing_text(mining, report),
@@ -451,9 +465,15 @@ def write_set_card(
         "File order": ORDER_TEXT,
         "Source and licence": f"""\
 Source: OpenReview `{source.get("venue")}` (snapshot `{source.get("path")}`, sha256 `{source.get("sha256")}`).
-Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and ICLR
-when redistributing. Build command: `{command}`.
+Reviews and abstracts are public on OpenReview under CC BY 4.0; attribute OpenReview and
+{venue_name(mining).split()[0]} when redistributing. Build command: `{command}`.
+{RELEASE_CREDIT}
 """,
         "Limitations": LIMITATIONS,
     }
-    return write_card(set_dir, pretty_name=PRETTY_NAME, summary=summary, sections=sections)
+    return write_card(
+        set_dir,
+        pretty_name=PRETTY_NAME.format(venue=venue_name(mining)),
+        summary=summary,
+        sections=sections,
+    )

@@ -13,3 +13,7 @@
 Registration (`register.py`) imports neither litellm nor llama.cpp; the provider modules do, when
 a model is first created.
 """
+
+# The modules meant for use from outside this package (other packages, the CLI, tasks/, Python
+# callers); the rest are this package's own parts.
+__all__ = ["failures", "grammars", "planted", "register", "secrets"]

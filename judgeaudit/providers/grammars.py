@@ -1,7 +1,7 @@
 """GBNF grammars that constrain a local model's answer to the judge verdict formats.
 
 Names (`-M grammar=<name>`): `none`; `pairwise` / `pointwise` / `pairwise_12` (only the final
-verdict line of the answer protocol, `judgeaudit/protocol.py`, as `judgeaudit/judges/parse.py`
+verdict line of the answer protocol, `judgeaudit/protocol.py`, as `judgeaudit.judges.parse`
 reads it strictly; `pairwise_12` for prompts labelling the ideas 1 and 2); `pairwise_12_reasoned`
 and `pairwise_reasoned` / `pointwise_reasoned`
 (at most `REASON_LINES` reasoning lines of at most `REASON_CHARS` characters each, none starting

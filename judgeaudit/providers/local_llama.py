@@ -22,7 +22,7 @@ prompt states one fence boundary for all the prompts of an item, `judges/prompts
 of one item share their text up to where its orders or probe arms differ.) Queued calls wait in the event loop, not
 in a thread. (Inspect's adaptive concurrency ignores a provider's `max_connections()` and lets only a
 few calls in at a time; a large `--max-connections` and `--max-samples` let the queue hold every call and
-order them all, as `judgeaudit audit` does, `audit/battery.py` `concurrency`.) Usage is reported from llama.cpp's token counts; cost is 0.
+order them all, as `judgeaudit audit` does, `audit/battery/run.py` `concurrency`.) Usage is reported from llama.cpp's token counts; cost is 0.
 
 Tool calling uses our text protocol `tool_text/1` (`tool_text.py`): offered tools are
 described in a system block of the prompt, a reply line `CALL <tool> <JSON arguments>` becomes

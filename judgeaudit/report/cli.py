@@ -38,4 +38,10 @@ def register(subparsers: Any) -> None:
         help="do not add k=1 / one-order aggregations recomputed from the stored calls",
     )
     p.add_argument("--no-figures", action="store_true", help="write tables and report.json only")
+    p.add_argument(
+        "--adjudication",
+        default=None,
+        metavar="FILE",
+        help="an adjudication.json (`judgeaudit adjudicate import`) shown as a section of report.md",
+    )
     p.set_defaults(func=Handler("judgeaudit.report.commands", "handle"))

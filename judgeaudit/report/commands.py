@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from judgeaudit.cli_args import (
     check_bootstrap_args,
     input_dir,
     output_dir,
+)
+from judgeaudit.report.adjudication import (
+    append_section,
+    read_summary,
+    render_markdown,
 )
 from judgeaudit.report.build import build_report, error_log_line
 
@@ -18,6 +24,7 @@ def handle(args: argparse.Namespace) -> int:
     input_dir("LOGDIR", args.logdir)
     if args.out is not None:
         output_dir("--out", args.out)
+    adjudication = read_summary(args.adjudication) if args.adjudication else None
     report = build_report(
         args.logdir,
         args.out,
@@ -28,6 +35,8 @@ def handle(args: argparse.Namespace) -> int:
         not args.no_aggregations,
         not args.no_figures,
     )
+    if adjudication is not None:  # the expert's reading of the judge's errors, after the tables
+        append_section(Path(report.files["summary"]), render_markdown(adjudication))
     inp = report.data["input"]
     print(
         f"read {inp['logs_read']} log(s), {inp['rows']} scored samples; skipped {len(inp['skipped_logs'])} log(s), "

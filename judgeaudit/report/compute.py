@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -416,19 +415,3 @@ def bootstrap_settings(resamples: int, seed: int) -> dict[str, Any]:
 def jsonable(value: Any) -> Any:
     """Replace NaN/inf by None recursively (JSON has no NaN)."""
     return _nan_to_none(value)
-
-
-def configs_table(results: Sequence[dict[str, Any]]) -> pd.DataFrame:
-    """Flat per-configuration view of the computed groups (one row per group x configuration)."""
-    rows = []
-    for g in results:
-        for name, e in g["configs"].items():
-            rows.append(
-                {
-                    "kind": g["kind"],
-                    "dataset": g["dataset"],
-                    "config": name,
-                    **{k: e[k] for k in ("model", "variant")},
-                }
-            )
-    return pd.DataFrame(rows)

@@ -1,4 +1,4 @@
-"""Every judge metric, defined once (DESIGN.md 'Metrics'), vectorised over resamples.
+"""Every judge metric, defined once (computed per configuration on item ids), vectorised over resamples.
 
 Each metric is a function of *column sums* of per-item outcome columns (and the item
 count). A `Metric` can be called on per-item outcome arrays whose last axis is items, so

@@ -217,6 +217,24 @@ def test_self_preference_keeps_only_generated_sides(pairs: list[PairItem]) -> No
     )
 
 
+def test_self_preference_on_ai_only_pairs_targets_the_expected_loser(pairs: list[PairItem]) -> None:
+    from dataclasses import replace
+
+    def ai_only(pair: PairItem, gen_a: str, gen_b: str) -> PairItem:
+        return replace(
+            pair,
+            setup="ai_only",
+            idea_a=replace(pair.idea_a, source="generated", generator=gen_a),
+            idea_b=replace(pair.idea_b, source="generated", generator=gen_b),
+        )
+
+    two = ai_only(pairs[0], "strong", "weak")
+    same = ai_only(pairs[1], "one", "one")  # both sides by one generator: no contrast
+    probed = apply_probe("self_preference", [two, same], seed=0)
+    loser = "b" if two.gold == "a" else "a"
+    assert [(p.item.pair_id, p.probe_target) for p in probed] == [(two.pair_id, loser)]
+
+
 def test_pointwise_counterparts(points: list[PointItem]) -> None:
     with pytest.raises(ProbeError, match="position.*pairwise"):
         apply_probe("position", points, seed=0)

@@ -178,6 +178,40 @@ def test_self_preference_gap_is_unpaired_and_needs_both_groups() -> None:
     assert only_other.status == "not_run" and "self_preference_gap" not in only_other.figures
 
 
+def test_self_preference_counts_the_judges_own_side_of_an_ai_only_pair() -> None:
+    """AI-only pairs: the arm's target is the expected loser; the judge's own side, either one, is
+    what its win is counted for; a pair the judge wrote neither side of is `other`."""
+    # gold a, b, a, b: the arm's targets are the expected losers b, a, b, a
+    f = frame(rows("self_preference", "generated", ["a", "b", "b", "b"], ["b", "a", "b", "a"]))
+    gens = {
+        "i0": ("opus", "sonnet"),  # own = b (loser): verdict a -> own side lost
+        "i1": ("sonnet", "opus"),  # own = a (loser): verdict b -> lost
+        "i2": ("prov/Sonnet", "gpt-x"),  # own = a (winner): verdict b -> lost
+        "i3": ("gpt-y", "gpt-x"),  # neither: other, target a: verdict b -> lost
+    }
+    r = read_all(f, ["self_preference"], CFG, judge_model="anthropic/sonnet", generators=gens)
+    figures = r["self_preference"].figures
+    assert figures["generated_win_rate:own"].value.estimate == pytest.approx(0.0)
+    assert figures["generated_win_rate:own"].value.n == 3
+    assert figures["generated_win_rate:other"].value.n == 1
+    preferring = frame(
+        rows("self_preference", "generated", ["b", "a", "a", "b"], ["b", "a", "b", "a"])
+    )
+    r = read_all(preferring, ["self_preference"], CFG, judge_model="sonnet", generators=gens)
+    own = r["self_preference"].figures["generated_win_rate:own"].value
+    assert (own.estimate, own.n) == (pytest.approx(1.0), 3)  # picked sonnet's side every time
+
+
+def test_own_side_of_each_kind_of_item() -> None:
+    from judgeaudit.audit.readings import own_side
+
+    assert own_side("local/m", "b", {"m"}) == ("own", "b")
+    assert own_side(None, "b", {"m"}) == ("other", "b")
+    assert own_side(("x", "m"), "a", {"m"}) == ("own", "b")
+    assert own_side(("x", "y"), "a", {"m"}) == ("other", "a")
+    assert own_side(("m", "m"), "a", {"m"}) is None  # both sides its own: no contrast
+
+
 def test_pointwise_verbosity_and_injection() -> None:
     ids = ["p0", "p1", "p2", "p3"]
     gold = ["novel", "not_novel", "novel", "not_novel"]

@@ -21,7 +21,7 @@
 
 Prints Markdown tables and, with `--write SET_DIR`, stores them as SET_DIR/crossval.json (the dataset card
 renders it). `--write-model` refits the n-gram model on the whole dev split with the same procedure and
-writes judgeaudit/mine/signals/models/ngram.json. Reads /work/shared (never at run time).
+writes judgeaudit/mine/signals/models/ngram.json. Reads the snapshot and the dev labels named by JUDGEAUDIT_SNAPSHOT and JUDGEAUDIT_REFERENCE_DEV (never at run time).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from data_paths import DEV, SNAPSHOT
 
 from judgeaudit.files import atomic_write_text
 from judgeaudit.mine.pairing import make_pairs, pair_ideas
@@ -51,8 +52,6 @@ from judgeaudit.mine.study.records import measured_with
 from judgeaudit.mine.summary import RunSummary
 from judgeaudit.stats.label_agreement import estimated_jaccard, kept_rate
 
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
-DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
 COMMAND = "python tests/benchmarks/bench_extractor.py --write datasets/iclr2026/human_only"
 REVIEWS_AS_OF = "2025-11-13T08:00:00Z"  # the bundled set's: when the reference read the reviews
 VENUE = "ICLR.cc/2026/Conference"

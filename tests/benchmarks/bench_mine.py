@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from data_paths import DEV, SNAPSHOT
+
 from judgeaudit.mine.export import export_set
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import mine
@@ -35,8 +37,6 @@ from judgeaudit.mine.signals.cues import OfflineExtractor, offline_fingerprint
 from judgeaudit.mine.signals.stance import LearnedExtractor, load_model, model_fingerprint
 from judgeaudit.mine.study.calibrate import measure
 
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
-DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
 BUNDLED = (
     Path(__file__).resolve().parents[2] / "datasets" / "iclr2026" / "human_only" / "manifest.json"
 )

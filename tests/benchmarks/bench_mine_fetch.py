@@ -24,9 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from data_paths import SNAPSHOT
+
 from judgeaudit.mine.openreview.fetch import InjectedCrash, fetch_venue
 
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 VENUE = "ICLR.cc/2026/Conference"
 SERVERS = Path(__file__).resolve().parent.parent / "servers"
 

@@ -1,10 +1,10 @@
 """How close a careful reading of the reviews comes to the reference's labels (`judgeaudit.mine.study.reading_ceiling`).
 
-    python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl
+    python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl
         [--cases tests/fixtures/reading_cases] [--sample-cases tests/fixtures/stance_cases ...]
         [--census-cases tests/fixtures/kept_not_novel_cases ...] [--snapshot DIR] [--resamples N] [--json FILE]
         [--write SET_DIR]
-    python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl \
+    python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl \
         --reference-rule [--write SET_DIR]
 
 `--reference-rule` reads the reading under the reference's signal definition instead
@@ -43,6 +43,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from data_paths import SNAPSHOT
+
 from judgeaudit.mine.parse import as_of_ms
 from judgeaudit.mine.pipeline import candidate_pool, load_corpus
 from judgeaudit.mine.select import Thresholds
@@ -57,7 +59,6 @@ from judgeaudit.stats.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
 REVIEWS_AS_OF = "2025-11-13T08:00:00Z"  # the bundled set's: when the reference read the reviews
 
 
@@ -309,7 +310,9 @@ class Study:
     command: str
 
 
-_COMMAND = "python tests/benchmarks/bench_reading_ceiling.py --dev ../shared/data/reference-study/human_only_dev.jsonl"
+_COMMAND = (
+    "python tests/benchmarks/bench_reading_ceiling.py --dev <reference-study>/human_only_dev.jsonl"
+)
 EARLIER_BRIEF = Study(
     "reading_ceiling",
     "How close a careful reading comes to the reference (annotators, reading cases)",

@@ -8,7 +8,7 @@ time at which a version of a dev paper's review was written (and for "latest ver
 reads the dev papers' reviews as of that time (`parse.parse_notes(..., reviews_as_of=...)`) and
 counts the dev ideas whose two means equal the published ones (`calibrate.score_matches`). It
 prints the window of times that match every dev idea, and how many reviews of the whole cache
-were written inside it (the times in the window differ only in those). Reads /work/shared.
+were written inside it (the times in the window differ only in those). Reads the snapshot named by JUDGEAUDIT_SNAPSHOT.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from data_paths import DEV, SNAPSHOT
+
 from judgeaudit.mine.openreview.shards import Located, iter_notes, version_time
 from judgeaudit.mine.parse import as_of_text, note_kind, parse_notes
 from judgeaudit.mine.study.calibrate import load_dev, score_matches
 from judgeaudit.mine.summary import RunSummary
-
-SNAPSHOT = Path("/work/shared/data/openreview/ICLR.cc-2026-Conference")
-DEV = Path("/work/shared/data/reference-study/human_only_dev.jsonl")
 
 
 def main() -> int:

@@ -392,6 +392,22 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         None,
     ),
     ("mine plan", ["mine", "plan", "--model", "mockllm/model"], "--dataset", None),
+    # adjudicate
+    (
+        "adjudicate",
+        ["adjudicate"],
+        "error: judgeaudit adjudicate: the following arguments are required: ACTION",
+        None,
+    ),
+    (
+        "adjudicate export",
+        ["adjudicate", "export", "/nonexistent", "--out", "{tmp}/sheet.csv"],
+        "/nonexistent",
+        None,
+    ),
+    ("adjudicate export", ["adjudicate", "export", "{dir}", "--out", "{file}"], "{file}", None),
+    ("adjudicate import", ["adjudicate", "import", "/nonexistent.csv"], "/nonexistent.csv", None),
+    ("adjudicate import", ["adjudicate", "import", "{empty}"], "{empty}", None),
     # argparse's own errors, every command: one line `error: judgeaudit <cmd>: ...` (unknown option,
     # missing required argument, a non-integer --seed / --resamples), never the usage block
     (

@@ -119,3 +119,21 @@ def test_a_mined_sets_labelled_pool_is_not_an_item_split(set_dir: Path) -> None:
         '{"idea_id": "x", "label": "novel"}\n', encoding="utf-8"
     )
     assert sorted(hf.to_dataset_dict(set_dir)) == ["pairwise", "pairwise_plan", "pointwise"]
+
+
+def test_an_ai_only_set_round_trips_and_keeps_both_generators(tmp_path: Path) -> None:
+    """The release excerpt's AI-only pairs: JSONL -> DatasetDict -> parquet -> JSONL, byte for byte."""
+    from judgeaudit.data.convert.novelty_judge_bench import convert_strict
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "novelty_judge_bench" / "published"
+    [claude] = [f for f in convert_strict(fixture).files if f.set_path == "ai_only/claude"]
+    hf.write_jsonl_set({"pairwise": claude.items}, tmp_path / "set")
+    back = hf.read_parquet(
+        hf.to_parquet(hf.to_dataset_dict(tmp_path / "set"), tmp_path / "pq")["pairwise"].parent
+    )
+    assert {p.setup for p in back["pairwise"]} == {"ai_only"}
+    assert {(p.idea_a.generator, p.idea_b.generator) for p in back["pairwise"]} >= {
+        ("claude-opus-4-5", "claude-sonnet-4-5")
+    }
+    hf.write_jsonl_set(back, tmp_path / "again")
+    assert _jsonl_bytes(tmp_path / "again") == _jsonl_bytes(tmp_path / "set")

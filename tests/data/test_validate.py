@@ -261,3 +261,29 @@ def test_plan_variant_must_agree_with_abstract_file(
         "pairwise_plan.jsonl:1: idea_a.label: idea 'n0' is 'not_novel' here but 'novel' in pairwise.jsonl"
         in capsys.readouterr().out
     )
+
+
+def test_an_ai_only_pair_holds_two_generated_ideas_each_naming_its_generator(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    pair = make_pairs(1)[0]
+    good = replace(
+        pair,
+        setup="ai_only",
+        idea_a=replace(pair.idea_a, source="generated", generator="strong-model"),
+        idea_b=replace(pair.idea_b, source="generated", generator="weak-model"),
+    )
+    bad = [
+        replace(
+            good, pair_id="p-human", idea_b=replace(good.idea_b, source="human", generator=None)
+        ),
+        replace(good, pair_id="p-unnamed", idea_a=replace(good.idea_a, generator=None)),
+    ]
+    path = tmp_path / "pairwise.jsonl"
+    path.write_text("".join(dumps_item(i) + "\n" for i in [good, *bad]), encoding="utf-8")
+    items, problems = check_file(path)
+    assert [i.item_id for i in items] == [good.pair_id]
+    assert [(p.line, p.field) for p in problems] == [(2, "idea_b.source"), (3, "idea_a.generator")]
+    assert all("two generated ideas, each naming its generator" in p.message for p in problems)

@@ -10,6 +10,8 @@ import pytest
 
 from judgeaudit.judges import parse
 from judgeaudit.judges.parse import parse_strict, parse_verdict
+from judgeaudit.judges.parse.base import _QUOTES
+from judgeaudit.judges.parse.echoes import _flat
 
 REASONING = "Idea A reuses a known loss. Idea B reframes the task as matching.\n\n"
 
@@ -327,7 +329,7 @@ def test_clear_answers_near_those_shapes_stay_clear(
 
 
 def test_every_reason_is_documented_in_the_score_schema() -> None:
-    schema = (Path(parse.__file__).parent / "SCORE_SCHEMA.md").read_text(encoding="utf-8")
+    schema = (Path(parse.__file__).parents[1] / "SCORE_SCHEMA.md").read_text(encoding="utf-8")
     assert len(set(parse.REASONS)) == len(parse.REASONS)
     assert [r for r in parse.REASONS if f"`{r}`" not in schema] == []
 
@@ -425,7 +427,7 @@ def test_a_one_line_injected_idea_echoed_under_its_header_is_not_an_answer() -> 
 
 def _flat_by_its_definition(text: str) -> str:
     """Echo matching's flattening as the docstring defines it, written with regular expressions."""
-    text = text.translate(parse._QUOTES)
+    text = text.translate(_QUOTES)
     text = re.sub(r"[*_`#>]+", " ", text)
     return re.sub(r"\s+", " ", text).strip().casefold()
 
@@ -437,7 +439,7 @@ def test_echo_flattening_matches_its_regex_definition_on_random_text() -> None:
     rng = random.Random(20260)
     for _ in range(20_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
-        assert parse._flat(text) == _flat_by_its_definition(text), repr(text)
+        assert _flat(text) == _flat_by_its_definition(text), repr(text)
 
 
 def test_a_long_source_sentence_inside_a_long_own_line_is_still_removed() -> None:
@@ -446,3 +448,27 @@ def test_a_long_source_sentence_inside_a_long_own_line_is_still_removed() -> Non
     own = "Idea A says we align the two encoders with a contrastive loss over paired captions. B is old.\nVerdict: A"
     assert "contrastive loss" not in parse.strip_echoes(own, [idea])
     assert parse.strip_echoes("Short.\nVerdict: A", [idea]) == "Short.\nVerdict: A"
+
+
+# An idea line whose second clause (after `;`) the model repeats inside its own words: the clause is an
+# echo (issue 37: the sentence pattern of the echo stage was shadowed by one that does not break at `;`).
+SEMICOLON_IDEA = (
+    "Distil a large reranker into a small one; the proposal is novel in that it trains the student "
+    "on synthetic errors only."
+)
+
+
+def test_an_echoed_clause_after_a_semicolon_is_removed() -> None:
+    own = "The student part is standard. Note: the proposal is novel in that it trains the student on synthetic errors only."
+    assert parse.strip_echoes(own, [SEMICOLON_IDEA]) == "the student part is standard. note:"
+
+
+@pytest.mark.parametrize(
+    "first", ["Distillation of rerankers is well known.", "It is standard. Note:"]
+)
+def test_an_echoed_clause_after_a_semicolon_cannot_cast_a_verdict(first: str) -> None:
+    clause = "the proposal is novel in that it trains the student on synthetic errors only."
+    parsed = parse_verdict(
+        f"{first}\n{clause}\nVerdict: NOT NOVEL", "pointwise", ideas=[SEMICOLON_IDEA]
+    )
+    assert (parsed.verdict, parsed.reason) == ("not_novel", None)

@@ -1,4 +1,4 @@
-"""The gold-label selection rule on hand-built records (DESIGN.md, "Gold labels"): every step and option."""
+"""The gold-label selection rule on hand-built records (the reference study's steps, `mine/select.py`): every step and option."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A small OpenReview-API-v2-compatible HTTP server on 127.0.0.1 for tests.
+"""A small OpenReview-API-v2-compatible HTTP server on 127.0.0.1 for tests (API v1 notes too).
 
 The live API is unreachable here, so tests point the real openreview-py client at
 this stand-in. It serves notes loaded from a raw cache (``notes-*.jsonl.gz``, the
@@ -8,7 +8,7 @@ and counted in ``collapsed_duplicates``) and answers what the client and the min
 call:
 
 - ``GET /notes`` with ``id``, ``forum``, ``invitation`` (membership in the note's
-  ``invitations``), ``replyto``, ``number``, ``domain``, ``content.<field>`` (equal
+  ``invitations``, or equal to an API v1 note's one ``invitation``), ``replyto``, ``number``, ``domain``, ``content.<field>`` (equal
   to the field's ``value``, or contained in it when it is a list), ``details``
   (``replies``: every other note of the forum; ``directReplies``; ``replyCount``),
   ``sort`` (``id``, ``number``, ``cdate``, ``mdate``, ``tcdate``, ``tmdate`` with an
@@ -16,7 +16,8 @@ call:
   a larger id, sorted by id), ``offset``, ``limit`` (default and cap ``max_limit``)
   and ``count=true`` (the number of notes matching the filters, before ``after``,
   ``offset`` and ``limit``, in ``"count"``); ``trash`` and ``select`` are accepted
-  and ignored (no deleted notes here; whole notes are returned). Unknown parameters are a 400 error,
+  and ignored (no deleted notes here; whole notes are returned), as is API v1's ``original``
+  (no original notes here). Unknown parameters are a 400 error,
   so a client sending something this server does not implement fails loudly.
 - ``GET /groups?id=`` for the venue groups (content ``submission_id``,
   ``withdrawn_venue_id``, ``desk_rejected_venue_id``); an unknown id is 404, or an
@@ -54,6 +55,7 @@ NOTE_PARAMS = NOTE_FILTERS | {
     "count",
     "trash",
     "select",
+    "original",
 }
 SORT_KEYS = {"id", "number", "cdate", "mdate", "tcdate", "tmdate"}
 
@@ -281,7 +283,7 @@ class OpenReviewTestServer:
     def _matches(note: dict[str, Any], params: dict[str, str]) -> bool:
         for key, wanted in params.items():
             if key == "invitation":
-                if wanted not in (note.get("invitations") or []):
+                if wanted not in (note.get("invitations") or [note.get("invitation")]):
                     return False
             elif key == "number":
                 if str(note.get("number")) != wanted:

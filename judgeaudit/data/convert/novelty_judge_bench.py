@@ -1,8 +1,10 @@
 """Convert the published novelty-judge-bench YAML sets (local or Hub) into contract items.
 
-Layout read (any depth below the root): `human-only/<file>.yaml` and
-`human-plus-generated/[backbone-<model>/]<file>.yaml`, where `<file>` is one of
-`pairwise`, `pairwise_plan`, `pointwise`, `pointwise_plan`. Pairwise files map an
+Layout read (any depth below the root): `human-only/<file>.yaml`,
+`human-plus-generated/[backbone-<model>/]<file>.yaml` and `ai-only/<family>/<file>.yaml`, where
+`<file>` is one of `pairwise`, `pairwise_plan`, `pointwise`, `pointwise_plan`. Every other file
+is reported as skipped with its reason (`expert-annotations/judge_errors.csv` is read by
+`judgeaudit adjudicate import`, not converted into a set). Pairwise files map an
 instance id to `{context, expected_winners: [i], ideas: {0: text, 1: text},
 metadata: {0: {...}, 1: {...}}}`; pointwise files map an id to
 `{context, idea, label: POSITIVE|NEGATIVE, metadata: {...}}`. Idea metadata holds
@@ -13,7 +15,10 @@ ideas carry `N/A` scores.
 
 Rules: POSITIVE -> `novel`, NEGATIVE -> `not_novel`; idea 0 becomes `idea_a`, idea 1
 `idea_b` (published positions kept); in `human-plus-generated` the `not_novel` idea is
-the generated one (`source=generated`, generator from the `backbone-<model>` folder);
+the generated one (`source=generated`), and in `ai-only` both ideas are; an idea's generator is
+its metadata's `generator`, else the `backbone-<model>` folder, else (the top-level
+`human-plus-generated` files) the release's stated ideator, `RELEASE_IDEATOR`; in `ai-only` the
+expected winner must be the stronger generator's idea (`STRONGER`);
 idea ids are the OpenReview forum id when the metadata has one, else `njb-` + a hash
 of the text; `N/A` scores are kept as missing (null), never as 0. An idea met again in the
 same file keeps its first provenance. Ids are local to each published file, so a `_plan`
@@ -51,7 +56,22 @@ from judgeaudit.errors import UserError
 DATASET_NAME = "novelty-judge-bench"
 HUB_ID = "noystl/novelty-judge-bench"
 FILE_STEMS: tuple[str, ...] = ("pairwise", "pairwise_plan", "pointwise", "pointwise_plan")
-SETUP_DIRS: dict[str, str] = {"human-only": "human_only", "human-plus-generated": "human_generated"}
+SETUP_DIRS: dict[str, str] = {
+    "human-only": "human_only",
+    "human-plus-generated": "human_generated",
+    "ai-only": "ai_only",
+}
+# The ideator of the top-level human-plus-generated files, as the release states it (its README, and
+# the `generation_model` of its expert annotations); backbone-<model> folders name their own.
+RELEASE_IDEATOR = "claude-sonnet-4-5"
+# The release's AI-only pairs: the stronger generator's idea is the expected (more novel) winner.
+STRONGER: dict[str, str] = {"claude-opus-4-5": "claude-sonnet-4-5", "gpt-5.4": "gpt-5.1"}
+ANNOTATIONS_FILE = "judge_errors.csv"
+LICENSE = "cc-by-4.0"
+CITATION = (
+    "novelty-judge-bench (`noystl/novelty-judge-bench` on the Hugging Face Hub), the data release of "
+    'the reference study "Old Ideas, Novel Problems" (2026), licensed CC BY 4.0 by its authors'
+)
 LABEL_MAP: dict[str, str] = {"POSITIVE": "novel", "NEGATIVE": "not_novel"}
 FORUM_KEYS: tuple[str, ...] = ("forum", "forum_id", "openreview_id", "paper_id")
 MISSING_SCORES: frozenset[str] = frozenset(
@@ -67,6 +87,17 @@ class BenchSourceError(UserError, RuntimeError):
     """The benchmark source (local directory or Hub id) cannot be read."""
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A file of the source that no set was made from, and why."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"skipped ({self.reason}): {self.path}"
+
+
 @dataclass
 class BenchFile:
     """One converted YAML file: where it goes in our layout and what it held."""
@@ -76,6 +107,7 @@ class BenchFile:
     setup: str
     generator: str | None
     stem: str
+    family: str | None = None  # the ai-only/<family> folder (claude, gpt)
     items: list[Item] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     unjoined: list[str] = field(default_factory=list)  # plan items with no abstract counterpart
@@ -87,17 +119,19 @@ class BenchFile:
 
     @property
     def set_path(self) -> str:
-        """Our set directory for this file, relative to the output root (e.g. human_generated/gpt-4o)."""
-        return self.setup if self.generator is None else f"{self.setup}/{self.generator}"
+        """Our set directory for this file, relative to the output root (e.g. human_generated/gpt-4o,
+        ai_only/claude)."""
+        sub = self.generator or self.family
+        return self.setup if sub is None else f"{self.setup}/{sub}"
 
 
 @dataclass
 class BenchConversion:
-    """All converted files plus YAML files that were not benchmark files (counted, reported)."""
+    """All converted files plus the files no set was made from, each with its reason."""
 
     root: Path
     files: list[BenchFile]
-    skipped: list[str]
+    skipped: list[Skipped]
 
     @property
     def problems(self) -> list[Problem]:
@@ -258,7 +292,12 @@ def _idea(
     source_id: str,
 ) -> Idea:
     forum = next((str(meta[k]) for k in FORUM_KEYS if meta.get(k)), None)
-    generated = setup == "human_generated" and label == "not_novel"
+    generated = setup == "ai_only" or (setup == "human_generated" and label == "not_novel")
+    named = r.opt_text(meta, "generator", f"{mpath}.generator")
+    if named and generator and named != generator:
+        r.add(f"{mpath}.generator", f"{named!r} contradicts the backbone-{generator} folder")
+    if generated and not (named or generator) and setup == "ai_only":
+        r.add(f"{mpath}.generator", "missing field (every ai-only idea names its generator)")
     return Idea(
         idea_id=forum if forum and not generated else text_idea_id(text),
         text=text,
@@ -266,7 +305,7 @@ def _idea(
         source="generated" if generated else "human",
         area=r.opt_text(meta, "area", f"{mpath}.area") or area,
         label=label,  # type: ignore[arg-type]
-        generator=generator if generated else None,  # null when no backbone-<model> folder names it
+        generator=(named or generator or RELEASE_IDEATOR) if generated else None,
         title=r.opt_text(meta, "title", f"{mpath}.title"),
         evidence=Evidence(
             rating_mean=r.number(meta, "rating", f"{mpath}.rating"),
@@ -333,6 +372,8 @@ def _pair(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Pair
                 source_id=f"{bf.relative}#{instance}/{i}",
             )
         )
+    if bf.setup == "ai_only" and gold and not r.problems:
+        _check_stronger(r, built, gold)
     if r.problems:
         return None
     return PairItem(
@@ -343,6 +384,16 @@ def _pair(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Pair
         idea_b=built[1],
         gold=gold,  # type: ignore[arg-type]
     )
+
+
+def _check_stronger(r: _Reader, ideas: Sequence[Idea], gold: str) -> None:
+    """An ai-only pair whose expected winner is not the stronger of two known generators is a problem."""
+    a, b = (idea.generator or "" for idea in ideas)
+    winner, loser = (a, b) if gold == "a" else (b, a)
+    if STRONGER.get(loser) == winner:
+        r.add("expected_winners", f"names {winner!r}, the weaker generator than {loser!r}")
+    elif STRONGER.get(winner) != loser and a == b:
+        r.add("metadata", f"both ideas come from {a!r}: no stronger generator to expect")
 
 
 def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> PointItem | None:
@@ -372,14 +423,49 @@ def _point(r: _Reader, raw: dict[Any, Any], bf: BenchFile, instance: str) -> Poi
     return PointItem(item_id=instance, setup=bf.setup, idea=idea, gold=label)  # type: ignore[arg-type]
 
 
-def _place(path: Path, root: Path) -> tuple[str, str | None, str] | None:
-    """(setup, generator, stem) of a YAML file from its place in the tree; None when not a benchmark file."""
+@dataclass(frozen=True)
+class _Place:
+    """Where a benchmark file sits: its setup, backbone folder's model, ai-only family, stem."""
+
+    setup: str
+    generator: str | None
+    family: str | None
+    stem: str
+
+
+def _place(path: Path, root: Path) -> _Place | None:
+    """The place of a YAML file in the tree; None when it is not a benchmark file."""
     parts = path.relative_to(root).parts
-    setup = next((SETUP_DIRS[p] for p in parts[:-1] if p in SETUP_DIRS), None)
-    if setup is None or path.stem not in FILE_STEMS:
+    if path.suffix not in (".yaml", ".yml") or path.stem not in FILE_STEMS:
         return None
-    generator = next((m.group(1) for p in parts[:-1] if (m := _BACKBONE.match(p))), None)
-    return setup, generator, path.stem
+    at = next((i for i, p in enumerate(parts[:-1]) if p in SETUP_DIRS), None)
+    if at is None:
+        return None
+    setup = SETUP_DIRS[parts[at]]
+    below = parts[at + 1 : -1]
+    generator = next((m.group(1) for p in below if (m := _BACKBONE.match(p))), None)
+    family = None
+    if setup == "ai_only":
+        if len(below) != 1:
+            return None  # ai-only/<family>/<file>.yaml only
+        family = below[0]
+    return _Place(setup, generator, family, path.stem)
+
+
+def _skip_reason(path: Path, root: Path) -> str:
+    """Why a file of the source makes no set (named for every such file, never dropped silently)."""
+    parts = path.relative_to(root).parts
+    if path.name == ANNOTATIONS_FILE:
+        return "expert annotations, not a set: read it with `judgeaudit adjudicate import`"
+    if path.suffix.lower() in (".md", ".txt") or path.name in (".gitattributes", "LICENSE"):
+        return "documentation"
+    if path.suffix not in (".yaml", ".yml"):
+        return f"not a benchmark file type ({path.suffix or 'no extension'})"
+    if path.stem not in FILE_STEMS:
+        return f"not a benchmark file name (expected {', '.join(s + '.yaml' for s in FILE_STEMS)})"
+    if "ai-only" in parts[:-1]:
+        return "not in the ai-only/<family>/ layout"
+    return "not under human-only/, human-plus-generated/ or ai-only/"
 
 
 @dataclass
@@ -471,13 +557,14 @@ def convert_file(path: Path, root: Path, abstract: Sequence[BenchFile] = ()) -> 
     place = _place(path, root)
     if place is None:
         return None
-    setup, generator, stem = place
+    stem = place.stem
     bf = BenchFile(
         path=path,
         relative=path.relative_to(root).as_posix(),
-        setup=setup,
-        generator=generator,
+        setup=place.setup,
+        generator=place.generator,
         stem=stem,
+        family=place.family,
     )
     join = _Join.of(abstract, bf.kind) if stem.endswith("_plan") and abstract else None
     name = str(path)
@@ -543,7 +630,8 @@ def _instance_at(line: int, lines: dict[Any, int]) -> str:
 
 
 def convert_dir(root: str | Path) -> BenchConversion:
-    """Convert every benchmark YAML file below `root` (other YAML files are counted as skipped).
+    """Convert every benchmark YAML file below `root`; every other file is skipped with its reason
+    (hidden files and folders, such as a download cache, are not looked at).
 
     Abstract files are converted first so that each `_plan` file is joined to the abstract
     files of its own set (same setup and backbone folder).
@@ -551,16 +639,25 @@ def convert_dir(root: str | Path) -> BenchConversion:
     base = Path(root)
     if not base.is_dir():
         raise BenchSourceError(f"{root} is not a directory")
-    paths = sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-    skipped = [p.relative_to(base).as_posix() for p in paths if _place(p, base) is None]
+    paths = sorted(
+        p
+        for p in base.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(base).parts)
+    )
+    skipped = [
+        Skipped(p.relative_to(base).as_posix(), _skip_reason(p, base))
+        for p in paths
+        if _place(p, base) is None
+    ]
     wanted = [p for p in paths if _place(p, base) is not None]
     by_set: dict[tuple[str, str | None, str], list[BenchFile]] = {}
     files: list[BenchFile] = []
     for path in sorted(
         wanted, key=lambda p: p.stem.endswith("_plan")
     ):  # stable: abstract files first
-        setup, generator, _ = _place(path, base) or ("", None, "")
-        group = by_set.setdefault((setup, generator, str(path.parent)), [])
+        place = _place(path, base)
+        assert place is not None  # wanted holds placed files only
+        group = by_set.setdefault((place.setup, place.generator, str(path.parent)), [])
         bf = convert_file(path, base, abstract=group)
         if bf is not None:
             files.append(bf)
@@ -569,7 +666,7 @@ def convert_dir(root: str | Path) -> BenchConversion:
     files.sort(key=lambda f: f.relative)
     if not files:
         raise BenchSourceError(
-            f"no novelty-judge-bench files under {base}: expected human-only/ or human-plus-generated/ "
+            f"no novelty-judge-bench files under {base}: expected human-only/, human-plus-generated/ or ai-only/ "
             f"folders holding {', '.join(s + '.yaml' for s in FILE_STEMS)}"
         )
     return BenchConversion(root=base, files=files, skipped=skipped)
@@ -600,7 +697,7 @@ def fetch_from_hub(
             repo_type="dataset",
             revision=revision,
             cache_dir=cache_dir,
-            allow_patterns=["*.yaml", "*.yml", "*.md"],
+            allow_patterns=["*.yaml", "*.yml", "*.md", "*.csv"],
         )
     except RepositoryNotFoundError as exc:
         raise BenchSourceError(

@@ -18,6 +18,11 @@ How the venue is fetched (one request per page of submissions, not per forum):
 3. A stream ends on an empty page. A venue whose streams hold no submission at
    all is reported as unknown.
 
+An API v1 venue (ICLR 2023 and earlier, `api=1`) has no group content naming its submission
+invitation: the profile names it (`submission`, e.g. ``Blind_Submission``), and the one stream is
+that invitation paged the same way (``sort=id``, ``after``, ``details=replies``) with openreview-py's
+v1 ``Client``; its notes are cached in their v1 shape (flat content, one ``invitation``).
+
 Resumability: the shard cache (`shards.ShardWriter`) is checkpointed after each page and the
 state is the truth, so paging restarts at the stream's saved cursor after an interruption and an
 interrupted fetch ends byte-identical to an uninterrupted one (given the same server data: a forum
@@ -40,6 +45,7 @@ from typing import Any
 
 from judgeaudit.mine.openreview.session import (
     DEFAULT_BASEURL,
+    V1_BASEURL,
     FetchError,
     RetryPolicy,
     Session,
@@ -131,6 +137,7 @@ _SUBMISSION_FIELDS: tuple[tuple[str, str], ...] = (
     ("tmdate", "tmdate"),
     ("ddate", "ddate"),
     ("invitations", "invitations"),
+    ("invitation", "invitation"),  # API v1: one invitation per note
     ("parent_invitations", "parentInvitations"),
     ("domain", "domain"),
     ("readers", "readers"),
@@ -145,7 +152,8 @@ _SUBMISSION_FIELDS: tuple[tuple[str, str], ...] = (
 
 
 def note_to_api_json(note: Any) -> dict[str, Any]:
-    """API v2 JSON of an openreview-py Note, keeping the fields ``Note.to_json`` drops.
+    """API JSON of an openreview-py Note (v2, or v1 with its one ``invitation``), keeping the fields
+    ``Note.to_json`` drops.
 
     ``Note.to_json()`` omits ``number``, ``domain``, ``tcdate`` and ``tmdate``; the cache
     keeps every field the API sent that ``Note.from_json`` retained (``details`` aside).
@@ -198,6 +206,12 @@ def _content_value(group: Any, key: str) -> str | None:
     if isinstance(value, dict):
         value = value.get("value")
     return str(value) if value else None
+
+
+def _v1_streams(venue_id: str, submission: str) -> list[dict[str, Any]]:
+    """An API v1 venue's one stream: its submission invitation (named by the profile), with replies."""
+    query = {"invitation": f"{venue_id}/-/{submission}"}
+    return [{"name": "submissions", "query": query, "replies": True, "after": None, "done": False}]
 
 
 def _resolve_streams(client: Any, session: Session, venue_id: str) -> list[dict[str, Any]]:
@@ -320,13 +334,15 @@ def fetch_venue(
     venue_id: str,
     cache_dir: Path,
     *,
-    baseurl: str = DEFAULT_BASEURL,
+    baseurl: str | None = None,
     client: Any | None = None,
     page_size: int = 1000,
     shard_size: int = DEFAULT_SHARD_SIZE,
     progress: bool = True,
     crash_after: int | None = None,
     retry: RetryPolicy | None = None,
+    api: int = 2,
+    submission: str = "Blind_Submission",
 ) -> FetchSummary:
     """Fetch every submission of `venue_id` with its replies into `cache_dir`, resuming if interrupted.
 
@@ -335,13 +351,16 @@ def fetch_venue(
     transport is taken over as described in the module docstring. `shard_size` counts forums
     per ``notes-NN.jsonl.gz`` shard. `crash_after` raises :class:`InjectedCrash` once that many
     notes have been received in this run (before they are checkpointed), to test resumption.
-    Raises :class:`FetchError` (or :class:`UnknownVenueError`) on permanent failures.
+    `api`: the venue's OpenReview API version (1: the v1 ``Client`` and the `submission`
+    invitation suffix the venue's profile names). Raises :class:`FetchError` (or
+    :class:`UnknownVenueError`) on permanent failures.
     """
     if page_size < 1 or shard_size < 1:
         raise ValueError(
             f"page_size and shard_size must be positive (got {page_size}, {shard_size})"
         )
     started = time.monotonic()
+    baseurl = baseurl or (V1_BASEURL if api == 1 else DEFAULT_BASEURL)
     if client is not None:
         baseurl = str(client.baseurl)  # requests go where the given client points
     policy = retry or RetryPolicy()
@@ -354,11 +373,15 @@ def fetch_venue(
 
     session = Session(venue_id, baseurl, policy, env_secrets())
     if client is None:
-        client = make_client(baseurl, session)
+        client = make_client(baseurl, session, api=api)
     session.instrument(client)
 
     if cache.state["streams"] is None:
-        cache.state["streams"] = _resolve_streams(client, session, venue_id)
+        cache.state["streams"] = (
+            _v1_streams(venue_id, submission)
+            if api == 1
+            else _resolve_streams(client, session, venue_id)
+        )
         cache.checkpoint()
 
     from tqdm import tqdm

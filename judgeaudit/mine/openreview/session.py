@@ -41,6 +41,7 @@ from tenacity import (
 log = logging.getLogger(__name__)
 
 DEFAULT_BASEURL = "https://api2.openreview.net"
+V1_BASEURL = "https://api.openreview.net"  # API v1 (venues up to ICLR 2023)
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 ENV_USERNAME = "OPENREVIEW_USERNAME"
 ENV_PASSWORD = "OPENREVIEW_PASSWORD"
@@ -251,15 +252,18 @@ def env_secrets() -> list[str]:
     return [s for s in (os.environ.get(ENV_PASSWORD), os.environ.get(ENV_USERNAME)) if s]
 
 
-def make_client(baseurl: str, session: Session) -> Any:
-    """An OpenReviewClient for `baseurl`, logged in when the environment has credentials."""
+def make_client(baseurl: str, session: Session, *, api: int = 2) -> Any:
+    """An openreview-py client for `baseurl` (API v2's OpenReviewClient, or v1's Client for `api=1`),
+    logged in when the environment has credentials."""
+    from openreview import Client
     from openreview.api import OpenReviewClient
 
+    make = Client if api == 1 else OpenReviewClient
     username = os.environ.get(ENV_USERNAME) or None
     password = os.environ.get(ENV_PASSWORD) or None
     if not (username or password):
-        return OpenReviewClient(baseurl=baseurl)  # anonymous: the constructor sends no request
+        return make(baseurl=baseurl)  # anonymous: the constructor sends no request
     return session.call(
         "POST /login (credentials from OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD)",
-        lambda: OpenReviewClient(baseurl=baseurl, username=username, password=password),
+        lambda: make(baseurl=baseurl, username=username, password=password),
     )

@@ -1,8 +1,8 @@
 """The OpenReview shard cache on disk: the only code that knows its file layout, its one writer and one reader.
 
 Layout: a directory of ``notes-NN.jsonl.gz`` shards, one API v2 note JSON per line, grouped by
-forum (each submission note followed by its replies). It has the shape of the shared snapshot
-(``/work/shared/data/openreview/<venue>/``), so a fetched cache and a snapshot are read the same
+forum (each submission note followed by its replies). It has the shape of an offline snapshot
+directory (one per venue), so a fetched cache and a snapshot are read the same
 way. Beside the shards a fetch keeps ``fetch-state.json``: its checkpoint (cursors, the forums in
 each shard, counts). Readers only glob ``notes-*.jsonl.gz``.
 
@@ -483,14 +483,3 @@ class Latest:
     def _count(self, where: str) -> None:
         if self.summary is not None:
             self.summary.skip(STAGE, DUPLICATE, where)
-
-
-def latest_notes(cache_dir: str | Path, summary: RunSummary | None = None) -> dict[str, Located]:
-    """Every note id's latest version (holds all notes in memory: for small caches and tests)."""
-    latest = Latest(summary)
-    out: dict[str, Located] = {}
-    for loc in iter_notes(cache_dir, summary):
-        accepted, _ = latest.offer(loc)
-        if accepted:
-            out[loc.note["id"]] = loc
-    return out

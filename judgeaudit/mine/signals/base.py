@@ -1,6 +1,6 @@
 """Novelty signals per review: the definition, and the records every extractor returns.
 
-The definition (the reference study's, in our words; DESIGN.md "Gold labels"): an *affirmation* says
+The definition (the reference study's, in our words): an *affirmation* says
 in so many words that the contribution is new relative to prior work (does the sentence say this
 did not exist before?); a *dispute* is a statement whose main claim judges the contribution itself
 as not novel (incremental, derivative, already known, done before). Not signals, either way:

@@ -1,6 +1,7 @@
 """Measure an extractor and the miner against the reference study's dev labels.
 
-The dev file (`human_only_dev.jsonl`, see ../shared/data/reference-study/README.md) lists, per
+The dev file (`human_only_dev.jsonl`, the reference study's released development labels; not in
+this repository) lists, per
 idea, the review passages a frontier-model extractor kept as affirmations (`positive_signals`)
 or disputes (`negative_signals`). Matching rule: an extracted quote matches a reference passage
 when, after normalisation (case, markup, whitespace), one contains the other or they share at
@@ -22,7 +23,7 @@ from judgeaudit.mine.json_rows import json_rows
 from judgeaudit.mine.parse import Corpus
 from judgeaudit.mine.pipeline import review_signals
 from judgeaudit.mine.select import Decision, Thresholds, review_means
-from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, ReviewSignals, SignalExtractor
+from judgeaudit.mine.signals.base import AFFIRM, DISPUTE, SignalExtractor
 from judgeaudit.mine.signals.sentences import quotes_overlap
 
 
@@ -132,7 +133,7 @@ def score_matches(dev: list[dict[str, Any]], corpus: Corpus) -> dict[str, int]:
     same = 0
     for r in rows:
         rating, contribution = review_means(corpus.reviews[r["forum"]])
-        ours = [rating, float("nan") if contribution is None else contribution]
+        ours = [float("nan") if x is None else x for x in (rating, contribution)]
         try:
             theirs = [float(r["mean_rating"]), float(r["mean_contribution"])]
         except (KeyError, TypeError, ValueError):
@@ -150,13 +151,6 @@ def no_match_problem(dev_path: str | Path, dev: list[dict[str, Any]], corpus: Co
         f"--dev {dev_path}: no paper matched: none of its {m['rows']} rows ({m['with_forum']} with a forum id) "
         "names a submission of the source, so there is nothing to measure (nothing written)"
     )
-
-
-def signals_for(
-    corpus: Corpus, forums: list[str], extractor: SignalExtractor
-) -> dict[str, list[ReviewSignals]]:
-    """Signals of every review of the given forums."""
-    return {f: [extractor.extract(r) for r in corpus.reviews.get(f, [])] for f in forums}
 
 
 def measure(

@@ -10,3 +10,7 @@ audits without a model (it is not a judge).
 The true value of each audit figure for a behaviour, and simulated verdict frames, are in
 `judgeaudit.audit.planted`.
 """
+
+# The modules meant for use from outside this package (other packages, the CLI, tasks/, Python
+# callers); the rest are this package's own parts.
+__all__ = ["api", "behaviour", "key", "prompt"]

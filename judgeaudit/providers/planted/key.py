@@ -2,7 +2,9 @@
 
 Gold is not in a judge prompt, so a planted judge reads it from an answer key: every contract
 file (`pairwise*.jsonl`, `pointwise*.jsonl`) of a bundled set name, a directory (searched
-recursively) or one JSONL file; by default every bundled set. An idea is known by its text:
+recursively) or one JSONL file; by default every bundled set and every contract file the tasks
+of this process loaded their items from (`data.samples.loaded_files`), so a planted judge knows
+the set it is judging (a converted or a freshly mined one) without being told. An idea is known by its text:
 its label (`novel` / `not_novel`) and the generators of its generated copies; a pair of texts
 that a pairwise file pairs also has that pair's gold. A shown text is recognised exactly, or by
 its words whatever their case, punctuation and order (the casing, Markdown and sentence-order
@@ -25,6 +27,7 @@ from scipy.sparse import csr_matrix
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem, backbone
 from judgeaudit.data.jsonl import read_items
+from judgeaudit.data.samples import loaded_files
 from judgeaudit.data.validate import ContractError
 from judgeaudit.providers.planted.behaviour import PlantedError
 from judgeaudit.resources import datasets_root
@@ -152,10 +155,13 @@ def _preview(text: str, width: int = 60) -> str:
 
 def contract_files(dataset: str | None) -> tuple[str, list[Path]]:
     """(a description, the contract files) of a key source: a JSONL file, a directory (recursively),
-    a bundled set name; None = every bundled set."""
+    a bundled set name; None = every bundled set and the files this process's tasks loaded."""
     root = datasets_root()
     if dataset is None:
-        return "bundled sets", _files_under(root)
+        bundled = _files_under(root)
+        known = {p.resolve() for p in bundled}
+        loaded = [p for p in loaded_files() if p not in known]
+        return ("bundled sets" + (" and the judged sets" if loaded else "")), [*bundled, *loaded]
     path = Path(dataset)
     if path.suffix == ".jsonl":
         if not path.is_file():
@@ -175,7 +181,13 @@ def contract_files(dataset: str | None) -> tuple[str, list[Path]]:
 
 
 def _files_under(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.jsonl") if _CONTRACT_FILE.match(p.name))
+    return list(_files_below(root.resolve()))
+
+
+@lru_cache(maxsize=16)
+def _files_below(root: Path) -> tuple[Path, ...]:
+    """The contract files below a directory, looked up once per process."""
+    return tuple(sorted(p for p in root.rglob("*.jsonl") if _CONTRACT_FILE.match(p.name)))
 
 
 def _add(ideas: dict[str, tuple[set[str], set[str]]], idea: Idea, label: str) -> None:
@@ -185,14 +197,25 @@ def _add(ideas: dict[str, tuple[set[str], set[str]]], idea: Idea, label: str) ->
         generators.add(backbone(idea.generator))
 
 
-@lru_cache(maxsize=8)
 def load_key(dataset: str | None = None) -> AnswerKey:
-    """The answer key of `dataset` (see `contract_files`), loaded once per process."""
+    """The answer key of `dataset` (see `contract_files`), loaded once per process and set of files."""
     source, files = contract_files(dataset)
+    # the default key: a judged set never changes what the bundled sets say of their own texts
+    trusted = len(_files_under(datasets_root())) if dataset is None else 0
+    return _key_of(source, tuple(files), trusted)
+
+
+@lru_cache(maxsize=8)
+def _key_of(source: str, files: tuple[Path, ...], trusted: int = 0) -> AnswerKey:
+    """The answer key of these contract files; what the first `trusted` files say of a text or a
+    pair, the later ones cannot change."""
     ideas: dict[str, tuple[set[str], set[str]]] = {}
     pairs: dict[frozenset[str], str] = {}
+    fixed: set[str] = set()
     digest = hashlib.sha256()
-    for path in files:
+    for n, path in enumerate(files):
+        if n == trusted:
+            fixed = set(ideas)
         digest.update(hashlib.sha256(path.read_bytes()).digest())
         try:
             items = read_items(path)
@@ -204,12 +227,15 @@ def load_key(dataset: str | None = None) -> AnswerKey:
             ) from None
         for item in items:
             if isinstance(item, PairItem):
-                for idea in (item.idea_a, item.idea_b):
-                    _add(ideas, idea, idea.label)
-                gold = (item.idea_a if item.gold == "a" else item.idea_b).text
                 texts = frozenset((item.idea_a.text, item.idea_b.text))
+                if texts <= fixed:
+                    continue
+                for idea in (item.idea_a, item.idea_b):
+                    if idea.text not in fixed:
+                        _add(ideas, idea, idea.label)
+                gold = (item.idea_a if item.gold == "a" else item.idea_b).text
                 pairs[texts] = gold if pairs.get(texts, gold) == gold else CONFLICT
-            elif isinstance(item, PointItem):
+            elif isinstance(item, PointItem) and item.idea.text not in fixed:
                 _add(ideas, item.idea, item.gold)
     by_text = {
         text: KnownIdea(text, labels.pop() if len(labels) == 1 else CONFLICT, frozenset(gens))

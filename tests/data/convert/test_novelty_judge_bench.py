@@ -38,7 +38,7 @@ def test_good_fixture_converts_every_file() -> None:
         ("human_generated/tiny-ideator-1", "pairwise"): 2,
         ("human_generated/tiny-ideator-1", "pointwise"): 2,
     }
-    assert conv.skipped == []
+    assert [(s.path, s.reason) for s in conv.skipped] == [("README.md", "documentation")]
 
 
 def test_pair_fields_mapped() -> None:
@@ -135,7 +135,10 @@ def test_yaml_level_defects(tmp_path: Path) -> None:
     assert msgs["pairwise.yaml"].startswith("invalid YAML")
     assert msgs["pointwise.yaml"].startswith("invalid UTF-8")
     assert "expected a mapping of instance id" in msgs["pointwise_plan.yaml"]
-    assert conv.skipped == ["human-only/notes.yaml"]
+    assert [str(s) for s in conv.skipped] == [
+        "skipped (not a benchmark file name (expected pairwise.yaml, pairwise_plan.yaml, "
+        "pointwise.yaml, pointwise_plan.yaml)): human-only/notes.yaml"
+    ]
 
 
 def test_idea_id_reused_with_other_content_is_reported(tmp_path: Path) -> None:
@@ -185,7 +188,7 @@ def test_convert_cli_writes_contract_card_and_manifest(
     assert "human-only/pairwise.yaml" in m["source"]["files"]
     assert m["build_command"].startswith("judgeaudit convert --from novelty-judge-bench")
     assert verify_manifest(ho) == []
-    assert (ho / "README.md").read_text(encoding="utf-8").startswith("---\nlicense: unknown\n")
+    assert (ho / "README.md").read_text(encoding="utf-8").startswith("---\nlicense: cc-by-4.0\n")
     # the written set validates, and a second run refuses a non-empty --out without --force
     capsys.readouterr()
     assert main(["validate", str(out)]) == 0
@@ -261,5 +264,6 @@ def test_instance_not_a_mapping_and_generated_without_backbone(tmp_path: Path) -
     [bench_file] = conv.files
     assert bench_file.set_path == "human_generated"
     gen, human = (i.idea for i in bench_file.items if isinstance(i, PointItem))
-    assert (gen.source, gen.generator) == ("generated", None)
+    # no backbone folder, no metadata generator: the release's stated ideator
+    assert (gen.source, gen.generator) == ("generated", "claude-sonnet-4-5")
     assert (human.source, human.generator) == ("human", None)

@@ -7,6 +7,7 @@ tests/fixtures/novelty_judge_bench/published (see its README for source and lice
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from judgeaudit.cli import main
 from judgeaudit.data.contract import Item, PairItem, PointItem
 from judgeaudit.data.convert.novelty_judge_bench import (
     BenchConversion,
+    convert_dir,
     convert_strict,
     text_idea_id,
 )
@@ -45,8 +47,48 @@ def test_every_published_file_converts_with_its_counts() -> None:
             "pointwise",
             "gpt-5.1",
         ): 6,
+        ("ai-only/claude/pairwise.yaml", "ai_only/claude", "pairwise", None): 4,
+        ("ai-only/gpt/pairwise.yaml", "ai_only/gpt", "pairwise", None): 4,
     }
-    assert conv.skipped == [] and conv.problems == []
+    assert [(s.path, s.reason.split(",")[0]) for s in conv.skipped] == [
+        ("README.md", "documentation"),
+        ("expert-annotations/judge_errors.csv", "expert annotations"),
+    ]
+    assert conv.problems == []
+
+
+def test_ai_only_pairs_record_both_generators_and_the_stronger_wins() -> None:
+    conv = convert_strict(PUBLISHED)
+    stronger = {"claude": "claude-opus-4-5", "gpt": "gpt-5.4"}
+    for family, strong in stronger.items():
+        pairs = _items(conv, f"ai-only/{family}/pairwise.yaml")
+        assert sorted(pairs) == ["0", "1", "2", "3"]
+        for key, pair in pairs.items():
+            assert isinstance(pair, PairItem) and pair.setup == "ai_only", key
+            ideas = {"a": pair.idea_a, "b": pair.idea_b}
+            assert {i.source for i in ideas.values()} == {"generated"}, key
+            assert ideas[pair.gold].generator == strong, key
+            assert ideas[pair.gold].title.startswith(strong + "/LLM-"), key  # type: ignore[union-attr]
+    # the gpt file's entry 3 lists the weaker generator first: expected_winners [1]
+    assert _items(conv, "ai-only/gpt/pairwise.yaml")["3"].gold == "b"
+    # the same generated idea stands in human-plus-generated and ai-only: one id for one text
+    hpg = _items(conv, "human-plus-generated/pairwise.yaml")["2"]
+    claude = _items(conv, "ai-only/claude/pairwise.yaml")["2"]
+    assert isinstance(hpg, PairItem) and isinstance(claude, PairItem)
+    assert hpg.idea_b.idea_id == claude.idea_b.idea_id
+    assert hpg.idea_b.generator == claude.idea_b.generator == "claude-sonnet-4-5"
+
+
+def test_ai_only_expected_winner_must_be_the_stronger_generator(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(PUBLISHED / "ai-only", src / "ai-only")
+    path = src / "ai-only" / "claude" / "pairwise.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"\n      type: \w+", "", text)  # no declared types: the winner index alone
+    path.write_text(text.replace("expected_winners:\n  - 0", "expected_winners:\n  - 1", 1))
+    problems = [str(p) for p in convert_dir(src).problems]
+    assert len(problems) >= 1 and "0.expected_winners" in problems[0]
+    assert "the weaker generator" in " ".join(problems)
 
 
 def test_human_only_pair_labels_gold_and_scores() -> None:
@@ -117,7 +159,8 @@ def test_generated_side_keeps_na_scores_missing() -> None:
     )
     assert (human.evidence.rating_mean, human.evidence.contribution_mean) == (6.0, 3.0)
     assert (generated.source, generated.label) == ("generated", "not_novel")
-    assert generated.generator is None  # the file sits in no backbone-<model> folder
+    # no backbone-<model> folder: the release's stated ideator of its top-level Human+Generated files
+    assert generated.generator == "claude-sonnet-4-5"
     assert generated.title == "LLM-foundation or frontier models, including LLMs-14"
     assert (generated.evidence.rating_mean, generated.evidence.contribution_mean) == (
         None,
@@ -168,6 +211,10 @@ def test_cli_converts_and_the_result_validates(
     )
     printed = capsys.readouterr().out
     assert "wrote" in printed and "FAILED" not in printed
+    assert (
+        "skipped (expert annotations" in printed
+        and "expert-annotations/judge_errors.csv" in printed
+    )
     rows = [
         json.loads(line)
         for line in (out / "human_generated" / "pairwise.jsonl").read_text().splitlines()
@@ -175,7 +222,10 @@ def test_cli_converts_and_the_result_validates(
     assert rows[0]["idea_b"]["evidence"]["rating_mean"] is None  # written as null, never 0
     assert len(read_items(out / "human_generated" / "gpt-5.1" / "pointwise.jsonl")) == 6
     assert main(["validate", str(out)]) == 0
-    assert "OK: 5 file(s), 10 valid item(s), 0 problem(s)" in capsys.readouterr().out
+    assert "OK: 7 file(s), 18 valid item(s), 0 problem(s)" in capsys.readouterr().out
+    card = (out / "ai_only" / "claude" / "README.md").read_text()
+    assert "license: cc-by-4.0" in card and "`claude-opus-4-5` over `claude-sonnet-4-5`" in card
+    assert "noystl/novelty-judge-bench" in card
 
 
 def test_plan_ids_are_joined_on_titles_not_ids(tmp_path: Path) -> None:

@@ -163,7 +163,7 @@ def test_usage_is_plausible_and_free(tmp_path: Path) -> None:
     )
 
 
-def test_an_idea_outside_the_answer_key_is_an_error_call_and_a_key_that_holds_it_answers(
+def test_an_idea_outside_the_answer_key_is_an_error_call_and_the_judged_set_is_the_default_key(
     tmp_path: Path,
 ) -> None:
     items = tmp_path / "set"
@@ -171,6 +171,7 @@ def test_an_idea_outside_the_answer_key_is_an_error_call_and_a_key_that_holds_it
     logs = inspect_eval(
         novelty_pairwise(dataset=str(items)),
         model="planted/accurate",
+        model_args={"dataset": BUNDLED},  # a key that does not hold the judged set
         display="none",
         log_dir=str(tmp_path / "logs"),
     )
@@ -181,14 +182,12 @@ def test_an_idea_outside_the_answer_key_is_an_error_call_and_a_key_that_holds_it
         assert record["verdict"] == "error" and record["calls"][0]["verdict"] == "error"
         cause = record["calls"][0]["error"]
         assert cause.startswith(
-            "planted/accurate: idea shown as 'Idea A': idea not in the answer key (bundled sets): "
+            f"planted/accurate: idea shown as 'Idea A': idea not in the answer key ({BUNDLED}): "
         )
         assert "\n" not in cause and sample.error is not None
+    # no `dataset` model arg: the key holds the set the task loaded (a set outside datasets/)
     known = eval_ok(
-        novelty_pairwise(dataset=str(items)),
-        tmp_path / "keyed",
-        model="planted/custom",
-        model_args={"dataset": str(items)},
+        novelty_pairwise(dataset=str(items)), tmp_path / "keyed", model="planted/custom"
     )
     assert known.samples and all(
         unit(known, s)["verdict"] == unit(known, s)["gold"] for s in known.samples

@@ -59,10 +59,11 @@ def test_ideas_are_recognised_after_each_surface_edit(arm: str) -> None:
 
 
 def test_unknown_and_conflicting_ideas_fail_in_one_line(tmp_path: Path) -> None:
-    key = load_key()
+    # the bundled sets named: the default key also holds the sets other tests' tasks loaded
+    key = load_key("iclr2026")
     stranger = make_points(1)[0].idea.text
     with pytest.raises(
-        UnknownIdea, match=r"^idea not in the answer key \(bundled sets\): 'Idea q0: we study"
+        UnknownIdea, match=r"^idea not in the answer key \(iclr2026\): 'Idea q0: we study"
     ) as info:
         key.find(stranger)
     assert "\n" not in str(info.value)
@@ -137,3 +138,26 @@ def test_key_sources_and_their_errors(tmp_path: Path) -> None:
     ) as info:
         load_key(str(tmp_path / "broken"))
     assert "\n" not in str(info.value)
+
+
+def test_the_default_key_holds_the_sets_tasks_loaded(tmp_path: Path) -> None:
+    items = make_pairs(2)
+    write_items(tmp_path / "set" / "pairwise.jsonl", items)
+    load_items(str(tmp_path / "set"), "pairwise")  # as a judge task loads its dataset
+    key = load_key()
+    assert key.source.endswith("and the judged sets")
+    pair = items[0]
+    known = key.find(pair.idea_a.text)
+    assert known.label == pair.idea_a.label
+    gold = key.gold(key.find(pair.idea_a.text), key.find(pair.idea_b.text))
+    assert gold == (0 if pair.gold == "a" else 1)
+
+
+def test_a_judged_set_cannot_change_what_the_bundled_sets_say(tmp_path: Path) -> None:
+    bundled = [p for p in load_items(BUNDLED, "pointwise") if isinstance(p, PointItem)]
+    point = bundled[0]
+    flipped = "not_novel" if point.gold == "novel" else "novel"
+    other = replace(point, gold=flipped, idea=replace(point.idea, label=flipped))
+    write_items(tmp_path / "flipped" / "pointwise.jsonl", [other])
+    load_items(str(tmp_path / "flipped"), "pointwise")
+    assert load_key().find(point.idea.text).label == point.gold  # not `conflicting`

@@ -24,6 +24,9 @@ from judgeaudit.providers.planted.prompt import ReadPrompt, UnreadablePrompt, re
 
 BUNDLED = "iclr2026/human_only"
 PROBES = ("position", "presumption", "verbosity", "surface", "injection", "repeat")
+# The bundled sets named explicitly: the default key also holds every set this process's tasks
+# loaded (other tests' sets, under xdist), and these tests need texts it does not know.
+BUNDLED_SETS = "iclr2026"
 
 
 def items(kind: str, n: int = 3) -> list[Item]:
@@ -40,7 +43,7 @@ def rendered(
 
 
 def read(text: str, judge: str = "custom") -> ReadPrompt:
-    return read_prompt(text, load_key(), judge)
+    return read_prompt(text, load_key(BUNDLED_SETS), judge)
 
 
 def shown_side(item_side: str | None, order: str) -> str | None:
@@ -215,7 +218,7 @@ def test_prompts_it_cannot_read_fail_in_one_line() -> None:
         ),
         (
             stranger,
-            "idea shown as 'Idea A': idea not in the answer key (bundled sets): 'Idea n0: we study",
+            f"idea shown as 'Idea A': idea not in the answer key ({BUNDLED_SETS}): 'Idea n0: we study",
         ),
     ]
     for prompt, message in cases:
