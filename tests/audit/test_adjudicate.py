@@ -174,7 +174,7 @@ def test_report_and_audit_refuse_a_file_that_is_not_an_adjudication(
 ) -> None:
     out = tmp_path / "audit"
     command = ["audit", "--model", "planted/accurate", "--out", str(out)]
-    assert main([*command, "--adjudication", str(PUBLISHED)]) == 1  # the sheet, not its summary
+    assert main([*command, "--adjudication", str(PUBLISHED)]) == 2  # the sheet, not its summary
     err = capsys.readouterr().err
     assert "--adjudication" in err and "not JSON" in err and err.count("\n") == 1
     assert not out.exists()  # refused before anything ran
