@@ -646,6 +646,27 @@ def test_task_option_refused_when_built(task: str, option: str, message: str) ->
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
 
+def _inspect_refuses(tmp_path: Path, command: str, task: str, *args: str) -> list[str]:
+    """Run a real `inspect <command> judgeaudit/<task> *args --limit 1` subprocess that must refuse
+    its input: exit 2, no traceback, no log written; returns its non-empty stderr lines."""
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    logs = tmp_path / "logs"
+    proc = subprocess.run(
+        [str(inspect_cli), command, f"judgeaudit/{task}", *args, "--limit", "1"]
+        + ["--log-dir", str(logs)],
+        cwd=tmp_path,
+        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
+    return [line for line in proc.stderr.splitlines() if line.strip()]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS
@@ -654,36 +675,10 @@ def test_inspect_bad_option_is_one_line(
     tmp_path: Path, command: str, task: str, option: str, message: str
 ) -> None:
     """A real `inspect eval|eval-set` subprocess: exit 2, one stderr line naming the option, no log written."""
-    inspect_cli = Path(sys.executable).with_name("inspect")
-    logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            str(inspect_cli),
-            command,
-            f"judgeaudit/{task}",
-            "-T",
-            option,
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    lines = _inspect_refuses(tmp_path, command, task, "-T", option, "--model", "mockllm/model")
     assert lines == [f"error: {message}"] or (
         len(lines) == 1 and lines[0].startswith(f"error: {message}")
     ), lines
-    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
 
 
 @pytest.mark.slow
@@ -692,32 +687,9 @@ def test_inspect_invalid_dataset_file_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "pairwise.jsonl").write_text('{"id": "p1", "kind": "pairwise"}\n', encoding="utf-8")
-    inspect_cli = Path(sys.executable).with_name("inspect")
-    logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            str(inspect_cli),
-            "eval",
-            "judgeaudit/novelty_pairwise",
-            "-T",
-            f"dataset={bad}",
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    lines = _inspect_refuses(
+        tmp_path, "eval", "novelty_pairwise", "-T", f"dataset={bad}", "--model", "mockllm/model"
     )
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
     assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], (
         lines
     )
@@ -729,31 +701,8 @@ def test_inspect_unknown_local_model_is_one_line(tmp_path: Path) -> None:
     Inspect's task group): one line naming it and exit 2, as for a wrong planted preset (was a
     231-line exception-group traceback). A bad `-M grammar=` takes the same path
     (tests/test_excepthook.py)."""
-    inspect_cli = Path(sys.executable).with_name("inspect")
-    logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            str(inspect_cli),
-            "eval",
-            "judgeaudit/novelty_pairwise",
-            "--model",
-            "local/gemma-3-27b",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert proc.returncode == 2, proc.stderr[-2000:]
+    lines = _inspect_refuses(tmp_path, "eval", "novelty_pairwise", "--model", "local/gemma-3-27b")
     assert lines == [
         "error: unknown local model 'gemma-3-27b': use local/gemma-3-270m or local/<path to a "
         ".gguf file>"
     ], lines
-    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
