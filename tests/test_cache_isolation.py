@@ -1,4 +1,4 @@
-"""The test session's caches are private (tests/session_caches.py): a cached Inspect run writes into the
+"""The test session's caches are private (tests/helpers/session_caches.py): a cached Inspect run writes into the
 session's tmp dir and leaves the user's home caches untouched."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import os
 import pwd
 from pathlib import Path
 
+from helpers.session_caches import CACHE_ENV, SESSION_CACHES
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.solver import generate
-from session_caches import CACHE_ENV, SESSION_CACHES
 
 REAL_HOME = Path(pwd.getpwuid(os.getuid()).pw_dir)  # not $HOME: where the user's caches really are
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 from inspect_ai.model import ChatMessageUser, ModelOutput
 
 from judgeaudit import protocol

@@ -15,7 +15,11 @@ from typing import TypeGuard
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "judgeaudit"
 # Function-local imports of our own modules allowed: the `local` extra's provider loads only when used.
-LOCAL_IMPORTS_ALLOWED = {("judgeaudit.providers.register", "judgeaudit.providers.local_llama")}
+LOCAL_IMPORTS_ALLOWED = {
+    ("judgeaudit.providers.register", "judgeaudit.providers.local_llama"),
+    # scipy (Cohen's kappa) only for a venue form with a direct originality score
+    ("judgeaudit.mine.venues.setup", "judgeaudit.mine.venues.gold"),
+}
 STACK_CALLS = {
     ("sys", "_getframe"),
     ("inspect", "stack"),

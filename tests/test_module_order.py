@@ -1,11 +1,11 @@
-"""tests/module_order.py: costliest modules first, each module's tests together and in their order."""
+"""tests/helpers/module_order.py: costliest modules first, each module's tests together and in their order."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any
 
-from module_order import UNKNOWN_COST, by_cost, module_costs
+from helpers.module_order import UNKNOWN_COST, by_cost, module_costs
 
 
 def _items(*nodeids: str) -> list[Any]:

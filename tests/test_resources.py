@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_pairs
+from helpers.items import make_pairs
 
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.resources import datasets_root, resolve_dataset_file

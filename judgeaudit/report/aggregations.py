@@ -85,14 +85,14 @@ def with_aggregations(frame: pd.DataFrame) -> pd.DataFrame:
         return frame
     blocks = [frame]
     seen: dict[str, list[tuple[Any, ...]]] = {}
+    calls_by_config = frame.groupby("config", sort=False)["calls"]
     for name, keep in AGGREGATIONS.items():
         uses = frame["calls"].map(lambda calls, keep=keep: _uses_fewer_calls(calls, keep))
         configs = []
         for config in sorted(set(frame.loc[uses, "config"])):
-            rows = frame[frame["config"] == config]
             signature = tuple(
                 tuple((c.get("order"), c.get("call_index")) for c in calls if keep(c))
-                for calls in rows["calls"]
+                for calls in calls_by_config.get_group(config)
             )
             if signature in seen.setdefault(config, []):
                 continue  # same calls as an aggregation already added

@@ -282,13 +282,11 @@ def compute_group(
             for c, d in paired_differences_many(sub, ref, fn, resamples, seed).items():
                 diffs.setdefault(c, {})[m] = d.to_dict()
     result["flip_rates"] = flip_matrix(group)
+    rows_of = {str(c): sub for c, sub in group.rows.groupby("config", sort=False)}
     agreement: dict[str, dict[str, Any]] = {}
     if human_agreement:
         aligned = {
-            c: group.rows[group.rows["config"] == c]
-            .set_index("item_id")
-            .reindex(group.items)
-            .reset_index()
+            c: rows_of[c].set_index("item_id").reindex(group.items).reset_index()
             for c in group.configs
         }
         agreement = agreement_all(aligned, group.kind, resamples, seed)
@@ -313,7 +311,7 @@ def compute_group(
             for c, iv in intervals_many(subsets, metrics["tie_rate"], resamples, seed).items():
                 ties_by_setup.setdefault(c, {})[str(setup)] = iv.to_dict()
     for c in group.configs:
-        rows = group.rows[group.rows["config"] == c]
+        rows = rows_of[c]
         judge = str(meta.loc[c, "model"])
         ref = refs.get(judge)
         entry: dict[str, Any] = {

@@ -20,11 +20,13 @@ running or cancelled (`started`, `cancelled`) are skipped with their status.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,30 @@ GENERATE_FIELDS: tuple[str, ...] = (
 DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwise"})
 READ_STATUSES: tuple[str, ...] = ("success", "error")  # see the module docstring
 NO_CAUSE = "no cause recorded"
+# Sample fields the report never reads: the conversation, the transcript and the like, which hold
+# nearly all of a log's text. They are skipped while a log is parsed (Inspect's `exclude_fields`);
+# `input` and `target` stay, as Inspect requires them, and are dropped with the log once its rows
+# are made. What is read: id, epoch, scores, metadata, model and role usage, error.
+UNREAD_SAMPLE_FIELDS: frozenset[str] = frozenset(
+    {
+        "messages",
+        "events",
+        "output",
+        "store",
+        "attachments",
+        "timelines",
+        "events_data",
+        "choices",
+        "sandbox",
+        "files",
+        "setup",
+    }
+)
+# A call record's text the report never reads (the model's raw reply): not kept in the frame, so
+# the frame's size follows the number of judged units and calls, not the length of the replies.
+UNREAD_CALL_FIELDS: tuple[str, ...] = ("raw",)
+LOG_READERS = 4  # logs parsed at once (reading waits on decompression and I/O more than on Python)
+LOG_WINDOW = 8  # logs read ahead of the one being turned into rows (bounds the memory held)
 _WRAPPED_MESSAGE = re.compile(r"^\w+\((['\"])(.*)\1\)$", re.DOTALL)  # Inspect's `Type('message')`
 SEP = " · "
 
@@ -169,17 +195,37 @@ def role_usage(samples: list[Any], roles: Iterable[str]) -> dict[str, dict[str, 
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def bundled_sets() -> dict[Path, str]:
+    """The bundled sets (`resources.datasets_root`): resolved directory -> set name (`iclr2026/human_only`)."""
+    from judgeaudit.resources import datasets_root
+
+    root = datasets_root().resolve()
+    return {
+        d.parent.resolve(): d.parent.relative_to(root).as_posix()
+        for d in root.glob("*/*/pairwise.jsonl")
+    }
+
+
 def dataset_label(value: Any) -> str:
-    """Readable dataset name: bundled names as given, paths by their set directory."""
+    """Readable dataset name: bundled names as given; a set given by path by where it came from: the
+    bundled set's name when the path is a bundled set, else its directory's name, or, where that
+    name is also a bundled set's (`human_only`), the directory with its parent (`.../mine/human_only`)."""
     if value is None:
         return "default"
     text = str(value)
     path = Path(text)
     if path.suffix == ".jsonl":
-        return path.parent.name or text
-    if path.is_absolute() or text.startswith("."):
-        return path.name or text
-    return text
+        path = path.parent
+    elif not (path.is_absolute() or text.startswith(".")):
+        return text
+    bundled = bundled_sets()
+    if path.resolve() in bundled:
+        return bundled[path.resolve()]
+    name = path.name or text
+    if name in {n.rsplit("/", 1)[-1] for n in bundled.values()}:
+        return f".../{path.parent.name}/{name}" if path.parent.name else name
+    return name
 
 
 def used_dataset(
@@ -325,6 +371,11 @@ def _units(log: Any, epochs: int) -> list[tuple[str, int | None, Any, list[Any]]
     return [(sid, None, pooled.get(sid), group) for sid, group in by_id.items()]
 
 
+def lean_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A call record without the text the report never reads (`UNREAD_CALL_FIELDS`)."""
+    return {k: v for k, v in call.items() if k not in UNREAD_CALL_FIELDS}
+
+
 def call_summary(calls: list[dict[str, Any]]) -> str:
     """Compact per-call verdicts, e.g. `ab#0:a,ba#0:tie`."""
     return ",".join(f"{c.get('order')}#{c.get('call_index', 0)}:{c.get('verdict')}" for c in calls)
@@ -344,6 +395,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
     location = str(log.location)
     dataset = used_dataset(ev.task, task_args, ev.metadata)
+    label = dataset_label(dataset)
     epochs = int(getattr(ev.config, "epochs", None) or 1)
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
@@ -374,7 +426,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         if epoch is not None:  # epochs not pooled by the task: each epoch is its own run
             sample_variant = f"{sample_variant}{SEP}epoch={epoch}"
         inp, out, tot, cost = _usage(samples)
-        calls = list(meta["calls"])
+        calls = [lean_call(c) for c in meta["calls"]]
         panel = meta.get("panel")
         model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
         rows.append(
@@ -390,7 +442,7 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
                 "variant": sample_variant,
                 "config": "",  # filled once all judges are known
                 "kind": meta["kind"],
-                "dataset": dataset_label(dataset),
+                "dataset": label,
                 "dataset_arg": str(dataset),
                 "sample_id": sample_id,
                 "item_id": str(meta["item_id"]),
@@ -487,7 +539,7 @@ def log_cause(log: Any) -> str:
         return cause
     samples = getattr(log, "samples", None)
     if samples is None and getattr(log, "location", None):
-        samples = read_eval_log(log.location).samples
+        samples = read_eval_log(log.location, exclude_fields=set(UNREAD_SAMPLE_FIELDS)).samples
     return next(
         (m for s in samples or () if s.error is not None and (m := error_message(s.error))),
         NO_CAUSE,
@@ -498,26 +550,48 @@ def _status_skip(name: str, log: Any) -> dict[str, str]:
     return {"log": name, "reason": f"status {log.status}: {log_cause(log)}"}
 
 
+def read_log(info: Any) -> tuple[Any, Any, str | None]:
+    """(header, log, None) of one log file, the log parsed without `UNREAD_SAMPLE_FIELDS`; the log is
+    None when its status is not read (`READ_STATUSES`); (None, None, reason) when it is unreadable."""
+    from inspect_ai.log import read_eval_log
+
+    try:
+        header = read_eval_log(info, header_only=True)
+        if header.status not in READ_STATUSES:
+            return header, None, None
+        return header, read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS)), None
+    except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
+        return None, None, f"unreadable: {type(exc).__name__}: {exc}"[:300]
+
+
+def read_logs(infos: list[Any]) -> Iterator[tuple[Any, Any, Any, str | None]]:
+    """(info, header, log, unreadable reason) of each log in turn (`read_log`), `LOG_READERS` parsed at
+    once and at most `LOG_WINDOW` held ahead of the caller."""
+    with ThreadPoolExecutor(LOG_READERS) as pool:
+        for start in range(0, len(infos), LOG_WINDOW):
+            chunk = infos[start : start + LOG_WINDOW]
+            for info, read in zip(chunk, pool.map(read_log, chunk), strict=True):
+                yield (info, *read)
+
+
 def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
-    """Read every Inspect log under `logdir` into one tidy per-item frame (skips counted and reported)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    """Read every Inspect log under `logdir` into one tidy per-item frame (skips counted and reported).
+
+    Each log file is parsed once, without the fields the report never reads (`read_log`), and
+    dropped once its rows are made: memory follows the number of judged units, not the logs' text."""
+    from inspect_ai.log import list_eval_logs
 
     root = Path(logdir)
     if not root.exists():
         raise FileNotFoundError(f"log directory {str(root)!r} does not exist")
     result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
     rows: list[dict[str, Any]] = []
-    for info in list_eval_logs(str(root), recursive=recursive):
-        try:
-            header = read_eval_log(info, header_only=True)
-            if header.status not in READ_STATUSES:
-                result.skipped_logs.append(_status_skip(info.name, header))
-                continue
-            log = read_eval_log(info)
-        except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
-            result.skipped_logs.append(
-                {"log": info.name, "reason": f"unreadable: {type(exc).__name__}: {exc}"[:300]}
-            )
+    for info, header, log, unreadable in read_logs(list_eval_logs(str(root), recursive=recursive)):
+        if unreadable is not None:
+            result.skipped_logs.append({"log": info.name, "reason": unreadable})
+            continue
+        if log is None:
+            result.skipped_logs.append(_status_skip(info.name, header))
             continue
         if not _ours(log):
             result.skipped_logs.append(

@@ -19,9 +19,33 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.files import atomic_write_text
+from judgeaudit.report.grid import REFERENCE_LABEL, is_aggregation, setup_name, study_grid
 
 MISSING = "–"
+# Characters pdflatex cannot set from UTF-8 text as they are, and what a table's LaTeX says instead.
 LATEX_GREEK: dict[str, str] = {"ρ": r"$\rho$", "κ": r"$\kappa$", "α": r"$\alpha$", "Δ": r"$\Delta$"}
+LATEX_SPECIAL: dict[str, str] = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+}
+# Each table's LaTeX needs graphicx (\resizebox, in every LaTeX installation); booktabs' rules are
+# used when the document loads booktabs, plain \hline otherwise.
+LATEX_PREAMBLE = (
+    "% \\input into a document that loads graphicx (booktabs optional)\n"
+    "\\providecommand{\\toprule}{\\hline}\\providecommand{\\midrule}{\\hline}"
+    "\\providecommand{\\bottomrule}{\\hline}\n"
+)
 SIG_MARK = "*"
 
 
@@ -79,15 +103,23 @@ def rate_cells(e: dict[str, Any], kind: str, skip: Sequence[str] = ()) -> dict[s
     }
 
 
-def ablation_table(g: dict[str, Any]) -> Table:
-    """Rows = variants, columns = models: the reference's value, others' paired Δ of the headline metric."""
+def ablation_table(g: dict[str, Any], aggregations: bool = False) -> Table:
+    """Rows = variants (the reference first), columns = models: the reference's value, others' paired Δ
+    of the headline metric. The controlled changes, or with `aggregations` the aggregations derived
+    from the stored calls (`agg=...`, `report.aggregations`) beside the reference: a table of their own."""
     metric = g["headline_metric"]
-    configs = g["configs"]
+    configs = {
+        n: e
+        for n, e in g["configs"].items()
+        if is_aggregation(e["variant"]) == aggregations or (aggregations and e["is_reference"])
+    }
     models = sorted({e["model"] for e in configs.values()})
+    grid = study_grid(g, aggregations)  # its order: the reference first, then by what changes
     variants = sorted(
         {e["variant"] for e in configs.values()},
         key=lambda v: (
             not any(e["is_reference"] for e in configs.values() if e["variant"] == v),
+            grid.labels.get(v, ""),
             v,
         ),
     )
@@ -135,18 +167,78 @@ def ablation_table(g: dict[str, Any]) -> Table:
         )
     any_iv = next(iter(configs.values()))["metrics"][metric]
     diffs = [e["vs_reference"][metric] for e in configs.values() if metric in e["vs_reference"]]
+    what = (
+        "Aggregations recomputed from the stored calls (agg=k1: the first call of each order; "
+        "agg=one_order: the item's own order only; agg=k1_one_order: one call)"
+        if aggregations
+        else "Ablation"
+    )
     caption = (
-        f"Ablation, {_group_title(g)}: {metric} of the reference [{any_iv['confidence']:.0%} CI, "
+        f"{what}, {_group_title(g)}: {metric} of the reference [{any_iv['confidence']:.0%} CI, "
         f"{_method(any_iv)}], and for other configurations the paired difference vs the same model's "
         f"reference [{_method(diffs[0]) if diffs else 'paired on item id'}]; {SIG_MARK} = interval excludes 0. "
         f"{_rates_note(g['kind'])}"
     )
     return Table(
-        f"ablation_{g['kind']}_{g['dataset']}",
+        f"{'aggregations' if aggregations else 'ablation'}_{g['kind']}_{g['dataset']}",
         caption,
         display.reset_index(),
         pd.DataFrame(records),
     )
+
+
+def has_aggregations(g: dict[str, Any]) -> bool:
+    """Whether a computed group holds aggregations derived from the stored calls."""
+    return any(is_aggregation(e["variant"]) for e in g["configs"].values())
+
+
+def grid_cell(entry: dict[str, Any] | None, metric: str) -> str:
+    """One cell of the study grid: `+0.050* (0.800)` (Δ vs the judge's reference, * significant,
+    the absolute value in parentheses), `0.800 (reference)`, or `–` where the judge has no such run."""
+    if entry is None:
+        return MISSING
+    value = _num(entry["metrics"][metric]["estimate"])
+    if entry["is_reference"]:
+        return f"{value} ({REFERENCE_LABEL})"
+    d = entry["vs_reference"].get(metric)
+    if d is None:
+        return f"{value} (no reference)"
+    return f"{_num(d.get('estimate'), signed=True)}{SIG_MARK if d.get('significant') else ''} ({value})"
+
+
+def grid_table(g: dict[str, Any]) -> Table:
+    """The study grid as a table (the heatmap's numbers): rows the controlled changes, the reference
+    first, columns the judges, each cell the change from the judge's reference with the value beside it."""
+    grid = study_grid(g)
+    display = pd.DataFrame(
+        [
+            [grid.labels[v], *(grid_cell(grid.cells.get((v, j)), grid.metric) for j in grid.judges)]
+            for v in grid.rows
+        ],
+        columns=["change", *grid.judges],
+    )
+    records = [
+        {
+            "kind": g["kind"],
+            "dataset": g["dataset"],
+            "change": grid.labels[v],
+            "variant": v,
+            "model": j,
+            "metric": grid.metric,
+            "value": e["metrics"][grid.metric]["estimate"],
+            "is_reference": e["is_reference"],
+            "delta": (grid.delta(v, j) or {}).get("estimate"),
+            "p_value": (grid.delta(v, j) or {}).get("p_value"),
+            "significant": (grid.delta(v, j) or {}).get("significant"),
+        }
+        for (v, j), e in grid.cells.items()
+    ]
+    caption = (
+        f"Controlled changes, {_group_title(g)}: per judge, the paired difference of {grid.metric} from "
+        f"the judge's reference ({grid.reference}), with the value in parentheses; {SIG_MARK} = the "
+        "paired 95% interval excludes 0 (intervals and the invalid, error and tie rates: the ablation table)."
+    )
+    return Table(f"grid_{g['kind']}_{g['dataset']}", caption, display, pd.DataFrame(records))
 
 
 def _method(iv: dict[str, Any]) -> str:
@@ -175,11 +267,10 @@ def tie_table(g: dict[str, Any]) -> Table:
             "model": e["model"],
             "variant": e["variant"],
         }
-        cells = {
-            "configuration": e["variant"],
-            "model": e["model"],
-            "all": interval_cell(e["metrics"]["tie_rate"]),
-        }
+        setups = e.get("tie_rate_by_setup", {})
+        cells = {"configuration": e["variant"], "model": e["model"]}
+        if len(setups) != 1:  # with one setup, 'all' would repeat it
+            cells["all"] = interval_cell(e["metrics"]["tie_rate"])
         records.append(
             {**base, "metric": "tie_rate", "setup": "all", **_iv_cols(e["metrics"]["tie_rate"])}
         )
@@ -195,7 +286,8 @@ def tie_table(g: dict[str, Any]) -> Table:
         [*(c for c in display.columns if c not in rates), *rates]
     ]  # rates last, after every setup
     caption = (
-        f"Tie rates, {_group_title(g)}, by configuration, model and setup ('all' and one column per setup), "
+        f"Tie rates, {_group_title(g)}, by configuration, model and setup (one column per setup, and 'all' "
+        "where there are several), "
         "beside the invalid rate (answered outside the protocol) and error rate (every call failed) [95% CI]."
     )
     return Table(
@@ -431,41 +523,126 @@ def ordinal_table(g: dict[str, Any]) -> Table | None:
 
 
 def flip_table(g: dict[str, Any]) -> Table:
-    """Flip rate between every pair of configurations (share of items whose verdicts differ)."""
-    names = sorted(g["flip_rates"])
-    display = pd.DataFrame(
-        [[f"{g['flip_rates'][a][b]:.3f}" for b in names] for a in names],
-        columns=names,
-        index=pd.Index(names, name="configuration"),
-    ).reset_index()
-    for key, label in RATE_COLUMNS[g["kind"]]:
-        display[label] = [
-            _num(g["configs"][n]["metrics"][key]["estimate"]) if n in g["configs"] else MISSING
-            for n in names
-        ]
-    records = [
-        {
-            "kind": g["kind"],
-            "dataset": g["dataset"],
-            "config_x": a,
-            "config_y": b,
-            "flip_rate": g["flip_rates"][a][b],
-        }
-        for a in names
-        for b in names
-    ]
+    """Flip rate of every configuration against its judge's reference (share of items whose verdict
+    differs, [95% CI]) as a grid: rows the changes, columns the judges (all pairs: report.json)."""
+    rows = []
+    records = []
+    for aggregations in (False, True):
+        grid = study_grid(g, aggregations)
+        for v in grid.rows:
+            if aggregations and v == grid.reference:
+                continue
+            cells = {"change": grid.labels[v]}
+            for j in grid.judges:
+                e = grid.cells.get((v, j))
+                iv = (e or {}).get("flip_rate_vs_reference")
+                cells[j] = (
+                    MISSING
+                    if e is None
+                    else REFERENCE_LABEL
+                    if e["is_reference"]
+                    else interval_cell(iv)
+                    if iv
+                    else "n/a"
+                )
+                if iv:
+                    records.append(
+                        {
+                            "kind": g["kind"],
+                            "dataset": g["dataset"],
+                            "config": e["model"] + " · " + v,  # type: ignore[index]
+                            "model": j,
+                            "variant": v,
+                            "reference": e["reference"],  # type: ignore[index]
+                            "metric": "flip_rate_vs_reference",
+                            **_iv_cols(iv),
+                        }
+                    )
+            rows.append(cells)
     caption = (
-        f"Flip rates between configurations, {_group_title(g)} (point estimates; intervals vs the reference are "
-        f"in report.json). {_rates_note(g['kind'])}"
+        f"Flip rates against the reference, {_group_title(g)}: per judge, the share of items whose "
+        "verdict differs from the judge's reference run [95% CI]; the flip rate between every pair of "
+        "configurations is in report.json (flip_rates)."
     )
-    return Table(f"flip_rates_{g['kind']}_{g['dataset']}", caption, display, pd.DataFrame(records))
+    return Table(
+        f"flip_rates_{g['kind']}_{g['dataset']}", caption, pd.DataFrame(rows), pd.DataFrame(records)
+    )
+
+
+def setup_columns(results: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """(dataset, setup, column label) of every data setup in the pairwise groups, the dataset named in
+    the label only where one setup occurs in several datasets."""
+    pairs = sorted(
+        {
+            (g["dataset"], s)
+            for g in results
+            if g["kind"] == "pairwise"
+            for e in g["configs"].values()
+            for s in e.get("tie_rate_by_setup", {})
+        },
+        key=lambda p: (list(SETUP_ORDER).index(p[1]) if p[1] in SETUP_ORDER else 99, p),
+    )
+    count = pd.Series([s for _, s in pairs]).value_counts() if pairs else pd.Series(dtype=int)
+    return [(d, s, setup_name(s) if count[s] == 1 else f"{setup_name(s)} ({d})") for d, s in pairs]
+
+
+SETUP_ORDER: tuple[str, ...] = ("human_only", "human_generated", "ai_only")
+
+
+def judge_tie_table(results: Sequence[dict[str, Any]]) -> Table | None:
+    """Tie rate of each judge's reference configuration per data setup (Human-Only beside
+    Human+Generated and any other setup present), across the pairwise groups; None without any."""
+    columns = setup_columns(results)
+    if not columns:
+        return None
+    by_judge: dict[str, dict[str, str]] = {}
+    records = []
+    for g in results:
+        if g["kind"] != "pairwise":
+            continue
+        for name, e in g["configs"].items():
+            if not e["is_reference"]:
+                continue
+            for dataset, setup, label in columns:
+                iv = e.get("tie_rate_by_setup", {}).get(setup)
+                if dataset != g["dataset"] or iv is None:
+                    continue
+                by_judge.setdefault(e["model"], {})[label] = interval_cell(iv)
+                records.append(
+                    {
+                        "dataset": dataset,
+                        "setup": setup,
+                        "config": name,
+                        "model": e["model"],
+                        "variant": e["variant"],
+                        "metric": "tie_rate",
+                        **_iv_cols(iv),
+                    }
+                )
+    display = pd.DataFrame(
+        [
+            {"judge": j, **{label: cells.get(label, MISSING) for _, _, label in columns}}
+            for j, cells in sorted(by_judge.items())
+        ]
+    )
+    caption = (
+        "Tie rates by judge and data setup: the share of pairs each judge's reference configuration "
+        "called a tie, per setup of the pairs [95% CI]."
+    )
+    return Table("tie_rates_by_judge", caption, display, pd.DataFrame(records))
 
 
 def all_tables(results: Sequence[dict[str, Any]]) -> list[Table]:
     """Every table of a report."""
     tables: list[Table] = []
+    ties = judge_tie_table(results)
+    if ties is not None:
+        tables.append(ties)
     for g in results:
+        tables.append(grid_table(g))
         tables.append(ablation_table(g))
+        if has_aggregations(g):
+            tables.append(ablation_table(g, aggregations=True))
         if g["kind"] == "pairwise":
             tables.append(tie_table(g))
         else:
@@ -494,6 +671,29 @@ def to_markdown(df: pd.DataFrame) -> str:
     return "\n".join([header, rule, *body]) + "\n"
 
 
+def latex_text(text: Any) -> str:
+    """Plain text as LaTeX text: its special characters escaped (`LATEX_SPECIAL`), Greek letters as math."""
+    out = "".join(LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    for char, command in LATEX_GREEK.items():  # pdflatex has no Greek letters in text mode
+        out = out.replace(char, command)
+    return out
+
+
+def to_latex(table: Table, stem: str) -> str:
+    """A table as a LaTeX `table` float: booktabs rules, every cell, header and the caption escaped
+    (`latex_text`), scaled to the text width when wider (graphicx `\\resizebox`)."""
+    df = table.display.rename(columns=latex_text).map(latex_text)
+    tabular = df.to_latex(index=False, escape=False)
+    return (
+        LATEX_PREAMBLE
+        + "\\begin{table}[htbp]\n\\centering\n"
+        + f"\\caption{{{latex_text(table.caption)}}}\n\\label{{tab:{stem}}}\n"
+        + "\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n"
+        + tabular
+        + "}\n\\end{table}\n"
+    )
+
+
 def safe_name(name: str) -> str:
     """A file-system-safe version of a table name."""
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
@@ -508,11 +708,6 @@ def write_table(table: Table, out: Path) -> dict[str, str]:
         "csv": out / f"{stem}.csv",
     }
     atomic_write_text(paths["markdown"], f"**{table.caption}**\n\n" + to_markdown(table.display))
-    latex = table.display.to_latex(
-        index=False, escape=True, caption=table.caption, label=f"tab:{stem}"
-    )
-    for char, command in LATEX_GREEK.items():  # pdflatex has no Greek letters in text mode
-        latex = latex.replace(char, command)
-    atomic_write_text(paths["latex"], latex)
+    atomic_write_text(paths["latex"], to_latex(table, stem))
     atomic_write_text(paths["csv"], table.data.to_csv(index=False))
     return {k: str(v) for k, v in paths.items()}

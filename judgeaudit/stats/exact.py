@@ -148,6 +148,8 @@ def tilted_variance(counts: ArrayLike, support: ArrayLike, mean: ArrayLike) -> F
         at_hi = bottom_free & (g(t_hi) >= 0) & ~at_lo
     lo, hi = t_lo.copy(), t_hi.copy()
     t = np.zeros_like(total)
+    # a table whose tilt has converged keeps it: each table's tilt is the one it gets solved alone
+    settled = np.zeros(total.shape, dtype=bool)
     for _ in range(_NEWTON):
         with np.errstate(divide="ignore", invalid="ignore"):
             den = total[:, None] + t[:, None] * d
@@ -161,9 +163,10 @@ def tilted_variance(counts: ArrayLike, support: ArrayLike, mean: ArrayLike) -> F
             step = t - val / slope
         inside = np.isfinite(step) & (step > lo) & (step < hi)
         new_t = np.where(inside, step, (lo + hi) / 2)
-        done = np.all(np.abs(new_t - t) <= 1e-13 * (1.0 + np.abs(t)))
-        t = new_t
-        if done:
+        converged = np.abs(new_t - t) <= 1e-13 * (1.0 + np.abs(t))
+        t = np.where(settled, t, new_t)
+        settled |= converged
+        if settled.all():
             break
     t = np.where(at_lo, t_lo, np.where(at_hi, t_hi, t))
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 from judgeaudit.arms import edits
 from judgeaudit.arms.transforms import PROBES, ProbeError, apply_probe, probe_arms

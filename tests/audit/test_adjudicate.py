@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_runs import eval_ok, unit
+from helpers.inspect_runs import eval_ok, unit
 
 from judgeaudit.cli import main
 from judgeaudit.judges.tasks import novelty_pairwise

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 from fixtures.probe_judges import scripted
 from fixtures.probe_judges.items import widened_set
+from helpers.items import FIXTURES
 
 from judgeaudit.audit.battery import AuditError, AuditResult, AuditSpec, claim_out_dir
 from judgeaudit.audit.run import run_audit

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 from judgeaudit.audit.battery import AuditSpec
 from judgeaudit.audit.run import run_audit

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 from fixtures.probe_judges import scripted
 from fixtures.probe_judges.items import widened_set
+from helpers.items import FIXTURES
 from inspect_ai.model import ModelOutput
 
 from judgeaudit.audit.battery import AuditSpec

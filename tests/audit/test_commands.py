@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 from fixtures.probe_judges import scripted
+from helpers.items import FIXTURES
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, modelapi
 
 from judgeaudit.cli import main

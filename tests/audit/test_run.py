@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 from inspect_ai.log import list_eval_logs
 
 FIX = FIXTURES / "probe_items"

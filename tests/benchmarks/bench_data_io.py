@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for conftest's item makers
-from conftest import make_idea  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for the helpers' item makers
+from helpers.items import make_idea  # noqa: E402
 
 from judgeaudit.data import hf  # noqa: E402
 from judgeaudit.data.contract import PairItem  # noqa: E402

@@ -3,7 +3,7 @@
     python tests/benchmarks/bench_mine_fuzz.py [--budget 1000] [--seed 20260] [--json OUT]
 
 Prints the counts (runs, tracebacks, notes unaccounted, invalid outputs, corrupted labels; all but
-the first must be 0), the cases per mutation and any failure. See tests/mine_fuzz.py for the
+the first must be 0), the cases per mutation and any failure. See tests/helpers/mine_fuzz.py for the
 mutations and checks; tests/mine/test_fuzz.py runs a small budget in CI.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mine_fuzz import fuzz  # noqa: E402
+from helpers.mine_fuzz import fuzz  # noqa: E402
 
 
 def main() -> int:

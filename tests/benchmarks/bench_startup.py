@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(
     0, str(Path(__file__).resolve().parents[1])
 )  # tests/, for the shared start-up helper
-from cli_starts import BENCH_SOURCE, BUNDLED_SET, LOOSE, SMALL_SNAPSHOT, command_argv, start  # noqa: E402
+from helpers.cli_starts import BENCH_SOURCE, BUNDLED_SET, LOOSE, SMALL_SNAPSHOT, command_argv, start  # noqa: E402
 
 # (name, argv); {tmp} is the benchmark's temporary directory.
 COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (

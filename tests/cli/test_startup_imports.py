@@ -4,7 +4,7 @@
 Inspect, pandas, matplotlib, torch, litellm, the embedders, llama.cpp, scikit-learn, Hugging Face
 `datasets` or scipy; `report` and `audit` load the judge stack when they run, but neither torch,
 litellm, llama.cpp nor the embedders before a model or embedder is asked for. The children are the
-interpreter running the tests (tests/cli_starts.py). Nothing is timed here: the start-up figures are
+interpreter running the tests (tests/helpers/cli_starts.py). Nothing is timed here: the start-up figures are
 tests/benchmarks/bench_startup.py's.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_starts import BENCH_SOURCE, BUNDLED_SET, HEAVY, LOOSE, SMALL_SNAPSHOT, start
+from helpers.cli_starts import BENCH_SOURCE, BUNDLED_SET, HEAVY, LOOSE, SMALL_SNAPSHOT, start
 
 # What `report` and `audit` load to run: Inspect's log reader, the frames, the figures, the statistics.
 JUDGE_STACK = frozenset({"inspect_ai", "pandas", "matplotlib", "scipy", "numpy"})

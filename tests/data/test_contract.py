@@ -6,7 +6,7 @@ import dataclasses
 import json
 from typing import Any
 
-from conftest import make_pairs, make_points
+from helpers.items import make_pairs, make_points
 
 
 def _generic(value: Any) -> Any:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import make_pairs, make_points
+from helpers.items import make_pairs, make_points
 
 from judgeaudit.cli import main
 from judgeaudit.data.contract import PairItem

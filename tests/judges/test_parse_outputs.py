@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 from judgeaudit.judges.parse import parse_strict, parse_verdict
 

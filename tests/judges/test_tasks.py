@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from helpers.inspect_runs import unit
+from helpers.items import FIXTURES
 from inspect_ai import eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ModelUsage, get_model
-from inspect_runs import unit
 
 from judgeaudit.fence import fenced_texts
 from judgeaudit.judges.llm.prompted import call_seed

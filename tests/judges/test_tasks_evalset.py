@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 from inspect_ai import eval_set
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from child_processes import default_sigint
-from conftest import make_pairs, make_points
+from helpers.child_processes import default_sigint
+from helpers.items import make_pairs, make_points
 from inspect_ai.model import ModelOutput, ModelUsage
 
 from judgeaudit.cli import main

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mine_options import LOOSE
+from helpers.mine_options import LOOSE
 
 from judgeaudit.cli import main
 from judgeaudit.data.contract import Idea, LabelledIdea

@@ -1,13 +1,13 @@
 """The miner fuzzer on a small budget: mutated real notes never crash `judgeaudit mine` or move a label.
 
-The full budget (1,000 cases) runs from tests/benchmarks/bench_mine_fuzz.py; see tests/mine_fuzz.py.
+The full budget (1,000 cases) runs from tests/benchmarks/bench_mine_fuzz.py; see tests/helpers/mine_fuzz.py.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mine_fuzz import Case, encode, fixture_notes, fuzz, run, write_cache
+from helpers.mine_fuzz import Case, encode, fixture_notes, fuzz, run, write_cache
 
 
 def test_a_small_fuzz_budget_has_no_traceback_no_lost_note_and_no_corrupted_label(

@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from mine_options import LOOSE
+from helpers.mine_options import LOOSE
 
 from judgeaudit.cli import main
 from judgeaudit.data.jsonl import read_points

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mine_options import LOOSE
+from helpers.mine_options import LOOSE
 
 from judgeaudit.cli import main
 

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-from child_processes import default_sigint
-from mine_options import LOOSE
+from helpers.child_processes import default_sigint
+from helpers.mine_options import LOOSE
 
 from judgeaudit.mine.pipeline import mine
 from judgeaudit.mine.sanitise.sanitisers import RuleSanitiser, Sanitised

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from helpers.inspect_runs import unit
+from helpers.items import FIXTURES
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
-from inspect_runs import unit
 from servers.openai_recorded import RecordedOpenAIServer, Reply, chat_completion, error_body
 
 PLANTED_ENV_KEY = "sk-planted-ENV-7f3a9c1e5b2d4a6f"

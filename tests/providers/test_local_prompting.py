@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import make_pairs, make_points
+from helpers.items import make_pairs, make_points
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, ContentImage
 
 from judgeaudit.data.samples import item_to_sample

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.inspect_runs import unit
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
 from inspect_ai.tool import ToolCall, ToolCallError, ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
-from inspect_runs import unit
 from servers.openai_recorded import (
     RecordedOpenAIServer,
     Reply,

@@ -6,6 +6,7 @@ The real model runs the protocol in `tests/test_provider_tools_local_llm.py`.
 from __future__ import annotations
 
 import pytest
+from helpers.llama_grammar import assert_llama_accepts
 from inspect_ai.model import (
     ChatMessageAssistant,
     ChatMessageSystem,
@@ -14,7 +15,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall, ToolCallError, ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
-from llama_grammar import assert_llama_accepts
 
 from judgeaudit.providers.grammars import GRAMMARS
 from judgeaudit.providers.tool_text import (

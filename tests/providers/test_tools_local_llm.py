@@ -12,6 +12,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from helpers.inspect_runs import unit
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import (
@@ -23,7 +24,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
-from inspect_runs import unit
 
 from judgeaudit.judges.tasks import novelty_pairwise
 from judgeaudit.providers.tool_text import TOOL_PROTOCOL

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 from filelock import FileLock
 from fixtures.probe_judges import scripted
-from inspect_runs import run_scripted
+from helpers.inspect_runs import run_scripted
+from helpers.items import FIXTURES
 
 from judgeaudit.cli import main
 from judgeaudit.files import LOCK_NAME

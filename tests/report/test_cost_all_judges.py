@@ -16,10 +16,10 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from helpers.real_items import real_pairs
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from real_items import real_pairs
 from servers.openai_recorded import (
     RecordedOpenAIServer,
     Reply,

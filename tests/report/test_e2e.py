@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import make_idea
+from helpers.items import make_idea
 from inspect_ai import Epochs, Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -361,6 +361,10 @@ def test_ablation_table_cells(report: dict[str, Any]) -> None:
         for line in md.splitlines()
         if line.startswith("| prompt")
     }
+    assert ONE_ORDER not in lines and REF in lines  # derived aggregations: a table of their own
+    agg = (report["out"] / "aggregations_pairwise_toyset.md").read_text().splitlines()
+    agg_rows = [line.split(" | ")[0].strip("| ") for line in agg if line.startswith("| prompt")]
+    assert agg_rows[0] == REF and ONE_ORDER in agg_rows and BOTH not in agg_rows
     header = next(line for line in md.splitlines() if line.startswith("| configuration"))
     cols = [c.strip() for c in header.strip("|").split("|")]
     judges = ["always_a", "half_tie", "right"]
@@ -410,11 +414,18 @@ def test_agreement_with_human_scores(report: dict[str, Any]) -> None:
     assert "| prompt=reference · k=1 | half_tie | 8 |" in md and "0.333 [" in md
 
 
-def test_flip_rate_matrix(report: dict[str, Any]) -> None:
-    csv = pd.read_csv(report["out"] / "flip_rates_pairwise_toyset.csv")
-    pick = csv[(csv["config_x"] == f"always_a · {REF}") & (csv["config_y"] == f"half_tie · {REF}")]
+def test_flip_rates(report: dict[str, Any]) -> None:
+    matrix = _group(report, "pairwise")["flip_rates"]  # every pair: report.json only
     # always_a says a everywhere; half_tie ties on 0-3 and is right on 4-7 (a on 4 and 6) -> 6 of 8 differ
-    assert pick["flip_rate"].tolist() == [0.75]
+    assert matrix[f"always_a · {REF}"][f"half_tie · {REF}"] == 0.75
+    csv = pd.read_csv(report["out"] / "flip_rates_pairwise_toyset.csv")  # against the reference
+    row = csv[(csv["model"] == "always_a") & (csv["variant"] == BOTH)]
+    assert row["estimate"].tolist() == [1.0] and set(csv["reference"]) == {
+        f"{j} · {REF}" for j in ("always_a", "half_tie", "right")
+    }
+    md = (report["out"] / "flip_rates_pairwise_toyset.md").read_text()
+    header = next(line for line in md.splitlines() if line.startswith("| change"))
+    assert header == "| change | always_a | half_tie | right |"
 
 
 def test_figures_and_json(report: dict[str, Any]) -> None:
@@ -424,6 +435,8 @@ def test_figures_and_json(report: dict[str, Any]) -> None:
         "tie_rates_toyset",
         "deltas_pairwise_toyset",
         "deltas_pointwise_toyset",
+        "heatmap_pairwise_toyset",
+        "heatmap_pointwise_toyset",
     ):
         for ext in ("png", "svg"):
             assert (out / f"{stem}.{ext}").stat().st_size > 1000, stem

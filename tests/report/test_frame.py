@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 from fixtures.probe_judges import scripted
+from helpers.inspect_runs import run_scripted
+from helpers.items import FIXTURES
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_runs import run_scripted
 
 from judgeaudit.cli import main
 from judgeaudit.data.samples import UNIT

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import make_idea
+from helpers.items import make_idea
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from inspect_runs import eval_ok
+from helpers.inspect_runs import eval_ok
 
 from judgeaudit.cli import main
 from judgeaudit.judges.tasks import novelty_pairwise

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_pairs, make_points
+from helpers.items import make_pairs, make_points
 from inspect_ai import eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import pytest
+from helpers.frame_rows import frame_row
 
 from judgeaudit.report.aggregations import check_stored, with_aggregations
 from judgeaudit.report.compute import (
@@ -76,44 +76,7 @@ def test_dataset_labels_disambiguated() -> None:
     assert _name_datasets(frame)["dataset"].tolist() == ["/a/set", "/b/set", "x"]
 
 
-def _row(
-    config: str,
-    item: str,
-    gold: str,
-    calls: list[tuple[str, int, str]],
-    verdict: str,
-    model: str = "j",
-    variant: str | None = None,
-    setup: str = "human_only",
-) -> dict[str, Any]:
-    return {
-        "log": "log.eval",
-        "config": config,
-        "model": model,
-        "variant": variant or config.split(" · ", 1)[1],
-        "model_id": f"mock/{model}",
-        "judge": "prompted",
-        "task": "novelty_pairwise",
-        "task_args": "{}",
-        "probe": None,
-        "probe_variant": None,
-        "kind": "pairwise",
-        "dataset": "d",
-        "sample_id": item,
-        "item_id": item,
-        "setup": setup,
-        "gold": gold,
-        "verdict": verdict,
-        "split_rule": None,
-        "split": False,
-        "human": {},
-        "calls": [{"order": o, "call_index": i, "verdict": v} for o, i, v in calls],
-        "call_verdicts": "",
-        "input_tokens": 1.0,
-        "output_tokens": 1.0,
-        "total_tokens": 2.0,
-        "cost": 0.5,
-    }
+_row = frame_row
 
 
 def test_aggregations_recomputed_from_calls() -> None:

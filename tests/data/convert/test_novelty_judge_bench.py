@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 from judgeaudit.cli import main
 from judgeaudit.data.contract import PairItem, PointItem

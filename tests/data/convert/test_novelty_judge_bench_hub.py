@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 FIXTURE = FIXTURES / "novelty_judge_bench" / "good"
 HUB_ID = "noystl/novelty-judge-bench"
@@ -141,7 +141,7 @@ def _convert(hub_id: str, out: Path, env: dict[str, str]) -> subprocess.Complete
 
 def _hub_env(hub: HubStandIn, tmp_path: Path) -> dict[str, str]:
     """The stand-in Hub, online, with a Hugging Face cache of this test's own: every cache variable is
-    set, since the session's (tests/session_caches.py) would otherwise win over HF_HOME and keep the
+    set, since the session's (tests/helpers/session_caches.py) would otherwise win over HF_HOME and keep the
     snapshot for later tests of this worker (which then find the repo offline)."""
     hf = tmp_path / "hf"
     return {

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.inspect_runs import run_scripted as run
+from helpers.inspect_runs import score_meta, unit
 from inspect_ai import eval
 from inspect_ai.model import ChatMessageTool, GenerateConfig, ModelOutput, ModelUsage, get_model
-from inspect_runs import run_scripted as run
-from inspect_runs import score_meta, unit
 
 from judgeaudit.judges.llm.agentic import MAX_SEARCHES, MAX_TURNS
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise

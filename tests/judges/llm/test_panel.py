@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.inspect_runs import eval_ok, unit
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog
-from inspect_runs import eval_ok, unit
 
 from judgeaudit.judges.llm.panel import Member, parse_members
 from judgeaudit.judges.options import TaskOptionError

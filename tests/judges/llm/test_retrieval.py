@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
-from inspect_runs import run_scripted as run
-from inspect_runs import score_meta
-from real_items import (
+from helpers.inspect_runs import run_scripted as run
+from helpers.inspect_runs import score_meta
+from helpers.real_items import (
     GRAPH,
     SPEECH,
 )
+from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
 
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers.inspect_runs import unit
+from helpers.llama_grammar import assert_llama_accepts
+from helpers.real_items import FixedEmbedder, real_idea
+from helpers.session_caches import CACHE_ENV, SESSION_CACHES
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
-from inspect_runs import unit
-from llama_grammar import assert_llama_accepts
-from real_items import FixedEmbedder, real_idea
-from session_caches import CACHE_ENV, SESSION_CACHES
 
 from judgeaudit.data.contract import Idea, PairItem, PointItem
 from judgeaudit.data.jsonl import write_items

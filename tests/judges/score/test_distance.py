@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers.inspect_runs import eval_ok, run_scripted, unit
+from helpers.real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 from inspect_ai.model import ModelOutput, ModelUsage
-from inspect_runs import eval_ok, run_scripted, unit
-from real_items import AREAS, FixedEmbedder, real_idea, real_pairs, real_points
 
 from judgeaudit.audit.surface_ratio import (
     EDITS,

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_runs import eval_ok, unit
-from real_items import real_idea, real_pairs, real_points
+from helpers.inspect_runs import eval_ok, unit
+from helpers.real_items import real_idea, real_pairs, real_points
 
 from judgeaudit.data.contract import Idea, PairItem
 from judgeaudit.data.jsonl import write_items

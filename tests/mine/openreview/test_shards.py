@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from raw_notes import VENUE, review, submission, write_cache
+from helpers.raw_notes import VENUE, review, submission, write_cache
 
 from judgeaudit.mine.openreview.shards import CacheError, cache_hash, iter_notes
 from judgeaudit.mine.summary import RunSummary

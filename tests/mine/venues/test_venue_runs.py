@@ -2,7 +2,7 @@
 openreview-py client (API v1 for ICLR 2023, v2 otherwise) against the local OpenReview stand-in.
 
 The notes are the real ICLR 2026 notes of tests/fixtures/openreview_small re-shaped into each venue's
-form (tests/venue_forms.py). The loose rule of tests/mine_options.py is used (the fixture is too small
+form (tests/helpers/venue_forms.py). The loose rule of tests/helpers/mine_options.py is used (the fixture is too small
 for the study's deciles), except where a test gives the rating cuts to see them mapped.
 """
 
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from mine_options import LOOSE
+from helpers.mine_options import LOOSE
+from helpers.venue_forms import SAME_SCORES, VENUES, reshape, write_snapshot
 from servers.openreview_server import OpenReviewTestServer
-from venue_forms import SAME_SCORES, VENUES, reshape, write_snapshot
 
 from judgeaudit.cli import main
 from judgeaudit.mine.venues.profile import packaged_profiles

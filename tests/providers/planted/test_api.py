@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_pairs
+from helpers.inspect_runs import eval_ok, unit
+from helpers.items import make_pairs
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import ChatMessageUser, get_model
 from inspect_ai.tool import ToolInfo, ToolParams
-from inspect_runs import eval_ok, unit
 
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.judges.parse import parse_verdict

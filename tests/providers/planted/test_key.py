@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import make_pairs, make_points
+from helpers.items import make_pairs, make_points
 
 from judgeaudit.arms.transforms import SURFACE_ARMS, surface_edit
 from judgeaudit.data.contract import PairItem, PointItem

@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from conftest import make_pairs
+from helpers.items import make_pairs
 
 from judgeaudit.arms import edits
 from judgeaudit.arms.base import ProbedItem

@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 SOURCE = "ICLR.cc/2026/Conference"
 
 VENUES: dict[str, str] = {

@@ -103,7 +103,7 @@ def doc(doc_id: str, title: str, abstract: str, cdate: int) -> dict[str, Any]:
 @pytest.fixture
 def search_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """A corpus file and a one-pair / one-point set: n0 (graph pruning) vs p0 (speech dropout)."""
-    from conftest import make_idea  # conftest imports this module for the fixture
+    from helpers.items import make_idea  # conftest imports this module for the fixture
 
     monkeypatch.setenv("JUDGEAUDIT_CACHE", str(tmp_path / "cache"))
     docs = [

@@ -38,13 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mine_options import LOOSE as _LOOSE
-
+from helpers.mine_options import LOOSE as _LOOSE
 from judgeaudit.cli import main
 
 LOOSE = _LOOSE + ["--majority-rule", "strict", "--weak-affirmations", "oppose"]
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small" / "notes-00.jsonl.gz"
+FIXTURE = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small" / "notes-00.jsonl.gz"
+)
 
 Line = bytes
 

@@ -19,15 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mine_options import LOOSE as MINE_LOOSE
+from helpers.mine_options import LOOSE as MINE_LOOSE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 BUNDLED_SET = ROOT / "datasets" / "iclr2026" / "human_only"
 SMALL_SNAPSHOT = FIXTURES / "openreview_small"
 BENCH_SOURCE = FIXTURES / "novelty_judge_bench" / "good"
 # The 40-forum snapshot is too small for the default rule: mining it needs looser thresholds
-# (the same ones tests/mine uses, tests/mine_options.py).
+# (the same ones tests/mine uses, tests/helpers/mine_options.py).
 LOOSE = tuple(MINE_LOOSE)
 
 # Libraries that cost from a tenth of a second (numpy) to seconds (inspect_ai, torch) to import. llama.cpp

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-COSTS_FILE = Path(__file__).with_name("module_costs.json")
+COSTS_FILE = Path(__file__).resolve().parents[1] / "module_costs.json"
 UNKNOWN_COST = 1.0  # seconds assumed for a module the file does not list
 
 

@@ -7,7 +7,7 @@ the rule itself is tested with its defaults in tests/mine/test_select.py.
 
 from pathlib import Path
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "openreview_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 LOOSE = [
     "--top-quantile",
     "0.6",

@@ -1,10 +1,10 @@
 """The test process's private caches: every cache and log directory of Inspect, Hugging Face and ours
 points into one tmp dir per test process (tests never read or write the user's caches).
 
-A module of its own, not part of conftest.py: test modules import helpers with `from conftest
-import ...`, which under `--import-mode=importlib` executes conftest.py a second time as a plain
-module (pytest's own copy is `tests.conftest`); a second `mkdtemp` there pointed the variables at a
-directory nobody removed (the assembled 250 MB Gemma file stayed in /tmp after every run). Python
+A module of its own, not part of conftest.py: a test module that imported conftest.py (as helpers
+once were) executes it a second time as a plain module under `--import-mode=importlib` (pytest's
+own copy is `tests.conftest`); a second `mkdtemp` there pointed the variables at a directory nobody
+removed (the assembled 250 MB Gemma file stayed in /tmp after every run). Python
 imports this module once per process, so each pytest process (and each xdist worker) has exactly
 one cache root, removed when that process's session ends (conftest's `pytest_unconfigure`).
 
