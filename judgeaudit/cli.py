@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "judgeaudit.mine.cli",
     "judgeaudit.report.cli",
     "judgeaudit.audit.cli",
+    "judgeaudit.study.cli",
     "judgeaudit.audit.adjudicate_cli",
 )
 

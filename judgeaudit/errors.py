@@ -8,6 +8,7 @@ line `error: judgeaudit <command>: <what is wrong>`, naming the option, path or 
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 
 
@@ -29,6 +30,11 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
 """What each exit code means, as `judgeaudit --help` lists them."""
+
+# Console markup some libraries put in their messages (`No [bold][blue]OPENAI_API_KEY[/blue][/bold]`).
+_MARKUP = re.compile(
+    r"\[/?(?:bold|italic|underline|dim|blue|red|green|yellow|cyan|magenta|white)\]"
+)
 
 
 class UserError(Exception):
@@ -59,7 +65,7 @@ def error_line(exc: BaseException) -> str:
         text = str(exc.args[0])
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
+    return " ".join(_MARKUP.sub("", text).split())
 
 
 def as_user_error(exc: ValueError) -> UserError:

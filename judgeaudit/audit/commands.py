@@ -20,7 +20,9 @@ from judgeaudit.cli_args import (
     UsageError,
     at_least,
     check_bootstrap_args,
+    key_values,
     output_dir,
+    task_options,
 )
 from judgeaudit.judges.kinds import JUDGES, check_options
 from judgeaudit.judges.option_checks import check_values
@@ -28,33 +30,9 @@ from judgeaudit.judges.options import OPTION_DEFAULTS
 from judgeaudit.report.adjudication import append_section, read_summary, render_markdown
 
 
-def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
-    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{flag} expects key=value, got {pair!r}")
-        out[key] = value
-    return out
-
-
 def _model_args(pairs: list[str]) -> dict[str, Any]:
     """-M key=value pairs, values kept as text (the provider converts them)."""
-    return dict(_key_values(pairs, "-M"))
-
-
-def _task_options(pairs: list[str]) -> dict[str, Any]:
-    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
-    import yaml
-
-    out: dict[str, Any] = {}
-    for key, value in _key_values(pairs, "-T").items():
-        try:
-            out[key.replace("-", "_")] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key.replace("-", "_")] = value
-    return out
+    return dict(key_values(pairs, "-M"))
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -76,7 +54,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the audit and print the verdict and where the card is; a bad option raises a `UserError`
     (exit 2), an audit that could not judge `CouldNotJudge` (exit 3), both printed by `cli.main`."""
     check_args(args)
-    options = _task_options(args.task_options)
+    options = task_options(args.task_options)
     model_args = _model_args(args.model_args)
     check_values(args.kind, args.judge, options)
     adjudication = read_summary(args.adjudication) if args.adjudication else None

@@ -15,7 +15,7 @@ from judgeaudit.report.adjudication import (
     read_summary,
     render_markdown,
 )
-from judgeaudit.report.build import build_report, error_log_line
+from judgeaudit.report.build import build_report, error_log_line, reaggregated_line
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -46,8 +46,12 @@ def handle(args: argparse.Namespace) -> int:
         print(f"  skipped {s['log']}: {s['reason']}")
     for e in inp["error_logs"]:
         print(f"  {error_log_line(e)}")
+    for note in inp.get("reaggregated", []):
+        print(f"  {reaggregated_line(note)}")
     for g in report.groups:
         inter = g["intersection"]
+        if inter.get("format_apart"):
+            print(f"  {g['kind']}: {inter['format_apart']}")
         note = (
             f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)"
             if inter.get("intersection")

@@ -425,3 +425,46 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     assert card["failed_calls"]["statement"] in ours[0]
     assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
     assert retry_waits and all(1.0 <= w <= 2.0 for w in retry_waits)
+
+
+@pytest.mark.slow
+def test_the_cards_reproduce_line_reproduces_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The card's Reproduce line, run as it stands, resumes the same audit (it keeps --generated and
+    --no-cache; it used to drop --generated, so the out dir refused it with other items_sha256)."""
+    import shlex
+
+    out = tmp_path / "o"
+    first = main(
+        [
+            "audit",
+            "--model",
+            "planted/accurate",
+            "--generated",
+            "iclr2026/human_generated",
+            "--no-cache",
+            "--probes",
+            "self_preference",
+            "--limit",
+            "1",
+            "--resamples",
+            "200",
+            "--out",
+            str(out),
+            "--display",
+            "none",
+        ]
+    )
+    card = (out / "card.md").read_text(encoding="utf-8")
+    line = card.split("## Reproduce", 1)[1].split("`")[1]
+    assert "--generated iclr2026/human_generated" in line and "--no-cache" in line
+    logs = sorted((out / "logs").rglob("*.eval"))
+    capsys.readouterr()
+    argv = shlex.split(line)
+    assert argv[0] == "judgeaudit" and main([*argv[1:], "--display", "none"]) == first
+    assert "different" not in capsys.readouterr().err
+    assert sorted((out / "logs").rglob("*.eval")) == logs  # resumed: nothing ran again
+    assert (out / "card.md").read_text(encoding="utf-8").split("## Reproduce", 1)[1].split("`")[
+        1
+    ] == line

@@ -408,6 +408,16 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("adjudicate export", ["adjudicate", "export", "{dir}", "--out", "{file}"], "{file}", None),
     ("adjudicate import", ["adjudicate", "import", "/nonexistent.csv"], "/nonexistent.csv", None),
     ("adjudicate import", ["adjudicate", "import", "{empty}"], "{empty}", None),
+    # study
+    ("study", ["study"], "error: judgeaudit study: the following arguments are required", None),
+    ("study tasks", ["study", "tasks", "--bogus"], "unrecognized arguments: --bogus", None),
+    ("study estimate", ["study", "estimate", "--model", "x/y", "--limit", "0"], "--limit", None),
+    (
+        "study run",
+        ["study", "run", "--model", "mockllm/model", "--log-dir", "{file}"],
+        "{file}",
+        None,
+    ),
     # argparse's own errors, every command: one line `error: judgeaudit <cmd>: ...` (unknown option,
     # missing required argument, a non-integer --seed / --resamples), never the usage block
     (
@@ -611,6 +621,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ),
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
     ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
+    ("novelty_pointwise", "both_orders=true", "-T both_orders: applies to novelty_pairwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),

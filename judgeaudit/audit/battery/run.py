@@ -143,6 +143,8 @@ def run_battery(
             **kwargs,
         )
     failed = [log for log in logs if log.status != "success"]
+    if any(log.status == "cancelled" for log in failed):  # Ctrl-C: Inspect stopped the evals
+        raise KeyboardInterrupt
     if not success and not all(log.status == "error" and log.error is None for log in failed):
         raise incomplete(failed)
     # Failed judge calls error their samples (status error, no eval error) and are still scored:
