@@ -12,6 +12,7 @@ import yaml
 from inspect_ai.model import BatchConfig
 
 from judgeaudit.cli_args import UsageError, at_least, output_dir, task_options
+from judgeaudit.errors import ExitCode, UserError
 from judgeaudit.study.cells import CELL_TASKS
 from judgeaudit.study.estimate import estimate, estimate_lines, planned_calls
 from judgeaudit.study.protocol import Cell, bundled_sets, study_cells
@@ -94,11 +95,11 @@ def handle_run(args: argparse.Namespace) -> int:
         extra["max_connections"] = args.max_connections
     ok = run_study(cells, models, args.log_dir, options, limit=args.limit, batch=batch, **extra)
     if not ok:
-        print(
-            "judgeaudit study run: not every cell finished; run the same command to resume",
-            file=sys.stderr,
+        raise UserError(
+            "not every cell finished; run the same command to resume",
+            exit_code=ExitCode.COULD_NOT_JUDGE,
         )
-    return 0 if ok else 1
+    return 0
 
 
 def handle_tasks(args: argparse.Namespace) -> int:

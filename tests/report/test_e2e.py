@@ -477,7 +477,7 @@ def test_item_mismatch_is_an_error_unless_intersect(logdir: Path, tmp_path: Path
                 "--no-figures",
             ]
         )
-        == 1
+        == 2
     )
     rep = build_report(logs, tmp_path / "out", resamples=200, intersect=True, figures=False)
     g = next(g for g in rep.groups if g["kind"] == "pairwise")

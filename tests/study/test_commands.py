@@ -68,5 +68,5 @@ def test_bad_input_is_one_line_before_any_call(
     argv = ["study", "run", "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs")]
     assert main([*argv, "--dataset", FIX, *extra]) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("skipped:")]
-    assert len(err) == 1 and err[0].startswith("error: judgeaudit study: ") and said in err[0]
+    assert len(err) == 1 and err[0].startswith("error: judgeaudit study run: ") and said in err[0]
     assert not (tmp_path / "logs").exists()
