@@ -94,9 +94,9 @@ def register(subparsers: Any) -> None:
     )
     src.add_argument(
         "--venue",
-        default=DEFAULT_VENUE,
+        default=None,
         help=f"OpenReview venue id; also picks the venue's packaged review-form profile (ICLR 2023-2026, "
-        f"NeurIPS 2023-2025, ICML 2025, TMLR) (default: {DEFAULT_VENUE})",
+        f"NeurIPS 2023-2025, ICML 2025, TMLR) (default: the venue of --profile, else {DEFAULT_VENUE})",
     )
     src.add_argument(
         "--profile",

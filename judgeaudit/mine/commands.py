@@ -259,9 +259,12 @@ def _check(args: argparse.Namespace) -> None:
                 f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
             )
     try:
-        known = TEXT_FIELDS + profile_for(args.venue, args.profile).text_fields
+        profile = profile_for(args.venue or DEFAULT_VENUE, args.profile)
     except ProfileError as exc:
         raise UsageError(str(exc)) from exc
+    if args.venue is None:  # --profile alone mines the venue its file names
+        args.venue = profile.venue if args.profile else DEFAULT_VENUE
+    known = TEXT_FIELDS + profile.text_fields
     fields = _fields(args.signal_fields or "strengths")
     unknown = [f for f in fields if f not in known]
     if not fields or unknown:

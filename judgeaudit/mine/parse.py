@@ -176,6 +176,17 @@ def note_kind(note: dict[str, Any], profile: VenueProfile | None = None) -> str:
     return kinds[0] if kinds else ""
 
 
+def note_venue(note: dict[str, Any], kind: str) -> str:
+    """The venue id an invitation of `kind` names (`ICLR.cc/2026/Conference/-/Submission`), or ''."""
+    invitations = note.get("invitations")
+    if not isinstance(invitations, list):
+        invitations = [note.get("invitation")]
+    for inv in invitations:
+        if isinstance(inv, str) and inv.endswith(f"/-/{kind}"):
+            return inv[: -len(f"/-/{kind}")]
+    return ""
+
+
 _INVITATION_NUMBER = re.compile(r"/(?:Submission|Paper)(\d{1,9})/-/")
 
 
@@ -351,6 +362,7 @@ def parse_notes(
     corpus = Corpus(profile=profile)
     raw_forms: dict[str, tuple[str, dict[str, Any]]] = {}  # note id -> (kind, its form's fields)
     kinds: dict[str, str] = {}  # note id -> the kind of its latest version
+    venues: dict[str, str] = {}  # submission id -> the venue its invitation names
     latest = Latest(summary)
     submissions: dict[str, Submission] = {}  # by note id
     reviews: dict[str, tuple[Located, Review]] = {}
@@ -380,11 +392,13 @@ def parse_notes(
             ignored.pop(note_id, None)
             skipped.pop(note_id, None)
             raw_forms.pop(note_id, None)
+            venues.pop(note_id, None)
         kind = note_kind(loc.note, form)
         kinds[note_id] = kind
         reason = ""
         if kind == form.submission:
             raw_forms[note_id] = (kind, _form_values(loc.note["content"], form, submission=True))
+            venues[note_id] = note_venue(loc.note, kind)
             sub, reason = parse_submission(loc, summary, form)
             if sub is not None:
                 submissions[note_id] = sub
@@ -421,6 +435,8 @@ def parse_notes(
         summary.skip(STAGE, reason, where)
     for note_id, kind in kinds.items():
         corpus.form.see_kind(note_id, kind)
+    for note_id, venue in venues.items():
+        corpus.form.see_venue(note_id, venue)
     for note_id, (kind, values) in raw_forms.items():
         if kind == form.submission:
             corpus.form.add_submission(note_id, values.get("area"), form)

@@ -38,7 +38,7 @@ from judgeaudit.mine.select import (
 )
 from judgeaudit.mine.signals.base import ReviewSignals, SignalExtractor
 from judgeaudit.mine.summary import RunSummary
-from judgeaudit.mine.venues.form import check_form
+from judgeaudit.mine.venues.form import check_form, other_venue
 from judgeaudit.mine.venues.profile import VenueProfile
 
 
@@ -297,6 +297,9 @@ def mine(
         corpus = load_corpus(
             cache_dir, summary, progress=progress, reviews_as_of=reviews_as_of, profile=profile
         )
+        warning = other_venue(corpus.form, profile or default_profile())
+        if warning:
+            say(f"warning: {warning}")
     lap("read and parse the raw cache")
     n_reviews = sum(len(v) for v in corpus.reviews.values())
     say(f"parsed {len(corpus.submissions)} submissions and {n_reviews} official reviews")

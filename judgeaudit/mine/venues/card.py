@@ -111,7 +111,7 @@ def venue_text(venue: Mapping[str, Any] | None) -> str:
     text = prof["text"]
     if len(text) == 1:
         reading = (
-            f"the one field `{text[0]}` holds both strengths and weaknesses: the extractor reads its whole "
+            f"the one field `{text[0]}`, which holds both strengths and weaknesses: the extractor reads its whole "
             "text, and an empty field gives no signal (as an empty strengths or weaknesses field does on "
             "ICLR 2026's form)"
         )
@@ -124,6 +124,12 @@ def venue_text(venue: Mapping[str, Any] | None) -> str:
     )
     findings = venue["form_check"]["findings"]
     found = ", ".join(f"{k} ({n})" for k, n in findings.items()) or "none"
+    others = {v: n for v, n in venue["form_check"].get("venues", {}).items() if v != prof["venue"]}
+    if others:
+        found += (
+            ". Submissions whose invitation names another venue than the profile's: "
+            + ", ".join(f"{v or '(none)'} ({n})" for v, n in others.items())
+        )
     return f"""\
 Venue `{venue["venue"]}`, read with the profile **{prof["name"]}** (`{prof["source"]}`, OpenReview API
 v{prof["api"]}). Official reviews: invitation `.../-/{inv["review"]}`; submissions `.../-/{inv["submission"]}`;

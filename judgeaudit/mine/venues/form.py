@@ -7,8 +7,11 @@ selection runs, `form_problem` turns the tally into one line when the form does 
 
 - a field the profile names (a text field, a score field, the area field) is absent from more than
   half of the reviews (submissions, for the area);
-- more than `TOLERANCE` of the values a score field holds are written in a format the profile does
-  not declare, or lie outside its scale.
+- more than `TOLERANCE` of the values a score field holds are written in no number format at all
+  ("excellent", "3/4", a list), or lie outside its scale;
+- more than half of them are numbers spelt in a format the profile does not declare (`"8"` or `8.0`
+  where it declares `int`, `"6 text"` where it declares `"N: text"`): another year's form. Fewer
+  such values are a snapshot's variation: they read as their number and the card counts them.
 
 A single odd value (a corrupt note) stays what it always was: a counted skip of that review. A
 mismatched form is systematic, so it crosses these shares and stops the run before any selection.
@@ -33,6 +36,7 @@ MOST = 0.5
 ABSENT = "absent"
 FORMAT = "format"
 SCALE = "scale"
+SPELLING = "other spelling"
 
 
 class FormMismatch(UserError):
@@ -50,11 +54,20 @@ class FormTally:
     examples: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     kinds: Counter[str] = field(default_factory=Counter)  # every note read, by invitation kind
     kind_examples: dict[str, str] = field(default_factory=dict)
+    venues: Counter[str] = field(
+        default_factory=Counter
+    )  # submissions, by their invitation's venue
+    venue_examples: dict[str, str] = field(default_factory=dict)
 
     def see_kind(self, note_id: str, kind: str) -> None:
         """Count one note read by its invitation kind ('' when it has none)."""
         self.kinds[kind] += 1
         self.kind_examples.setdefault(kind, note_id)
+
+    def see_venue(self, note_id: str, venue: str) -> None:
+        """Count one submission by the venue its invitation names ('' when it names none)."""
+        self.venues[venue] += 1
+        self.venue_examples.setdefault(venue, note_id)
 
     def _see(self, name: str, finding: str, note_id: str, value: Any) -> None:
         self.counts[(name, finding)] += 1
@@ -76,16 +89,20 @@ class FormTally:
     def _add_score(self, note_id: str, raw: Mapping[str, Any], score: Score) -> None:
         for name in score.fields:
             value = raw.get(name)
-            if value is None:
+            if value is None or (isinstance(value, str) and not value.strip()):
                 self._see(name, ABSENT, note_id, value)
                 continue
             self.present[name] += 1
             if isinstance(value, str) and value.strip() in score.missing:
                 continue
-            if not fits(value, score):
-                self._see(name, FORMAT, note_id, value)
-                continue
             number = parse_score(value)
+            readable = number is not None and math.isfinite(number)
+            if not fits(value, score):
+                # a number spelt another way ("8" for 8, "6 text" for "6: text") still reads as that
+                # number: a few such values are a snapshot's variation, most of them another form
+                self._see(name, SPELLING if readable else FORMAT, note_id, value)
+                if not readable:
+                    continue
             low, high = score.scale
             if number is None or not math.isfinite(number) or not low <= number <= high:
                 self._see(name, SCALE, note_id, value)
@@ -105,6 +122,7 @@ class FormTally:
         return {
             "reviews": self.reviews,
             "submissions": self.submissions,
+            "venues": dict(self.venues.most_common()),
             "findings": {
                 f"{name}: {finding}": n for (name, finding), n in sorted(self.counts.items())
             },
@@ -148,20 +166,40 @@ def form_problem(tally: FormTally, profile: VenueProfile) -> str | None:
     for score in scores:
         for name in score.fields:
             held = tally.present[name]
-            for finding in (FORMAT, SCALE):
+            for finding, share in ((FORMAT, TOLERANCE), (SPELLING, MOST), (SCALE, TOLERANCE)):
                 n = tally.counts[(name, finding)]
-                if held and n > TOLERANCE * held:
+                if held and n > share * held:
                     note, value = tally.examples[(name, finding)]
-                    problem = (
-                        f"written in a format the profile does not declare ({', '.join(score.formats)})"
-                        if finding == FORMAT
-                        else f"outside its scale {_scale_text(score)}"
-                    )
+                    problem = {
+                        FORMAT: "written in a format the profile does not declare "
+                        f"({', '.join(score.formats)})",
+                        SPELLING: "numbers written in a format the profile does not declare "
+                        f"({', '.join(score.formats)}): another form's spelling",
+                        SCALE: f"outside its scale {_scale_text(score)}",
+                    }[finding]
                     return (
                         f"{where}: {n} of {held} values of {name!r} are {problem} "
                         f"(e.g. note {note}: {value}); the notes are not in this profile's form"
                     )
     return None
+
+
+def other_venue(tally: FormTally, profile: VenueProfile) -> str | None:
+    """One line when the submissions read name another venue than the profile's in their invitations.
+
+    Not a stop: a snapshot re-shaped from another venue (or a renamed venue) may keep the form while
+    its invitations name the old venue, so the form check alone decides; this line and the card say it.
+    """
+    named = [(v, n) for v, n in tally.venues.most_common() if v]
+    if not named or named[0][0] == profile.venue:
+        return None
+    venue, n = named[0]
+    return (
+        f"--venue {profile.venue} (profile {profile.source}): {n} of {sum(tally.venues.values())} "
+        "submissions "
+        f"read are of venue {venue} by their invitation (e.g. note {tally.venue_examples[venue]}); "
+        "read with this profile's form as asked"
+    )
 
 
 def check_form(tally: FormTally, profile: VenueProfile) -> None:

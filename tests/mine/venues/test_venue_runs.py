@@ -220,6 +220,18 @@ def test_a_form_the_profile_does_not_match_stops_in_one_line_before_the_selectio
     assert "counts after each step" not in run.out and "papers: reviewed" not in run.err
 
 
+def test_notes_of_another_venue_in_the_same_form_are_mined_with_a_warning(
+    snapshots: dict[str, Path], runs: dict[str, Run], tmp_path: Path
+) -> None:
+    assert not any("warning:" in run.err for run in runs.values())  # each form's own venue
+    # the real ICLR 2026 notes fit ICLR 2025's form: only the invitations say whose notes they are
+    run = mine(tmp_path / "out", "--venue", VENUES["iclr-2025"], "--source", f"snapshot:{FIXTURE}")
+    assert run.code == 0, run.err
+    warning = [line for line in run.err.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "are of venue ICLR.cc/2026/Conference" in warning[0]
+    assert "another venue than the profile's: ICLR.cc/2026/Conference" in run.card()
+
+
 def test_a_users_profile_file_overrides_the_packaged_one(
     snapshots: dict[str, Path], runs: dict[str, Run], tmp_path: Path
 ) -> None:
@@ -228,10 +240,8 @@ def test_a_users_profile_file_overrides_the_packaged_one(
         Path(__file__).resolve().parents[3] / "judgeaudit/mine/venues/neurips-2025.yaml"
     ).read_text()
     mine_file.write_text(text.replace("name: NeurIPS 2025", "name: My NeurIPS"))
-    run = mine(
+    run = mine(  # no --venue: the venue the file names (not the default ICLR 2026)
         tmp_path / "own",
-        "--venue",
-        VENUES["neurips-2025"],
         "--profile",
         str(mine_file),
         "--source",
@@ -240,6 +250,8 @@ def test_a_users_profile_file_overrides_the_packaged_one(
     assert run.code == 0, run.err
     assert run.labelled() == runs["neurips-2025"].labelled()
     assert run.manifest()["mining"]["venue"]["profile"]["source"] == str(mine_file)
+    assert run.manifest()["mining"]["venue"]["venue"] == VENUES["neurips-2025"]
+    assert f"Venue `{VENUES['neurips-2025']}`" in run.card()
     assert (
         "**My NeurIPS**" in run.card()
         and f"--profile {mine_file}" in run.manifest()["build_command"]
