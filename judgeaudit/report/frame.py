@@ -405,6 +405,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
     task = task_fields(ev.metadata)
+    args_json = json.dumps(task_args, sort_keys=True, default=str)
+    task_name, log_model = short_task(ev.task), short_model(ev.model)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
         unit = read_unit(task, samples[0].metadata, score)
@@ -433,15 +435,15 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         inp, out, tot, cost = _usage(samples)
         calls = [lean_call(c) for c in meta["calls"]]
         panel = meta.get("panel")
-        model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
+        model, model_id = panel_label(panel) if panel else (log_model, ev.model)
         rows.append(
             {
                 "log": location,
                 "eval_id": ev.eval_id,
                 "created": ev.created,
                 "epochs": len(samples) if epoch is None else 1,
-                "task": short_task(ev.task),
-                "task_args": json.dumps(task_args, sort_keys=True, default=str),
+                "task": task_name,
+                "task_args": args_json,
                 "model": model,
                 "model_id": model_id,
                 "variant": sample_variant,
