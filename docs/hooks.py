@@ -14,11 +14,10 @@ A marker the hook does not know fails the build, so a typo cannot leave a page s
 
 from __future__ import annotations
 
-import argparse
 import ast
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,27 +26,17 @@ HELP_WIDTH = "100"  # columns argparse wraps the help at: the same text on every
 MARKER = re.compile(r"^<!-- generated:([a-z-]+) -->$", re.M)
 
 
-def _subcommands(
-    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
-) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
-    """(words after `judgeaudit`, parser) of the parser and every subcommand below it, depth first."""
-    yield path, parser
-    for action in parser._actions:  # argparse keeps its subparsers only here
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from _subcommands(sub, (*path, name))
-
-
 def cli_reference() -> str:
     """Markdown: one section per subcommand, its `--help` as the parser prints it."""
-    from judgeaudit.cli import build_parser
+    from judgeaudit.cli import build_parser, command_parsers
 
     previous = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = HELP_WIDTH
     try:
         sections = []
-        for path, parser in _subcommands(build_parser()):
-            command = " ".join(("judgeaudit", *path))
+        root = build_parser()
+        for name, parser in {"": root, **command_parsers(root)}.items():
+            command = " ".join(("judgeaudit", name)).strip()
             sections.append(f"## `{command}`\n\n```text\n{parser.format_help().rstrip()}\n```\n")
         return "\n".join(sections)
     finally:

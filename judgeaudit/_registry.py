@@ -12,6 +12,7 @@ from judgeaudit.judges.tasks import (
 )
 from judgeaudit.offline import apply_offline_defaults
 from judgeaudit.providers.register import litellm, local, planted
+from judgeaudit.study.cells import CELL_TASKS  # the reference study's cells: judgeaudit/study_*
 
 apply_offline_defaults()  # before any task or model runs: mockllm/model needs no network
 install_user_error_hook()  # a refused -T option or bad dataset file: one line under `inspect eval`, not a traceback

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from judgeaudit.errors import EXIT_USER_ERROR, UserError, error_line
+from judgeaudit.errors import EXIT_MEANINGS, ExitCode, UserError, error_line
 from judgeaudit.offline import apply_offline_defaults
 
 # Each module exposes `register(subparsers)`, adding its subcommand(s) with their arguments and a
@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "judgeaudit.mine.cli",
     "judgeaudit.report.cli",
     "judgeaudit.audit.cli",
+    "judgeaudit.study.cli",
     "judgeaudit.audit.adjudicate_cli",
 )
 
@@ -63,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="judgeaudit",
         description="Study and vet novelty judges: mine gold labels from OpenReview, "
         "validate and convert datasets, report statistics from Inspect logs, audit a judge.",
+        epilog="exit status of every command: "
+        + "; ".join(f"{code:d} {meaning}" for code, meaning in EXIT_MEANINGS.items())
+        + ". An error is one line: error: judgeaudit <command>: <what is wrong>.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -76,13 +80,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Errors about the user's input: our own (UserError and its subclasses) and file errors (a path the
-# user gave). Each becomes one `error: ...` line (exit 2). A ValueError/KeyError that is not ours is a
-# bug: one line saying so (exit 1). Anything else keeps its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
+def command_parsers(
+    parser: argparse.ArgumentParser, prefix: str = ""
+) -> dict[str, argparse.ArgumentParser]:
+    """Every (sub)command's parser by its name, nested ones as 'mine generate'."""
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:  # argparse has no public accessor for its subparsers
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[f"{prefix}{name}"] = sub
+                found.update(command_parsers(sub, f"{prefix}{name} "))
+    return found
+
+
+# Errors about the user's input: our own (UserError and its subclasses, each carrying its exit code)
+# and file errors (a path the user gave, exit 2). Each becomes one line
+# `error: judgeaudit <command>: <what is wrong>`, naming the option, path or file at fault. A
+# ValueError/KeyError that is not ours is a bug: one line saying so (exit 1). Anything else keeps
+# its traceback. JUDGEAUDIT_TRACEBACK=1 re-raises all.
 USER_ERRORS: tuple[type[BaseException], ...] = (UserError, OSError)
 INTERNAL_ERRORS: tuple[type[BaseException], ...] = (ValueError, KeyError)
-EXIT_INTERNAL = 1
-EXIT_INTERRUPTED = 130
 TRACEBACK_ENV = "JUDGEAUDIT_TRACEBACK"
 
 
@@ -94,29 +111,40 @@ def internal_error_line(exc: BaseException) -> str:
     )
 
 
+def command_error_line(command: str, text: str) -> str:
+    """The one format of every command's error: `error: judgeaudit <command>: <text>`."""
+    return f"error: {command}: {text}"
+
+
+def exit_code_of(exc: BaseException) -> ExitCode:
+    """The exit code of a user-facing error: its own for a `UserError`, bad input for a file error."""
+    return exc.exit_code if isinstance(exc, UserError) else ExitCode.BAD_INPUT
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the process exit code."""
+    """Entry point of the console script; returns the process exit code (the table: `ExitCode`)."""
     apply_offline_defaults()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return ExitCode.BAD_INPUT
+    command = getattr(args, PARSER_PROG, f"judgeaudit {args.command}")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print(f"judgeaudit {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        print(f"{command}: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     except USER_ERRORS as exc:
         if os.environ.get(TRACEBACK_ENV) == "1":
             raise
-        print(f"error: judgeaudit {args.command}: {error_line(exc)}", file=sys.stderr)
-        return EXIT_USER_ERROR
+        print(command_error_line(command, error_line(exc)), file=sys.stderr)
+        return exit_code_of(exc)
     except INTERNAL_ERRORS as exc:
         if os.environ.get(TRACEBACK_ENV) == "1":
             raise
-        print(f"error: judgeaudit {args.command}: {internal_error_line(exc)}", file=sys.stderr)
-        return EXIT_INTERNAL
+        print(command_error_line(command, internal_error_line(exc)), file=sys.stderr)
+        return ExitCode.INTERNAL
 
 
 if __name__ == "__main__":

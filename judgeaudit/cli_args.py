@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from judgeaudit.errors import UserError
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -85,3 +85,27 @@ def check_bootstrap_args(args: argparse.Namespace) -> None:
     """Refuse `--resamples` below 1 and a negative `--seed` (one line naming the option)."""
     at_least("--resamples", args.resamples, 1)
     at_least("--seed", args.seed, 0)
+
+
+def key_values(pairs: list[str], flag: str) -> dict[str, str]:
+    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"{flag} expects key=value, got {pair!r}")
+        out[key] = value
+    return out
+
+
+def task_options(pairs: list[str]) -> dict[str, Any]:
+    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for key, value in key_values(pairs, "-T").items():
+        try:
+            out[key.replace("-", "_")] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            out[key.replace("-", "_")] = value
+    return out

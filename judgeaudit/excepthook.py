@@ -4,8 +4,10 @@ Inspect builds our tasks inside its task group, so a `TaskOptionError` (or any o
 `UserError`s raised while a task is built: an invalid dataset file, a bad corpus) reaches the
 interpreter wrapped in an ExceptionGroup and Inspect's own hook prints the whole traceback (~250
 lines). Inspect's clean-message error type is private, so instead the registry module chains this
-hook in front of whatever hook is installed: a user error prints `error: <message>` and exits 2;
-every other exception goes to the hook it replaced, unchanged.
+hook in front of whatever hook is installed: a user error (a provider's set-up error included: an
+unknown `local/` model, a bad `-M grammar=`, an unknown planted preset) prints `error: <message>`
+and exits with the error's code (2 for bad input); every other exception goes to the hook it
+replaced, unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 
-from judgeaudit.errors import EXIT_USER_ERROR, UserError, error_line
+from judgeaudit.errors import UserError, error_line
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
@@ -37,7 +39,7 @@ def find_user_error(exc: BaseException | None) -> UserError | None:
 
 
 class UserErrorHook:
-    """The chained hook: one line and exit 2 for a user error, else the previous hook."""
+    """The chained hook: one line and the error's exit code for a user error, else the previous hook."""
 
     def __init__(self, previous: ExceptHook) -> None:
         self.previous = previous
@@ -51,7 +53,7 @@ class UserErrorHook:
             self.previous(exc_type, exc, tb)
             return
         print(f"error: {error_line(user_error)}", file=sys.stderr, flush=True)
-        sys.exit(EXIT_USER_ERROR)
+        sys.exit(int(user_error.exit_code))
 
 
 _installed: list[UserErrorHook] = []

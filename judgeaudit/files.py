@@ -9,7 +9,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
@@ -106,7 +106,7 @@ def locked_output_dir(out_dir: str | Path, what: str = "--out") -> Iterator[Path
     """Hold `out_dir`'s lock (waiting up to `lock_wait_seconds()`), clean a killed run's leftovers, yield the dir.
 
     A second run on the same directory waits for the first; when the wait runs out it fails
-    with one line (OutputBusyError) naming the directory.
+    with one line (OutputBusyError) naming the directory. The lock file exists only while held.
     """
     from filelock import FileLock, Timeout
 
@@ -127,6 +127,11 @@ def locked_output_dir(out_dir: str | Path, what: str = "--out") -> Iterator[Path
         clean_leftovers(out)
         yield out
     finally:
+        # Remove the lock file while still holding it, then release: a run already waiting on this
+        # file then locks an unlinked file, which filelock (4.0 on) detects and retries on a fresh
+        # one, so no two runs ever hold the directory at once and no lock file stays behind.
+        with suppress(OSError):
+            (out / LOCK_NAME).unlink()
         lock.release()
 
 

@@ -41,6 +41,14 @@ def datasets_root() -> Path:
         return Path(path)
 
 
+def locate_set(dataset: str) -> Path | None:
+    """The path `dataset` names if it exists, else the bundled set (or file) of that name, else None."""
+    for path in (Path(dataset), datasets_root() / dataset):
+        if path.exists():
+            return path
+    return None
+
+
 def resolve_dataset_file(dataset: str, kind: str, idea_format: str = "abstract") -> Path:
     """Path of a pairwise/pointwise file for a bundled set name (e.g. 'iclr2026/human_only') or a path.
 

@@ -16,6 +16,15 @@ os.environ.pop("OPENREVIEW_PASSWORD", None)
 # Audit batteries without Inspect's realtime sample buffer (nobody watches them live; a fifth less
 # overhead per instant planted/mockllm answer). tests/audit/test_battery.py checks both settings.
 os.environ.setdefault("JUDGEAUDIT_LOG_REALTIME", "0")
+# Backoff between retries of a transient provider failure (`judgeaudit.providers.replies`): short in
+# tests (the protocol is under test, not the waiting); `retry_waits` restores the defaults.
+RETRY_WAIT_ENV = {
+    "JUDGEAUDIT_RETRY_INITIAL_WAIT": "0.01",
+    "JUDGEAUDIT_RETRY_MAX_WAIT": "0.05",
+    "JUDGEAUDIT_RETRY_JITTER": "0",
+}
+for _name, _value in RETRY_WAIT_ENV.items():
+    os.environ.setdefault(_name, _value)
 os.environ.setdefault(
     "INSPECT_EVAL_NO_LOG_REALTIME", "1"
 )  # the same for `inspect eval` / `eval-set` runs
@@ -57,15 +66,18 @@ def set_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The litellm provider's backoff waits, recorded instead of slept (its injectable clock, `retry_sleep`)."""
-    from judgeaudit.providers import litellm_api
+    """The providers' backoff waits, recorded instead of slept (the rule set's injectable clock,
+    `providers.replies.retry_sleep`)."""
+    from judgeaudit.providers import replies
 
+    for name in RETRY_WAIT_ENV:
+        monkeypatch.delenv(name, raising=False)
     waits: list[float] = []
 
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr(litellm_api, "retry_sleep", record)
+    monkeypatch.setattr(replies, "retry_sleep", record)
     return waits
 
 

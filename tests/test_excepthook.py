@@ -1,5 +1,6 @@
 """The chained `sys.excepthook` link: a TaskOptionError anywhere in an uncaught exception (its groups,
-its cause/context chain) becomes one `error:` line and exit 2; everything else reaches the previous hook.
+its cause/context chain) becomes one `error:` line and its exit code (2 for bad input); everything
+else reaches the previous hook.
 The subprocess tests of `inspect eval` / `eval-set` are in tests/cli/test_bad_inputs.py."""
 
 from __future__ import annotations
@@ -107,3 +108,32 @@ def test_install_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(first, UserErrorHook) and first.previous is original
     install_user_error_hook()
     assert sys.excepthook is first
+
+
+def test_a_provider_set_up_error_is_one_line_with_its_code(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A wrong local model or grammar (raised while Inspect builds the model, inside its task
+    group) is one line and exit 2, as a wrong planted preset is; a UserError carrying another exit
+    code exits with that code."""
+    from judgeaudit.errors import ExitCode, UserError
+    from judgeaudit.providers.gguf import resolve_gguf
+    from judgeaudit.providers.grammars import resolve_grammar
+
+    hook = UserErrorHook(lambda *a: None)
+    for build, line in (
+        (lambda: resolve_gguf("gemma-3-27b"), "error: unknown local model 'gemma-3-27b': use"),
+        (lambda: resolve_grammar("pairwse", ""), "error: -M grammar=pairwse: unknown grammar"),
+    ):
+        with pytest.raises(UserError) as raised:
+            build()
+        group = _raised(ExceptionGroup("unhandled errors in a TaskGroup", [raised.value]))
+        with pytest.raises(SystemExit) as info:
+            hook(type(group), group, group.__traceback__)
+        err = capsys.readouterr().err
+        assert info.value.code == ExitCode.BAD_INPUT and err.startswith(line)
+        assert err.count("\n") == 1
+    failed = _raised(UserError("could not judge: 2 of 2 calls failed", exit_code=ExitCode(3)))
+    with pytest.raises(SystemExit) as info:
+        hook(type(failed), failed, failed.__traceback__)
+    assert info.value.code == 3

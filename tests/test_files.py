@@ -111,3 +111,35 @@ def test_a_failing_run_leaves_the_previous_outputs_untouched(tmp_path: Path) -> 
         with staged_outputs(out, "report.json") as staging:
             (staging / "a.csv").write_text("no manifest", encoding="utf-8")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_the_lock_file_goes_on_release_and_writers_still_take_turns(tmp_path: Path) -> None:
+    """No lock file stays in the output directory, and removing it on release keeps one writer at
+    a time: threads that each take the lock many times never overlap (each opens its own lock
+    file descriptor, which is how two processes contend)."""
+    import threading
+
+    out = tmp_path / "out"
+    with locked_output_dir(out):
+        assert (out / LOCK_NAME).exists()
+    assert not (out / LOCK_NAME).exists()
+    inside: list[int] = []
+    overlaps: list[int] = []
+    start = threading.Barrier(4)
+
+    def writer() -> None:
+        start.wait()
+        for _ in range(25):
+            with locked_output_dir(out):
+                inside.append(1)
+                if len(inside) > 1:
+                    overlaps.append(len(inside))
+                threading.Event().wait(0.001)
+                inside.pop()
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert overlaps == [] and not (out / LOCK_NAME).exists()

@@ -87,7 +87,14 @@ def reproduce_command(result: AuditResult) -> str:
     for k, v in judge["model_args"].items():
         if not (isinstance(v, str) and v.startswith("<")):
             parts.append(f"-M {k}={v}")
-    parts += [f"--prompt {spec.prompt}", f"--dataset {spec.dataset}", f"--kind {spec.kind}"]
+    parts += [
+        f"--prompt {spec.prompt}",
+        f"--dataset {shlex.quote(spec.dataset)}",
+        f"--kind {spec.kind}",
+    ]
+    parts += [f"--generated {shlex.quote(g)}" for g in spec.generated]
+    if not spec.cache:
+        parts.append("--no-cache")
     looks = result.looks
     if looks:
         parts += [

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgeaudit.audit.display import COMPACT, INSPECT_DISPLAYS
 from judgeaudit.cli_args import Handler, add_bootstrap_args
-from judgeaudit.errors import EXIT_COULD_NOT_JUDGE
+from judgeaudit.errors import ExitCode
 
 DEFAULT_OUT = "audit"
 
@@ -20,9 +21,11 @@ def register(subparsers: Any) -> None:
         "audit card (card.md, card.json, gates.png) with a fit / use with care / unfit verdict. Probes that "
         "cannot apply to the judge are reported with the reason; score judges (metric_*, distance_*, "
         "concept_*) also get the surface-perturbation ratio.",
-        epilog=f"Exit status: 0 with a verdict (fit, use with care, unfit); {EXIT_COULD_NOT_JUDGE} when the audit "
-        "could not judge (model calls failed: the card is written and says so; or the battery did not complete), "
-        "with one stderr line saying why; another non-zero status on bad input or another failure.",
+        epilog=f"Exit status: {ExitCode.OK:d} with a verdict (fit, use with care, unfit); "
+        f"{ExitCode.COULD_NOT_JUDGE:d} when the audit could not judge (model calls failed: the card is "
+        "written and says so; or the battery did not complete), with one stderr line saying why; "
+        f"{ExitCode.BAD_INPUT:d} on bad input (nothing is run); {ExitCode.INTERNAL:d} on an internal "
+        f"error (a bug); {ExitCode.INTERRUPTED:d} when interrupted.",
     )
     p.add_argument(
         "--model",
@@ -33,8 +36,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--judge",
         default="prompted",
-        help="judge kind to audit (see judgeaudit.judges.catalog: prompted, rubric, agentic, "
-        "distance_nn, metric_embedding, concept_set, ...; default: prompted)",
+        help="judge kind to audit: prompted (default), rubric, agentic, or a judge that scores ideas "
+        "without a model (distance_nn, metric_embedding, concept_set, ...); an unknown name is "
+        "refused with the list of all",
     )
     p.add_argument(
         "-T",
@@ -98,7 +102,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--gates",
         default=None,
-        help="YAML/JSON file overriding gate thresholds (see judgeaudit/audit/gates.py)",
+        help="YAML or JSON file overriding gate thresholds: a gate name (as on the card) mapped to the "
+        "fields to change, e.g. 'position_flip: {pass_at: 0.05, fail_at: 0.2}'; an unknown gate or "
+        "field is refused with the list of known ones",
     )
     p.add_argument(
         "--probes",
@@ -117,6 +123,9 @@ def register(subparsers: Any) -> None:
         help="model argument (repeatable)",
     )
     p.add_argument(
-        "--display", default="plain", help="Inspect display: plain, rich, none (default: plain)"
+        "--display",
+        default=COMPACT,
+        help=f"{COMPACT} (default): one progress line per battery task, then the verdict and the "
+        f"gates that decided it; {', '.join(INSPECT_DISPLAYS)}: Inspect's own display",
     )
     p.set_defaults(func=Handler("judgeaudit.audit.commands", "handle"))

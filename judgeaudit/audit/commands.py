@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from judgeaudit.audit.battery import (
     AuditSpec,
     CouldNotJudge,
 )
+from judgeaudit.audit.display import DISPLAYS
 from judgeaudit.audit.gates import load_gates
 from judgeaudit.audit.run import run_audit
 from judgeaudit.audit.sequential import run_until_decided
@@ -20,44 +20,19 @@ from judgeaudit.cli_args import (
     UsageError,
     at_least,
     check_bootstrap_args,
+    key_values,
     output_dir,
+    task_options,
 )
-from judgeaudit.errors import EXIT_COULD_NOT_JUDGE, UserError, error_line
 from judgeaudit.judges.kinds import JUDGES, check_options
 from judgeaudit.judges.option_checks import check_values
 from judgeaudit.judges.options import OPTION_DEFAULTS
 from judgeaudit.report.adjudication import append_section, read_summary, render_markdown
 
-DISPLAYS: tuple[str, ...] = ("full", "conversation", "rich", "plain", "log", "none")
-
-
-def _key_values(pairs: list[str], flag: str) -> dict[str, str]:
-    """`key=value` strings of a repeatable option as a dict; a clear error names the flag and the bad pair."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{flag} expects key=value, got {pair!r}")
-        out[key] = value
-    return out
-
 
 def _model_args(pairs: list[str]) -> dict[str, Any]:
     """-M key=value pairs, values kept as text (the provider converts them)."""
-    return dict(_key_values(pairs, "-M"))
-
-
-def _task_options(pairs: list[str]) -> dict[str, Any]:
-    """-T key=value pairs; values read as YAML scalars, as `inspect eval -T` does (5, true, text)."""
-    import yaml
-
-    out: dict[str, Any] = {}
-    for key, value in _key_values(pairs, "-T").items():
-        try:
-            out[key.replace("-", "_")] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key.replace("-", "_")] = value
-    return out
+    return dict(key_values(pairs, "-M"))
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -70,71 +45,59 @@ def check_args(args: argparse.Namespace) -> None:
     if args.max_items is not None and not args.until_decided:
         raise UsageError("--max-items goes with --until-decided")
     at_least("--max-items", args.max_items, 1)
+    at_least("--limit", args.limit, 1)
     if args.display not in DISPLAYS:
         raise UsageError(f"--display must be one of {', '.join(DISPLAYS)}, got {args.display!r}")
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the audit and print where the card is; `EXIT_COULD_NOT_JUDGE` when it could not judge
-    (one stderr line), 1 on a bad option or another failure."""
-    try:
-        check_args(args)
-        options = _task_options(args.task_options)
-        _model_args(args.model_args)
-        check_values(args.kind, args.judge, options)
-        adjudication = read_summary(args.adjudication) if args.adjudication else None
-        if args.judge in JUDGES:  # before anything is written to --out
-            check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
-    except (UserError, OSError) as exc:
-        print(f"judgeaudit audit: {error_line(exc)}", file=sys.stderr)
-        return 1
+    """Run the audit and print the verdict and where the card is; a bad option raises a `UserError`
+    (exit 2), an audit that could not judge `CouldNotJudge` (exit 3), both printed by `cli.main`."""
+    check_args(args)
+    options = task_options(args.task_options)
+    model_args = _model_args(args.model_args)
+    check_values(args.kind, args.judge, options)
+    adjudication = read_summary(args.adjudication) if args.adjudication else None
+    if args.judge in JUDGES:  # before anything is written to --out
+        check_options(args.judge, {k: v for k, v in options.items() if k in OPTION_DEFAULTS})
     probes = PROBES_BY_KIND[args.kind]
     if args.probes:
         probes = tuple(p.strip() for p in args.probes.split(",") if p.strip())
         unknown = [p for p in probes if p not in PROBES_BY_KIND[args.kind]]
         if unknown:
-            print(
-                f"judgeaudit audit: unknown probe(s) for {args.kind}: {unknown} "
-                f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})",
-                file=sys.stderr,
+            raise UsageError(
+                f"--probes: unknown probe(s) for {args.kind}: {', '.join(unknown)} "
+                f"(choose from {', '.join(PROBES_BY_KIND[args.kind])})"
             )
-            return 1
-    try:
-        gates = load_gates(args.gates)
-        spec = AuditSpec(
-            model=args.model,
-            prompt=args.prompt,
-            dataset=args.dataset,
-            kind=args.kind,
-            limit=args.limit,
-            seed=args.seed,
-            probes=probes,
-            cache=not args.no_cache,
-            resamples=args.resamples,
-            gates_file=args.gates,
-            model_args=_model_args(args.model_args),
-            judge=args.judge,
-            judge_options=_task_options(args.task_options),
-            generated=tuple(args.generated),
+    gates = load_gates(args.gates)
+    spec = AuditSpec(
+        model=args.model,
+        prompt=args.prompt,
+        dataset=args.dataset,
+        kind=args.kind,
+        limit=args.limit,
+        seed=args.seed,
+        probes=probes,
+        cache=not args.no_cache,
+        resamples=args.resamples,
+        gates_file=args.gates,
+        model_args=model_args,
+        judge=args.judge,
+        judge_options=options,
+        generated=tuple(args.generated),
+    )
+    if args.until_decided:
+        result, paths = run_until_decided(
+            spec, Path(args.out), args.max_items, gates, args.display, args.max_connections
         )
-        if args.until_decided:
-            result, paths = run_until_decided(
-                spec, Path(args.out), args.max_items, gates, args.display, args.max_connections
-            )
-        else:
-            result, paths = run_audit(
-                spec,
-                Path(args.out),
-                gates=gates,
-                display=args.display,
-                max_connections=args.max_connections,
-            )
-    except CouldNotJudge as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
-        return EXIT_COULD_NOT_JUDGE
-    except (UserError, FileNotFoundError) as exc:
-        print(f"judgeaudit audit: {exc}", file=sys.stderr)
-        return 1
+    else:
+        result, paths = run_audit(
+            spec,
+            Path(args.out),
+            gates=gates,
+            display=args.display,
+            max_connections=args.max_connections,
+        )
     if result.looks:
         print(
             f"looks: {', '.join(str(look['items']) for look in result.looks['looks'])} items; "
@@ -148,6 +111,5 @@ def handle(args: argparse.Namespace) -> int:
     print(f"card: {paths['md']}")
     if result.verdict == COULD_NOT_JUDGE:
         statement = result.failures.statement() if result.failures else COULD_NOT_JUDGE
-        print(f"judgeaudit audit: {statement} (card: {paths['md']})", file=sys.stderr)
-        return EXIT_COULD_NOT_JUDGE
+        raise CouldNotJudge(f"{statement} (card: {paths['md']})")
     return 0

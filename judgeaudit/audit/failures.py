@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -42,15 +42,26 @@ class CallFailures:
     total: int
     cause: str = ""
     causes: int = 0  # distinct causes
+    items: tuple[str, ...] = ()  # the items with a failed call
 
     def statement(self) -> str:
-        """`could not judge: N of M calls failed: <cause>` (with `and k other causes` when several)."""
+        """`could not judge: N of M calls failed: <cause>` (with `and k other causes` when several),
+        then the items it concerns and how to retry them."""
         more = (
             f" (and {self.causes - 1} other cause{'s' if self.causes > 2 else ''})"
             if self.causes > 1
             else ""
         )
-        return f"could not judge: {self.failed} of {self.total} calls failed: {self.cause}{more}"
+        line = f"could not judge: {self.failed} of {self.total} calls failed: {self.cause}{more}"
+        if self.items:
+            shown = ", ".join(self.items[:10]) + (
+                f" and {len(self.items) - 10} more" if len(self.items) > 10 else ""
+            )
+            line += (
+                f"; items: {shown}; once the provider answers, run the same judgeaudit audit "
+                "command again: only these are judged again"
+            )
+        return line
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict, with the statement."""
@@ -59,6 +70,7 @@ class CallFailures:
             "total": self.total,
             "cause": self.cause,
             "causes": self.causes,
+            "items": list(self.items),
             "statement": self.statement(),
         }
 
@@ -92,4 +104,13 @@ def frame_failures(frame: pd.DataFrame) -> CallFailures:
     records: list[list[Mapping[str, Any]]] = [
         list(c) if isinstance(c, list | tuple) else [] for c in calls
     ]
-    return count_failures(zip(rows["verdict"].astype(str).tolist(), records, strict=True))
+    counted = count_failures(zip(rows["verdict"].astype(str).tolist(), records, strict=True))
+    ids = rows["item_id"].astype(str).tolist() if "item_id" in rows.columns else []
+    items = sorted(
+        {
+            item
+            for item, verdict, calls in zip(ids, rows["verdict"].astype(str), records, strict=False)
+            if verdict == ERROR or any(is_failed_call(c) for c in calls)
+        }
+    )
+    return replace(counted, items=tuple(items))

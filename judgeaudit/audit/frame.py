@@ -39,7 +39,8 @@ def frame_from_logdir(log_dir: str | Path, locations: Iterable[str] | None = Non
     frame = loaded.frame
     if locations is not None:
         keep = {log_name(loc) for loc in locations}
-        frame = frame[[log_name(loc) in keep for loc in frame["log"]]]
+        # a boolean Series, not a list: an empty list would select no *columns*
+        frame = frame[frame["log"].map(lambda loc: log_name(loc) in keep).astype(bool)]
     frame = frame.copy()
     args = [json.loads(a) if isinstance(a, str) else dict(a or {}) for a in frame["task_args"]]
     frame["task_probe"] = [a.get("probe") for a in args]

@@ -9,7 +9,8 @@ from typing import Any
 from judgeaudit.cli_args import Handler
 
 VALIDATE_HELP = """\
-Check contract JSONL files against the data contract (judgeaudit/data/contract.py).
+Check contract JSONL files against the data contract: every item names its kind, id, setup
+and area, and its ideas (id, title, text, gold label) in the fields that kind needs.
 
 Each PATH is a JSONL file or a directory. Directories are searched recursively for
 pairwise*.jsonl and pointwise*.jsonl files, and for a mined set's labelled.jsonl (every
@@ -21,8 +22,8 @@ directory (one holding manifest.json) must also match its manifest's content has
 carry a README.md card whose YAML configs name its files.
 
 Every problem is printed as FILE:LINE: FIELD: MESSAGE (not only the first), then a
-summary. Exit status: 0 all valid, 1 any problem found, 2 a PATH is missing or holds
-no pairwise*/pointwise* JSONL files.
+summary. Exit status: 0 all valid; 2 any problem found, or a PATH that is missing or holds
+no pairwise*/pointwise* JSONL files. A PATH may also name a bundled set, e.g. iclr2026/human_only.
 """
 
 CONVERT_HELP = """\

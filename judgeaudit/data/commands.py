@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.cli_args import UsageError, output_dir
 from judgeaudit.data.card import verify_card, write_card
 from judgeaudit.data.contract import SETUP_MEANINGS, item_ideas
 from judgeaudit.data.convert.novelty_judge_bench import (
@@ -17,7 +17,6 @@ from judgeaudit.data.convert.novelty_judge_bench import (
     RELEASE_IDEATOR,
     STRONGER,
     BenchFile,
-    BenchSourceError,
     Skipped,
     convert_dir,
     resolve_source,
@@ -34,6 +33,7 @@ from judgeaudit.data.manifest import MANIFEST_NAME, verify_manifest, write_manif
 from judgeaudit.data.sets import variant_problems
 from judgeaudit.data.validate import Problem
 from judgeaudit.files import sha256_file
+from judgeaudit.resources import locate_set
 
 CONTRACT_PREFIXES: tuple[str, ...] = ("pairwise", "pointwise", LABELLED_PREFIX)
 
@@ -47,26 +47,31 @@ def _jsonl_files(path: Path) -> tuple[list[Path], list[Path]]:
     return checked, [p for p in found if p not in checked]
 
 
+def _validate_paths(raws: Sequence[str]) -> list[tuple[Path, list[Path], list[Path]]]:
+    """(path, contract files, other JSONL files) of each PATH (a bundled set name resolved); a
+    `UsageError` for the first PATH that is missing or holds no contract file, before any check."""
+    found = []
+    for raw in raws:
+        path = locate_set(raw)
+        if path is None:
+            raise UsageError(f"{raw}: no such file or directory, and not a bundled set")
+        files, others = _jsonl_files(path)
+        if not files:
+            raise UsageError(f"{raw}: no pairwise*/pointwise* JSONL files found")
+        found.append((path, files, others))
+    return found
+
+
 def validate_command(args: argparse.Namespace) -> int:
-    """Handler of `judgeaudit validate`: print every problem, a summary, return the exit code."""
+    """Handler of `judgeaudit validate`: print every problem and a summary; 0 when all is valid,
+    else a `UserError` (exit 2) saying how many problems were found."""
     problems: list[Problem] = []
-    missing = False
     n_files = n_items = n_skipped = 0
     bad_files: set[str] = set()
-    for raw in args.paths:
-        path = Path(raw)
-        if not path.exists():
-            print(f"error: {raw}: no such file or directory", file=sys.stderr)
-            missing = True
-            continue
-        files, others = _jsonl_files(path)
+    for path, files, others in _validate_paths(args.paths):
         for other in others:
             print(f"skipped (not named pairwise*/pointwise*/labelled*): {other}")
         n_skipped += len(others)
-        if not files:
-            print(f"error: {raw}: no pairwise*/pointwise* JSONL files found", file=sys.stderr)
-            missing = True
-            continue
         for file in files:
             checked: Sequence[object]
             if is_labelled_file(file):
@@ -91,42 +96,33 @@ def validate_command(args: argparse.Namespace) -> int:
                     bad_files.update(p.file for p in found)
     for problem in problems:
         print(problem)
-    if missing and not n_files:
-        return 2  # nothing was checked: the one line per bad PATH above is the whole answer
     status = "OK" if not problems else "FAILED"
     print(
         f"{status}: {n_files} file(s), {n_items} valid item(s), "
         f"{len(problems)} problem(s) in {len(bad_files)} file(s)"
         + (f", {n_skipped} other JSONL file(s) skipped" if n_skipped else "")
     )
-    if missing:
-        return 2
-    return 1 if problems else 0
+    if problems:
+        raise UsageError(
+            f"{len(problems)} problem(s) in {len(bad_files)} file(s) break the data contract "
+            f"(listed above; the first in {problems[0].file})"
+        )
+    return 0
 
 
-def _prepare_out(out: Path, force: bool) -> str | None:
-    if out.exists() and not out.is_dir():
-        return f"--out {out} exists and is not a directory"
-    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
-    if blocking is not None:
-        return f"--out {out}: {blocking} is a file, not a directory"
+def _prepare_out(out: Path, force: bool) -> None:
+    """Refuse an --out that is not a directory, or one not empty without --force."""
+    output_dir("--out", out)
     if out.is_dir() and any(out.iterdir()) and not force:
-        return f"--out {out} is not empty; pass --force to write into it"
-    return None
+        raise UsageError(f"--out {out} is not empty; pass --force to write into it")
 
 
 def convert_command(args: argparse.Namespace) -> int:
-    """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set, return exit code."""
-    error = _prepare_out(args.out, args.force)
-    if error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    try:
-        root, source_info = resolve_source(args.source)
-        conversion = convert_dir(root)
-    except BenchSourceError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    """Handler of `judgeaudit convert`: convert, write JSONL + card + manifest per set; a source
+    with broken items or an unusable --out is a `UserError` (exit 2), nothing written."""
+    _prepare_out(args.out, args.force)
+    root, source_info = resolve_source(args.source)
+    conversion = convert_dir(root)
     for skipped in conversion.skipped:
         print(skipped)
     for bench_file in conversion.files:
@@ -139,7 +135,10 @@ def convert_command(args: argparse.Namespace) -> int:
         for problem in conversion.problems:
             print(problem)
         print(f"FAILED: {len(conversion.problems)} problem(s) in the source; nothing written")
-        return 1
+        raise UsageError(
+            f"{args.source}: {len(conversion.problems)} problem(s) in the source (listed above); "
+            "nothing written"
+        )
     command = shlex.join(
         ["judgeaudit", "convert", "--from", args.source_format, args.source, "--out", str(args.out)]
     )
@@ -149,11 +148,9 @@ def convert_command(args: argparse.Namespace) -> int:
     try:
         _write_sets(args.out, by_set, source_info, conversion.skipped, command)
     except OSError as exc:
-        print(
-            f"error: --out {args.out}: cannot write ({exc.strerror or exc}: {exc.filename or args.out})",
-            file=sys.stderr,
-        )
-        return 2
+        raise UsageError(
+            f"--out {args.out}: cannot write ({exc.strerror or exc}: {exc.filename or args.out})"
+        ) from exc
     return 0
 
 

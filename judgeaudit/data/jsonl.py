@@ -23,6 +23,13 @@ def read_jsonl_bytes(path: Path) -> bytes | Problem:
     return data if data.strip() else Problem(str(path), 0, "", "file is empty")
 
 
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """`invalid JSON: <reason> at column N`, read as one phrase whatever the reason's wording
+    ('Unterminated string starting at' gets no second 'at')."""
+    reason = exc.msg.removesuffix(" at")
+    return f"invalid JSON: {reason} at column {exc.colno}"
+
+
 def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], list[Problem]]:
     """Parse a contract JSONL file; return the good items and every problem found."""
     p = Path(path)
@@ -52,7 +59,7 @@ def check_file(path: str | Path, kind: Kind | None = None) -> tuple[list[Item], 
             if is_last and not ends_with_newline:
                 msg = f"truncated last line (no newline, JSON ends early: {exc.msg})"
             else:
-                msg = f"invalid JSON: {exc.msg} at column {exc.colno}"
+                msg = json_error_text(exc)
             problems.append(Problem(name, number, "", msg))
     if kind is None:
         kind = guess_kind(name, decoded[0][1] if decoded else None)

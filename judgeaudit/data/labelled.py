@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from judgeaudit.data.contract import LabelledIdea, PairItem, PointItem
-from judgeaudit.data.jsonl import check_file, read_jsonl_bytes, write_rows
+from judgeaudit.data.jsonl import check_file, json_error_text, read_jsonl_bytes, write_rows
 from judgeaudit.data.validate import Problem, parse_labelled
 
 LABELLED_NAME = "labelled.jsonl"
@@ -49,9 +49,7 @@ def check_labelled_file(path: str | Path) -> tuple[list[LabelledIdea], list[Prob
             problems.append(Problem(name, number, "", f"invalid UTF-8 at byte {exc.start}"))
             continue
         except json.JSONDecodeError as exc:
-            problems.append(
-                Problem(name, number, "", f"invalid JSON: {exc.msg} at column {exc.colno}")
-            )
+            problems.append(Problem(name, number, "", json_error_text(exc)))
             continue
         row, row_problems = parse_labelled(obj, name, number)
         problems.extend(row_problems)

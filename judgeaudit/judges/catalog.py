@@ -8,7 +8,8 @@ from typing import Any
 from inspect_ai import Task
 
 from judgeaudit.judges.kinds import DEFAULT_JUDGE, check_options, judge_names, judge_spec
-from judgeaudit.judges.option_checks import TaskOptionError, check_values
+from judgeaudit.judges.option_checks import check_values
+from judgeaudit.judges.options import refuse_other_kind
 from judgeaudit.stats.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = ["judge_names", "novelty_task"]
@@ -26,10 +27,7 @@ def novelty_task(
     **options: Any,
 ) -> Task:
     """The Task of judge kind `judge` on `dataset`; a clear error for an unknown kind or an option it cannot honour."""
-    if kind == "pairwise" and options.pop("split_rule", None) is not None:
-        raise TaskOptionError(
-            "-T split_rule: applies to novelty_pointwise only (a pairwise verdict has no split)"
-        )
+    refuse_other_kind(kind, options)
     spec = judge_spec(judge)
     check_values(
         kind,

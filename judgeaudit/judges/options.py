@@ -7,6 +7,7 @@ cannot honour an option refuses any value but its default, by name (which judge 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from judgeaudit.errors import UserError
@@ -24,6 +25,14 @@ class TaskDatasetError(TaskOptionError, FileNotFoundError):
 
 
 DEFAULT_CONCEPTS = "keyphrase"
+# Options of one task kind only. The other kind's task takes them as parameters too, so that a value
+# given to it is refused by name (`refuse_other_kind`) rather than dropped with Inspect's warning;
+# an eval set of both kinds (`judgeaudit.study`) passes each to the kind that takes it.
+KIND_ONLY: dict[str, str] = {"both_orders": "pairwise", "split_rule": "pointwise"}
+_KIND_ONLY_WHY = {
+    "both_orders": "a pointwise item is shown in one order",
+    "split_rule": "a pairwise verdict has no split",
+}
 SPLIT_RULES: tuple[str, ...] = ("not_novel", "novel", "invalid")
 OPTION_DEFAULTS: dict[str, Any] = {
     "prompt": "reference",
@@ -40,8 +49,22 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "panel_rule": DEFAULT_RULE,
     "panel_quorum": 0,
 }
-# Options only `novelty_pairwise` has (a pointwise call has one order).
-PAIRWISE_ONLY: frozenset[str] = frozenset({"both_orders"})
+
+
+def kind_own(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """`options` less the other kind's own (`KIND_ONLY`): what an eval set of both kinds passes a
+    task of `kind` (`-T both_orders=true` reaches the pairwise tasks only)."""
+    return {k: v for k, v in options.items() if KIND_ONLY.get(k, kind) == kind}
+
+
+def refuse_other_kind(kind: str, options: dict[str, Any]) -> None:
+    """Remove the other kind's options (`KIND_ONLY`) left at their unset default (None) from
+    `options`; refuse one given a value, by name."""
+    for key, owner in KIND_ONLY.items():
+        if owner != kind and options.pop(key, None) is not None:
+            raise TaskOptionError(
+                f"-T {key}: applies to novelty_{owner} only ({_KIND_ONLY_WHY[key]})"
+            )
 
 
 def check_split_rule(split_rule: str) -> None:

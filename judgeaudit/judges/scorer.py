@@ -214,6 +214,17 @@ def is_unit(task: Mapping[str, Any] | None, score: Score | None) -> bool:
     return "calls" in meta and (task is not None or meta.get("schema") == SCHEMA_V1)
 
 
+def errored_unit(
+    task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None, gold: str, cause: str
+) -> dict[str, Any] | None:
+    """The record of a sample that errored before it was scored (no calls recorded): an `error`
+    item of its configuration, with `cause`; None when the log's task is not ours."""
+    if task is None:
+        return None
+    meta = {"gold": gold, "calls": [], "calls_failed": 0, "error": cause, "k": 0}
+    return read_unit(task, sample, Score(value=0.0, answer=ERROR, metadata=meta))
+
+
 def read_unit(
     task: Mapping[str, Any] | None, sample: Mapping[str, Any] | None, score: Score | None
 ) -> dict[str, Any] | None:

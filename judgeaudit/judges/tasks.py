@@ -92,7 +92,8 @@ def novelty_pairwise(
         max_turns: Turn budget of the agentic judge (0: its default).
         concepts: The concept judges' extractor: `keyphrase` (offline) or `llm`.
         split_rule: Pointwise only: a parameter here so that `-T split_rule=...` is refused
-            by name (Inspect drops an unknown -T with only a warning).
+            by name (Inspect drops an unknown -T with only a warning; the other kind's
+            options: `judgeaudit.judges.options.KIND_ONLY`).
         panel: The panel judge's member models (`<model>,<model>,...` or a list), with
             `--model none`.
         panel_rule: How the panel's verdicts combine (`majority`, `weighted`, `unanimity`).
@@ -121,6 +122,7 @@ def novelty_pointwise(
     panel: str | list[Any] | None = None,
     panel_rule: str = DEFAULT_RULE,
     panel_quorum: int = 0,
+    both_orders: bool | None = None,
 ) -> Task:
     """Is this idea novel? Scored against gold (per-class F1, macro-F1) with bootstrap intervals.
 
@@ -153,6 +155,8 @@ def novelty_pointwise(
             `--model none`.
         panel_rule: How the panel's verdicts combine (`majority`, `weighted`, `unanimity`).
         panel_quorum: Members that must give a valid verdict (0: more than half).
+        both_orders: Pairwise only: a parameter here so that `-T both_orders=...` is refused
+            by name, as `split_rule` is by novelty_pairwise.
     """
     return novelty_task("pointwise", **locals())
 

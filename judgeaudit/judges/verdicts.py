@@ -55,8 +55,17 @@ def failed_call(order: Order, call_index: int, cause: str, raw: str = "") -> Cal
 
 
 def no_answer(verdicts: Sequence[str]) -> Literal["invalid", "error"]:
-    """The verdict of calls without a valid one: `error` when every call failed, else `invalid`."""
-    return "error" if verdicts and all(v == ERROR for v in verdicts) else "invalid"
+    """The verdict of calls without a valid one: `error` when a call failed or there is none, else `invalid`."""
+    return "error" if not verdicts or any(v == ERROR for v in verdicts) else "invalid"
+
+
+def any_failed(verdicts: Sequence[str]) -> bool:
+    """Whether a call failed (or none was made): then the unit is `error`, whatever the others said.
+
+    A unit whose calls did not all answer is an error item of its configuration (its sample errors
+    in the log), never a verdict from the calls that survived: k calls in both orders with one
+    order lost would otherwise silently become a one-order verdict."""
+    return not verdicts or any(v == ERROR for v in verdicts)
 
 
 def map_back(shown: str, order: Order) -> str:
@@ -68,14 +77,14 @@ def map_back(shown: str, order: Order) -> str:
 
 def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
     """Mean of valid votes (a=1, b=0, tie=0.5): >0.5 a, <0.5 b, =0.5 tie; no valid vote is
-    invalid, or error when every call failed."""
+    invalid; a failed call (or no call) makes it error (`any_failed`)."""
     votes = [
         1.0 if v == "a" else 0.0 if v == "b" else 0.5 for v in verdicts if v in ("a", "b", "tie")
     ]
     for v in verdicts:
         if v not in PAIR_VERDICTS:
             raise ValueError(f"unknown pairwise verdict {v!r}")
-    if not votes:
+    if not votes or any_failed(verdicts):
         return no_answer(verdicts)
     # Compare in integer half-votes so float rounding can never turn a tie into a win.
     twice = sum(int(round(2 * x)) for x in votes)
@@ -89,14 +98,14 @@ def aggregate_pairwise(verdicts: Sequence[str]) -> PairVerdict:
 def aggregate_pointwise(
     verdicts: Sequence[str], split_rule: SplitRule = DEFAULT_SPLIT_RULE
 ) -> tuple[PointVerdict, bool]:
-    """Majority of valid votes (none: invalid, or error when every call failed); an exact split is
-    resolved by `split_rule`. Returns (verdict, was_split)."""
+    """Majority of valid votes (none: invalid); a failed call (or no call) makes it error
+    (`any_failed`); an exact split is resolved by `split_rule`. Returns (verdict, was_split)."""
     for v in verdicts:
         if v not in POINT_VERDICTS:
             raise ValueError(f"unknown pointwise verdict {v!r}")
     novel = sum(v == "novel" for v in verdicts)
     not_novel = sum(v == "not_novel" for v in verdicts)
-    if novel == not_novel == 0:
+    if novel == not_novel == 0 or any_failed(verdicts):
         return no_answer(verdicts), False
     if novel > not_novel:
         return "novel", False

@@ -330,7 +330,7 @@ def register(subparsers: Any) -> None:
         help="write the work units of an LLM pass over the current candidates",
         description="Write, for every candidate review whose answer can matter to a label, the exact "
         "prompt of the LLM extractor (--extractor, before the action) and the id its "
-        "answer is cached under (judgeaudit.mine.units). Options before `units` are "
+        "answer is cached under. Options before `units` are "
         "the mining options: the same source, rule and extractor as the run to replay.",
     )
     u.add_argument(
@@ -342,7 +342,7 @@ def register(subparsers: Any) -> None:
         help="import an LLM pass's answers into the extractor's answer cache",
         description="Read a JSONL of answers (id, answer: the raw answer text, model, date) to the "
         "units of a units file and write them into the answer cache with their "
-        "provenance (judgeaudit.mine.units).",
+        "provenance (model, date).",
     )
     a.add_argument(
         "--units", required=True, metavar="FILE", help="the units file the answers belong to"

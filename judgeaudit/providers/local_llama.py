@@ -166,6 +166,10 @@ def completion_params(config: GenerateConfig, default_max_tokens: int) -> dict[s
 class LocalLlamaAPI(ModelAPI):
     """`local/gemma-3-270m` or `local/<path.gguf>` (see module docstring for model args)."""
 
+    # Calls wait in the engine's own queue: time spent there is not a stalled provider, so the
+    # rule set's call timeout (`providers.guard`) does not apply; only Inspect's own limits do.
+    queued_in_process = True
+
     def __init__(
         self,
         model_name: str,

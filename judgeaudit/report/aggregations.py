@@ -16,7 +16,8 @@ import pandas as pd
 
 from judgeaudit.judges.panel_votes import PanelRule, panel_calls_outcome
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, aggregate_pairwise, aggregate_pointwise
-from judgeaudit.report.frame import SEP, ReportInputError, call_summary
+from judgeaudit.protocol import ERROR
+from judgeaudit.report.frame import SEP, call_summary
 
 CallFilter = Callable[[dict[str, Any]], bool]
 
@@ -62,16 +63,50 @@ def aggregate_calls(
     return aggregate_with_split(kind, calls, split_rule, panel)[0]
 
 
-def check_stored(frame: pd.DataFrame) -> None:
-    """The stored verdict must equal the aggregation of its own calls; a mismatch names the sample."""
+def expected_verdict(row: Any) -> str:
+    """The verdict a row must carry: its calls' aggregation, and `error` for a sample the log marks
+    as errored (a panel's quorum rule decides for itself, `judges.panel_votes`)."""
+    panel = getattr(row, "panel", None)
+    again = aggregate_calls(row.kind, row.calls, row.split_rule, panel)
+    if _sample_error(row) and not isinstance(panel, Mapping):
+        return ERROR
+    return again
+
+
+def _sample_error(row: Any) -> str | None:
+    """The row's sample error line (absent in frames built without it)."""
+    cause = getattr(row, "sample_error", None)
+    return cause if isinstance(cause, str) and cause else None
+
+
+def reconcile_stored(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[dict[str, str]]]:
+    """The frame with each stored verdict checked against `expected_verdict`; where they differ (a
+    log of an older version, whose rule kept a verdict from the calls that survived) the expected
+    one is used, and the sample is named in the returned notes. Never refuses a log."""
+    notes: list[dict[str, str]] = []
+    verdicts: list[str] = []
     row: Any
     for row in frame.itertuples(index=False):
-        again = aggregate_calls(row.kind, row.calls, row.split_rule, getattr(row, "panel", None))
-        if again != row.verdict:
-            raise ReportInputError(
-                f"{row.log}: sample {row.sample_id!r} stores verdict {row.verdict!r} but its calls "
-                f"({row.call_verdicts}) aggregate to {again!r}"
+        expected = expected_verdict(row)
+        verdicts.append(expected)
+        if expected != row.verdict:
+            notes.append(
+                {
+                    "log": str(row.log),
+                    "sample_id": str(row.sample_id),
+                    "item_id": str(row.item_id),
+                    "reason": f"stored verdict {row.verdict!r}, counted as {expected!r}: its calls "
+                    f"({row.call_verdicts or 'none'})"
+                    + (
+                        f" and the sample's error ({cause})"
+                        if (cause := _sample_error(row))
+                        else ""
+                    ),
+                }
             )
+    if notes:
+        frame = frame.assign(verdict=verdicts)
+    return frame, notes
 
 
 def _uses_fewer_calls(calls: list[dict[str, Any]], keep: CallFilter) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.files import atomic_write_text, locked_output_dir, relocate_paths, staged_outputs
-from judgeaudit.report.aggregations import check_stored, with_aggregations
+from judgeaudit.report.aggregations import reconcile_stored, with_aggregations
 from judgeaudit.report.compute import bootstrap_settings, compute_all, groups_of, jsonable
 from judgeaudit.report.figures import all_figures
 from judgeaudit.report.frame import LoadResult, ReportInputError, load_frame
@@ -43,7 +43,7 @@ def compute_report(
     """The frame with recomputed aggregations, the computed groups and the report.json content."""
     frame = loaded.frame
     if not frame.empty:
-        check_stored(frame)
+        frame, loaded.reaggregated = reconcile_stored(frame)
         if aggregations:
             frame = with_aggregations(frame)
         frame = with_members(frame)  # a panel's members as configurations of their own
@@ -65,6 +65,23 @@ def error_log_line(entry: dict[str, Any]) -> str:
     return (
         f"read {entry['log']} with status error ({entry['cause']}): its {entry['samples']} scored samples are "
         f"in the tables, {entry['error_items']} with verdict error (counted in the error rate)"
+        + _named(entry.get("error_item_ids") or [])
+        + "; `inspect eval-retry` on the log re-runs exactly those"
+    )
+
+
+def _named(ids: list[str], most: int = 10) -> str:
+    """`: a, b, c` (at most `most` ids, then how many more), or nothing."""
+    if not ids:
+        return ""
+    more = f" and {len(ids) - most} more" if len(ids) > most else ""
+    return ": " + ", ".join(ids[:most]) + more
+
+
+def reaggregated_line(note: dict[str, str]) -> str:
+    """One line on a sample whose stored verdict is read otherwise (`LoadResult.reaggregated`)."""
+    return (
+        f"sample {note['sample_id']!r} (item {note['item_id']}) of {note['log']}: {note['reason']}"
     )
 
 
@@ -90,8 +107,12 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
         lines.append(f"- {error_log_line(e)}")
     for s in inp["skipped_samples"]:
         lines.append(f"- skipped sample `{s['sample_id']}` of `{s['log']}`: {s['reason']}")
+    for note in inp.get("reaggregated", []):
+        lines.append(f"- {reaggregated_line(note)}")
     for g in data["groups"]:
         inter = g["intersection"]
+        if inter.get("format_apart"):
+            lines.append(f"- {g['kind']}: {inter['format_apart']}")
         if inter.get("intersection"):
             lines.append(
                 f"- {g['kind']} on {g['dataset']}: compared on the intersection of item sets "

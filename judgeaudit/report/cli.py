@@ -13,8 +13,9 @@ def register(subparsers: Any) -> None:
         "report",
         help="statistics, tables and figures from Inspect logs of the judge tasks",
         description="Read every Inspect log under LOGDIR (any mix of tasks, judges, prompt variants, probes, "
-        "datasets), compute per-configuration metrics with percentile bootstrap intervals and paired "
-        "differences against a reference, and write Markdown/CSV/LaTeX tables, PNG/SVG figures and report.json.",
+        "datasets), compute per-configuration metrics with 95% intervals (exact Clopper-Pearson for "
+        "rates such as accuracy, Tango's score interval for paired differences in accuracy against a "
+        "reference, a seeded percentile bootstrap over items for macro-F1 and agreement), and write Markdown/CSV/LaTeX tables, PNG/SVG figures and report.json.",
     )
     p.add_argument("logdir", help="directory holding Inspect logs (searched recursively)")
     p.add_argument(
@@ -25,7 +26,7 @@ def register(subparsers: Any) -> None:
         "task's defaults (e.g. prompt=reference); default: the variant run by most models",
     )
     p.add_argument("--out", default=None, help="output directory (default: LOGDIR/report)")
-    add_bootstrap_args(p, "bootstrap seed")
+    add_bootstrap_args(p, "seed of the bootstrap intervals")
     p.add_argument(
         "--intersect",
         action="store_true",

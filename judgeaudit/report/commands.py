@@ -3,50 +3,38 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from judgeaudit.cli_args import (
-    UsageError,
     check_bootstrap_args,
     input_dir,
     output_dir,
 )
-from judgeaudit.errors import UserError, error_line
 from judgeaudit.report.adjudication import (
-    SummaryError,
     append_section,
     read_summary,
     render_markdown,
 )
-from judgeaudit.report.build import build_report, error_log_line
+from judgeaudit.report.build import build_report, error_log_line, reaggregated_line
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the report; errors about the input are printed, not raised."""
-    try:
-        check_bootstrap_args(args)
-        input_dir("LOGDIR", args.logdir)
-        if args.out is not None:
-            output_dir("--out", args.out)
-        adjudication = read_summary(args.adjudication) if args.adjudication else None
-    except (UsageError, SummaryError, OSError) as exc:
-        print(f"judgeaudit report: {error_line(exc)}", file=sys.stderr)
-        return 2
-    try:
-        report = build_report(
-            args.logdir,
-            args.out,
-            args.reference,
-            args.resamples,
-            args.seed,
-            args.intersect,
-            not args.no_aggregations,
-            not args.no_figures,
-        )
-    except (UserError, FileNotFoundError) as exc:
-        print(f"judgeaudit report: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return 1
+    """Run the report and print what it read and wrote; bad input raises a `UserError` (exit 2)."""
+    check_bootstrap_args(args)
+    input_dir("LOGDIR", args.logdir)
+    if args.out is not None:
+        output_dir("--out", args.out)
+    adjudication = read_summary(args.adjudication) if args.adjudication else None
+    report = build_report(
+        args.logdir,
+        args.out,
+        args.reference,
+        args.resamples,
+        args.seed,
+        args.intersect,
+        not args.no_aggregations,
+        not args.no_figures,
+    )
     if adjudication is not None:  # the expert's reading of the judge's errors, after the tables
         append_section(Path(report.files["summary"]), render_markdown(adjudication))
     inp = report.data["input"]
@@ -58,8 +46,12 @@ def handle(args: argparse.Namespace) -> int:
         print(f"  skipped {s['log']}: {s['reason']}")
     for e in inp["error_logs"]:
         print(f"  {error_log_line(e)}")
+    for note in inp.get("reaggregated", []):
+        print(f"  {reaggregated_line(note)}")
     for g in report.groups:
         inter = g["intersection"]
+        if inter.get("format_apart"):
+            print(f"  {g['kind']}: {inter['format_apart']}")
         note = (
             f" (intersection: {inter['items_kept']} items kept, {len(inter['items_dropped'])} dropped)"
             if inter.get("intersection")

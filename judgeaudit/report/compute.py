@@ -76,8 +76,8 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
     if missing:
         listing = "; ".join(
             f"{c!r} lacks {len(m)}: {', '.join(m[:10])}{' ...' if len(m) > 10 else ''}"
-            for c, m in missing.items()
-        )
+            for c, m in list(missing.items())[:5]
+        ) + (f"; {len(missing) - 5} more configurations lack items" if len(missing) > 5 else "")
         if not intersect:
             raise ItemMismatchError(
                 f"{kind} on {dataset!r}: configurations were run on different items ({listing}). "
@@ -109,12 +109,43 @@ def align_group(frame: pd.DataFrame, kind: str, dataset: str, intersect: bool = 
     return Group(kind, dataset, list(verdicts.index), configs, verdicts, frame, info)
 
 
+def format_parts(frame: pd.DataFrame, dataset: str) -> list[tuple[str, pd.DataFrame, str]]:
+    """A group's rows as (dataset label, rows, note) parts: configurations of another idea format
+    (plans) run on fewer items than the abstract ones form a part of their own, with every other
+    configuration on the items they share, so the format change is paired on its own items and the
+    rest of the group keeps all of its items. Without that shape, the group is one part."""
+    if "idea_format" not in frame.columns or not missing_items(frame):
+        return [(dataset, frame, "")]
+    formats = frame["idea_format"].fillna("abstract").astype(str)
+    main, other = frame[formats == "abstract"], frame[formats != "abstract"]
+    if main.empty or other.empty or missing_items(main):
+        return [(dataset, frame, "")]
+    shared = set(other["item_id"]) & set(main["item_id"])
+    label = f"{dataset} · {'/'.join(sorted(set(formats[formats != 'abstract'])))} items"
+    if not shared:
+        note = (
+            f"{label}: its configurations share no item with the other configurations of "
+            f"{dataset!r} ({other['item_id'].nunique()} items of their own): left out"
+        )
+        return [(dataset, main, note)]
+    part = pd.concat([other[other["item_id"].isin(shared)], main[main["item_id"].isin(shared)]])
+    dropped = sorted(set(other["item_id"]) - shared)
+    note = f"{label}: {len(shared)} items shared with the other configurations" + (
+        f"; {len(dropped)} left out: {', '.join(dropped[:10])}" if dropped else ""
+    )
+    return [(dataset, main, ""), (label, part, note)]
+
+
 def groups_of(frame: pd.DataFrame, intersect: bool = False) -> list[Group]:
-    """All comparison groups of the frame (kind x dataset)."""
-    return [
-        align_group(sub, str(kind), str(dataset), intersect)
-        for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True)
-    ]
+    """All comparison groups of the frame (kind x dataset; a format run on fewer items apart)."""
+    groups = []
+    for (kind, dataset), sub in frame.groupby(["kind", "dataset"], sort=True):
+        for label, rows, note in format_parts(sub, str(dataset)):
+            group = align_group(rows.assign(dataset=label), str(kind), label, intersect)
+            if note:
+                group.intersected = {**group.intersected, "format_apart": note}
+            groups.append(group)
+    return groups
 
 
 def choose_reference(group: Group, reference: str | None) -> tuple[dict[str, str], bool]:

@@ -9,8 +9,6 @@ controlled changes."""
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from judgeaudit.files import atomic_open  # noqa: E402
 from judgeaudit.report.frame import SEP  # noqa: E402
 from judgeaudit.report.grid import (  # noqa: E402
     change_label,
@@ -50,17 +49,9 @@ def _save(fig: Figure, out: Path, stem: str) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     for ext in ("png", "svg"):
         target = out / f"{stem}.{ext}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=out)
-        os.close(fd)
-        try:
-            with plt.rc_context(
-                {"svg.fonttype": "none"}
-            ):  # SVG text stays text (editable, searchable)
-                fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        # the usual mode (0666 minus umask), like every file; SVG text stays text (editable, searchable)
+        with atomic_open(target, "wb") as fh, plt.rc_context({"svg.fonttype": "none"}):
+            fig.savefig(fh, format=ext, dpi=150, bbox_inches="tight")
         paths[ext] = str(target)
     plt.close(fig)
     return paths

@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.errors import UserError
-from judgeaudit.judges.scorer import SCHEMA, is_unit, read_unit, task_fields
+from judgeaudit.judges.scorer import SCHEMA, errored_unit, is_unit, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
 from judgeaudit.report.logread import NotFast, read_fast
 
@@ -128,6 +128,7 @@ COLUMNS: tuple[str, ...] = (
     "total_tokens",
     "cost",
     "panel",
+    "sample_error",
 )
 
 
@@ -144,6 +145,8 @@ class LoadResult:
     skipped_logs: list[dict[str, str]] = field(default_factory=list)
     skipped_samples: list[dict[str, str]] = field(default_factory=list)
     error_logs: list[dict[str, Any]] = field(default_factory=list)  # read logs with status error
+    # samples whose stored verdict this version reads otherwise (`report.aggregations.reconcile_stored`)
+    reaggregated: list[dict[str, str]] = field(default_factory=list)
     # logs the fast reader left to Inspect's reader, and why (`read_log`)
     inspect_reads: list[dict[str, str]] = field(default_factory=list)
 
@@ -156,6 +159,7 @@ class LoadResult:
             "error_logs": self.error_logs,
             "skipped_logs": self.skipped_logs,
             "skipped_samples": self.skipped_samples,
+            "reaggregated": self.reaggregated,
             **read_by,
         }
 
@@ -409,10 +413,12 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     task_name, log_model = short_task(ev.task), short_model(ev.model)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
+        errors = [error_message(s.error) or NO_CAUSE for s in samples if s.error]
         unit = read_unit(task, samples[0].metadata, score)
+        if unit is None and errors:  # errored before it was scored: an error item, not a skip
+            unit = errored_unit(task, samples[0].metadata, _gold(samples[0]), errors[0])
         meta = unit or {}
         if unit is None:
-            errors = [error_message(s.error) for s in samples if s.error]
             reason = (
                 f"sample error: {errors[0]}"
                 if errors
@@ -479,9 +485,16 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
                 "panel": {**panel, "usage": role_usage(samples, panel["members"])}
                 if panel
                 else None,
+                "sample_error": errors[0] if errors else None,
             }
         )
     return rows
+
+
+def _gold(sample: Any) -> str:
+    """A sample's gold label (its target)."""
+    target = sample.target
+    return str(target[0] if isinstance(target, list) and target else target)
 
 
 def _name_datasets(frame: pd.DataFrame) -> pd.DataFrame:
@@ -633,6 +646,9 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
                     "cause": log_cause(log),
                     "samples": len(log_rows),
                     "error_items": sum(1 for r in log_rows if r["verdict"] == "error"),
+                    "error_item_ids": sorted(
+                        str(r["item_id"]) for r in log_rows if r["verdict"] == "error"
+                    ),
                 }
             )
         result.logs_read.append(info.name)

@@ -87,6 +87,7 @@ def _sample(data: Mapping[str, Any]) -> SimpleNamespace:
     return SimpleNamespace(
         id=data["id"],
         epoch=data["epoch"],
+        target=data.get("target", ""),
         scores={name: _score(s) for name, s in (data.get("scores") or {}).items()},
         metadata=data.get("metadata") or {},
         error=_error(data.get("error")),

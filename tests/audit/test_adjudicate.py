@@ -55,7 +55,7 @@ def test_a_missing_or_unknown_annotation_is_named_by_row(
     out = tmp_path / "adj"
     assert main(["adjudicate", "import", str(sheet), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: judgeaudit adjudicate: ") and err.count("\n") == 1
+    assert err.startswith("error: judgeaudit adjudicate import: ") and err.count("\n") == 1
     assert "2 row problem(s)" in err and "row 005 (line " in err and "annotation missing" in err
     assert "row 009 (line " in err and "unknown annotation 'probably A'" in err
     assert not out.exists()  # nothing half-written
@@ -174,7 +174,7 @@ def test_report_and_audit_refuse_a_file_that_is_not_an_adjudication(
 ) -> None:
     out = tmp_path / "audit"
     command = ["audit", "--model", "planted/accurate", "--out", str(out)]
-    assert main([*command, "--adjudication", str(PUBLISHED)]) == 1  # the sheet, not its summary
+    assert main([*command, "--adjudication", str(PUBLISHED)]) == 2  # the sheet, not its summary
     err = capsys.readouterr().err
     assert "--adjudication" in err and "not JSON" in err and err.count("\n") == 1
     assert not out.exists()  # refused before anything ran

@@ -75,16 +75,22 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
             str(gates),
             "--resamples",
             "500",
-            "--display",
-            "none",
             "-M",
             "api_key=sk-PLANTED-4d1f",
             "-M",
             "flavour=plain",
         ]
     )
-    printed = capsys.readouterr().out
+    printed, progress = capsys.readouterr()
     assert code == 0
+    # the default (compact) display: Inspect's is off, one stderr line per battery task as it ends
+    lines = progress.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"task {i} of 3" for i in (1, 2, 3)]
+    assert sorted(line.split(": ", 1)[1] for line in lines) == [
+        "position, 4 of 4 samples",
+        "repeat, 2 of 2 samples",
+        "unperturbed, 2 of 2 samples",
+    ]
     # 2 items: the intervals are too wide for a gate to pass or fail (position_first's [0.198, 1] straddles), never fit or unfit
     assert (
         printed.startswith("verdict: use with care")
@@ -114,12 +120,12 @@ def test_cli_writes_card_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--probes", "position,loudness"], "unknown probe(s) for pairwise: ['loudness']"),
+        (["--probes", "position,loudness"], "--probes: unknown probe(s) for pairwise: loudness"),
         (
             ["--kind", "pointwise", "--probes", "position"],
-            "unknown probe(s) for pointwise: ['position']",
+            "--probes: unknown probe(s) for pointwise: position",
         ),
-        (["--limit", "0"], "--limit must be a positive number"),
+        (["--limit", "0"], "--limit must be at least 1, got 0"),
         (["--gates", "/nonexistent/gates.yaml"], "cannot read gates file"),
         (["--dataset", "/nonexistent/set"], "unknown dataset"),
         (["--judge", "oracle"], "unknown judge 'oracle'"),
@@ -144,8 +150,9 @@ def test_cli_option_errors(
         "none",
     ]
     code = main(args + extra)
-    assert code == 1
-    assert message in capsys.readouterr().err
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: judgeaudit audit: ") and message in err
     assert not (tmp_path / "o" / "card.md").exists()
 
 
@@ -171,9 +178,9 @@ def test_resume_with_other_items_or_model_is_refused(
         main([*base, "--model", "scripted/accurate", "--limit", "1"]) == 0
     )  # a plain resume is fine
     capsys.readouterr()
-    assert main([*base, "--model", "scripted/accurate", "--limit", "2"]) == 1
+    assert main([*base, "--model", "scripted/accurate", "--limit", "2"]) == 2
     assert "different items_sha256" in capsys.readouterr().err
-    assert main([*base, "--model", "scripted/always_first", "--limit", "1"]) == 1
+    assert main([*base, "--model", "scripted/always_first", "--limit", "1"]) == 2
     assert "different model" in capsys.readouterr().err
 
 
@@ -203,9 +210,11 @@ def test_a_model_that_cannot_start_is_one_line_and_leaves_the_out_dir_free(
         "--limit",
         "1",
     ]
-    assert main([*base, "--model", model]) == 1
+    assert main([*base, "--model", model]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"judgeaudit audit: --model {model} cannot be used: ") and said in err
+    assert (
+        err.startswith(f"error: judgeaudit audit: --model {model} cannot be used: ") and said in err
+    )
     assert len(err.splitlines()) == 1 and "internal error" not in err
     assert not (out / "audit-run.json").exists() and not (out / "items").exists()
     assert (
@@ -347,14 +356,14 @@ def test_audit_of_a_distance_judge_without_a_model(
 
     capsys.readouterr()
     assert main([*base, "--judge", "distance_nn", "--out", str(out)]) == 0  # a plain resume
-    assert main([*base, "--judge", "distance_mean", "--out", str(out)]) == 1
+    assert main([*base, "--judge", "distance_mean", "--out", str(out)]) == 2
     assert "different judge" in capsys.readouterr().err
     # an option the judge cannot honour is refused by its task, by name, before the out dir is claimed
     other = tmp_path / "retrieval"
-    assert main([*base, "--judge", "distance_nn", "-T", "retrieval=5", "--out", str(other)]) == 1
+    assert main([*base, "--judge", "distance_nn", "-T", "retrieval=5", "--out", str(other)]) == 2
     assert "cannot honour retrieval" in capsys.readouterr().err
     assert not (other / "audit-run.json").exists()
-    assert main([*base, "--out", str(tmp_path / "llm")]) == 1
+    assert main([*base, "--out", str(tmp_path / "llm")]) == 2
     assert "judge 'prompted' calls an LLM" in capsys.readouterr().err
 
 
@@ -404,9 +413,9 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     )
     captured = capsys.readouterr()
     assert code == 3
-    ours = [line for line in captured.err.splitlines() if line.startswith("judgeaudit audit:")]
+    ours = [line for line in captured.err.splitlines() if "judgeaudit audit:" in line]
     assert ours == [
-        f"judgeaudit audit: could not judge: 4 of 4 calls failed: connection refused at {url} "
+        f"error: judgeaudit audit: could not judge: 4 of 4 calls failed: connection refused at {url} "
         f"({ours[0].split(f'connection refused at {url} (', 1)[1]}"
     ]
     assert ours[0].endswith(f"(card: {out / 'card.md'})") and "Traceback" not in captured.err
@@ -416,3 +425,46 @@ def test_an_audit_that_could_not_judge_exits_3_with_one_line_and_a_card(
     assert card["failed_calls"]["statement"] in ours[0]
     assert "COULD NOT JUDGE" in (out / "card.md").read_text(encoding="utf-8")
     assert retry_waits and all(1.0 <= w <= 2.0 for w in retry_waits)
+
+
+@pytest.mark.slow
+def test_the_cards_reproduce_line_reproduces_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The card's Reproduce line, run as it stands, resumes the same audit (it keeps --generated and
+    --no-cache; it used to drop --generated, so the out dir refused it with other items_sha256)."""
+    import shlex
+
+    out = tmp_path / "o"
+    first = main(
+        [
+            "audit",
+            "--model",
+            "planted/accurate",
+            "--generated",
+            "iclr2026/human_generated",
+            "--no-cache",
+            "--probes",
+            "self_preference",
+            "--limit",
+            "1",
+            "--resamples",
+            "200",
+            "--out",
+            str(out),
+            "--display",
+            "none",
+        ]
+    )
+    card = (out / "card.md").read_text(encoding="utf-8")
+    line = card.split("## Reproduce", 1)[1].split("`")[1]
+    assert "--generated iclr2026/human_generated" in line and "--no-cache" in line
+    logs = sorted((out / "logs").rglob("*.eval"))
+    capsys.readouterr()
+    argv = shlex.split(line)
+    assert argv[0] == "judgeaudit" and main([*argv[1:], "--display", "none"]) == first
+    assert "different" not in capsys.readouterr().err
+    assert sorted((out / "logs").rglob("*.eval")) == logs  # resumed: nothing ran again
+    assert (out / "card.md").read_text(encoding="utf-8").split("## Reproduce", 1)[1].split("`")[
+        1
+    ] == line

@@ -264,7 +264,7 @@ def test_an_unknown_planted_preset_stops_the_audit_in_one_line(
         ]
     )
     err = capsys.readouterr().err.strip()
-    assert code == 1 and err.startswith(
-        "judgeaudit audit: unknown planted preset 'nope'; choose one of: accurate"
+    assert code == 2 and err.startswith(
+        "error: judgeaudit audit: unknown planted preset 'nope'; choose one of: accurate"
     )
     assert len(err.splitlines()) == 1

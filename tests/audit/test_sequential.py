@@ -174,13 +174,13 @@ def test_until_decided_options_are_checked_in_one_line(
     code = main(
         ["audit", "--model", "planted/accurate", "--until-decided", "--out", str(tmp_path / "a")]
     )
-    assert code == 1 and capsys.readouterr().err.strip() == (
-        "judgeaudit audit: --until-decided needs --max-items N (the most items to audit)"
+    assert code == 2 and capsys.readouterr().err.strip() == (
+        "error: judgeaudit audit: --until-decided needs --max-items N (the most items to audit)"
     )
     code = main(
         ["audit", "--model", "planted/accurate", "--max-items", "5", "--out", str(tmp_path / "a")]
     )
-    assert code == 1 and "--max-items goes with --until-decided" in capsys.readouterr().err
+    assert code == 2 and "--max-items goes with --until-decided" in capsys.readouterr().err
     code = main(
         [
             "audit",
@@ -199,7 +199,7 @@ def test_until_decided_options_are_checked_in_one_line(
     )
     err = capsys.readouterr().err.strip()
     assert (
-        code == 1
-        and err.startswith("judgeaudit audit: --max-items (5) must be at least")
+        code == 2
+        and err.startswith("error: judgeaudit audit: --max-items (5) must be at least")
         and len(err.splitlines()) == 1
     )

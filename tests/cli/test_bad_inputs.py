@@ -1,5 +1,7 @@
-"""Bad input for every command, as a table: each case exits non-zero with ONE stderr line that names
-the option or path at fault, and never a traceback (the cases of issue 15 and more).
+"""Bad input for every command, as a table: each case exits 2 (`ExitCode.BAD_INPUT`) with ONE stderr
+line in the one format `error: judgeaudit <command>: ...` that names the option or path at fault, and
+never a traceback (the cases of issues 15 and 37 and more). Every subcommand the parser registers
+must have cases here (`test_every_subcommand_has_cases`).
 
 The judgeaudit commands run in-process through `judgeaudit.cli.main` (an uncaught exception fails the
 case); `inspect eval` runs as a real subprocess. Nothing here reaches the network: mining reads the
@@ -15,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from judgeaudit.cli import main
+from judgeaudit.cli import build_parser, command_parsers, main
+from judgeaudit.errors import ExitCode
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SNAPSHOT = f"snapshot:{FIXTURES / 'openreview_small'}"
@@ -29,6 +32,14 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("validate", ["validate", "{dir}"], "{dir}", None),
     ("validate", ["validate", "--kind", "both", "{dir}"], "--kind", None),
     ("validate", ["validate"], "PATH", None),
+    ("validate", ["validate", "iclr2026/no_such_set"], "iclr2026/no_such_set", None),
+    ("validate", ["validate", "{empty}"], "{empty}", None),
+    (
+        "validate",
+        ["validate", "--kind", "pairwise", "{points}"],
+        "problem(s) in 1 file(s) break the data contract (listed above; the first in {points})",
+        None,
+    ),
     # convert
     (
         "convert",
@@ -47,6 +58,7 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     # report
     ("report", ["report", "/nonexistent"], "/nonexistent", None),
     ("report", ["report", "{file}"], "{file}", None),
+    ("report", ["report", "{dir}"], "{dir}", None),
     ("report", ["report", "{dir}", "--out", "{file}"], "--out", None),
     ("report", ["report", "{dir}", "--out", "{file}/sub"], "--out", None),
     ("report", ["report", "{dir}", "--seed", "-1"], "--seed", None),
@@ -267,6 +279,19 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
     ("mine", ["mine", "--source", "raw/iclr", "--out", "{tmp}"], "--source", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--top-quantile", "2"], "--top-quantile", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--min-reviews", "0"], "--min-reviews", None),
+    ("mine", ["mine", "--source", SNAPSHOT, "--workers", "0"], "--workers", None),
+    (
+        "mine units",
+        ["mine", "--source", SNAPSHOT, "units", "--write", "{tmp}/units.jsonl"],
+        "--extractor",
+        None,
+    ),
+    (
+        "mine answers",
+        ["mine", "answers", "--units", "/nonexistent", "--answers", "{file}"],
+        "--units /nonexistent",
+        None,
+    ),
     ("mine", ["mine", "--source", SNAPSHOT, "--majority", "1.5"], "--majority", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--sanitiser", "magic"], "--sanitiser", None),
     ("mine", ["mine", "--source", SNAPSHOT, "--seed", "abc"], "--seed", None),
@@ -367,6 +392,32 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         None,
     ),
     ("mine plan", ["mine", "plan", "--model", "mockllm/model"], "--dataset", None),
+    # adjudicate
+    (
+        "adjudicate",
+        ["adjudicate"],
+        "error: judgeaudit adjudicate: the following arguments are required: ACTION",
+        None,
+    ),
+    (
+        "adjudicate export",
+        ["adjudicate", "export", "/nonexistent", "--out", "{tmp}/sheet.csv"],
+        "/nonexistent",
+        None,
+    ),
+    ("adjudicate export", ["adjudicate", "export", "{dir}", "--out", "{file}"], "{file}", None),
+    ("adjudicate import", ["adjudicate", "import", "/nonexistent.csv"], "/nonexistent.csv", None),
+    ("adjudicate import", ["adjudicate", "import", "{empty}"], "{empty}", None),
+    # study
+    ("study", ["study"], "error: judgeaudit study: the following arguments are required", None),
+    ("study tasks", ["study", "tasks", "--bogus"], "unrecognized arguments: --bogus", None),
+    ("study estimate", ["study", "estimate", "--model", "x/y", "--limit", "0"], "--limit", None),
+    (
+        "study run",
+        ["study", "run", "--model", "mockllm/model", "--log-dir", "{file}"],
+        "{file}",
+        None,
+    ),
     # argparse's own errors, every command: one line `error: judgeaudit <cmd>: ...` (unknown option,
     # missing required argument, a non-integer --seed / --resamples), never the usage block
     (
@@ -454,7 +505,7 @@ CASES: list[tuple[str, list[str], str, str | None]] = [
         "error: judgeaudit mine plan: unrecognized arguments: --bogus",
         None,
     ),
-    ("judgeaudit", ["bogus"], "bogus", None),
+    ("judgeaudit", ["bogus"], "error: judgeaudit: argument COMMAND: invalid choice: 'bogus'", None),
 ]
 
 
@@ -470,7 +521,12 @@ def paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     (tmp_path / "a_file.txt").write_text("not a directory\n", encoding="utf-8")
     (tmp_path / "empty_dir").mkdir()
     (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "points.jsonl").write_text(
+        (Path(SET) / "pointwise.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n",
+        encoding="utf-8",
+    )
     return {
+        "points": tmp_path / "points.jsonl",
         "file": tmp_path / "a_file.txt",
         "dir": tmp_path / "empty_dir",
         "empty": tmp_path / "empty.jsonl",
@@ -483,14 +539,20 @@ def _params() -> list[object]:
     for i, (command, argv, needle, pending) in enumerate(CASES):
         marks = [pytest.mark.xfail(strict=False, reason=pending)] if pending else []
         out.append(
-            pytest.param(argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}")
+            pytest.param(
+                command, argv, needle, marks=marks, id=f"{command.replace(' ', '_')}-{i:02d}"
+            )
         )
     return out
 
 
-@pytest.mark.parametrize(("argv", "needle"), _params())
+@pytest.mark.parametrize(("command", "argv", "needle"), _params())
 def test_bad_input_is_one_line(
-    paths: dict[str, Path], capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+    paths: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    argv: list[str],
+    needle: str,
 ) -> None:
     args = [_fill(a, paths) for a in argv]
     try:
@@ -499,9 +561,11 @@ def test_bad_input_is_one_line(
         code = exc.code if isinstance(exc.code, int) else 1
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
-    assert code != 0, err
+    assert code == ExitCode.BAD_INPUT, err
     assert "Traceback" not in err
     assert len(lines) == 1, err
+    prefix = "error: judgeaudit: " if command == "judgeaudit" else f"error: judgeaudit {command}: "
+    assert lines[0].startswith(prefix), lines[0]
     assert _fill(needle, paths) in lines[0], lines[0]
     assert "internal error" not in lines[0], "a bad input was reported as a bug"
     if "--out" in argv and argv[argv.index("--out") + 1] == "{tmp}":
@@ -535,18 +599,11 @@ def test_interrupt_is_one_line(
     assert err.strip() == "judgeaudit mine: interrupted"
 
 
-def test_counts_per_command() -> None:
-    """Every command has cases in the table (the figures the issue asks for)."""
-    commands = {c for c, *_ in CASES}
-    assert {
-        "validate",
-        "convert",
-        "report",
-        "audit",
-        "mine",
-        "mine generate",
-        "mine plan",
-    } <= commands
+def test_every_subcommand_has_cases() -> None:
+    """Every registered subcommand, and each added later, has bad-input cases in the table."""
+    registered = set(command_parsers(build_parser()))
+    assert {"validate", "report", "audit", "mine", "mine generate"} <= registered
+    assert registered - {c for c, *_ in CASES} == set()
 
 
 # `inspect eval` / `inspect eval-set` of the novelty tasks with a bad -T: the task is built in Inspect's
@@ -564,6 +621,7 @@ INSPECT_CASES: list[tuple[str, str, str]] = [
     ),
     ("novelty_pointwise", "split_rule=nope", "-T split_rule=nope: split_rule must be one of"),
     ("novelty_pairwise", "split_rule=nope", "-T split_rule: applies to novelty_pointwise only"),
+    ("novelty_pointwise", "both_orders=true", "-T both_orders: applies to novelty_pairwise only"),
     ("novelty_pairwise", "seed=abc", "-T seed=abc: seed must be an integer"),
     ("novelty_pairwise", "resamples=0", "-T resamples=0: resamples must be >= 1"),
     ("novelty_pairwise", "retrieval=abc", "-T retrieval=abc: retrieval must be an integer"),
@@ -599,6 +657,27 @@ def test_task_option_refused_when_built(task: str, option: str, message: str) ->
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
 
+def _inspect_refuses(tmp_path: Path, command: str, task: str, *args: str) -> list[str]:
+    """Run a real `inspect <command> judgeaudit/<task> *args --limit 1` subprocess that must refuse
+    its input: exit 2, no traceback, no log written; returns its non-empty stderr lines."""
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    logs = tmp_path / "logs"
+    proc = subprocess.run(
+        [str(inspect_cli), command, f"judgeaudit/{task}", *args, "--limit", "1"]
+        + ["--log-dir", str(logs)],
+        cwd=tmp_path,
+        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
+    return [line for line in proc.stderr.splitlines() if line.strip()]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "task", "option", "message"), INSPECT_CLI_CASES, ids=INSPECT_CLI_IDS
@@ -607,36 +686,10 @@ def test_inspect_bad_option_is_one_line(
     tmp_path: Path, command: str, task: str, option: str, message: str
 ) -> None:
     """A real `inspect eval|eval-set` subprocess: exit 2, one stderr line naming the option, no log written."""
-    inspect_cli = Path(sys.executable).with_name("inspect")
-    logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            str(inspect_cli),
-            command,
-            f"judgeaudit/{task}",
-            "-T",
-            option,
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    lines = _inspect_refuses(tmp_path, command, task, "-T", option, "--model", "mockllm/model")
     assert lines == [f"error: {message}"] or (
         len(lines) == 1 and lines[0].startswith(f"error: {message}")
     ), lines
-    assert not list(logs.rglob("*.eval")), "a log was written: the task ran"
 
 
 @pytest.mark.slow
@@ -645,32 +698,22 @@ def test_inspect_invalid_dataset_file_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "pairwise.jsonl").write_text('{"id": "p1", "kind": "pairwise"}\n', encoding="utf-8")
-    inspect_cli = Path(sys.executable).with_name("inspect")
-    logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            str(inspect_cli),
-            "eval",
-            "judgeaudit/novelty_pairwise",
-            "-T",
-            f"dataset={bad}",
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "INSPECT_LOG_DIR": str(logs)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    lines = _inspect_refuses(
+        tmp_path, "eval", "novelty_pairwise", "-T", f"dataset={bad}", "--model", "mockllm/model"
     )
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
     assert len(lines) == 1 and lines[0].startswith("error: ") and "pairwise.jsonl" in lines[0], (
         lines
     )
+
+
+@pytest.mark.slow
+def test_inspect_unknown_local_model_is_one_line(tmp_path: Path) -> None:
+    """A wrong `local/` model under `inspect eval` (the provider's set-up error, raised inside
+    Inspect's task group): one line naming it and exit 2, as for a wrong planted preset (was a
+    231-line exception-group traceback). A bad `-M grammar=` takes the same path
+    (tests/test_excepthook.py)."""
+    lines = _inspect_refuses(tmp_path, "eval", "novelty_pairwise", "--model", "local/gemma-3-27b")
+    assert lines == [
+        "error: unknown local model 'gemma-3-27b': use local/gemma-3-270m or local/<path to a "
+        ".gguf file>"
+    ], lines

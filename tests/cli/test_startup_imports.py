@@ -113,9 +113,9 @@ def test_mine_with_the_cue_extractor_imports_numpy_only(tmp_path: Path) -> None:
 def test_report_and_audit_load_the_judge_stack_and_nothing_more(
     tmp_path: Path, argv: list[str]
 ) -> None:
-    """Each refuses its input after its handler's imports (no logs; a bad --display): exit 1, one line."""
+    """Each refuses its input after its handler's imports (no logs; a bad --display): exit 2, one line."""
     done = start([a.replace("{tmp}", str(tmp_path)) for a in argv], cwd=tmp_path, imports=True)
-    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert f"judgeaudit.{argv[0]}.commands" in done.modules
     assert "inspect_ai" in done.heavy() and set(done.heavy()) <= JUDGE_STACK, done.heavy()
 

@@ -23,7 +23,16 @@ def test_validate_missing_path_is_one_line(
     missing = tmp_path / "nonexistent"
     code, out, err = _run(["validate", str(missing)], capsys)
     assert code == 2 and out == ""
-    assert err.splitlines() == [f"error: {missing}: no such file or directory"]
+    assert err.splitlines() == [
+        f"error: judgeaudit validate: {missing}: no such file or directory, and not a bundled set"
+    ]
+
+
+def test_validate_accepts_a_bundled_set_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """`validate iclr2026/human_only` finds the bundled set, as every other command does."""
+    code, out, err = _run(["validate", "iclr2026/human_only"], capsys)
+    assert code == 0 and err == "", err
+    assert out.splitlines()[-1].startswith("OK: ")
 
 
 def test_validate_dir_without_contract_files(
@@ -31,10 +40,12 @@ def test_validate_dir_without_contract_files(
 ) -> None:
     code, out, err = _run(["validate", str(tmp_path)], capsys)
     assert code == 2 and out == ""
-    assert err.splitlines() == [f"error: {tmp_path}: no pairwise*/pointwise* JSONL files found"]
+    assert err.splitlines() == [
+        f"error: judgeaudit validate: {tmp_path}: no pairwise*/pointwise* JSONL files found"
+    ]
 
 
-def test_validate_missing_path_next_to_a_good_one_still_fails(
+def test_validate_missing_path_next_to_a_good_one_is_refused_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_dir = tmp_path / "njb"
@@ -45,7 +56,7 @@ def test_validate_missing_path_next_to_a_good_one_still_fails(
     capsys.readouterr()
     code, out, err = _run(["validate", str(out_dir), str(tmp_path / "nope")], capsys)
     assert code == 2
-    assert "no such file or directory" in err and out.startswith("OK: 7 file(s)")
+    assert "no such file or directory" in err and out == ""  # refused before any file is checked
 
 
 @pytest.mark.parametrize("case", ["missing_source", "file_source", "out_is_file", "out_below_file"])
@@ -68,5 +79,7 @@ def test_convert_bad_paths_are_one_line(
     )
     assert code == 2 and stdout == ""
     lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], err
+    assert (
+        len(lines) == 1 and lines[0].startswith("error: judgeaudit convert: ") and named in lines[0]
+    ), err
     assert "Traceback" not in err

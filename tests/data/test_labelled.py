@@ -125,5 +125,5 @@ def test_the_pair_and_point_sets_must_agree_with_the_labelled_pool(
     assert any("idea 'x1' is 'not_novel' in 'A' here but 'novel'" in m for m in messages)
     assert any("'x2': pairs is 1 but pairwise.jsonl holds it 0 time(s)" in m for m in messages)
     capsys.readouterr()
-    assert main(["validate", "--no-manifest", str(tmp_path / "bad")]) == 1
+    assert main(["validate", "--no-manifest", str(tmp_path / "bad")]) == 2
     assert "labelled.jsonl" in capsys.readouterr().out

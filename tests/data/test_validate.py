@@ -114,7 +114,7 @@ def test_validate_cli_lists_all_problems_and_fails(
     write_items(tmp_path / "set" / "pointwise.jsonl", make_points())
     code = main(["validate", str(tmp_path / "set")])
     out = capsys.readouterr().out.splitlines()
-    assert code == 1
+    assert code == 2
     reported = [line for line in out if line.startswith(str(broken))]
     assert len(reported) == len(EXPECTED_PAIRWISE)
     for line, field in EXPECTED_PAIRWISE:
@@ -152,7 +152,7 @@ def test_validate_cli_checks_manifest_hashes(
     write_items(
         set_dir / "pointwise.jsonl", list(reversed(items))
     )  # still valid, but not what was built
-    assert main(["validate", str(set_dir)]) == 1
+    assert main(["validate", str(set_dir)]) == 2
     assert "files.pointwise.jsonl.sha256" in capsys.readouterr().out
     assert main(["validate", "--no-manifest", str(set_dir)]) == 0
 
@@ -160,7 +160,7 @@ def test_validate_cli_checks_manifest_hashes(
 def test_validate_kind_override(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "items.jsonl"
     write_items(path, make_points(2))
-    assert main(["validate", "--kind", "pairwise", str(path)]) == 1
+    assert main(["validate", "--kind", "pairwise", str(path)]) == 2
     assert "idea_a: missing field" in capsys.readouterr().out
 
 
@@ -207,7 +207,7 @@ def test_validate_dir_skips_other_jsonl_visibly(
     out = capsys.readouterr().out
     assert f"skipped (not named pairwise*/pointwise*/labelled*): {set_dir / 'corpus.jsonl'}" in out
     assert out.strip().endswith("1 other JSONL file(s) skipped")
-    assert main(["validate", str(set_dir / "corpus.jsonl")]) == 1  # named explicitly: checked
+    assert main(["validate", str(set_dir / "corpus.jsonl")]) == 2  # named explicitly: checked
 
 
 def test_duplicate_found_even_when_first_occurrence_is_broken(tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_plan_variant_must_agree_with_abstract_file(
         (1, "idea_a.label"),
         (1, "idea_b.label"),
     ]
-    assert main(["validate", str(set_dir)]) == 1
+    assert main(["validate", str(set_dir)]) == 2
     assert (
         "pairwise_plan.jsonl:1: idea_a.label: idea 'n0' is 'not_novel' here but 'novel' in pairwise.jsonl"
         in capsys.readouterr().out

@@ -18,7 +18,7 @@ from judgeaudit.audit.surface_ratio import score_judges, scorer_families
 from judgeaudit.judges import kinds
 from judgeaudit.judges.catalog import judge_names, novelty_task
 from judgeaudit.judges.option_checks import BOOL_OPTIONS, CHOICES, INT_MINIMUMS, TaskOptionError
-from judgeaudit.judges.options import OPTION_DEFAULTS, PAIRWISE_ONLY
+from judgeaudit.judges.options import KIND_ONLY, OPTION_DEFAULTS
 from judgeaudit.judges.score.concepts import CONCEPT_JUDGES
 from judgeaudit.judges.score.distance import DISTANCE_JUDGES
 from judgeaudit.judges.score.metric import METRIC_JUDGES
@@ -39,15 +39,12 @@ def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
 def test_the_novelty_tasks_take_exactly_the_declared_options_with_their_defaults() -> None:
     for fn, kind in ((novelty_pairwise, "pairwise"), (novelty_pointwise, "pointwise")):
         declared = {
-            **{
-                k: v
-                for k, v in OPTION_DEFAULTS.items()
-                if kind == "pairwise" or k not in PAIRWISE_ONLY
-            },
+            **{k: v for k, v in OPTION_DEFAULTS.items() if KIND_ONLY.get(k, kind) == kind},
             **{k: v for k, v in COMMON.items() if k != "dataset"},
         }
-        if kind == "pairwise":
-            declared["split_rule"] = None  # there only to be refused by name
+        for key, owner in KIND_ONLY.items():
+            if owner != kind:
+                declared[key] = None  # the other kind's option: there only to be refused by name
         signature = _defaults(fn)
         assert signature.pop("dataset") == "iclr2026/human_only"
         assert signature == declared, kind

@@ -41,11 +41,16 @@ def test_error_text_unwraps_retry_error_and_redacts(monkeypatch: pytest.MonkeyPa
 
 def test_aggregation_tells_error_from_invalid() -> None:
     assert aggregate_pairwise(["error", "error"]) == "error"
-    assert aggregate_pairwise(["error", "invalid"]) == "invalid"  # an answer outside the protocol
-    assert aggregate_pairwise(["error", "b"]) == "b"
-    assert aggregate_pairwise([]) == "invalid"
+    assert aggregate_pairwise(["invalid", "invalid"]) == "invalid"  # answers outside the protocol
+    # a failed call makes the unit an error item, never a verdict from the calls that survived
+    assert aggregate_pairwise(["error", "invalid"]) == "error"
+    assert aggregate_pairwise(["error", "b"]) == "error"
+    assert aggregate_pairwise(["a", "b", "error"]) == "error"
+    assert aggregate_pairwise([]) == "error"  # no call made: no answer
     assert aggregate_pointwise(["error"]) == ("error", False)
-    assert aggregate_pointwise(["error", "invalid"]) == ("invalid", False)
+    assert aggregate_pointwise(["novel", "error"]) == ("error", False)
+    assert aggregate_pointwise(["error", "invalid"]) == ("error", False)
+    assert aggregate_pointwise(["invalid"]) == ("invalid", False)
 
 
 def test_failure_summary_and_leave_records_raise() -> None:

@@ -100,6 +100,13 @@ def test_prompt_ablation_grid_file_covers_every_variant() -> None:
                 cell.metadata["judgeaudit"]["prompt"] == name
                 and cell.metadata["judgeaudit"]["kind"] == kind
             )
+    # -T options reach the cells that take them (both_orders the pairwise ones); others: one line
+    both = module.grid(dataset=TINY, resamples=100, both_orders=True, split_rule="novel")
+    assert {t.metadata["judgeaudit"]["kind"] for t in both} == {"pairwise", "pointwise"}
+    from judgeaudit.judges.options import TaskOptionError
+
+    with pytest.raises(TaskOptionError, match=r"^-T bogus: no task of the prompt-ablation grid"):
+        module.pointwise_reference(dataset=TINY, bogus=1)
 
 
 ENTRY_POINT_SCRIPT = """

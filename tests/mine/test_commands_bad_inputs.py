@@ -26,7 +26,6 @@ from judgeaudit.cli import main
 from judgeaudit.data.card import write_card
 from judgeaudit.data.jsonl import write_items
 from judgeaudit.data.manifest import write_manifest
-from judgeaudit.files import LOCK_NAME
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "openreview_small"
 SRC = f"snapshot:{FIXTURE}"
@@ -215,7 +214,7 @@ def _one_error_line(err: str, must_name: str) -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert "Traceback" not in err
     assert len(lines) == 1, err
-    assert lines[0].startswith("error: ") and must_name in lines[0], lines[0]
+    assert lines[0].startswith("error: judgeaudit mine") and must_name in lines[0], lines[0]
     assert "internal error" not in lines[0], "a bad input was reported as a bug"
     return lines[0]
 
@@ -425,6 +424,4 @@ def test_ctrl_c_during_mine_prints_interrupted_and_keeps_the_old_set(tmp_path: P
         err.strip().splitlines()[-1] == "judgeaudit mine: interrupted"
     )  # judgeaudit.cli's one line
     assert [p.name for p in (out / "human_only").iterdir()] == ["old.txt"]
-    assert not [
-        p.name for p in out.iterdir() if p.name not in ("human_only", LOCK_NAME)
-    ]  # the lock stays, empty
+    assert [p.name for p in out.iterdir()] == ["human_only"]  # the lock file went with the lock

@@ -328,7 +328,7 @@ def test_bad_source_and_thresholds_are_clear_errors(
                 "1",
             ]
         )
-        == 1
+        == 2
     )
     assert "nothing written" in capsys.readouterr().err
     assert not (tmp_path / "none" / "human_only" / "pairwise.jsonl").exists()
@@ -480,7 +480,7 @@ def test_validate_refuses_a_card_left_from_another_build(
         (b / "README.md").read_bytes()
     )  # a new card beside the old manifest
     capsys.readouterr()
-    assert main(["validate", str(a)]) == 1
+    assert main(["validate", str(a)]) == 2
     assert "card and manifest come from different builds" in capsys.readouterr().out
 
 
@@ -543,7 +543,7 @@ def test_validate_finds_a_pair_set_that_disagrees_with_the_labelled_pool(
     lines[0] = json.dumps(row, sort_keys=True)
     (set_dir / "labelled.jsonl").write_text("\n".join(lines) + "\n")
     capsys.readouterr()
-    assert main(["validate", "--no-manifest", str(set_dir)]) == 1
+    assert main(["validate", "--no-manifest", str(set_dir)]) == 2
     out = capsys.readouterr().out
     assert f"{row['idea_id']!r}: pairs is {row['pairs']}" in out and "labelled.jsonl" in out
 

@@ -146,7 +146,7 @@ def test_an_inspect_model_extractor_counts_unparsable_replies_and_keeps_nothing(
         str(tmp_path / "out"),
         *LOOSE,
     ]
-    assert main(args) == 1
+    assert main(args) == 2
     err = capsys.readouterr().err
     line = next(x for x in err.splitlines() if x.startswith("LLM extractor mockllm/model:"))
     sent = int(line.split(": ", 1)[1].split(" reviews sent")[0])
@@ -172,7 +172,9 @@ def test_an_unknown_inspect_provider_is_one_line(
     ]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: --extractor nosuchprovider/model:"), err
+    assert len(err) == 1 and err[0].startswith(
+        "error: judgeaudit mine: --extractor nosuchprovider/model:"
+    ), err
 
 
 def _units_then_answers(tmp_path: Path, cache: Path) -> list[dict[str, str]]:
@@ -318,7 +320,7 @@ def test_a_replay_with_an_answer_missing_writes_nothing(
         ]
     )
     err = capsys.readouterr().err
-    assert code == 1 and "1 review(s) have no cached answer" in err and "Traceback" not in err
+    assert code == 2 and "1 review(s) have no cached answer" in err and "Traceback" not in err
     assert not (tmp_path / "out" / "human_only").exists()
 
 

@@ -264,8 +264,9 @@ def test_generate_config_is_mapped(tmp_path: Path) -> None:
     assert body["stop"] == ["\n\n"]
 
 
-def test_context_overflow_is_an_output_not_a_crash(tmp_path: Path) -> None:
-    """A context-length 400 becomes an empty `model_length` output (the judge counts it invalid)."""
+def test_context_overflow_fails_the_call_at_once(tmp_path: Path) -> None:
+    """A context-length 400 is a request no retry can fix: one request, then the sample fails with
+    a cause naming the context (an error, so nothing is cached)."""
     with RecordedOpenAIServer() as srv:
         srv.script.append(
             Reply(
@@ -278,10 +279,9 @@ def test_context_overflow_is_an_output_not_a_crash(tmp_path: Path) -> None:
             )
         )
         log = _run(srv, tmp_path, task=_task(1))
-    assert log.status == "success", log.error
-    output = log.samples[0].output  # type: ignore[index]
-    assert output.stop_reason == "model_length" and output.completion == ""
-    assert output.error and "maximum context length" in output.error
+    assert log.status == "error" and log.error is not None
+    assert "request too large for the model's context" in log.error.message
+    assert "maximum context length" in log.error.message
     assert len(srv.requests) == 1
 
 

@@ -69,7 +69,10 @@ def _coherent(out: Path) -> dict:
     on_disk = {p.name for p in out.iterdir() if p.suffix in {".csv", ".md", ".tex", ".png", ".svg"}}
     assert on_disk - {"items.csv", "report.md"} == listed
     assert all(str(out) in p for t in data["files"]["tables"].values() for p in t.values())
-    assert not [p.name for p in out.iterdir() if p.name.startswith(".") and p.name != LOCK_NAME]
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # the lock file too
+    # every output, figures included, has the usual mode (0666 minus the umask), not mkstemp's 0600
+    modes = {p.name: p.stat().st_mode & 0o777 for p in out.rglob("*") if p.is_file()}
+    assert set(modes.values()) == {modes["report.json"]} and modes["report.json"] != 0o600, modes
     return data
 
 
@@ -94,7 +97,7 @@ def test_a_report_refuses_an_out_another_run_holds(
         proc = _report(two_logdirs[0], out, JUDGEAUDIT_LOCK_WAIT="1")
         code = proc.wait(timeout=300)
         stderr = proc.stderr.read()  # type: ignore[union-attr]
-    assert code == 1
+    assert code == 2
     assert stderr.strip().count("\n") == 0 and "Traceback" not in stderr
     assert "being written by another run" in stderr and str(out) in stderr
     assert not (out / "report.json").exists()

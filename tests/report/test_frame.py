@@ -42,6 +42,7 @@ def errored_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         log_dir=str(root / "logs"),
         display="none",
         max_connections=1,
+        max_retries=0,  # the refused call is not retried (`providers.replies` would retry it)
     )[0]
     assert log.status == "error" and log.error is None and log.samples and len(log.samples) == 4
     return root / "logs"

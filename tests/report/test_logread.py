@@ -46,7 +46,7 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Real logs: success (2 epochs, pooled), error (first call refused), cancelled, partial, `.json`."""
     root = tmp_path_factory.mktemp("logread")
     pooled = _run(root / "pooled", scripted.judge(scripted.accurate), epochs=2)
-    _run(root / "errored", first_call_refused())
+    _run(root / "errored", first_call_refused(), max_retries=0)  # the refused call not retried
     full = read_eval_log(str(pooled))
     assert full.samples and full.reductions
     write_eval_log(full.model_copy(update={"status": "cancelled"}), str(root / "cancelled.eval"))

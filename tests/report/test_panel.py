@@ -16,8 +16,8 @@ from helpers.inspect_runs import eval_ok
 
 from judgeaudit.cli import main
 from judgeaudit.judges.tasks import novelty_pairwise
-from judgeaudit.report.aggregations import check_stored
-from judgeaudit.report.frame import ReportInputError, load_frame
+from judgeaudit.report.aggregations import reconcile_stored
+from judgeaudit.report.frame import load_frame
 
 BUNDLED = "iclr2026/human_only"
 MEMBERS = ("planted/first_shown", "planted/accurate/x", "planted/accurate/y")
@@ -193,12 +193,13 @@ def test_the_panel_is_placed_among_single_judges(report: tuple[Path, dict[str, A
     assert f"| {PANEL} |" in cost and "member of" in cost
 
 
-def test_a_stored_panel_verdict_that_its_calls_do_not_give_is_refused(logdir: Path) -> None:
+def test_a_stored_panel_verdict_that_its_calls_do_not_give_is_recounted(logdir: Path) -> None:
+    """The panel's rule decides: a stored verdict its calls do not give is replaced and named."""
     frame = load_frame(logdir).frame
-    check_stored(frame)
+    assert reconcile_stored(frame)[1] == []
     panel_rows = frame.index[frame["model"] == PANEL]
-    frame.loc[panel_rows[0], "verdict"] = (
-        "tie" if frame.loc[panel_rows[0], "verdict"] != "tie" else "a"
-    )
-    with pytest.raises(ReportInputError, match="aggregate to"):
-        check_stored(frame)
+    right = frame.loc[panel_rows[0], "verdict"]
+    frame.loc[panel_rows[0], "verdict"] = "tie" if right != "tie" else "a"
+    fixed, notes = reconcile_stored(frame)
+    assert fixed.loc[panel_rows[0], "verdict"] == right
+    assert len(notes) == 1 and notes[0]["sample_id"] == frame.loc[panel_rows[0], "sample_id"]

@@ -164,9 +164,9 @@ def test_unmatched_reference_lists_the_names_in_one_line(
         ]
     )
     err = capsys.readouterr().err
-    assert code != 0
+    assert code == 2  # bad input, like every other (was 1)
     lines = err.strip().splitlines()
-    assert len(lines) == 1, err
+    assert len(lines) == 1 and lines[0].startswith("error: judgeaudit report: "), err
     assert re.search(
         r"variants: pairwise_p1_no_guardrails; pairwise_reference; pointwise_p1_no_guardrails; "
         r"pointwise_reference",

@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 from helpers.frame_rows import frame_row
 
-from judgeaudit.report.aggregations import check_stored, with_aggregations
+from judgeaudit.report.aggregations import reconcile_stored, with_aggregations
 from judgeaudit.report.compute import (
     ItemMismatchError,
     align_group,
     choose_reference,
     compute_group,
+    groups_of,
 )
 from judgeaudit.report.figures import pareto_front
 from judgeaudit.report.frame import dataset_label, probe_label, short_model, variant_name
@@ -83,7 +84,7 @@ def test_aggregations_recomputed_from_calls() -> None:
     calls = [("ab", 0, "a"), ("ab", 1, "tie"), ("ba", 0, "b"), ("ba", 1, "b")]
     # all four: votes 1, .5, 0, 0 -> mean 0.375 -> b; k1: a, b -> tie; one order: a, tie -> a; single call: a
     frame = pd.DataFrame([_row("j · v", "i1", "a", calls, "b")])
-    check_stored(frame)
+    assert reconcile_stored(frame)[1] == []
     out = with_aggregations(frame).set_index("variant")["verdict"].to_dict()
     assert out == {
         "v": "b",
@@ -92,8 +93,35 @@ def test_aggregations_recomputed_from_calls() -> None:
         "v · agg=k1_one_order": "a",
     }
     bad = pd.DataFrame([_row("j · v", "i1", "a", calls, "a")])
-    with pytest.raises(ValueError, match="stores verdict 'a' but its calls"):
-        check_stored(bad)
+    fixed, notes = reconcile_stored(bad)
+    assert (
+        list(fixed["verdict"]) == ["b"]
+        and "stored verdict 'a', counted as 'b'" in notes[0]["reason"]
+    )
+
+
+def test_a_lost_order_is_an_error_item_and_derived_configs_keep_only_whole_calls() -> None:
+    """Both orders asked, the ba calls failed: the item is `error` (never the ab verdict), and so is
+    k1 (it uses ba#0); one_order is made of ab calls only, all answered, so it keeps a verdict."""
+    calls = [("ab", 0, "a"), ("ab", 1, "a"), ("ba", 0, "error"), ("ba", 1, "error")]
+    old = pd.DataFrame([_row("j · v", "i1", "a", calls, "a")])  # an older version stored 'a'
+    frame, notes = reconcile_stored(old)
+    assert list(frame["verdict"]) == ["error"] and notes[0]["item_id"] == "i1"
+    out = with_aggregations(frame).set_index("variant")["verdict"].to_dict()
+    assert out == {
+        "v": "error",
+        "v · agg=k1": "error",
+        "v · agg=one_order": "a",
+        "v · agg=k1_one_order": "a",
+    }
+
+
+def test_a_sample_the_log_marks_errored_is_an_error_item() -> None:
+    """Calls that all answered do not make a verdict of a sample that errored (e.g. cancelled)."""
+    row = _row("j · v", "i1", "a", [("ab", 0, "a")], "a")
+    frame, notes = reconcile_stored(pd.DataFrame([{**row, "sample_error": "cancelled"}]))
+    assert list(frame["verdict"]) == ["error"] and "cancelled" in notes[0]["reason"]
+    assert reconcile_stored(pd.DataFrame([{**row, "sample_error": None}]))[1] == []
 
 
 def test_pointwise_split_recounted_per_aggregation() -> None:
@@ -102,7 +130,7 @@ def test_pointwise_split_recounted_per_aggregation() -> None:
     )
     row.update(kind="pointwise", split_rule="not_novel", split=True)
     frame = pd.DataFrame([row])
-    check_stored(frame)
+    assert reconcile_stored(frame)[1] == []
     out = with_aggregations(frame).set_index("variant")[["verdict", "split"]].to_dict("index")
     assert out == {
         "v": {"verdict": "not_novel", "split": True},
@@ -118,6 +146,38 @@ def test_item_mismatch_lists_missing_items() -> None:
         align_group(frame, "pairwise", "d")
     g = align_group(frame, "pairwise", "d", intersect=True)
     assert g.items == ["i0", "i1"] and g.intersected["items_dropped"] == ["i2"]
+
+
+def _formatted(config: str, item: str, fmt: str) -> dict[str, object]:
+    return {**_row(config, item, "a", [("ab", 0, "a")], "a"), "idea_format": fmt}
+
+
+def test_a_format_run_on_fewer_items_is_compared_apart_on_the_items_it_shares() -> None:
+    # the abstract configurations keep all 4 items; the plan one (3 items, one unknown to the
+    # others) is compared with them on the 2 items they share, the third counted and named
+    rows = [_formatted(c, f"i{i}", "abstract") for c in ("j · ref", "j · p1") for i in range(4)]
+    rows += [_formatted("j · plan", i, "plan") for i in ("i1", "i3", "x9")]
+    main, plans = groups_of(pd.DataFrame(rows))
+    assert main.items == ["i0", "i1", "i2", "i3"] and main.configs == ["j · p1", "j · ref"]
+    assert plans.dataset == "d · plan items" and plans.items == ["i1", "i3"]
+    assert plans.configs == ["j · p1", "j · plan", "j · ref"]
+    assert plans.intersected["format_apart"].endswith(
+        "2 items shared with the other configurations; 1 left out: x9"
+    )
+
+
+def test_a_format_sharing_no_item_is_left_out_with_a_note() -> None:
+    rows = [_formatted("j · ref", f"i{i}", "abstract") for i in range(3)]
+    rows += [_formatted("j · plan", "x1", "plan")]
+    [main] = groups_of(pd.DataFrame(rows))
+    assert main.configs == ["j · ref"] and "share no item" in main.intersected["format_apart"]
+
+
+def test_mismatched_items_within_one_format_are_still_an_error() -> None:
+    rows = [_formatted("j · ref", f"i{i}", "abstract") for i in range(3)]
+    rows += [_formatted("j · p1", f"i{i}", "abstract") for i in range(2)]
+    with pytest.raises(ItemMismatchError, match="'j · p1' lacks 1: i2"):
+        groups_of(pd.DataFrame(rows))
 
 
 def test_compute_group_and_reference_choice() -> None:

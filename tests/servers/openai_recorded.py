@@ -6,20 +6,21 @@ JSON shape OpenAI returns for `POST /v1/chat/completions`; tests script them per
 request carries a tool result), or let a default reply with usage be generated. Every request
 (path, headers, JSON body) is kept so tests can check what the client really sent.
 
-Run standalone: `python tests/servers/openai_recorded.py --port 8765`.
+Run standalone from tests/: `python -m servers.openai_recorded --port 8765`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from servers.threaded import ThreadedServer, serve_standalone
 
 
 def chat_completion(
@@ -94,7 +95,7 @@ class Reply:
 
 
 @dataclass
-class RecordedOpenAIServer:
+class RecordedOpenAIServer(ThreadedServer):
     """Threaded stdlib server; use as a context manager. `url` is the `/v1` base URL."""
 
     default_content: Callable[[dict[str, Any]], str] = lambda request: "Verdict: A"
@@ -141,35 +142,12 @@ class RecordedOpenAIServer:
                 ):  # the client gave up waiting (timeouts)
                     return
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """Base URL to give an OpenAI client (`api_base`)."""
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def __enter__(self) -> RecordedOpenAIServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self.serve(Handler, self.port)
 
 
 def main() -> None:
     """Serve until interrupted."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, default=8765)
-    args = parser.parse_args()
-    with RecordedOpenAIServer(port=args.port) as srv:
-        print(f"serving {srv.url}", flush=True)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+    serve_standalone(lambda port: RecordedOpenAIServer(port=port), 8765, __doc__)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ and the one resumable, cached `inspect_ai.eval_set` over them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,9 @@ from judgeaudit.audit.battery.spec import (
     CouldNotJudge,
     check_spec,
 )
+from judgeaudit.audit.display import COMPACT
 from judgeaudit.data.contract import Item
-from judgeaudit.errors import UserError, error_line
+from judgeaudit.errors import ModelSetupError, UserError, error_line
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
 from judgeaudit.report.frame import log_cause
 
@@ -59,6 +62,14 @@ def build_tasks(
     return tasks
 
 
+def task_label(spec: AuditSpec, task_args: Mapping[str, Any]) -> str:
+    """The name of a battery task in progress lines: its probe, `repeat` or `unperturbed`."""
+    probe = task_args.get("probe")
+    if probe and probe != "none":
+        return str(probe)
+    return "repeat" if task_args.get("seed", spec.seed) != spec.seed else "unperturbed"
+
+
 def judge_task_args(spec: AuditSpec) -> dict[str, Any]:
     """Task arguments that select the judge: `judge` (left out for the default) and the -T options."""
     return {**({"judge": spec.judge} if spec.judge != DEFAULT_JUDGE else {}), **spec.judge_options}
@@ -91,8 +102,13 @@ def runnable_probes(
 def run_battery(
     spec: AuditSpec, out: Path, display: str = "none", max_connections: int | None = None
 ) -> tuple[list[Any], list[Item], dict[str, str], list[Item]]:
-    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items)."""
+    """Run (or resume) the eval-set of the battery; returns (logs, items, skipped probes, generated items).
+
+    `display` is Inspect's (`full`, `plain`, `none`, ...) or `compact`: Inspect's off and one line
+    per battery task instead (`audit.progress`)."""
     from inspect_ai import eval_set
+
+    from judgeaudit.audit.progress import battery_progress
 
     check_spec(spec)
     check_model(spec)
@@ -113,18 +129,22 @@ def run_battery(
     )
     if not realtime_logging():
         kwargs["log_realtime"] = False
-    success, logs = eval_set(
-        tasks,
-        log_dir=str(out / "logs"),
-        model=spec.model,
-        model_args=spec.model_args,
-        display=display,  # type: ignore[arg-type]
-        retry_attempts=2,
-        retry_wait=1,
-        log_dir_allow_dirty=True,
-        **kwargs,
-    )
+    compact = display == COMPACT
+    with battery_progress(len(tasks), partial(task_label, spec)) if compact else nullcontext():
+        success, logs = eval_set(
+            tasks,
+            log_dir=str(out / "logs"),
+            model=spec.model,
+            model_args=spec.model_args,
+            display="none" if compact else display,  # type: ignore[arg-type]
+            retry_attempts=2,
+            retry_wait=1,
+            log_dir_allow_dirty=True,
+            **kwargs,
+        )
     failed = [log for log in logs if log.status != "success"]
+    if any(log.status == "cancelled" for log in failed):  # Ctrl-C: Inspect stopped the evals
+        raise KeyboardInterrupt
     if not success and not all(log.status == "error" and log.error is None for log in failed):
         raise incomplete(failed)
     # Failed judge calls error their samples (status error, no eval error) and are still scored:
@@ -141,8 +161,10 @@ def check_model(spec: AuditSpec) -> None:
 
     try:
         get_model(spec.model, **spec.model_args)
-    except UserError:
-        raise
+    except UserError as exc:
+        if not isinstance(exc, ModelSetupError):
+            raise
+        raise AuditError(f"--model {spec.model} cannot be used: {error_line(exc)}") from exc
     except Exception as exc:  # noqa: BLE001 (whatever the provider raised, it could not start)
         raise AuditError(f"--model {spec.model} cannot be used: {error_line(exc)}") from exc
 

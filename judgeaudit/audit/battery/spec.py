@@ -7,7 +7,7 @@ from typing import Any
 
 from judgeaudit.arms.transforms import PROBES
 from judgeaudit.audit.applicability import needs_model
-from judgeaudit.errors import UserError
+from judgeaudit.errors import ExitCode, UserError
 from judgeaudit.judges.kinds import DEFAULT_JUDGE, judge_names
 from judgeaudit.judges.llm.panel import parse_members
 from judgeaudit.judges.tasks import novelty_pairwise, novelty_pointwise
@@ -44,6 +44,8 @@ class AuditError(UserError, ValueError):
 class CouldNotJudge(AuditError):
     """The battery did not complete in a way a card can state (an eval failed, was cancelled or
     left no usable sample); the message is one line starting `could not judge: `."""
+
+    exit_code = ExitCode.COULD_NOT_JUDGE
 
 
 @dataclass(frozen=True)

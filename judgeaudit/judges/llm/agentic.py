@@ -60,6 +60,7 @@ from judgeaudit.judges.prompts import load_template, plan_calls, render_call
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.protocol import answer_instruction
+from judgeaudit.providers.guard import guarded
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Retriever, get_retriever
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -221,7 +222,7 @@ def agentic_judge(
         retriever = get_retriever(corpus, checked)
         ideas = list(item_sides(state.metadata).values())
         exclude, cutoff = Exclusion.for_ideas(ideas), submission_cutoff(retriever, ideas)
-        model = get_model()
+        model = guarded(get_model())
         calls: list[CallRecord] = []
         queries: list[dict[str, Any]] = []
         first: tuple[list[ChatMessage], ModelOutput | None] | None = None

@@ -48,6 +48,7 @@ from judgeaudit.judges.options import TaskOptionError
 from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, failed_call
 from judgeaudit.protocol import ERROR, answer_instruction
+from judgeaudit.providers.guard import guarded
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -175,7 +176,7 @@ def ai_scientist_judge(
         ctx = ItemSearchContext(state, "ai_scientist", seed, corpus, checked)
         base_seed, retriever, sides = ctx.base_seed, ctx.retriever, ctx.sides
         exclude, cutoff = ctx.exclude, ctx.cutoff
-        model = get_model()
+        model = guarded(get_model())
         calls: list[CallRecord] = []
         queries: list[dict[str, Any]] = []
         transcript: list[ChatMessage] = []

@@ -59,6 +59,7 @@ from judgeaudit.judges.score.metric import (
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord
 from judgeaudit.protocol import ERROR
 from judgeaudit.providers.grammars import CONCEPT_MAX, CONCEPT_MIN
+from judgeaudit.providers.guard import guarded
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval.corpus import load_corpus
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -267,7 +268,7 @@ def concept_llm_judge(
     extractor = LLMExtractor(cache, seed)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model()
+        model = guarded(get_model())
         if str(model) == "none/none":
             raise TaskOptionError(
                 f"judge {judge!r} with -T concepts=llm needs a real model (e.g. --model "

@@ -43,6 +43,7 @@ from judgeaudit.judges.prompts import default_orders
 from judgeaudit.judges.records import leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, Order
 from judgeaudit.protocol import answer_instruction
+from judgeaudit.providers.guard import guarded
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Hit
 from judgeaudit.retrieval.embed import TfidfEmbedder, cosine_rows
@@ -146,7 +147,7 @@ def novelty_checker_judge(
             )
         shown = {h.doc.doc_id for side_hits in kept.values() for h in side_hits}
         orders = default_orders(kind, both_orders)
-        model = get_model()
+        model = guarded(get_model())
         jobs = [
             judge_call(
                 model,

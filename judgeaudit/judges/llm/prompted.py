@@ -37,9 +37,11 @@ from judgeaudit.judges.parse import parse_verdict
 from judgeaudit.judges.prompts import PromptPlan, call_prompt, load_template, plan_calls
 from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call, map_back
+from judgeaudit.providers.guard import guarded
+from judgeaudit.providers.replies import malformed, verdictless
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS
 
-_REFUSAL_STOPS = ("content_filter",)
+INVALID = "invalid"
 
 
 def call_seed(base: int, call_index: int) -> int:
@@ -51,21 +53,27 @@ def call_seed(base: int, call_index: int) -> int:
 def record_from_output(
     kind: str, order: Order, call_index: int, output: ModelOutput, prompt: str | None = None
 ) -> CallRecord:
-    """Parse one model output into a CallRecord; text repeating `prompt` (the call's prompt, when
-    given) or one of its fenced idea texts is not read as the verdict. An output the provider marks
-    as failed is an `error` call, unless the provider refused the prompt (content filter): that is
-    an `invalid` refusal."""
-    raw = output.completion
-    refused = output.stop_reason in _REFUSAL_STOPS
-    if output.error and not refused:
-        return failed_call(order, call_index, bounded(output.error), raw)
+    """Parse one model output into a CallRecord, by the rule set for replies
+    (`providers.replies`): an output with no usable reply (no choices, an empty message) or one the
+    provider marks as failed is an `error` call with a one-line cause; a final reply that holds no
+    verdict (cut at the length limit, filtered, refused, reasoning only, a tool call) is `invalid`
+    with its own reason; anything else is parsed. Text repeating `prompt` (the call's prompt, when
+    given) or one of its fenced idea texts is not read as the verdict. Never raises on a reply."""
+    no_reply = malformed(output)
+    raw = output.completion if output.choices else ""
+    if no_reply is not None:
+        return failed_call(order, call_index, no_reply, raw)
+    reason = verdictless(output)
+    if reason is not None:
+        return CallRecord(order, INVALID, INVALID, raw, "failed", call_index, None, reason)
+    if output.error or output.stop_reason == "model_length":
+        cause = output.error or f"request too large for the model's context: {raw}"
+        return failed_call(order, call_index, bounded(cause), raw)
     parsed = parse_verdict(raw, kind, ideas=fenced_texts(prompt) if prompt else (), prompt=prompt)
-    reason = parsed.reason
-    if parsed.verdict == "invalid" and refused:
-        detail = f": {bounded(output.error)}" if output.error else ""
-        reason = f"refusal (stop_reason={output.stop_reason}){detail}"
     verdict = map_back(parsed.verdict, order)
-    return CallRecord(order, parsed.verdict, verdict, raw, parsed.path, call_index, None, reason)
+    return CallRecord(
+        order, parsed.verdict, verdict, raw, parsed.path, call_index, None, parsed.reason
+    )
 
 
 async def judge_call(
@@ -88,7 +96,7 @@ async def judge_call(
     scopes = {"judgeaudit_call": str(call_index), "judgeaudit_seed": str(seed)}
     policy: CachePolicy | bool = CachePolicy(scopes=scopes) if cache else False
     try:
-        output = await model.generate([message], config=config, cache=policy)
+        output = await guarded(model).generate([message], config=config, cache=policy)
     except LimitExceededError:
         raise
     except Exception as exc:  # recorded; the sample errors once all its calls are recorded

@@ -175,6 +175,16 @@ class ItemSearchContext:
         self.cutoff = submission_cutoff(self.retriever, ideas)
 
 
+def related_work(
+    meta: Mapping[str, Any], k: int, corpus: str = BUNDLED_CORPUS, method: Method = "bm25"
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """(the rendered prior-work block per presentation order, the `retrieved` record) of a sample's
+    metadata: the top-k hits per idea."""
+    hits, record = retrieve_for_sides(get_retriever(corpus, method), item_sides(meta), k)
+    orders = ("single",) if meta["kind"] == "pointwise" else ("ab", "ba")
+    return {order: render_block(hits, order) for order in orders}, record
+
+
 @solver
 def retrieve_prior_work(k: int, corpus: str = BUNDLED_CORPUS, method: str = "bm25") -> Solver:
     """Retrieve top-k prior work per idea and leave the rendered blocks for the prompted judge."""
@@ -183,10 +193,8 @@ def retrieve_prior_work(k: int, corpus: str = BUNDLED_CORPUS, method: str = "bm2
     checked = check_method(method)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        retriever = get_retriever(corpus, checked)
-        hits, record = retrieve_for_sides(retriever, item_sides(state.metadata), k)
-        orders = ("single",) if state.metadata["kind"] == "pointwise" else ("ab", "ba")
-        state.metadata[RELATED_WORK_KEY] = {order: render_block(hits, order) for order in orders}
+        blocks, record = related_work(state.metadata, k, corpus, checked)
+        state.metadata[RELATED_WORK_KEY] = blocks
         state.metadata[RETRIEVED_KEY] = record
         return state
 

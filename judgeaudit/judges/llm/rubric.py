@@ -53,6 +53,7 @@ from judgeaudit.judges.records import bounded, error_text, leave_records
 from judgeaudit.judges.scorer import pool_calls, score_state
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, SplitRule
 from judgeaudit.protocol import ERROR
+from judgeaudit.providers.guard import guarded
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval.corpus import BUNDLED_CORPUS, Exclusion
 from judgeaudit.retrieval.index import Method, get_retriever
@@ -277,7 +278,7 @@ def rubric_judge(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         item = sample_item(state.metadata, state.sample_id)
-        model = get_model()
+        model = guarded(get_model())
         arm_seed = state.metadata.get("seed")
         base = arm_seed if arm_seed is not None else seed
         sides = (

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from judgeaudit.data.validate import ContractError
+from judgeaudit.cli_args import UsageError, at_least, output_dir
+from judgeaudit.errors import ExitCode, UserError, as_user_error
 from judgeaudit.mine.generate.human_generated import (
     SETUP,
     backbone_name,
@@ -23,9 +23,9 @@ from judgeaudit.mine.staging import set_lock
 
 
 def _check_model_options(args: Any) -> None:
-    """ValueError naming the option for a model option no run could use."""
+    """Refuse (a `UsageError` naming the option) a model option no run could use."""
     if not args.model.strip("/ ") or args.model.endswith("/"):
-        raise ValueError(
+        raise UsageError(
             f"--model {args.model!r}: not a model id (e.g. litellm/openai/gpt-4o-mini)"
         )
     for option, value in (
@@ -34,11 +34,11 @@ def _check_model_options(args: Any) -> None:
         ("--max-connections", args.max_connections),
     ):
         if value < 1:
-            raise ValueError(f"{option} must be >= 1 (got {value})")
+            raise UsageError(f"{option} must be >= 1 (got {value})")
     if args.temperature < 0:
-        raise ValueError(f"--temperature must be >= 0 (got {args.temperature})")
+        raise UsageError(f"--temperature must be >= 0 (got {args.temperature})")
     if args.cache and Path(args.cache).exists() and not Path(args.cache).is_dir():
-        raise ValueError(f"--cache {args.cache}: is a file, not a directory")
+        raise UsageError(f"--cache {args.cache}: is a file, not a directory")
 
 
 def _cached_model(args: Any, action: str) -> CachedModel:
@@ -47,7 +47,7 @@ def _cached_model(args: Any, action: str) -> CachedModel:
     for kv in args.model_args:
         key, sep, value = kv.partition("=")
         if not sep:
-            raise ValueError(f"-M {kv!r}: expected KEY=VALUE")
+            raise UsageError(f"-M {kv!r}: expected KEY=VALUE")
         model_args[key] = value
     return CachedModel(
         model=args.model,
@@ -74,25 +74,23 @@ def handle_plan(args: Any) -> int:
 def _generate(args: Any) -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
-            raise ValueError(f"--out {args.out}: is a file, not a directory")
-        if args.limit is not None and args.limit < 1:
-            raise ValueError(f"--limit must be >= 1 (got {args.limit})")
+        if args.out:
+            output_dir("--out", args.out)
+        at_least("--limit", args.limit, 1)
         model = _cached_model(args, "generate")
         source_path, pairs = load_source_pairs(args.dataset)
-    except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except ValueError as exc:  # a value the libraries refuse: the user's input, not a bug
+        raise as_user_error(exc) from exc
     set_dir = Path(args.out) / SETUP / (args.backbone or backbone_name(args.model))
     with set_lock(set_dir, "--out"):  # a second run into this set waits for this one (or refuses)
         gs = build_generated(
             pairs, model, seed=args.seed, limit=args.limit, progress=not args.no_progress
         )
         if not gs.pairs:
-            print(
-                f"error: no pair could be generated ({gs.counts}); nothing written", file=sys.stderr
+            raise UserError(
+                f"no pair could be generated ({gs.counts}); nothing written",
+                exit_code=ExitCode.COULD_NOT_JUDGE,
             )
-            return 1
         command = generate_command(
             args.model,
             args.dataset,
@@ -143,9 +141,8 @@ def _plan(args: Any) -> int:
             set_lock(set_dir, "--dataset") if set_dir.is_dir() else nullcontext()
         ):  # a missing set: rewrite_set says so
             result = rewrite_set(set_dir, model, command=command, progress=not args.no_progress)
-    except (ValueError, FileNotFoundError, ContractError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except ValueError as exc:  # a value the libraries refuse: the user's input, not a bug
+        raise as_user_error(exc) from exc
     print(f"model calls: {model.calls}, cached answers: {model.cache_hits}")
     print(
         f"ideas: {result.counts['succeeded']} rewritten, {result.counts['failed']} failed; "

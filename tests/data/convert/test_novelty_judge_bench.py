@@ -204,7 +204,7 @@ def test_convert_cli_writes_nothing_on_bad_source(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "njb"
-    assert main(["convert", "--from", "novelty-judge-bench", str(BAD), "--out", str(out)]) == 1
+    assert main(["convert", "--from", "novelty-judge-bench", str(BAD), "--out", str(out)]) == 2
     printed = capsys.readouterr().out
     assert "FAILED: 12 problem(s)" in printed
     assert "pairwise.yaml:1: bad-no-winner.expected_winners: missing field" in printed

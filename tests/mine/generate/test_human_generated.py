@@ -255,7 +255,7 @@ def test_plan_files_validate_and_keep_ids(tmp_path: Path) -> None:
     obj["idea"]["label"] = "novel" if obj["idea"]["label"] == "not_novel" else "not_novel"
     obj["gold"] = obj["idea"]["label"]
     (set_dir / "pointwise_plan.jsonl").write_text("\n".join([json.dumps(obj), *lines[1:]]) + "\n")
-    assert main(["validate", str(set_dir)]) == 1
+    assert main(["validate", str(set_dir)]) == 2
 
 
 def test_plan_failures_leave_items_out_counted(tmp_path: Path) -> None:
