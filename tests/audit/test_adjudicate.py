@@ -146,7 +146,8 @@ def test_export_then_import_round_trips_a_planted_judges_errors(
         == 0
     )
     md = (report / "report.md").read_text(encoding="utf-8")
-    assert "| all | ai_only |" in md and "## Expert adjudication of the judge's errors" in md
+    # the tie table by judge shows the AI-Only setup as a column of its own
+    assert "| judge | AI-Only |" in md and "## Expert adjudication of the judge's errors" in md
 
 
 def test_an_edited_sheet_is_refused_against_its_key(
