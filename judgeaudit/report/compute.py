@@ -390,14 +390,13 @@ def compute_group(
 
 
 def flip_matrix(group: Group) -> dict[str, dict[str, float]]:
-    """Share of items on which each pair of configurations gives different verdicts (point estimates)."""
-    v = group.verdicts[group.configs].to_numpy(dtype=object)
+    """Share of items on which each pair of configurations gives different verdicts (point estimates;
+    one configuration against all others at once)."""
+    v = group.verdicts[group.configs].to_numpy(dtype=object).T  # configurations x items
     out: dict[str, dict[str, float]] = {}
     for i, a in enumerate(group.configs):
-        out[a] = {
-            b: float(FLIP_RATE({"flip": flip_flags(v[:, i].tolist(), v[:, j].tolist())}))
-            for j, b in enumerate(group.configs)
-        }
+        rates = np.atleast_1d(FLIP_RATE({"flip": flip_flags(v[i], v)}))
+        out[a] = {b: float(r) for b, r in zip(group.configs, rates, strict=True)}
     return out
 
 

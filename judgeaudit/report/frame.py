@@ -36,6 +36,7 @@ import pandas as pd
 from judgeaudit.errors import UserError
 from judgeaudit.judges.scorer import SCHEMA, errored_unit, is_unit, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
+from judgeaudit.report.logread import NotFast, read_fast
 
 SCORER = "novelty"
 POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' calls in one verdict
@@ -146,9 +147,12 @@ class LoadResult:
     error_logs: list[dict[str, Any]] = field(default_factory=list)  # read logs with status error
     # samples whose stored verdict this version reads otherwise (`report.aggregations.reconcile_stored`)
     reaggregated: list[dict[str, str]] = field(default_factory=list)
+    # logs the fast reader left to Inspect's reader, and why (`read_log`)
+    inspect_reads: list[dict[str, str]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready account of the input."""
+        read_by = {"read_by_inspect": self.inspect_reads} if self.inspect_reads else {}
         return {
             "logs_read": len(self.logs_read),
             "rows": int(len(self.frame)),
@@ -156,6 +160,7 @@ class LoadResult:
             "skipped_logs": self.skipped_logs,
             "skipped_samples": self.skipped_samples,
             "reaggregated": self.reaggregated,
+            **read_by,
         }
 
 
@@ -404,6 +409,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
     task = task_fields(ev.metadata)
+    args_json = json.dumps(task_args, sort_keys=True, default=str)
+    task_name, log_model = short_task(ev.task), short_model(ev.model)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
         errors = [error_message(s.error) or NO_CAUSE for s in samples if s.error]
@@ -434,15 +441,15 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         inp, out, tot, cost = _usage(samples)
         calls = [lean_call(c) for c in meta["calls"]]
         panel = meta.get("panel")
-        model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
+        model, model_id = panel_label(panel) if panel else (log_model, ev.model)
         rows.append(
             {
                 "log": location,
                 "eval_id": ev.eval_id,
                 "created": ev.created,
                 "epochs": len(samples) if epoch is None else 1,
-                "task": short_task(ev.task),
-                "task_args": json.dumps(task_args, sort_keys=True, default=str),
+                "task": task_name,
+                "task_args": args_json,
                 "model": model,
                 "model_id": model_id,
                 "variant": sample_variant,
@@ -563,23 +570,32 @@ def _status_skip(name: str, log: Any) -> dict[str, str]:
     return {"log": name, "reason": f"status {log.status}: {log_cause(log)}"}
 
 
-def read_log(info: Any) -> tuple[Any, Any, str | None]:
-    """(header, log, None) of one log file, the log parsed without `UNREAD_SAMPLE_FIELDS`; the log is
-    None when its status is not read (`READ_STATUSES`); (None, None, reason) when it is unreadable."""
+def read_log(info: Any) -> tuple[Any, Any, str | None, str | None]:
+    """(header, log, None, slow) of one log file: read by the fast reader (`logread.read_fast`), else
+    by Inspect's `read_eval_log` without `UNREAD_SAMPLE_FIELDS` (`slow` says why, else None); the log
+    is None when its status is not read (`READ_STATUSES`); (None, None, reason, slow) when unreadable."""
     from inspect_ai.log import read_eval_log
 
+    header: Any
+    try:
+        header = read_fast(info.name, header_only=True)
+        if header.status not in READ_STATUSES:
+            return header, None, None, None
+        return header, read_fast(info.name), None, None
+    except NotFast as exc:
+        slow = str(exc)
     try:
         header = read_eval_log(info, header_only=True)
         if header.status not in READ_STATUSES:
-            return header, None, None
-        return header, read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS)), None
+            return header, None, None, slow
+        return header, read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS)), None, slow
     except Exception as exc:  # noqa: BLE001 - an unreadable file is skipped and reported, not fatal
-        return None, None, f"unreadable: {type(exc).__name__}: {exc}"[:300]
+        return None, None, f"unreadable: {type(exc).__name__}: {exc}"[:300], slow
 
 
-def read_logs(infos: list[Any]) -> Iterator[tuple[Any, Any, Any, str | None]]:
-    """(info, header, log, unreadable reason) of each log in turn (`read_log`), `LOG_READERS` parsed at
-    once and at most `LOG_WINDOW` held ahead of the caller."""
+def read_logs(infos: list[Any]) -> Iterator[tuple[Any, Any, Any, str | None, str | None]]:
+    """(info, header, log, unreadable reason, slow-read reason) of each log in turn (`read_log`),
+    `LOG_READERS` parsed at once and at most `LOG_WINDOW` held ahead of the caller."""
     with ThreadPoolExecutor(LOG_READERS) as pool:
         for start in range(0, len(infos), LOG_WINDOW):
             chunk = infos[start : start + LOG_WINDOW]
@@ -599,7 +615,10 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
         raise FileNotFoundError(f"log directory {str(root)!r} does not exist")
     result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
     rows: list[dict[str, Any]] = []
-    for info, header, log, unreadable in read_logs(list_eval_logs(str(root), recursive=recursive)):
+    infos = list_eval_logs(str(root), recursive=recursive)
+    for info, header, log, unreadable, slow in read_logs(infos):
+        if slow is not None:
+            result.inspect_reads.append({"log": info.name, "reason": slow})
         if unreadable is not None:
             result.skipped_logs.append({"log": info.name, "reason": unreadable})
             continue

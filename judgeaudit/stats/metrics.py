@@ -405,11 +405,12 @@ def outcomes_for(kind: str, verdicts: Sequence[str], gold: Sequence[str]) -> dic
     )
 
 
-def flip_flags(verdicts_x: Sequence[str], verdicts_y: Sequence[str]) -> FloatArray:
+def flip_flags(verdicts_x: ArrayLike, verdicts_y: ArrayLike) -> FloatArray:
     """Per item (aligned on item id): 1 where the verdicts differ, 0 where they agree, NaN where
-    either is `invalid` or `error` (so a flip rate counts only items valid in both)."""
+    either is `invalid` or `error` (so a flip rate counts only items valid in both). Items run
+    along the last axis; one configuration's verdicts broadcast against several (rows of `y`)."""
     x, y = np.asarray(verdicts_x, dtype=object), np.asarray(verdicts_y, dtype=object)
-    if x.shape != y.shape:
+    if x.shape[-1:] != y.shape[-1:]:
         raise ValueError("flip rate needs verdicts aligned on the same items")
     both_valid = ~(np.isin(x, FAILED_VERDICTS) | np.isin(y, FAILED_VERDICTS))
     return np.where(both_valid, (x != y).astype(float), np.nan)

@@ -6,19 +6,19 @@ failure a provider raises) and the real report pipeline."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fixtures.probe_judges import scripted
+from fixtures.probe_judges.scripted import CAUSE, first_call_refused
 from helpers.inspect_runs import run_scripted
 from helpers.items import FIXTURES
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import read_eval_log, write_eval_log
-from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.model import get_model
 from inspect_ai.scorer import match
 from inspect_ai.solver import Generate, TaskState, solver
 
@@ -30,20 +30,6 @@ from judgeaudit.report.build import build_report
 from judgeaudit.report.frame import load_frame
 
 FIX = FIXTURES / "probe_items"  # 4 pairs
-CAUSE = "connection refused at http://127.0.0.1:9/v1"
-
-
-def first_call_refused() -> Any:
-    """A mockllm policy whose first call fails as a dead endpoint does; the rest answer accurately."""
-    counter = itertools.count()
-    answer = scripted.judge(scripted.accurate)
-
-    def policy(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
-        if next(counter) == 0:
-            raise ConnectionRefusedError(CAUSE)
-        return answer(messages, tools, tool_choice, config)  # type: ignore[no-any-return]
-
-    return policy
 
 
 @pytest.fixture(scope="module")

@@ -109,6 +109,17 @@ def test_flip_rate() -> None:
         flip_flags(["a"], ["a", "b"])
 
 
+def test_flip_rates_of_one_configuration_against_several_at_once() -> None:
+    """Rows of `y` broadcast against `x`: each row's flags and rate as when compared alone."""
+    x = ["a", "b", "tie", "invalid"]
+    ys = [["a", "a", "tie", "b"], ["b", "b", "error", "a"], ["invalid", "a", "a", "a"]]
+    flags = flip_flags(x, ys)
+    assert flags.shape == (3, 4)
+    for row, y in zip(flags, ys, strict=True):
+        np.testing.assert_array_equal(row, flip_flags(x, y))
+    assert FLIP_RATE({"flip": flags}).tolist() == pytest.approx([1 / 3, 1 / 2, 1.0])
+
+
 @pytest.mark.parametrize(
     ("fn", "verdicts", "gold", "match"),
     [
