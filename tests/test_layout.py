@@ -19,6 +19,8 @@ LOCAL_IMPORTS_ALLOWED = {
     ("judgeaudit.providers.register", "judgeaudit.providers.local_llama"),
     # scipy (Cohen's kappa) only for a venue form with a direct originality score
     ("judgeaudit.mine.venues.setup", "judgeaudit.mine.venues.gold"),
+    # Inspect's hooks are registered only when an audit runs (its banner otherwise prints at start)
+    ("judgeaudit.audit.battery.run", "judgeaudit.audit.progress"),
 }
 STACK_CALLS = {
     ("sys", "_getframe"),

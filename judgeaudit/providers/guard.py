@@ -38,8 +38,10 @@ from judgeaudit.providers.replies import (
     RejectedRequest,
     classify,
     fix_for,
+    last_attempt,
     malformed,
     retrying,
+    unsupported,
     verdictless,
 )
 
@@ -130,6 +132,8 @@ def guarded(model: Model) -> Model:
                 raise
             raise type(ex)(_gave_up(classify(ex).cause, attempts, start)) from None
         except Exception as ex:
+            if unsupported(last_attempt(ex)):
+                raise last_attempt(ex) from None
             failure = classify(ex)
             if failure.kind == "permanent":
                 line = fix_for(failure.cause, key)

@@ -170,6 +170,14 @@ def retry_after(exc: BaseException, now: float | None = None) -> float | None:
         return max(parsed.timestamp() - (now if now is not None else time.time()), 0.0)
 
 
+def unsupported(exc: BaseException) -> bool:
+    """A provider's refusal of what the call asks for (tools, a feature it lacks): the caller's to
+    handle, never retried and passed on as raised."""
+    return isinstance(exc, NotImplementedError) or (
+        isinstance(exc, ValueError) and "not supported" in str(exc).lower()
+    )
+
+
 def classify(exc: BaseException) -> Failure:
     """The rule set's reading of a failed attempt (see the module docstring)."""
     exc = last_attempt(exc)
@@ -215,6 +223,10 @@ def classify(exc: BaseException) -> Failure:
         or "APIResponseValidationError" in names
     ):
         return Failure("transient", f"reply body is not valid JSON: {text}")
+    if unsupported(exc):
+        return Failure("rejected", f"{type(exc).__name__}: {text}")
+    if isinstance(exc, ProviderCallError):  # a provider's own one-line cause, kept as it says
+        return Failure("rejected", text)
     if isinstance(exc, _READ_ERRORS):
         return Failure("transient", f"malformed reply ({type(exc).__name__}: {text})")
     return Failure("rejected", f"{type(exc).__name__}: {text}")

@@ -37,6 +37,7 @@ from judgeaudit.errors import UserError
 from judgeaudit.judges.scorer import SCHEMA, errored_unit, is_unit, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
 from judgeaudit.report.logread import NotFast, read_fast
+from judgeaudit.resources import datasets_root
 
 SCORER = "novelty"
 POOL_REDUCER = "pool_calls"  # judgeaudit.judges.scorer.pool_calls: all epochs' calls in one verdict
@@ -207,8 +208,6 @@ def role_usage(samples: list[Any], roles: Iterable[str]) -> dict[str, dict[str, 
 @functools.lru_cache(maxsize=1)
 def bundled_sets() -> dict[Path, str]:
     """The bundled sets (`resources.datasets_root`): resolved directory -> set name (`iclr2026/human_only`)."""
-    from judgeaudit.resources import datasets_root
-
     root = datasets_root().resolve()
     return {
         d.parent.resolve(): d.parent.relative_to(root).as_posix()

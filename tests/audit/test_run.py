@@ -90,7 +90,7 @@ def test_generated_is_repeatable_and_a_bad_set_is_one_line(
         ]
     )
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert (
         f"--generated {str(missing)!r}: no such directory" in err
     )  # the second value reached the audit
@@ -115,7 +115,7 @@ def test_generated_is_repeatable_and_a_bad_set_is_one_line(
     )
     err = capsys.readouterr().err
     assert (
-        code == 1
+        code == 2
         and f"--generated {str(FIX)!r}: no Human+Generated pairwise items with a generated side"
         in err
     )

@@ -136,7 +136,7 @@ def test_member_verdicts_aggregate_each_members_own_calls() -> None:
         call("r", "error", error="refused"),
         call("r", "b", "ba"),  # one call failed, the other answered
     ]
-    assert member_verdicts("pairwise", calls, rule) == {"p": "a", "q": "tie", "r": "b"}
+    assert member_verdicts("pairwise", calls, rule) == {"p": "a", "q": "tie", "r": "error"}
     outcome = panel_calls_outcome("pairwise", calls, rule)
     assert (outcome.verdict, outcome.no_majority) == ("tie", True)  # a, tie, b
     assert member_verdicts("pairwise", calls[:2], rule) == {
