@@ -54,6 +54,14 @@ PARSE_ONLY: dict[tuple[str, ...], str] = {
         "judgeaudit",
         "adjudicate",
     ): "needs a judge's logs and an expert's filled sheet (tests/audit/test_adjudicate.py runs both)",
+    (
+        "judgeaudit",
+        "study",
+        "run",
+    ): "the whole reference protocol against hosted judges (tests/study runs its cells)",
+    ("judgeaudit", "report", "logs/study"): "reports the study run above, which is not run here",
+    ("inspect", "eval-set", "$(judgeaudit"): "a shell substitution of `judgeaudit study tasks`; "
+    "tests/study runs the cells",
 }
 SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
     (),
@@ -67,6 +75,10 @@ SUBCOMMANDS: tuple[tuple[str, ...], ...] = (
     ("adjudicate",),
     ("adjudicate", "export"),
     ("adjudicate", "import"),
+    ("study",),
+    ("study", "run"),
+    ("study", "estimate"),
+    ("study", "tasks"),
 )
 
 

@@ -62,6 +62,8 @@ def register(subparsers: Any) -> None:
     run = sub.add_parser(
         "run",
         help="print the cost estimate per judge, then run (or resume) the study as one eval set",
+        description="Print the estimated cost per judge, then run every cell of the study on the "
+        "given sets as one Inspect eval set; running it again resumes what did not finish.",
     )
     _estimate_args(run)
     _common(run)
@@ -78,7 +80,12 @@ def register(subparsers: Any) -> None:
     )
     run.set_defaults(func=Handler("judgeaudit.study.commands", "handle_run"))
 
-    est = sub.add_parser("estimate", help="the cost per judge of a study run, before it runs")
+    est = sub.add_parser(
+        "estimate",
+        help="the cost per judge of a study run, before it runs",
+        description="The calls, tokens and USD a study run would cost per judge: prompts rendered "
+        "and counted, priced with litellm's price map (the batch price with --batch).",
+    )
     _estimate_args(est)
     _common(est)
     est.add_argument(
@@ -93,6 +100,8 @@ def register(subparsers: Any) -> None:
     tasks = sub.add_parser(
         "tasks",
         help="the registered study tasks (judgeaudit/study_*), for `inspect eval-set $(...)`",
+        description="Print the registered task names of the study's cells that apply to a set, "
+        "one per line, for `inspect eval-set $(judgeaudit study tasks --dataset SET) ...`.",
     )
     tasks.add_argument(
         "--dataset",
