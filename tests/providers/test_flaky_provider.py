@@ -254,7 +254,8 @@ def test_a_killed_eval_set_resumes_with_no_item_lost_or_duplicated(tmp_path: Pat
             "--display", "none",
         ]  # fmt: skip
         env = {**os.environ, "OPENAI_API_KEY": KEY}
-        child = subprocess.Popen(command, env=env, start_new_session=True)
+        # run outside the checkout: there `judgeaudit/...` could be read as a path, not a task
+        child = subprocess.Popen(command, env=env, start_new_session=True, cwd=tmp_path)
         deadline = time.monotonic() + 60
         while sum(srv.served.values()) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -262,7 +263,9 @@ def test_a_killed_eval_set_resumes_with_no_item_lost_or_duplicated(tmp_path: Pat
         child.wait()
         before = sum(srv.served.values())
         assert 3 <= before < 6, "killed mid-grid"
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )
         after = sum(srv.served.values())
     assert done.returncode == 0, done.stderr[-2000:]
     frame = load_frame(logs).frame
