@@ -81,7 +81,14 @@ def guarded(model: Model) -> Model:
     api = model.api
     if getattr(api, _MARK, False):
         return model
-    original_generate = api.generate
+    # looked up on each call, so the provider's own method is called as it is at that time
+    instance_generate = api.__dict__.get("generate")
+
+    def original_generate(*args: Any) -> Any:
+        if instance_generate is not None:
+            return instance_generate(*args)
+        return type(api).generate(api, *args)
+
     original_should_retry = api.should_retry
     own_retries = bool(getattr(api, "retries_replies", False))
     untimed = bool(getattr(api, "queued_in_process", False))
