@@ -39,10 +39,11 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from servers.openai_recorded import error_body
+from servers.threaded import ThreadedServer, serve_until_interrupted
 
 TRANSIENT = (
     "429",
@@ -104,7 +105,7 @@ def completion(
 
 
 @dataclass
-class FlakyOpenAIServer:
+class FlakyOpenAIServer(ThreadedServer):
     """Threaded stdlib server; a context manager. `url` is the `/v1` base URL."""
 
     script: dict[str, Sequence[str]] = field(default_factory=dict)
@@ -141,16 +142,8 @@ class FlakyOpenAIServer:
                     request = {}
                 server._answer(self, request)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self._httpd.daemon_threads = True
+        self.serve(Handler, self.port)
         self._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        """Base URL for an OpenAI client."""
-        return f"http://127.0.0.1:{self.port}/v1"
 
     def fault_for(self, prompt: str, key: str, attempt: int) -> str:
         """What attempt `attempt` (1-based) of call `key` with `prompt` gets: a fault name or `ok`."""
@@ -265,14 +258,6 @@ class FlakyOpenAIServer:
         except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
             return
 
-    def __enter__(self) -> FlakyOpenAIServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
 
 def main() -> None:
     """Serve until interrupted."""
@@ -286,12 +271,7 @@ def main() -> None:
     server = FlakyOpenAIServer(
         rate=args.rate, never=args.never, seed=args.seed, stall_seconds=args.stall_seconds
     )
-    with server as srv:
-        print(f"serving {srv.url}", flush=True)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+    serve_until_interrupted(server)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ from judgeaudit.judges.records import error_text, leave_records
 from judgeaudit.judges.verdicts import DEFAULT_SPLIT_RULE, CallRecord, Order, failed_call
 from judgeaudit.protocol import answer_instruction
 from judgeaudit.providers.guard import guarded
+from judgeaudit.providers.replies import unsupported
 from judgeaudit.resources import read_prompt
 from judgeaudit.retrieval import BUNDLED_CORPUS, Exclusion, Retriever, get_retriever
 from judgeaudit.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -314,11 +315,7 @@ def shown_text(messages: list[ChatMessage]) -> str:
 def _no_tool_support(exc: BaseException) -> bool:
     """True for a provider's refusal of tool calling (our litellm and local providers raise ValueError)."""
     text = str(exc).lower()
-    return (
-        isinstance(exc, ValueError | NotImplementedError)
-        and "tool" in text
-        and "not supported" in text
-    )
+    return unsupported(exc) and "tool" in text and "not supported" in text
 
 
 def loop_budget(judge: str, options: dict[str, Any], name: str, default: int) -> int:
