@@ -276,6 +276,20 @@ def _failed_calls(rows: pd.DataFrame) -> dict[str, Any]:
     return {"failed_calls": len(failed), "error": failed[0].get("error") if failed else None}
 
 
+def reference_of(group: Group, refs: dict[str, str], single: bool) -> dict[str, str]:
+    """Each configuration compared with a reference -> that reference (`choose_reference`): every
+    configuration against the one shared reference, else each against its own judge's."""
+    meta = group.rows.drop_duplicates("config").set_index("config")["model"]
+    if single:
+        ref = next(iter(refs.values()), None)
+        return {c: ref for c in group.configs if ref is not None and c != ref}
+    return {
+        c: refs[str(meta[c])]
+        for c in group.configs
+        if str(meta[c]) in refs and refs[str(meta[c])] != c
+    }
+
+
 def compute_group(
     group: Group,
     reference: str | None = None,
@@ -303,15 +317,10 @@ def compute_group(
     }
     intervals = {m: intervals_many(outcomes, fn, resamples, seed) for m, fn in metrics.items()}
     diffs: dict[str, dict[str, Any]] = {}
-    ref: str | None
-    for judge, ref in refs.items() if not single else list(refs.items())[:1]:
-        members = [c for c in group.configs if single or meta.loc[c, "model"] == judge]
-        sub = {c: outcomes[c] for c in members}
-        if len(sub) < 2:
-            continue
-        for m, fn in metrics.items():
-            for c, d in paired_differences_many(sub, ref, fn, resamples, seed).items():
-                diffs.setdefault(c, {})[m] = d.to_dict()
+    pairs = reference_of(group, refs, single)
+    for m, fn in metrics.items():  # every judge's comparisons solved together
+        for c, d in paired_differences_many(outcomes, pairs, fn, resamples, seed).items():
+            diffs.setdefault(c, {})[m] = d.to_dict()
     result["flip_rates"] = flip_matrix(group)
     rows_of = {str(c): sub for c, sub in group.rows.groupby("config", sort=False)}
     agreement: dict[str, dict[str, Any]] = {}
@@ -322,13 +331,8 @@ def compute_group(
         }
         agreement = agreement_all(aligned, group.kind, resamples, seed)
     flips = {
-        c: {
-            "flip": flip_flags(
-                group.verdicts[c].tolist(), group.verdicts[refs[str(meta.loc[c, "model"])]].tolist()
-            )
-        }
-        for c in group.configs
-        if refs.get(str(meta.loc[c, "model"])) not in (None, c)
+        c: {"flip": flip_flags(group.verdicts[c].tolist(), group.verdicts[ref].tolist())}
+        for c, ref in pairs.items()
     }
     flip_ivs = intervals_many(flips, FLIP_RATE, resamples, seed) if flips else {}
     setups = (

@@ -147,39 +147,109 @@ def _seeded_side(values: bytes, resamples: int, seed: int) -> tuple[_RankSide, F
     return side, weighted
 
 
-def _cross(
-    x: _RankSide, y: _RankSide, counts: FloatArray, weighted_y: FloatArray | None
+# Tie groups ranked at once by `spearman_replicates_many`: bounds its resamples x groups arrays.
+_RANK_BLOCK_GROUPS = 512
+_FEW_LEVELS = 64  # a column with more distinct values is ranked alone, by sorting (not a product)
+
+
+def _tie_groups(values: FloatArray) -> tuple[np.ndarray, np.ndarray]:
+    """(group of each item per column, n x C, numbered across columns; first group of each column):
+    the items with equal values within each column of `values` (n x C)."""
+    groups = np.empty(values.shape, dtype=np.int64)
+    starts = np.empty(values.shape[1], dtype=np.int64)
+    offset = 0
+    for j in range(values.shape[1]):
+        levels, inverse = np.unique(values[:, j], return_inverse=True)
+        groups[:, j] = inverse + offset
+        starts[j] = offset
+        offset += levels.size
+    return groups, starts
+
+
+def _spearman_block(
+    x: FloatArray, ry: _RankSide, weighted_y: FloatArray, counts: FloatArray, m: FloatArray
 ) -> FloatArray:
-    """Sum over drawn units of rank_x * rank_y, per resample, using tie groups where they are few."""
-    wy = weighted_y if weighted_y is not None else counts * y.full()
-    if x.onehot is not None:
-        return np.asarray(((wy @ x.onehot) * x.group_rank).sum(axis=1), dtype=np.float64)
-    return np.asarray(np.einsum("ij,ij->i", wy, x.full()), dtype=np.float64)
+    """Spearman replicates (resamples x C) of the columns of `x` against one ranked y side.
+
+    Every sum here is of integers and half-integers (counts, average ranks), exact in float64,
+    so the result does not depend on how many columns are ranked together."""
+    groups, starts = _tie_groups(x)
+    n, total = x.shape[0], int(groups.max()) + 1
+    if (
+        x.shape[1] > 1 or total <= _FEW_LEVELS
+    ):  # draws of each tie group (resamples x groups) by one product
+        onehot = np.zeros((n, total), dtype=np.float64)
+        onehot[np.arange(n)[:, None], groups] = 1.0
+        totals, drawn_y = counts @ onehot, weighted_y @ onehot
+    else:  # one column of many distinct values: items sorted by value, summed per group
+        order = np.argsort(groups[:, 0], kind="stable")
+        first = np.flatnonzero(np.r_[True, np.diff(groups[order, 0]) != 0])
+        totals = np.add.reduceat(counts[:, order], first, axis=1)
+        drawn_y = np.add.reduceat(weighted_y[:, order], first, axis=1)
+    column = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, total]))
+    before = np.cumsum(totals, axis=1) - totals
+    before -= before[:, starts][:, column]  # draws of smaller values, within the column
+    group_rank = before + (totals + 1) / 2
+    s = np.add.reduceat(totals * group_rank, starts, axis=1)
+    ss = np.add.reduceat(totals * group_rank * group_rank, starts, axis=1)
+    cross = np.add.reduceat(drawn_y * group_rank, starts, axis=1)
+    cov = cross - s * ry.s[:, None] / m
+    vx = ss - s * s / m
+    vy = ry.ss - ry.s * ry.s / m[:, 0]
+    den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None)[:, None])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(
+            np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float
+        )
+
+
+def spearman_replicates_many(
+    x: FloatArray, y: FloatArray, counts: FloatArray, seeded: tuple[int, int] | None = None
+) -> FloatArray:
+    """Spearman correlation of every resample (rows of the multiplicity matrix) for every column
+    of `x` (n x C, one judge per column) against `y` (n), re-ranked inside each: resamples x C.
+
+    `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so the y side
+    (the human scores, the same for every configuration) may be cached.
+    """
+    xa = np.asarray(x, dtype=np.float64)
+    if seeded is not None:
+        ry, weighted_y = _seeded_side(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
+    else:
+        ry = _rank_side(np.asarray(y, dtype=np.float64), counts)
+        weighted_y = counts * ry.full()
+    m = counts.sum(axis=1)[:, None]
+    out = np.empty((counts.shape[0], xa.shape[1]))
+    for start, stop in _rank_blocks(xa):
+        out[:, start:stop] = _spearman_block(xa[:, start:stop], ry, weighted_y, counts, m)
+    return out
+
+
+def _rank_blocks(x: FloatArray) -> list[tuple[int, int]]:
+    """Column ranges of `x` ranked together: up to `_RANK_BLOCK_GROUPS` tie groups of columns with
+    few distinct values; a column with more than `_FEW_LEVELS` alone."""
+    blocks: list[tuple[int, int]] = []
+    start, size = 0, 0
+    for j in range(x.shape[1]):
+        levels = np.unique(x[:, j]).size
+        alone = levels > _FEW_LEVELS
+        if j > start and (alone or size + levels > _RANK_BLOCK_GROUPS):
+            blocks.append((start, j))
+            start, size = j, 0
+        size += levels if not alone else _RANK_BLOCK_GROUPS + 1
+    if x.shape[1]:
+        blocks.append((start, x.shape[1]))
+    return blocks
 
 
 def spearman_replicates(
     x: FloatArray, y: FloatArray, counts: FloatArray, seeded: tuple[int, int] | None = None
 ) -> FloatArray:
-    """Spearman correlation of every resample (rows of the multiplicity matrix), re-ranked inside each.
-
-    `seeded` = (resamples, seed) says `counts` are the cached seeded resamples, so the y side
-    (the human scores, the same for every configuration) may be cached.
-    """
-    weighted_y = None
-    if seeded is not None:
-        ry, weighted_y = _seeded_side(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
-    else:
-        ry = _rank_side(y, counts)
-    rx = _rank_side(x, counts)
-    m = counts.sum(axis=1)
-    cov = _cross(rx, ry, counts, weighted_y) - rx.s * ry.s / m
-    vx = rx.ss - rx.s * rx.s / m
-    vy = ry.ss - ry.s * ry.s / m
-    den = np.sqrt(np.clip(vx, 0, None) * np.clip(vy, 0, None))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(
-            np.where(den > 1e-9, cov / np.where(den > 1e-9, den, 1.0), np.nan), dtype=float
-        )
+    """Spearman correlation of every resample (rows of the multiplicity matrix), re-ranked inside each
+    (`spearman_replicates_many` of one column)."""
+    return spearman_replicates_many(np.asarray(x, dtype=np.float64)[:, None], y, counts, seeded)[
+        :, 0
+    ]
 
 
 def spearman(x: ArrayLike, y: ArrayLike) -> float:
@@ -396,6 +466,7 @@ def agreement_many(
     """
     out: dict[str, dict[str, Interval | str]] = {name: {} for name in {*scores, *labels}}
     pearson_cols: dict[str, dict[str, FloatArray]] = {}
+    same_y: dict[bytes, list[str]] = {}
     for name, (x, y) in scores.items():
         try:
             xa, ya = _pair(x, y)
@@ -403,12 +474,23 @@ def agreement_many(
             out[name]["pearson"] = out[name]["spearman"] = str(exc)
             continue
         pearson_cols[name] = _moment_columns(xa, ya)
-        reps = spearman_replicates(
-            xa, ya, resample_counts(xa.size, resamples, seed), seeded=(resamples, seed)
+        same_y.setdefault(ya.tobytes(), []).append(name)
+    for names in same_y.values():  # judges scored against the same human scores: ranked together
+        ya = pearson_cols[names[0]]["y"]
+        xs = np.stack([pearson_cols[k]["x"] for k in names], axis=1)
+        reps = spearman_replicates_many(
+            xs, ya, resample_counts(ya.size, resamples, seed), seeded=(resamples, seed)
         )
-        out[name]["spearman"] = interval_from_replicates(
-            spearman(xa, ya), reps, confidence, resamples, seed, int(xa.size), CORRELATION_BOUNDS
-        )
+        for j, name in enumerate(names):
+            out[name]["spearman"] = interval_from_replicates(
+                spearman(xs[:, j], ya),
+                reps[:, j],
+                confidence,
+                resamples,
+                seed,
+                int(ya.size),
+                CORRELATION_BOUNDS,
+            )
     for names in _by_size({k: v["x"].size for k, v in pearson_cols.items()}).values():
         for name, iv in bootstrap_many(
             {k: pearson_cols[k] for k in names}, PEARSON, resamples, seed, confidence

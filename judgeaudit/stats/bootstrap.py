@@ -383,39 +383,52 @@ def bootstrap_many(
     return out
 
 
+def reference_pairs(
+    outcomes_by_config: Mapping[str, object], reference: str | Mapping[str, str]
+) -> dict[str, str]:
+    """Each compared configuration -> its reference: every other configuration against one
+    `reference`, or the pairs given (configuration -> reference); KeyError naming an unknown one."""
+    if isinstance(reference, str):
+        if reference not in outcomes_by_config:
+            raise KeyError(
+                f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}"
+            )
+        return {name: reference for name in outcomes_by_config if name != reference}
+    unknown = sorted({*reference, *reference.values()} - set(outcomes_by_config))
+    if unknown:
+        raise KeyError(f"configurations {unknown} not among {sorted(outcomes_by_config)}")
+    return {name: ref for name, ref in reference.items() if name != ref}
+
+
 def paired_bootstrap_many(
     outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]],
-    reference: str,
+    reference: str | Mapping[str, str],
     metric: Metric,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
 ) -> dict[str, PairedDifference]:
-    """Paired differences (configuration - reference) of one metric for every other configuration."""
-    if reference not in outcomes_by_config:
-        raise KeyError(
-            f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}"
-        )
-    names = list(outcomes_by_config)
-    n = n_items(outcomes_by_config[reference])
-    ref = outcomes_by_config[reference]
-    out = {}
+    """Paired differences (configuration - reference) of one metric: every other configuration
+    against one `reference`, or each configuration against its own (a mapping), in one product."""
+    pairs = reference_pairs(outcomes_by_config, reference)
+    if not pairs:
+        return {}
+    names = [n for n in outcomes_by_config if n in pairs or n in pairs.values()]
+    n = n_items(outcomes_by_config[names[0]])
     if n == 0:
         return {
             name: paired_unavailable(
                 (STATUS_NO_ITEMS, STATUS_NO_ITEMS), confidence, PAIRED_METHOD, resamples, seed, 0
             )
-            for name in names
-            if name != reference
+            for name in pairs
         }
     counts = resample_counts(n, resamples, seed)
-    point, reps = replicate_matrix(outcomes_by_config, metric, counts)
-    r = names.index(reference)
-    diffs = reps - reps[:, [r]]
-    for j, name in enumerate(names):
-        if j == r:
-            continue
-        o = outcomes_by_config[name]
+    point, reps = replicate_matrix({k: outcomes_by_config[k] for k in names}, metric, counts)
+    column = {name: j for j, name in enumerate(names)}
+    out = {}
+    for name, ref_name in pairs.items():
+        j, r = column[name], column[ref_name]
+        o, ref = outcomes_by_config[name], outcomes_by_config[ref_name]
         sides = side_states(o, ref, metric)
         if sides is not None:
             out[name] = paired_unavailable(sides, confidence, PAIRED_METHOD, resamples, seed, n)
@@ -423,7 +436,7 @@ def paired_bootstrap_many(
         excluded = max(excluded_items(o, metric), excluded_items(ref, metric))
         out[name] = _paired_result(
             float(point[j] - point[r]),
-            diffs[:, j],
+            reps[:, j] - reps[:, r],
             confidence,
             resamples,
             seed,

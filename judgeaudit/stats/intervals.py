@@ -19,6 +19,7 @@ from judgeaudit.stats.bootstrap import (
     bootstrap_metric,
     paired_bootstrap,
     paired_bootstrap_many,
+    reference_pairs,
 )
 from judgeaudit.stats.defaults import (
     BOUND_METHOD,
@@ -345,30 +346,26 @@ def paired_difference(
 
 def paired_differences_many(
     outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]],
-    reference: str,
+    reference: str | Mapping[str, str],
     metric: Metric,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
 ) -> dict[str, PairedDifference]:
-    """Paired differences (configuration - reference) of one metric for every other configuration.
+    """Paired differences (configuration - reference) of one metric: every other configuration
+    against one `reference`, or each configuration against its own (a mapping, `reference_pairs`).
 
     The score intervals and p-values of all comparisons are solved together, one table per row
     (`exact.score_interval` on many tables: the same computation, vectorised)."""
-    if reference not in outcomes_by_config:
-        raise KeyError(
-            f"reference configuration {reference!r} not among {sorted(outcomes_by_config)}"
-        )
+    pairs = reference_pairs(outcomes_by_config, reference)
     mean = closed_form(metric)
     if mean is None or not mean.shared:
-        return paired_bootstrap_many(
-            outcomes_by_config, reference, metric, resamples, seed, confidence
-        )
-    ref = outcomes_by_config[reference]
+        return paired_bootstrap_many(outcomes_by_config, pairs, metric, resamples, seed, confidence)
     tallies = {
-        name: _paired_tally(o, ref, metric, mean, confidence)
-        for name, o in outcomes_by_config.items()
-        if name != reference
+        name: _paired_tally(
+            outcomes_by_config[name], outcomes_by_config[ref], metric, mean, confidence
+        )
+        for name, ref in pairs.items()
     }
     ready = {n: t for n, t in tallies.items() if isinstance(t, _PairedTally)}
     out: dict[str, PairedDifference] = {
