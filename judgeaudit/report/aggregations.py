@@ -10,6 +10,7 @@ it uses. All aggregation goes through `judgeaudit.judges.verdicts`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
@@ -20,6 +21,19 @@ from judgeaudit.protocol import ERROR
 from judgeaudit.report.frame import SEP, call_summary
 
 CallFilter = Callable[[dict[str, Any]], bool]
+# The frame columns `reconcile_stored` reads (`panel` and `sample_error` may be absent).
+RECONCILE_COLUMNS: tuple[str, ...] = (
+    "log",
+    "sample_id",
+    "item_id",
+    "kind",
+    "calls",
+    "call_verdicts",
+    "split_rule",
+    "verdict",
+    "panel",
+    "sample_error",
+)
 
 AGGREGATIONS: dict[str, CallFilter] = {
     "k1": lambda c: int(c.get("call_index", 0)) == 0,
@@ -86,7 +100,10 @@ def reconcile_stored(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[dict[str, 
     notes: list[dict[str, str]] = []
     verdicts: list[str] = []
     row: Any
-    for row in frame.itertuples(index=False):
+    read = [c for c in RECONCILE_COLUMNS if c in frame.columns]
+    # plain lists, not itertuples: a frame of Arrow-backed strings yields its values slowly
+    for values in zip(*(frame[c].tolist() for c in read), strict=True):
+        row = SimpleNamespace(**dict(zip(read, values, strict=True)))
         expected = expected_verdict(row)
         verdicts.append(expected)
         if expected != row.verdict:

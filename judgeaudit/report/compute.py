@@ -209,7 +209,8 @@ def _vote_share(kind: str, calls: list[dict[str, Any]]) -> float:
         {"a": 1.0, "tie": 0.5, "b": 0.0} if kind == "pairwise" else {"novel": 1.0, "not_novel": 0.0}
     )
     votes = [scale[c["verdict"]] for c in calls if c.get("verdict") in scale]
-    return float(np.mean(votes)) if votes else float("nan")
+    # halves and ones: their sum is exact, so this is numpy's mean to the bit, without its overhead
+    return sum(votes) / len(votes) if votes else float("nan")
 
 
 def _human_score(kind: str, human: dict[str, Any]) -> float:

@@ -340,20 +340,23 @@ def delta_figure(g: dict[str, Any], out: Path, colors: Colors) -> dict[str, str]
         if metric in e["vs_reference"] and not is_aggregation(e["variant"])
     ]
     fig, ax = plt.subplots(figsize=(8, 1.4 + 0.4 * max(len(entries), 1)))
-    for i, (_, e) in enumerate(entries):
+    rows: dict[tuple[str, bool], list[tuple[int, float, float, float]]] = {}
+    for i, (_, e) in enumerate(entries):  # one errorbar call per judge and fill: few artists
         d = e["vs_reference"][metric]
         lo = max(d["estimate"] - d["low"], 0) if _finite(d["low"]) else 0
         hi = max(d["high"] - d["estimate"], 0) if _finite(d["high"]) else 0
-        face = colors[e["model"]] if d["significant"] else "white"
+        rows.setdefault((e["model"], bool(d["significant"])), []).append((i, d["estimate"], lo, hi))
+    for (model, significant), points in rows.items():
+        ys, xs, los, his = zip(*points, strict=True)
         ax.errorbar(
-            [d["estimate"]],
-            [i],
-            xerr=[[lo], [hi]],
+            xs,
+            ys,
+            xerr=[los, his],
             fmt="o",
-            color=colors[e["model"]],
-            markerfacecolor=face,
+            color=colors[model],
+            markerfacecolor=colors[model] if significant else "white",
             capsize=3,
-            label=e["model"],
+            label=model,
         )
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(entries)))

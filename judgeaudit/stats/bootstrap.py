@@ -308,13 +308,34 @@ def _paired_result(
     )
 
 
+# Configurations whose replicates `replicate_matrix` computes at once (bounds its temporaries).
+_CONFIG_BLOCK = 32
+
+
+def _exact_columns(x: FloatArray) -> bool:
+    """Whether every value is a multiple of 1/2 small enough that sums of them are exact in float64
+    (0/1 indicators, half points, integer counts): then no summation order changes a sum."""
+    return bool(np.all(x * 2 == np.round(x * 2)) and np.all(np.abs(x) < 2**20))
+
+
+def _column_sums(counts: FloatArray, x: FloatArray) -> FloatArray:
+    """counts @ x (resamples x columns); columns of exact values that repeat (a gold column shared
+    by every configuration, an empty cell of a contingency table) are multiplied once."""
+    if x.shape[1] < 2 or not _exact_columns(x):
+        return np.asarray(counts @ x, dtype=np.float64)
+    unique, inverse = np.unique(x, axis=1, return_inverse=True)
+    if unique.shape[1] == x.shape[1]:
+        return np.asarray(counts @ x, dtype=np.float64)
+    return np.asarray((counts @ unique)[:, inverse.ravel()], dtype=np.float64)
+
+
 def replicate_matrix(
     outcomes_by_config: Mapping[str, Mapping[str, ArrayLike]], metric: Metric, counts: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """(point estimates per configuration, replicates resamples x configurations) in one product.
 
-    Items with NaN outcomes are left out per configuration (of its sums and its item count).
-    """
+    Items with NaN outcomes are left out per configuration (of its sums and its item count). The
+    metric is evaluated on blocks of configurations at once (its `from_sums` is elementwise)."""
     names = list(outcomes_by_config)
     if not names:
         raise ValueError("no configurations to bootstrap")
@@ -330,20 +351,27 @@ def replicate_matrix(
         blocks.append(cols)
         masks.append(applies)
     x = np.concatenate(blocks, axis=1)  # items x (configs * columns)
-    m = len(metric.columns)
-    sums = counts @ x
-    totals = x.sum(axis=0)
-    reps = np.empty((counts.shape[0], len(names)))
-    point = np.empty(len(names))
-    names_of = metric.columns
-    for j in range(len(names)):
-        mask = masks[j]
-        rep_n: Count = n if mask is None else counts @ mask
-        point_n: Count = n if mask is None else np.asarray(mask.sum(), dtype=float)
-        reps[:, j] = metric.from_sums(
-            {c: sums[:, j * m + i] for i, c in enumerate(names_of)}, rep_n
+    m, c = len(metric.columns), len(names)
+    sums = _column_sums(counts, x).reshape(counts.shape[0], c, m)
+    totals = x.sum(axis=0).reshape(c, m)
+    # item counts: n, or per resample the drawn items a configuration's mask keeps
+    rep_n = np.full((counts.shape[0], c), float(n))
+    point_n = np.full(c, float(n))
+    masked = [j for j, mask in enumerate(masks) if mask is not None]
+    if masked:
+        stacked = np.stack([masks[j] for j in masked], axis=1)
+        rep_n[:, masked] = counts @ stacked
+        point_n[masked] = stacked.sum(axis=0)
+    reps = np.empty((counts.shape[0], c))
+    for start in range(0, c, _CONFIG_BLOCK):
+        block = slice(start, start + _CONFIG_BLOCK)
+        reps[:, block] = metric.from_sums(
+            {col: sums[:, block, i] for i, col in enumerate(metric.columns)}, rep_n[:, block]
         )
-        point[j] = metric.from_sums({c: totals[j * m + i] for i, c in enumerate(names_of)}, point_n)
+    point = np.asarray(
+        metric.from_sums({col: totals[:, i] for i, col in enumerate(metric.columns)}, point_n),
+        dtype=float,
+    )
     return point, reps
 
 
