@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from judgeaudit.errors import UserError
+from judgeaudit.forked import fork_map, usable_cores
 from judgeaudit.report.frame import ReportInputError
 from judgeaudit.report.ordinal import has_ordinal_scores, ordinal_summary
 from judgeaudit.report.panel import panel_summaries
@@ -43,6 +44,7 @@ from judgeaudit.stats.defaults import (
 HEADLINE: dict[str, str] = {"pairwise": "strict_accuracy", "pointwise": "macro_f1"}
 PAIR_SCALE: dict[str, float] = {"b": 0.0, "tie": 1.0, "a": 2.0}
 POINT_SCALE: dict[str, float] = {"not_novel": 0.0, "novel": 1.0}
+FORK_MIN_ROWS = 20_000  # frame rows from which the groups are computed in worker processes
 
 
 class ItemMismatchError(UserError, ValueError):
@@ -412,11 +414,17 @@ def compute_all(
     seed: int = DEFAULT_SEED,
     intersect: bool = False,
 ) -> list[dict[str, Any]]:
-    """All groups of the frame, computed."""
-    return [
-        compute_group(g, reference if _has(g, reference) else None, resamples, seed)
-        for g in groups_of(frame, intersect)
-    ]
+    """All groups of the frame, computed (in forked processes, one per usable core, for a frame of
+    `FORK_MIN_ROWS` rows or more: the groups are independent and each is seeded on its own)."""
+    groups = groups_of(frame, intersect)
+    workers = usable_cores() if len(frame) >= FORK_MIN_ROWS else 1
+    return list(
+        fork_map(
+            lambda g: compute_group(g, reference if _has(g, reference) else None, resamples, seed),
+            groups,
+            workers,
+        )
+    )
 
 
 def _has(group: Group, reference: str | None) -> bool:

@@ -9,7 +9,7 @@ controlled changes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from judgeaudit.files import atomic_open  # noqa: E402
+from judgeaudit.forked import fork_map, usable_cores  # noqa: E402
 from judgeaudit.report.frame import SEP  # noqa: E402
 from judgeaudit.report.grid import (  # noqa: E402
     change_label,
@@ -35,6 +36,7 @@ from judgeaudit.report.tables import SIG_MARK, safe_name  # noqa: E402
 LABEL = {"strict_accuracy": "strict accuracy", "macro_f1": "macro-F1"}
 HEATMAP_CMAP = "RdBu"  # diverging: red below the reference, blue above, white at 0
 LABEL_WIDTH = 44  # characters per line of a heatmap row label
+FORK_MIN_CONFIGS = 200  # configurations from which the figures are drawn in worker processes
 MIN_DELTA_SCALE = 0.05  # the colour scale spans at least +-0.05, so noise does not look saturated
 Colors = dict[str, Any]
 
@@ -386,15 +388,24 @@ def delta_figure(g: dict[str, Any], out: Path, colors: Colors) -> dict[str, str]
 
 
 def all_figures(results: Sequence[dict[str, Any]], out: Path) -> dict[str, dict[str, str]]:
-    """Every figure of a report; returns name -> {png, svg} paths."""
+    """Every figure of a report; returns name -> {png, svg} paths. A report of `FORK_MIN_CONFIGS`
+    configurations or more draws them in forked processes, one per usable core."""
     figs: dict[str, dict[str, str]] = {}
     if not results:
         return figs
     colors = judge_colors(results)
-    figs["cost_vs_quality"] = cost_figure(results, out, colors)
+    jobs: list[tuple[str, Callable[[], dict[str, str]]]] = [
+        ("cost_vs_quality", lambda: cost_figure(results, out, colors))
+    ]
     for g in results:
-        figs[f"heatmap_{g['kind']}_{g['dataset']}"] = heatmap_figure(g, out)
+        jobs.append((f"heatmap_{g['kind']}_{g['dataset']}", lambda g=g: heatmap_figure(g, out)))
         if g["kind"] == "pairwise":
-            figs[f"tie_rates_{g['dataset']}"] = tie_figure(g, out, colors)
-        figs[f"deltas_{g['kind']}_{g['dataset']}"] = delta_figure(g, out, colors)
+            jobs.append((f"tie_rates_{g['dataset']}", lambda g=g: tie_figure(g, out, colors)))
+        jobs.append(
+            (f"deltas_{g['kind']}_{g['dataset']}", lambda g=g: delta_figure(g, out, colors))
+        )
+    configs = sum(len(g["configs"]) for g in results)
+    workers = usable_cores() if configs >= FORK_MIN_CONFIGS else 1
+    for (name, _), paths in zip(jobs, fork_map(lambda job: job[1](), jobs, workers), strict=True):
+        figs[name] = paths
     return figs

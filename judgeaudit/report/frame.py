@@ -34,6 +34,7 @@ from typing import Any
 import pandas as pd
 
 from judgeaudit.errors import UserError
+from judgeaudit.forked import fork_map, usable_cores
 from judgeaudit.judges.scorer import SCHEMA, errored_unit, is_unit, read_unit, task_fields
 from judgeaudit.judges.tasks import TASKS
 from judgeaudit.report.logread import NotFast, read_fast
@@ -87,6 +88,7 @@ UNREAD_SAMPLE_FIELDS: frozenset[str] = frozenset(
 UNREAD_CALL_FIELDS: tuple[str, ...] = ("raw",)
 LOG_READERS = 4  # logs parsed at once (reading waits on decompression and I/O more than on Python)
 LOG_WINDOW = 8  # logs read ahead of the one being turned into rows (bounds the memory held)
+PROCESS_MIN_LOGS = 16  # logs per worker process that pay for starting it (`read_logs`)
 _WRAPPED_MESSAGE = re.compile(r"^\w+\((['\"])(.*)\1\)$", re.DOTALL)  # Inspect's `Type('message')`
 SEP = " · "
 
@@ -592,14 +594,71 @@ def read_log(info: Any) -> tuple[Any, Any, str | None, str | None]:
         return None, None, f"unreadable: {type(exc).__name__}: {exc}"[:300], slow
 
 
-def read_logs(infos: list[Any]) -> Iterator[tuple[Any, Any, Any, str | None, str | None]]:
-    """(info, header, log, unreadable reason, slow-read reason) of each log in turn (`read_log`),
-    `LOG_READERS` parsed at once and at most `LOG_WINDOW` held ahead of the caller."""
+@dataclass
+class LogRows:
+    """What one log file gives the frame (`log_rows`): its rows, or the reason it is skipped."""
+
+    log: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    unscored: list[dict[str, str]] = field(default_factory=list)  # samples skipped, with reasons
+    skip: dict[str, str] | None = None  # the log skipped, with its reason
+    error_log: dict[str, Any] | None = None  # a log with status error whose rows are read
+    slow: str | None = None  # why Inspect's reader read it (`read_log`), else None
+
+
+def log_rows(info: Any) -> LogRows:
+    """Read one log file (`read_log`) and make its rows (`rows_from_log`), or say why it is skipped;
+    the log itself is dropped here, so only rows leave (memory follows judged units, not text)."""
+    header, log, unreadable, slow = read_log(info)
+    out = LogRows(info.name, slow=slow)
+    if unreadable is not None:
+        out.skip = {"log": info.name, "reason": unreadable}
+    elif log is None:
+        out.skip = _status_skip(info.name, header)
+    elif not _ours(log):
+        out.skip = (
+            _status_skip(info.name, log)
+            if log.status == "error"
+            else {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"}
+        )
+    else:
+        rows = rows_from_log(log, out.unscored)
+        if not rows or (log.status == "error" and not any(r["calls"] for r in rows)):
+            out.skip = _status_skip(info.name, log)  # no usable sample: one skip, the log's cause
+        else:
+            out.rows = rows
+            if log.status == "error":
+                errors = sorted(str(r["item_id"]) for r in rows if r["verdict"] == "error")
+                out.error_log = {
+                    "log": info.name,
+                    "cause": log_cause(log),
+                    "samples": len(rows),
+                    "error_items": len(errors),
+                    "error_item_ids": errors,
+                }
+    return out
+
+
+def _fork_workers(logs: int) -> int:
+    """Processes to read `logs` log files with: one per usable core, when there are enough logs to
+    pay for starting them (`PROCESS_MIN_LOGS` each); else 0 (threads)."""
+    if logs < PROCESS_MIN_LOGS:
+        return 0
+    cores = usable_cores()
+    return min(cores, -(-logs // PROCESS_MIN_LOGS)) if cores > 1 else 0
+
+
+def read_logs(infos: list[Any]) -> Iterator[LogRows]:
+    """`log_rows` of each log in turn: in forked worker processes when there are many logs and cores
+    (`_fork_workers`; parsing holds the interpreter lock, so threads would not share it), else in
+    `LOG_READERS` threads with at most `LOG_WINDOW` logs held ahead of the caller."""
+    workers = _fork_workers(len(infos))
+    if workers:
+        yield from fork_map(log_rows, infos, workers)
+        return
     with ThreadPoolExecutor(LOG_READERS) as pool:
         for start in range(0, len(infos), LOG_WINDOW):
-            chunk = infos[start : start + LOG_WINDOW]
-            for info, read in zip(chunk, pool.map(read_log, chunk), strict=True):
-                yield (info, *read)
+            yield from pool.map(log_rows, infos[start : start + LOG_WINDOW])
 
 
 def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
@@ -615,44 +674,17 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
     result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
     rows: list[dict[str, Any]] = []
     infos = list_eval_logs(str(root), recursive=recursive)
-    for info, header, log, unreadable, slow in read_logs(infos):
-        if slow is not None:
-            result.inspect_reads.append({"log": info.name, "reason": slow})
-        if unreadable is not None:
-            result.skipped_logs.append({"log": info.name, "reason": unreadable})
+    for read in read_logs(infos):
+        if read.slow is not None:
+            result.inspect_reads.append({"log": read.log, "reason": read.slow})
+        if read.skip is not None:
+            result.skipped_logs.append(read.skip)
             continue
-        if log is None:
-            result.skipped_logs.append(_status_skip(info.name, header))
-            continue
-        if not _ours(log):
-            result.skipped_logs.append(
-                _status_skip(info.name, log)
-                if log.status == "error"
-                else {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"}
-            )
-            continue
-        unscored: list[dict[str, str]] = []
-        log_rows = rows_from_log(log, unscored)
-        if not log_rows or (log.status == "error" and not any(r["calls"] for r in log_rows)):
-            result.skipped_logs.append(
-                _status_skip(info.name, log)
-            )  # no usable sample: one skip, the log's cause
-            continue
-        if log.status == "error":
-            result.error_logs.append(
-                {
-                    "log": info.name,
-                    "cause": log_cause(log),
-                    "samples": len(log_rows),
-                    "error_items": sum(1 for r in log_rows if r["verdict"] == "error"),
-                    "error_item_ids": sorted(
-                        str(r["item_id"]) for r in log_rows if r["verdict"] == "error"
-                    ),
-                }
-            )
-        result.logs_read.append(info.name)
-        result.skipped_samples.extend(unscored)
-        rows.extend(log_rows)
+        if read.error_log is not None:
+            result.error_logs.append(read.error_log)
+        result.logs_read.append(read.log)
+        result.skipped_samples.extend(read.unscored)
+        rows.extend(read.rows)
     if not rows:
         return result
     frame = pd.DataFrame(rows, columns=list(COLUMNS))

@@ -148,7 +148,7 @@ def _seeded_side(values: bytes, resamples: int, seed: int) -> tuple[_RankSide, F
 
 
 # Tie groups ranked at once by `spearman_replicates_many`: bounds its resamples x groups arrays.
-_RANK_BLOCK_GROUPS = 512
+_RANK_BLOCK_GROUPS = 256
 _FEW_LEVELS = 64  # a column with more distinct values is ranked alone, by sorting (not a product)
 
 
@@ -213,6 +213,8 @@ def spearman_replicates_many(
     (the human scores, the same for every configuration) may be cached.
     """
     xa = np.asarray(x, dtype=np.float64)
+    if xa.shape[0] == 0:  # no unit: no correlation in any resample
+        return np.full((counts.shape[0], xa.shape[1]), np.nan)
     if seeded is not None:
         ry, weighted_y = _seeded_side(np.ascontiguousarray(y, dtype=np.float64).tobytes(), *seeded)
     else:

@@ -356,20 +356,25 @@ def replicate_matrix(
     totals = x.sum(axis=0).reshape(c, m)
     # item counts: n, or per resample the drawn items a configuration's mask keeps
     rep_n = np.full((counts.shape[0], c), float(n))
-    point_n = np.full(c, float(n))
     masked = [j for j, mask in enumerate(masks) if mask is not None]
     if masked:
         stacked = np.stack([masks[j] for j in masked], axis=1)
         rep_n[:, masked] = counts @ stacked
-        point_n[masked] = stacked.sum(axis=0)
     reps = np.empty((counts.shape[0], c))
     for start in range(0, c, _CONFIG_BLOCK):
         block = slice(start, start + _CONFIG_BLOCK)
         reps[:, block] = metric.from_sums(
             {col: sums[:, block, i] for i, col in enumerate(metric.columns)}, rep_n[:, block]
         )
-    point = np.asarray(
-        metric.from_sums({col: totals[:, i] for i, col in enumerate(metric.columns)}, point_n),
+    # estimates one configuration at a time, on scalars (numpy's scalar and array arithmetic may
+    # round a power differently in the last bit; the estimates stay those of one configuration)
+    point = np.array(
+        [
+            metric.from_sums({col: totals[j, i] for i, col in enumerate(metric.columns)}, n_j)
+            for j, n_j in enumerate(
+                n if mask is None else np.asarray(mask.sum(), dtype=float) for mask in masks
+            )
+        ],
         dtype=float,
     )
     return point, reps

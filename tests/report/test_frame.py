@@ -231,3 +231,31 @@ def test_a_log_of_the_previous_score_schema_reads_the_same_rows(tmp_path: Path) 
         r["judge"] for r in new_rows
     } == {"prompted"}
     assert rows(tmp_path / "old") == new_rows
+
+
+def test_worker_processes_read_what_threads_read(
+    errored_logdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many logs are read in worker processes (`read_logs`): the same frame, read logs, error logs
+    and counted skips (an unreadable file, a log with status error) as the threads give."""
+    import shutil
+
+    from judgeaudit.report import frame as frame_module
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    [log] = list(errored_logdir.glob("*.eval"))
+    shutil.copy(log, logs / log.name)
+    (logs / "2026-01-01T00-00-00_broken_x.eval").write_bytes(b"not a zip archive")
+    assert frame_module._fork_workers(frame_module.PROCESS_MIN_LOGS - 1) == 0  # too few to fork
+
+    def load(workers: int) -> frame_module.LoadResult:
+        monkeypatch.setattr(frame_module, "_fork_workers", lambda logs: workers)
+        return load_frame(logs)
+
+    threads, processes = load(0), load(2)
+    assert processes.frame.equals(threads.frame) and len(threads.frame) == 4
+    assert processes.summary() == threads.summary()
+    [skip] = threads.skipped_logs
+    assert skip["log"].endswith("broken_x.eval") and skip["reason"].startswith("unreadable")
+    assert len(threads.error_logs) == 1 and threads.logs_read == processes.logs_read

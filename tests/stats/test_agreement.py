@@ -171,3 +171,43 @@ def test_agreement_intervals_bracket_estimates() -> None:
     assert k.estimate == pytest.approx(0.4) and k.low < 0.4 < k.high
     al = krippendorff_alpha_interval(KRIPP_2011, "ordinal", resamples=2000)
     assert al.estimate == pytest.approx(0.815, abs=5e-4) and al.low < al.estimate <= al.high
+
+
+def test_spearman_replicates_many_by_hand() -> None:
+    """Two units resampled in all four ways ((0,0), (0,1), (1,0), (1,1)): a resample holding one unit
+    twice has no correlation (NaN), one holding both gives +1 or -1; all ties, one unit and no unit
+    are NaN in every resample."""
+    from judgeaudit.stats.agreement import spearman_replicates_many
+    from judgeaudit.stats.bootstrap import counts_from_indices
+
+    counts = counts_from_indices(np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), 2)
+    x = np.array([[1.0, 2.0, 5.0], [2.0, 1.0, 5.0]])  # concordant, discordant, all ties
+    reps = spearman_replicates_many(x, np.array([3.0, 7.0]), counts)
+    nan = float("nan")
+    expected = [[nan, nan, nan], [1.0, -1.0, nan], [1.0, -1.0, nan], [nan, nan, nan]]
+    np.testing.assert_array_equal(reps, expected)
+    one = spearman_replicates_many(np.array([[4.0]]), np.array([1.0]), np.full((3, 1), 1.0))
+    assert one.shape == (3, 1) and np.isnan(one).all()
+    none = spearman_replicates_many(np.empty((0, 2)), np.empty(0), np.empty((3, 0)))
+    assert none.shape == (3, 2) and np.isnan(none).all()
+
+
+def test_spearman_replicates_many_equals_one_column_at_a_time() -> None:
+    """Columns ranked together (few values: one product; many values: sorted alone) give, to the
+    bit, what each column gives ranked alone, and what scipy gives on each explicit resample."""
+    from judgeaudit.stats.agreement import spearman_replicates, spearman_replicates_many
+    from judgeaudit.stats.bootstrap import counts_from_indices, resample_indices
+
+    rng = np.random.default_rng(11)
+    n = 80
+    x = np.column_stack(
+        [rng.integers(0, 7, n) / 6, np.ones(n), rng.normal(size=n), rng.integers(0, 3, n) / 2]
+    )
+    y = np.round(rng.normal(size=n) * 2) / 2
+    idx = resample_indices(n, 40, 3)
+    counts = counts_from_indices(idx, n)
+    many = spearman_replicates_many(x, y, counts)
+    for j in range(x.shape[1]):
+        np.testing.assert_array_equal(many[:, j], spearman_replicates(x[:, j], y, counts))
+    slow = [sps.spearmanr(x[row, 3], y[row])[0] for row in idx]
+    assert many[:, 3] == pytest.approx(slow)

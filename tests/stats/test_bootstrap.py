@@ -284,3 +284,25 @@ def test_excludes_from_above_reads_other_interval_like_results() -> None:
     assert items_behind(unpaired) == 20 and excludes_from_above(unpaired, 0.0)
     point = UnpairedDifference(1.0, 1.0, 1.0, 0.002, False, 0.95, "two-sample", 1000, 0, 3, 2)
     assert not excludes_from_above(point, 0.0)
+
+
+def test_replicate_matrix_blocks_equal_one_configuration_at_a_time() -> None:
+    """More configurations than one block, repeated exact columns (a shared gold column) and items
+    left out (NaN) in some: every configuration's replicates and estimate are those it gets alone."""
+    from judgeaudit.stats import POINTWISE, pointwise_outcomes
+
+    rng = np.random.default_rng(12)
+    gold = list(rng.choice(["novel", "not_novel"], 30))
+    outs = {}
+    for i in range(40):
+        o = pointwise_outcomes(list(rng.choice(["novel", "not_novel", "invalid"], 30)), gold)
+        if i % 7 == 0:
+            o = {k: np.where(np.arange(30) < i % 5 + 1, np.nan, v) for k, v in o.items()}
+        outs[f"c{i}"] = o
+    counts = resample_counts(30, 200, 4)
+    metric = POINTWISE["macro_f1"]
+    point, reps = replicate_matrix(outs, metric, counts)
+    for j, (name, o) in enumerate(outs.items()):
+        p1, r1 = replicate_matrix({name: o}, metric, counts)
+        assert point[j] == p1[0] and np.array_equal(reps[:, j], r1[:, 0], equal_nan=True)
+        assert point[j] == pytest.approx(float(metric(o)), nan_ok=True)

@@ -153,3 +153,29 @@ def test_corrected_flip_carries_both_uncertainties() -> None:
         0.0336, abs=1e-4
     )
     assert corrected.significant and corrected.high == 1.0
+
+
+def test_each_configuration_against_its_own_reference() -> None:
+    """A mapping of references (two judges, each with its own reference) gives what one call per
+    reference gives, for a closed-form metric and a bootstrapped one; unknown names are refused."""
+    from judgeaudit.stats import POINTWISE, pointwise_outcomes
+    from judgeaudit.stats.bootstrap import reference_pairs
+
+    rng = np.random.default_rng(8)
+    gold = list(rng.choice(["novel", "not_novel"], 50))
+    outs = {
+        f"{judge}{i}": pointwise_outcomes(list(rng.choice(["novel", "not_novel"], 50)), gold)
+        for judge in "ab"
+        for i in range(3)
+    }
+    pairs = {"a1": "a0", "a2": "a0", "b1": "b0", "b2": "b0", "b0": "b0"}
+    assert reference_pairs(outs, pairs) == {"a1": "a0", "a2": "a0", "b1": "b0", "b2": "b0"}
+    for metric in (POINTWISE["accuracy"], POINTWISE["macro_f1"]):
+        both = paired_differences_many(outs, pairs, metric, resamples=500, seed=2)
+        for judge in "ab":
+            own = {k: v for k, v in outs.items() if k.startswith(judge)}
+            alone = paired_differences_many(own, f"{judge}0", metric, resamples=500, seed=2)
+            assert {k: both[k] for k in alone} == alone
+    with pytest.raises(KeyError, match="'zz'"):
+        paired_differences_many(outs, {"a1": "zz"}, POINTWISE["accuracy"])
+    assert paired_differences_many(outs, {}, POINTWISE["accuracy"]) == {}
