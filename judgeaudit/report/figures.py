@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -395,15 +396,13 @@ def all_figures(results: Sequence[dict[str, Any]], out: Path) -> dict[str, dict[
         return figs
     colors = judge_colors(results)
     jobs: list[tuple[str, Callable[[], dict[str, str]]]] = [
-        ("cost_vs_quality", lambda: cost_figure(results, out, colors))
+        ("cost_vs_quality", partial(cost_figure, results, out, colors))
     ]
     for g in results:
-        jobs.append((f"heatmap_{g['kind']}_{g['dataset']}", lambda g=g: heatmap_figure(g, out)))
+        jobs.append((f"heatmap_{g['kind']}_{g['dataset']}", partial(heatmap_figure, g, out)))
         if g["kind"] == "pairwise":
-            jobs.append((f"tie_rates_{g['dataset']}", lambda g=g: tie_figure(g, out, colors)))
-        jobs.append(
-            (f"deltas_{g['kind']}_{g['dataset']}", lambda g=g: delta_figure(g, out, colors))
-        )
+            jobs.append((f"tie_rates_{g['dataset']}", partial(tie_figure, g, out, colors)))
+        jobs.append((f"deltas_{g['kind']}_{g['dataset']}", partial(delta_figure, g, out, colors)))
     configs = sum(len(g["configs"]) for g in results)
     workers = usable_cores() if configs >= FORK_MIN_CONFIGS else 1
     for (name, _), paths in zip(jobs, fork_map(lambda job: job[1](), jobs, workers), strict=True):

@@ -356,10 +356,9 @@ def replicate_matrix(
     totals = x.sum(axis=0).reshape(c, m)
     # item counts: n, or per resample the drawn items a configuration's mask keeps
     rep_n = np.full((counts.shape[0], c), float(n))
-    masked = [j for j, mask in enumerate(masks) if mask is not None]
+    masked = {j: mask for j, mask in enumerate(masks) if mask is not None}
     if masked:
-        stacked = np.stack([masks[j] for j in masked], axis=1)
-        rep_n[:, masked] = counts @ stacked
+        rep_n[:, list(masked)] = counts @ np.stack(list(masked.values()), axis=1)
     reps = np.empty((counts.shape[0], c))
     for start in range(0, c, _CONFIG_BLOCK):
         block = slice(start, start + _CONFIG_BLOCK)
