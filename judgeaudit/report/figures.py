@@ -36,6 +36,7 @@ from judgeaudit.report.tables import SIG_MARK, safe_name  # noqa: E402
 
 LABEL = {"strict_accuracy": "strict accuracy", "macro_f1": "macro-F1"}
 HEATMAP_CMAP = "RdBu"  # diverging: red below the reference, blue above, white at 0
+DPI = 150  # of the PNG figures
 LABEL_WIDTH = 44  # characters per line of a heatmap row label
 FORK_MIN_CONFIGS = 200  # configurations from which the figures are drawn in worker processes
 MIN_DELTA_SCALE = 0.05  # the colour scale spans at least +-0.05, so noise does not look saturated
@@ -50,11 +51,14 @@ def _save(fig: Figure, out: Path, stem: str) -> dict[str, str]:
     """Save PNG and SVG atomically (temp file + rename) and close the figure."""
     paths = {}
     out.mkdir(parents=True, exist_ok=True)
+    # the tight bounding box, measured once for both formats (each save would draw to measure it)
+    fig.set_dpi(DPI)
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(plt.rcParams["savefig.pad_inches"])
     for ext in ("png", "svg"):
         target = out / f"{stem}.{ext}"
         # the usual mode (0666 minus umask), like every file; SVG text stays text (editable, searchable)
         with atomic_open(target, "wb") as fh, plt.rc_context({"svg.fonttype": "none"}):
-            fig.savefig(fh, format=ext, dpi=150, bbox_inches="tight")
+            fig.savefig(fh, format=ext, dpi=DPI, bbox_inches=box)
         paths[ext] = str(target)
     plt.close(fig)
     return paths
@@ -333,6 +337,17 @@ def heatmap_figure(g: dict[str, Any], out: Path) -> dict[str, str]:
     return _save(fig, out, safe_name(f"heatmap_{g['kind']}_{g['dataset']}"))
 
 
+def reference_line(g: dict[str, Any]) -> str:
+    """The forest plot's reference line: the one variant every judge's reference runs, else each
+    reference on a line of its own (a title naming every judge's reference on one line would make
+    the figure as wide as the list)."""
+    refs = sorted(set(g["reference"]["by_model"].values()))
+    variants = {e["variant"] for name, e in g["configs"].items() if name in refs}
+    if len(refs) > 1 and len(variants) == 1:
+        return f"reference: each judge's {variants.pop()}"
+    return "reference: " + "\n".join(refs)
+
+
 def delta_figure(g: dict[str, Any], out: Path, colors: Colors) -> dict[str, str]:
     """Forest plot: paired difference of the headline metric vs the reference, per configuration
     (the controlled changes; aggregations derived from stored calls are in their own table)."""
@@ -367,9 +382,9 @@ def delta_figure(g: dict[str, Any], out: Path, colors: Colors) -> dict[str, str]
     ax.invert_yaxis()
     label = LABEL.get(metric, metric)
     ax.set_xlabel(f"Δ {label} vs reference (paired 95% CI; filled = significant)")
-    refs = ", ".join(sorted(set(g["reference"]["by_model"].values())))
     ax.set_title(
-        f"Differences vs reference: {g['kind']} on {g['dataset']}\nreference: {refs}", fontsize=10
+        f"Differences vs reference: {g['kind']} on {g['dataset']}\n{reference_line(g)}",
+        fontsize=10,
     )
     if not entries:
         ax.text(
