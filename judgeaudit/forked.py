@@ -9,6 +9,7 @@ runs in the calling process, in the same order, with the same results.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -32,9 +33,16 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _ignore_interrupt() -> None:
-    """Worker initializer: Ctrl-C (SIGINT to the whole process group) is the parent's to handle."""
+def _start_worker() -> None:
+    """Worker initializer: Ctrl-C (SIGINT to the whole process group) is the parent's to handle; the
+    worker's BLAS uses one thread (the workers already use the cores; more threads than cores spin,
+    which costs CPU time and gains nothing); the objects it inherits are left out of its garbage
+    collections (`gc.freeze`: they are the parent's, and scanning them is most of a collection)."""
+    from threadpoolctl import threadpool_limits
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threadpool_limits(limits=1)
+    gc.freeze()
 
 
 def _run(index: int) -> Any:
@@ -58,7 +66,7 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator
         with ProcessPoolExecutor(
             max_workers=min(workers, len(items)),
             mp_context=multiprocessing.get_context("fork"),
-            initializer=_ignore_interrupt,
+            initializer=_start_worker,
         ) as pool:
             try:
                 yield from pool.map(_run, range(len(items)))
