@@ -32,7 +32,7 @@ SETUP_COMMANDS = (
     "--dataset iclr2026/human_only --limit 6 --out reports/audit-gemma-3-270m",
     'pip install -e ".[local,embed,dev]" && python -m pytest -q',
 )
-README_MAX_LINES = 120  # the front page: what it is, set-up, three journeys, links
+README_MAX_LINES = 105  # the front page: what it is, set-up, three journeys, links
 # Commands that are parsed, not run: first words -> why.
 PARSE_ONLY: dict[tuple[str, ...], str] = {
     ("pip", "install"): "installs the package (CI's own set-up step)",
@@ -59,6 +59,11 @@ PARSE_ONLY: dict[tuple[str, ...], str] = {
         "study",
         "run",
     ): "the whole reference protocol against hosted judges (tests/study runs its cells)",
+    (
+        "judgeaudit",
+        "study",
+        "estimate",
+    ): "tests/study/test_commands.py runs the estimate for a hosted and a planted judge",
     ("judgeaudit", "report", "logs/study"): "reports the study run above, which is not run here",
     ("inspect", "eval-set", "$(judgeaudit"): "a shell substitution of `judgeaudit study tasks`; "
     "tests/study runs the cells",
