@@ -360,6 +360,12 @@ def compute_group(
             "task_args": str(meta.loc[c, "task_args"]),
             "probe": meta.loc[c, "probe"],
             "probe_variant": meta.loc[c, "probe_variant"],
+            # a cell of the reference study: the change it makes (absent for any other run)
+            **(
+                {"study_change": change}
+                if isinstance(change := meta.loc[c].get("study_change"), str)
+                else {}
+            ),
             "n_items": len(group.items),
             "verdict_counts": {k: int(v) for k, v in Counter(group.verdicts[c]).items()},
             # items with no valid answer, apart: invalid (answered outside the protocol) and error

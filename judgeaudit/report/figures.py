@@ -53,7 +53,7 @@ def _save(fig: Figure, out: Path, stem: str) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     # the tight bounding box, measured once for both formats (each save would draw to measure it)
     fig.set_dpi(DPI)
-    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(plt.rcParams["savefig.pad_inches"])
+    box = fig.get_tightbbox().padded(plt.rcParams["savefig.pad_inches"])
     for ext in ("png", "svg"):
         target = out / f"{stem}.{ext}"
         # the usual mode (0666 minus umask), like every file; SVG text stays text (editable, searchable)

@@ -132,6 +132,7 @@ COLUMNS: tuple[str, ...] = (
     "cost",
     "panel",
     "sample_error",
+    "study_change",
 )
 
 
@@ -396,6 +397,14 @@ def _ours(log: Any) -> bool:
     return any(is_unit(task, (sample.scores or {}).get(SCORER)) for sample in log.samples or [])
 
 
+def study_change(task: Mapping[str, Any] | None) -> str | None:
+    """The controlled change a cell of the reference study makes (`p1_no_guardrails`, `plan`, ...),
+    from our task metadata (`judgeaudit.study.protocol.study_task`); None for any other run."""
+    study = (task or {}).get("study")
+    change = study.get("change") if isinstance(study, Mapping) else None
+    return str(change) if change is not None else None
+
+
 def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One row per scored sample of a judgeaudit log (unscored samples are recorded as skipped)."""
     ev = log.eval
@@ -487,6 +496,8 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
                 if panel
                 else None,
                 "sample_error": errors[0] if errors else None,
+                # the reference study's cell: the controlled change it makes (`judgeaudit.study`)
+                "study_change": study_change(task),
             }
         )
     return rows

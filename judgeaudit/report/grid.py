@@ -49,6 +49,17 @@ def change_label(variant: str, reference: str | None) -> str:
     return f"without {SEP.join(removed)}" if removed else REFERENCE_LABEL
 
 
+def row_label(variant: str, reference: str | None, entries: list[dict[str, Any]]) -> str:
+    """A grid row's label: the reference study's change when every judge's run of the row is a
+    cell of the study making the same change (`p1_no_guardrails`, `plan`; with the row's derived
+    aggregation, `plan · agg=k1`), else what the variant changes (`change_label`)."""
+    changes = {e.get("study_change") for e in entries}
+    if variant == reference or len(changes) != 1 or None in changes:
+        return change_label(variant, reference)
+    aggregation = [p for p in variant.split(SEP) if p.startswith(AGG_PREFIX)]
+    return SEP.join([str(changes.pop()), *aggregation])
+
+
 @dataclass
 class StudyGrid:
     """Rows (variants, reference first) x judges of one group; `cells[(variant, judge)]` is the
@@ -88,8 +99,14 @@ def study_grid(group: dict[str, Any], aggregations: bool = False) -> StudyGrid:
         for e in configs
         if is_aggregation(e["variant"]) == aggregations
     }
-    labels = {v: change_label(v, reference) for v, _ in cells}
-    rows = sorted(labels, key=lambda v: (v != reference, labels[v], v))
+    labels = {
+        v: row_label(v, reference, [e for (w, _), e in cells.items() if w == v]) for v, _ in cells
+    }
+    # the reference row first (among aggregations, the reference cell's own), then by label
+    rows = sorted(
+        labels,
+        key=lambda v: (v != reference, labels[v].split(SEP)[0] != REFERENCE_LABEL, labels[v], v),
+    )
     return StudyGrid(
         group["kind"],
         group["dataset"],

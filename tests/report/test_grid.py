@@ -213,3 +213,30 @@ def test_sets_given_by_path_are_named_by_where_they_came_from(tmp_path: Path) ->
     mine = tmp_path / "mine" / "human_only"
     assert dataset_label(str(mine)) == ".../mine/human_only"  # not the bundled human_only
     assert dataset_label(str(tmp_path / "toyset")) == "toyset"
+
+
+def test_rows_of_study_cells_read_as_the_changes_they_make() -> None:
+    """Cells of the reference study (task metadata `judgeaudit.study.change`) are labelled by their
+    change, derived aggregations with theirs; a row some judge ran outside the study keeps the
+    label of what its variant changes."""
+    from judgeaudit.report.frame import study_change
+
+    assert study_change({"study": {"change": "plan"}}) == "plan"
+    assert study_change({"kind": "pairwise"}) is None and study_change(None) is None
+    cells = {REF: "reference", P1: "p1_no_guardrails"}
+    frame = _frame().assign(study_change=lambda f: f["variant"].map(cells))
+    frame = with_aggregations(frame)
+    group = compute_group(align_group(frame, "pairwise", "d"), None, 200, 1, human_agreement=False)
+    grid = study_grid(group)
+    assert [grid.labels[v] for v in grid.rows] == ["reference", "p1_no_guardrails"]
+    agg = study_grid(group, aggregations=True)
+    assert [agg.labels[v] for v in agg.rows] == ["reference · agg=k1", "p1_no_guardrails · agg=k1"]
+    one_outside = _frame().assign(
+        study_change=lambda f: [
+            None if m == "tie" else cells[v] for m, v in zip(f["model"], f["variant"], strict=True)
+        ]
+    )
+    group = compute_group(
+        align_group(one_outside, "pairwise", "d"), None, 200, 1, human_agreement=False
+    )
+    assert study_grid(group).labels[P1] == "prompt=p1_no_guardrails"
