@@ -23,8 +23,8 @@ figures are the command's own) and the script prints its wall time and peak RSS
     PYTHONPATH=$PWD python tests/benchmarks/bench_report_scale.py --logs /tmp/scale-logs
     python tests/benchmarks/bench_report_scale.py --logs /tmp/scale-logs --report-only
 
-The figures depend on the machine and on what else runs on it; the branch's commit messages
-and the report guide (docs/guides/paper-figures.md) record measured ones.
+The figures depend on the machine and on what else runs on it; the performance history
+(docs/development/performance.md, "The report at the paper's scale") records measured ones.
 """
 
 from __future__ import annotations
