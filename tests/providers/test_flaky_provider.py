@@ -8,25 +8,21 @@ provider, its cache and `eval_retry` are the real ones. Backoff waits are short 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers.inspect_runs import unit
 from helpers.items import FIXTURES
+from helpers.judge_calls import KEY, PROVIDERS, judge_many, judge_once, model
 from inspect_ai import eval, eval_retry
 from inspect_ai.log import EvalLog
-from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, Model, get_model
+from inspect_ai.model import CachePolicy, get_model
 from servers.flaky_openai import PERMANENT, TRANSIENT, VERDICTLESS, FlakyOpenAIServer, answer_for
 
-from judgeaudit.judges.llm.prompted import record_from_output
-from judgeaudit.judges.verdicts import CallRecord, failed_call
 from judgeaudit.providers.guard import guarded
 from judgeaudit.providers.replies import STOPS
 
-KEY = "sk-test-dummy-key-0000"
 TINY = str(FIXTURES / "tiny_judge")
 # what a verdict-less reply is recorded as (each its own reason)
 REASONS = {
@@ -41,7 +37,6 @@ PERMANENT_CAUSES = {
     "404": "unknown model or endpoint (HTTP 404)",
     "400_context": "request too large for the model's context",
 }
-PROVIDERS = ("litellm", "openai")
 # faults the OpenAI SDK under Inspect's `openai/` retries itself, with its own backoff
 SDK_RETRIED = ("429", "500", "503", "529", "stall", "reset")
 
@@ -64,44 +59,12 @@ def server() -> Iterator[FlakyOpenAIServer]:
         yield srv
 
 
-def model(provider: str, url: str, **config: Any) -> Model:
-    """A judge's model through `provider`, guarded as judges guard it (1 retry, 6 s per call)."""
-    settings = GenerateConfig(max_retries=1, timeout=6, **config)
-    if provider == "litellm":
-        m = get_model("litellm/openai/x", api_base=url, api_key=KEY, config=settings)
-    else:
-        m = get_model("openai/x", base_url=url, api_key=KEY, responses_api=False, config=settings)
-    return guarded(m)
-
-
-def judge_many(m: Model, prompts: list[str], cache: bool | CachePolicy = False) -> list[CallRecord]:
-    """Judge calls as the prompted judge makes them, one after another in one event loop: a
-    failed call is an `error` record."""
-    from judgeaudit.judges.records import error_text
-
-    async def one(prompt: str) -> CallRecord:
-        try:
-            output = await m.generate([ChatMessageUser(content=prompt)], cache=cache)
-        except Exception as exc:  # noqa: BLE001 (what judge_call does)
-            return failed_call("ab", 0, error_text(exc, m))
-        return record_from_output("pairwise", "ab", 0, output)
-
-    async def all_of() -> list[CallRecord]:
-        return [await one(p) for p in prompts]
-
-    return asyncio.run(all_of())
-
-
-def judge_once(m: Model, prompt: str, cache: bool | CachePolicy = False) -> CallRecord:
-    """One judge call (`judge_many` of one prompt)."""
-    return judge_many(m, [prompt], cache)[0]
-
-
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_every_fault_and_shape(provider: str, server: FlakyOpenAIServer) -> None:
     """Transient once: retried into the clean answer. Transient always: an `error` call with one
     line. Verdict-less: `invalid` with its own reason. Permanent: `error` at once, one request."""
     m = model(provider, server.url)
+    assert guarded(m) is m  # the judges' wrapper, installed once
     once = [f for f in TRANSIENT if f != "stall"]  # a stall uses up the call's time: no retry fits
     stuck = [f for f in TRANSIENT if not (provider == "openai" and f in SDK_RETRIED)]
     # (the OpenAI SDK under `openai/` retries those itself, with its own backoff: litellm covers them)
