@@ -25,7 +25,7 @@ from inspect_ai.model import ChatMessageAssistant, Model
 from inspect_ai.solver import TaskState
 
 from judgeaudit.protocol import ERROR
-from judgeaudit.providers.failures import failure_text
+from judgeaudit.providers.failures import failure_text, one_line
 from judgeaudit.providers.secrets import Redactor, env_secrets
 
 RECORD_KEY = "judgeaudit:judge"
@@ -120,5 +120,5 @@ def error_text(exc: BaseException, model: Model) -> str:
 
 def bounded(text: str) -> str:
     """`text` on one line, cut to `MAX_ERROR_CHARS`."""
-    text = " ".join(text.split())
+    text = one_line(text)
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + "..."

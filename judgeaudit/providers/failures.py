@@ -3,6 +3,7 @@ cause in an exception chain, and the error type our providers raise with a ready
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tenacity import RetryError
@@ -33,9 +34,16 @@ def exception_chain(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
+# Terminal escape sequences (colours, cursor moves, screen clears), then any other control
+# character and the bidirectional overrides that can make a line read otherwise than it is.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def one_line(text: str) -> str:
-    """`text` with every run of whitespace (newlines included) collapsed to one space."""
-    return " ".join(text.split())
+    """`text` with terminal escapes and control characters removed and every run of whitespace
+    (newlines included) collapsed to one space."""
+    return " ".join(_CONTROLS.sub("", _ESCAPES.sub("", text)).split())
 
 
 def failure_text(exc: BaseException) -> str:

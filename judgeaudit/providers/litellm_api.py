@@ -38,6 +38,7 @@ import json
 import logging
 import os
 import time
+from dataclasses import replace
 from typing import Any
 
 from inspect_ai.model import (
@@ -63,7 +64,7 @@ from tenacity import RetryCallState
 
 from judgeaudit.errors import UserError
 from judgeaudit.providers.breaker import BREAKER, connection_failure, fail_fast_arg
-from judgeaudit.providers.failures import ProviderCallError, exception_chain, one_line
+from judgeaudit.providers.failures import ProviderCallError, exception_chain
 from judgeaudit.providers.replies import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -72,8 +73,11 @@ from judgeaudit.providers.replies import (
     PermanentFailure,
     classify,
     fix_for,
+    gave_up,
     malformed,
+    plain,
     status_of,
+    with_fix,
 )
 from judgeaudit.providers.replies import retrying as replies_retrying
 from judgeaudit.providers.secrets import Redactor, env_secrets, install_log_filter
@@ -168,7 +172,7 @@ def classify_retry(ex: BaseException, litellm: Any = None) -> RetryDecision:
 def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
     """One line naming why a litellm call failed and where (unredacted: redact before use)."""
     chain = list(exception_chain(ex))
-    text = one_line(str(ex))
+    text = plain(str(ex))
     if (
         any(isinstance(e, ConnectionRefusedError) for e in chain)
         or "connection refused" in text.lower()
@@ -182,7 +186,7 @@ def failure_cause(ex: BaseException, litellm: Any, endpoint: str) -> str:
         and any(isinstance(e, ConnectionError) for e in chain)
     ):
         root = chain[-1]
-        return f"cannot connect to {endpoint}: {type(root).__name__}: {one_line(str(root))}"
+        return f"cannot connect to {endpoint}: {type(root).__name__}: {plain(str(root))}"
     return f"{classify(ex).cause} at {endpoint}"
 
 
@@ -380,14 +384,16 @@ def choices_from_response(response: Any, model: str) -> list[ChatCompletionChoic
     return choices
 
 
-def check_response(response: Any, model: str) -> None:
-    """Raise `MalformedReply` (retried) when a 200 response holds no usable reply (`replies.malformed`)."""
+def check_response(response: Any, model: str, asked: int = 1) -> None:
+    """Raise `MalformedReply` (retried) when a 200 response holds no usable reply
+    (`replies.malformed`; `asked`: the choices the request asked for)."""
     choices = getattr(response, "choices", None)
     if not choices:
         raise MalformedReply("reply with no choices")
     if any(getattr(choice, "message", None) is None for choice in choices):
         raise MalformedReply("reply with no message")
-    reason = malformed(ModelOutput(model=model, choices=choices_from_response(response, model)))
+    output = ModelOutput(model=model, choices=choices_from_response(response, model))
+    reason = malformed(output, asked)
     if reason is not None:
         raise MalformedReply(reason)
 
@@ -544,17 +550,16 @@ class LiteLLMAPI(ModelAPI):
         try:
             response = await self._complete(request, config)
         except Exception as ex:
-            attempts, seconds = getattr(ex, "gave_up", (1, 0.0))
-            tried = (
-                f" (gave up after {attempts} attempts in {seconds:.1f} s)" if attempts > 1 else ""
-            )
+            attempts, seconds, budget = getattr(ex, "gave_up", (1, 0.0, self._timeout))
             cause = REDACTOR.text(failure_cause(ex, self._litellm, self.endpoint()))
-            message = cause + tried
+            failure = classify(ex)
+            message = gave_up(replace(failure, cause=cause), attempts, seconds, budget)
+            if failure.kind == "rejected":
+                message = with_fix(message)
             status = getattr(ex, "status_code", None)
             model_call.set_error({"error": message, "status_code": status})
             if self._fail_fast and connection_failure(ex):
                 BREAKER.trip(self.endpoint(), cause, attempts)
-            failure = classify(ex)
             if failure.kind == "permanent":
                 message = REDACTOR.text(
                     fix_for(f"{failure.cause} at {self.endpoint()}", self.run_key())
@@ -562,7 +567,7 @@ class LiteLLMAPI(ModelAPI):
                 STOPS.stop(self.run_key(), message)
                 model_call.set_error({"error": message, "status_code": status})
                 raise PermanentFailure(message) from None
-            if isinstance(ex, self._litellm.ContentPolicyViolationError):
+            if failure.kind == "filtered":  # a final reply: the judge records it as `invalid`
                 return ModelOutput.from_content(
                     self.model_name, "", stop_reason="content_filter", error=message
                 ), model_call
@@ -602,7 +607,7 @@ class LiteLLMAPI(ModelAPI):
 
     async def _complete(self, request: dict[str, Any], config: GenerateConfig) -> Any:
         """`_acompletion` with the bounded retries of the module docstring; the last failure is
-        raised as is (never a tenacity `RetryError`), with `gave_up` = (attempts, seconds) on it."""
+        raised as is (never a tenacity `RetryError`), with `gave_up` = (attempts, seconds, budget) on it."""
         retries = config.max_retries if config.max_retries is not None else self._max_retries
         timeout = float(config.timeout) if config.timeout is not None else self._timeout
         start = time.monotonic()
@@ -633,10 +638,10 @@ class LiteLLMAPI(ModelAPI):
                         min(left, config.attempt_timeout) if config.attempt_timeout else left
                     )
                     response = await self._acompletion({**request, "timeout": per_attempt})
-                    check_response(response, self.model_name)
+                    check_response(response, self.model_name, request.get("n") or 1)
                     return response
         except Exception as ex:
-            ex.gave_up = (attempts, time.monotonic() - start)  # type: ignore[attr-defined]
+            ex.gave_up = (attempts, time.monotonic() - start, timeout)  # type: ignore[attr-defined]
             raise
         raise AssertionError("unreachable: tenacity returns or raises")  # pragma: no cover
 

@@ -2,39 +2,62 @@
 
 Every provider path goes through these rules: our `litellm/` provider inside its own retry loop,
 and every other Inspect provider (`openai/` with a base URL, the local engine, ...) through
-`judgeaudit.providers.guard`, which judges wrap their model in.
+`judgeaudit.providers.guard`, which judges wrap their model in. Nothing a provider returns or
+raises makes a judge raise: every call ends as an answer, `invalid` or `error`.
 
 - **Transient** (retried with backoff within the call's budget, then an `error` call with a
   one-line cause): HTTP 429 (waiting at least its `Retry-After`), 408, 409, 425 and every 5xx
-  (529 "overloaded" included); timeouts; refused, reset or dropped connections; a body that is
-  not valid JSON; a 200 with no choices, a choice with no message, or an empty message (no text,
-  no refusal, no reasoning, no tool call, finish `stop`); a provider that raised while reading
-  such a reply.
+  (529 "overloaded" included); timeouts, a reply that drips in slower than the attempt's time;
+  refused, reset or dropped connections, a body cut short or that cannot be decoded; a body that
+  is not valid JSON; a 200 that is no chat completion (JSON `null`, a list, a string, an HTML
+  page, an error object), with no choices, a choice with no message, more choices than were
+  asked (which one would be the answer?), or an empty message (no text, no refusal, no
+  reasoning, no tool call, finish `stop`); a provider that tripped while reading a reply (a
+  decoding, validation, type, attribute, key or assertion error, whatever its class): a
+  *malformed reply*, whose cause names the exception's type and the module that raised it. A status a client library gives a failure of its own (litellm labels a dropped
+  connection or an unreadable reply "HTTP 500", and a 200's error object by its `code`) is not
+  reported as the server's: only an HTTP status error raised on a response counts as one.
 - **Permanent for the run** (not retried; the first failure is remembered, and every later call
-  of this process to the same model fails at once with the same line and is never sent):
-  401/403 or a rejected key, a missing key, an unknown model (404), a quota used up. The line
-  says what to fix.
-- **Rejected request** (not retried, this call only): a request too large for the model's
-  context (or HTTP 413), and any other 4xx.
+  of the run to the same model fails at once with the same line and is never sent): 401/403 or
+  a rejected key, a missing key, no access to the model (403), an unknown model (404), payment
+  required (402), a quota used up. The line says what to fix. A run is one Inspect `eval`,
+  `eval_retry` or eval set: the stops are cleared when it ends (Inspect's hooks,
+  `scope_stops_to_runs`), so a second run in the same process tries the model again. Calls
+  already in flight when the first failure comes back are each sent once.
+- **Rejected request** (not retried, this call only; the line says what to fix): a request too
+  large for the model's context (in OpenAI's, Anthropic's or vLLM's words, or HTTP 413), and any
+  other 4xx. Any other exception a provider raises (a `RuntimeError` of its own, a missing
+  prerequisite) fails that call with its type and message.
 - **Final replies that hold no verdict** (`verdictless`): cut at the length limit, stopped by a
-  content filter, a refusal, reasoning only, an unexpected tool call. These are answers, so the
-  judge records them as `invalid`, each with its own reason; they are not retried.
+  content filter (a 400 naming the content policy included), a refusal (even beside content),
+  reasoning only, an unexpected tool call. These are answers, so the judge records them as
+  `invalid`, each with its own reason; they are not retried.
+
+Causes are one line (`plain`): no console markup, terminal escapes or control characters, no
+traceback text or source file paths; keys are redacted where the line is recorded.
 
 Budget: `DEFAULT_MAX_RETRIES` retries after the first attempt and `DEFAULT_TIMEOUT` seconds for
 the whole call (waits included) unless Inspect's `--max-retries` / `--timeout` (or the litellm
 provider's `-M max_retries=` / `-M timeout=`) say otherwise; each attempt gets the time left
-(or `--attempt-timeout` when smaller). Backoff: exponential with jitter from `initial_wait`
-seconds up to `max_wait` (defaults 1 s and 20 s; environment `JUDGEAUDIT_RETRY_INITIAL_WAIT`,
-`JUDGEAUDIT_RETRY_MAX_WAIT`, `JUDGEAUDIT_RETRY_JITTER` change them), never shorter than a
-429's `Retry-After`.
+(or `--attempt-timeout` when smaller). These rules are the only retries: the SDK client under
+an Inspect provider retries nothing itself (`guard.no_sdk_retries`) unless `-M max_retries=`
+asks it to. Backoff: exponential with jitter from `initial_wait` seconds up to `max_wait`
+(defaults 1 s and 20 s; environment `JUDGEAUDIT_RETRY_INITIAL_WAIT`, `JUDGEAUDIT_RETRY_MAX_WAIT`,
+`JUDGEAUDIT_RETRY_JITTER` change them), never shorter than a 429's `Retry-After`
+(`retry-after-ms`, seconds or an HTTP date; one that is garbage or not finite is ignored). A
+`Retry-After` past what is left of the budget ends the call at once, and its line says so
+(`gave up: the provider asked to wait 3600 s, past the call's budget of 120 s`).
 """
 
 from __future__ import annotations
 
 import email.utils
+import functools
 import json
+import math
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -46,12 +69,17 @@ from inspect_ai.model import ContentReasoning, ContentText, ModelOutput
 from tenacity import AsyncRetrying, RetryCallState, stop_after_attempt, stop_before_delay
 from tenacity.wait import wait_base
 
-from judgeaudit.errors import error_line
-from judgeaudit.providers.failures import ProviderCallError, exception_chain, last_attempt
+from judgeaudit.errors import UserError, error_line
+from judgeaudit.providers.failures import (
+    ProviderCallError,
+    exception_chain,
+    last_attempt,
+    one_line,
+)
 
 DEFAULT_MAX_RETRIES = 3
 DEFAULT_TIMEOUT = 120.0
-Kind = Literal["transient", "permanent", "rejected"]
+Kind = Literal["transient", "permanent", "rejected", "filtered"]
 TRANSIENT_STATUS = frozenset({408, 409, 425})
 # How a backoff wait is spent (tests and benchmarks may record the waits instead of sleeping).
 retry_sleep: Callable[[float], Awaitable[None]] = anyio.sleep
@@ -67,9 +95,37 @@ _CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _QUOTA = re.compile(r"exceeded your current quota|insufficient_quota|billing", re.IGNORECASE)
+_NO_ACCESS = re.compile(
+    r"access to (the )?model|model .*not (accessible|available|allowed)|not allowed to (use|access)"
+    r"|model_not_found|does not exist or you do not have access",
+    re.IGNORECASE,
+)
+_FILTERED = re.compile(
+    r"content[ _-]?(management )?(policy|filter)|content_policy_violation|safety system"
+    r"|flagged as (potentially )?(harmful|unsafe)",
+    re.IGNORECASE,
+)
+# litellm's messages for a 200 whose body is no chat completion (it labels them HTTP 500)
+_LITELLM_MALFORMED = re.compile(
+    r"invalid response object|empty or invalid response|returned 'choices' that is not"
+    r"|provider returned 'choices'",
+    re.IGNORECASE,
+)
 # Exceptions raised while reading a reply's body or shape (a provider tripping on a malformed
-# reply): JSON errors are ValueErrors; attribute/type/key/index errors come from missing fields.
-_READ_ERRORS = (ValueError, AttributeError, TypeError, KeyError, IndexError)
+# reply): JSON, decoding and validation errors are ValueErrors; attribute, type, key and index
+# errors come from missing or mistyped fields; an assertion on the reply's type, arithmetic on a
+# null count, a body that ends early. Any other exception a provider raises (a RuntimeError of
+# its own, a missing prerequisite) is its own cause, not retried.
+_READ_ERRORS = (
+    ValueError,
+    AttributeError,
+    TypeError,
+    LookupError,
+    AssertionError,
+    ArithmeticError,
+    EOFError,
+    RecursionError,
+)
 # Class names of transport failures of the HTTP clients providers use (httpx, aiohttp, openai, litellm).
 _TIMEOUT_NAMES = frozenset(
     {
@@ -129,9 +185,18 @@ class Failure:
         return self.kind == "transient"
 
 
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\).*", re.DOTALL)
+_FRAME = re.compile(r'File "[^"]*", line \d+(, in \S+)?')
+_PY_PATH = re.compile(r"(?<![\w:/.])(?:[A-Za-z]:)?[/\\](?:[\w.-]+[/\\])+([\w.-]+\.py)\b")
+
+
 def plain(text: str) -> str:
-    """`text` on one line without console markup (`[bold][blue]...[/blue][/bold]`)."""
-    return error_line(Exception(text)) if text else ""
+    """`text` on one line without console markup (`[bold][blue]...[/blue][/bold]`), terminal
+    control characters, traceback text or source file paths (a leaked file keeps its name)."""
+    if not text:
+        return ""
+    text = _FRAME.sub("", _TRACEBACK.sub("", text))
+    return one_line(error_line(Exception(_PY_PATH.sub(r"\1", text))))
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -146,28 +211,38 @@ def status_of(exc: BaseException) -> int | None:
 
 
 def retry_after(exc: BaseException, now: float | None = None) -> float | None:
-    """Seconds a 429/503 asks to wait (`retry-after-ms`, `Retry-After` seconds or HTTP date)."""
+    """Seconds a 429/503 asks to wait (`retry-after-ms`, `Retry-After` seconds or HTTP date); None
+    when it asks nothing readable (absent, garbage, not finite). Never raises."""
     headers = getattr(getattr(exc, "response", None), "headers", None)
     if headers is None:
         headers = getattr(exc, "headers", None) or getattr(exc, "litellm_response_headers", None)
     if not headers:
         return None
     try:
-        ms = headers.get("retry-after-ms")
-        if ms is not None:
-            return max(float(ms) / 1000, 0.0)
-        value = headers.get("retry-after")
-    except (AttributeError, ValueError, TypeError):
+        lower = {str(k).lower(): v for k, v in headers.items()}
+    except (AttributeError, TypeError, ValueError):
         return None
-    if value is None:
-        return None
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = lower.get(name)
+        if value is None:
+            continue
+        seconds: float | None
+        try:
+            seconds = float(value) / scale
+        except (TypeError, ValueError):
+            seconds = _http_date_wait(str(value), now)
+        if seconds is not None and math.isfinite(seconds):
+            return max(seconds, 0.0)
+    return None
+
+
+def _http_date_wait(value: str, now: float | None) -> float | None:
+    """Seconds until an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`), or None when it is not one."""
     try:
-        return max(float(value), 0.0)
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(str(value)) if value else None
-        if parsed is None:
-            return None
-        return max(parsed.timestamp() - (now if now is not None else time.time()), 0.0)
+        when = email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return when - (now if now is not None else time.time())
 
 
 def unsupported(exc: BaseException) -> bool:
@@ -189,14 +264,18 @@ def classify(exc: BaseException) -> Failure:
         return Failure("rejected", plain(str(exc)))
     text = plain(str(exc)) or type(exc).__name__
     if isinstance(exc, TimeoutError) or type(exc).__name__ in _TIMEOUT_NAMES:
-        return Failure("transient", f"no response in time ({type(exc).__name__}: {text})")
+        return Failure("transient", f"no response in time ({_named(exc, text)})")
     chain = list(exception_chain(exc))
     names = {type(link).__name__ for link in chain}
-    status = next((s for s in map(status_of, chain) if s is not None), None)
+    status = _status_sent(chain, text)
     if _MISSING_KEY.search(text) and status in (None, 400, 401, 403, 500):
         return Failure("permanent", f"no API key: {text}")
+    if status == 403 and _NO_ACCESS.search(text):
+        return Failure("permanent", f"no access to the model (HTTP 403): {text}")
     if status in (401, 403) or "AuthenticationError" in names or "PermissionDeniedError" in names:
         return Failure("permanent", f"the API key was rejected (HTTP {status or 401}): {text}")
+    if status == 402:
+        return Failure("permanent", f"payment required (HTTP 402): {text}")
     if status == 429 or "RateLimitError" in names:
         if _QUOTA.search(text):
             return Failure("permanent", f"quota used up (HTTP 429): {text}")
@@ -207,6 +286,8 @@ def classify(exc: BaseException) -> Failure:
         or (status == 400 and _CONTEXT.search(text))
     ):
         return Failure("rejected", f"request too large for the model's context: {text}")
+    if "ContentPolicyViolationError" in names or (status == 400 and _FILTERED.search(text)):
+        return Failure("filtered", f"stopped by the provider's content filter: {text}")
     if status == 404 or "NotFoundError" in names:
         return Failure("permanent", f"unknown model or endpoint (HTTP 404): {text}")
     if status is not None and (status in TRANSIENT_STATUS or status >= 500):
@@ -214,8 +295,10 @@ def classify(exc: BaseException) -> Failure:
     if status is not None and 400 <= status < 500:
         return Failure("rejected", f"request rejected (HTTP {status}): {text}")
     if names & _TIMEOUT_NAMES or any(isinstance(link, TimeoutError) for link in chain):
-        return Failure("transient", f"no response in time ({type(exc).__name__}: {text})")
-    if names & _CONNECTION_NAMES or any(isinstance(link, ConnectionError) for link in chain):
+        return Failure("transient", f"no response in time ({_named(exc, text)})")
+    if "DecodingError" in names:
+        return Failure("transient", f"reply body could not be decoded: {plain(str(chain[-1]))}")
+    if _connection_failed(chain):
         root = chain[-1]
         return Failure("transient", f"{type(root).__name__}: {plain(str(root))}")
     if (
@@ -225,17 +308,82 @@ def classify(exc: BaseException) -> Failure:
         return Failure("transient", f"reply body is not valid JSON: {text}")
     if unsupported(exc):
         return Failure("rejected", f"{type(exc).__name__}: {text}")
-    if isinstance(exc, ProviderCallError):  # a provider's own one-line cause, kept as it says
+    if isinstance(exc, ProviderCallError | UserError):  # a provider's own one-line cause
         return Failure("rejected", text)
-    if isinstance(exc, _READ_ERRORS):
-        return Failure("transient", f"malformed reply ({type(exc).__name__}: {text})")
-    return Failure("rejected", f"{type(exc).__name__}: {text}")
+    if _LITELLM_MALFORMED.search(text) or "APIError" in names or _from_litellm(chain):
+        # litellm's reading of a reply that is no chat completion (its "HTTP 500" is its own),
+        # an API error with no HTTP status
+        return Failure("transient", f"malformed reply: {text}")
+    if isinstance(exc, _READ_ERRORS) or any(isinstance(link, _READ_ERRORS) for link in chain):
+        # a provider tripped while reading the reply (an assertion on its shape, a missing
+        # field): the reply was malformed; the line names the exception and where it came from
+        return Failure("transient", f"malformed reply ({_named(exc, text, where=True)})")
+    return Failure("rejected", _named(exc, text))
 
 
-def malformed(output: ModelOutput) -> str | None:
-    """Why a returned output holds no usable reply (then retried), or None when it is a reply."""
+def _status_sent(chain: list[BaseException], text: str) -> int | None:
+    """The HTTP status the server sent, as the exceptions carry it; None when the chain shows the
+    status is a client library's own label (litellm calls a dropped connection or an unreadable
+    reply "500", and a 200 carrying an error object the object's `code`): a connection failure,
+    a body that is not JSON, or a reply it could not read, with no HTTP status error behind it."""
+    status = next((s for s in map(status_of, chain) if s is not None), None)
+    if status is None or any(_carries_response(link) for link in chain):
+        return status
+    invented = (
+        _connection_failed(chain)
+        or _LITELLM_MALFORMED.search(text) is not None
+        or any(isinstance(link, (json.JSONDecodeError, *_READ_ERRORS)) for link in chain[1:])
+        or any(type(link) is Exception for link in chain)
+    )
+    return None if invented else status
+
+
+def _carries_response(link: BaseException) -> bool:
+    """Whether `link` is an HTTP client's status error, raised on a response the server sent
+    (litellm's own exception classes derive from the OpenAI SDK's and do not count)."""
+    if type(link).__module__.split(".")[0] == "litellm":
+        return False
+    return any(cls.__name__ in ("HTTPStatusError", "APIStatusError") for cls in type(link).__mro__)
+
+
+def _from_litellm(chain: list[BaseException]) -> bool:
+    """Whether litellm raised it (its exceptions all derive from the OpenAI SDK's `APIError`)."""
+    return any(type(link).__module__.split(".")[0] == "litellm" for link in chain)
+
+
+def _connection_failed(chain: list[BaseException]) -> bool:
+    names = {type(link).__name__ for link in chain}
+    return bool(names & _CONNECTION_NAMES) or any(
+        isinstance(link, ConnectionError) for link in chain
+    )
+
+
+def _named(exc: BaseException, text: str, where: bool = False) -> str:
+    """`<Type>: <text>` (the text left out when it is only the type's name); with `where`, the
+    type is followed by the module that raised it (`<Type> in <module>`, never a file path): the
+    innermost frame outside Python's standard library, which names the reader that tripped."""
+    name = type(exc).__name__
+    if where:
+        module = None
+        tb = exc.__traceback__
+        while tb is not None:
+            found = tb.tb_frame.f_globals.get("__name__")
+            if isinstance(found, str) and found.split(".")[0] not in sys.stdlib_module_names:
+                module = found
+            tb = tb.tb_next
+        module = module or type(exc).__module__
+        name += f" in {module}" if module and module != "builtins" else ""
+    return name if text in ("", type(exc).__name__) else f"{name}: {text}"
+
+
+def malformed(output: ModelOutput, asked: int | None = None) -> str | None:
+    """Why a returned output holds no usable reply (then retried), or None when it is a reply;
+    `asked`: the number of choices the request asked for (more than that is malformed: which
+    one would be the answer?)."""
     if not output.choices:
         return "reply with no choices"
+    if asked is not None and len(output.choices) > asked:
+        return f"reply with {len(output.choices)} choices where {asked} was asked"
     message = output.choices[0].message
     if message is None:
         return "reply with no message"
@@ -384,26 +532,85 @@ class RunStops:
             if model in self._stopped:
                 return False
             self._stopped[model] = Stopped(cause)
-            return True
+        scope_stops_to_runs()
+        return True
 
     def reset(self) -> None:
-        """Forget every stop (tests; a new run in the same process)."""
+        """Forget every stop (at the end of each Inspect run, `scope_stops_to_runs`; tests)."""
         with self._lock:
             self._stopped.clear()
+
+    def __bool__(self) -> bool:
+        with self._lock:
+            return bool(self._stopped)
 
 
 STOPS = RunStops()
 
 
-def fix_for(cause: str, model: str) -> str:
-    """The one line of a permanent failure, ending with what to fix."""
+@functools.cache
+def scope_stops_to_runs() -> None:
+    """Forget the stops when an Inspect run ends (`eval`, `eval_retry`, each run of an eval set,
+    and the eval set itself): a stop holds for the run it was found in, and a second run in the
+    same process tries the model again. Registered with Inspect's public hooks at the first stop
+    (so a process that never stops a model never shows Inspect's banner of hooks)."""
+    from inspect_ai.hooks import EvalSetEnd, Hooks, RunEnd, hooks
+
+    class EndOfRunClearsStops(Hooks):
+        def enabled(self) -> bool:
+            return bool(STOPS)
+
+        async def on_run_end(self, data: RunEnd) -> None:
+            STOPS.reset()
+
+        async def on_eval_set_end(self, data: EvalSetEnd) -> None:
+            STOPS.reset()
+
+    hooks(
+        name="judgeaudit_run_stops",
+        description="judgeaudit: a model stopped by a permanent failure is stopped for its run only",
+    )(EndOfRunClearsStops)
+
+
+_HINTS = (
+    ("no api key", "set the provider's API key (e.g. OPENAI_API_KEY) or pass -M api_key=..."),
+    ("the api key was rejected", "set the provider's API key (e.g. OPENAI_API_KEY) or pass -M api_key=..."),
+    ("no access to the model", "check the model name and that the key may use that model"),
+    ("unknown model", "check the model name and the base URL"),
+    ("quota", "add credit or raise the quota with the provider"),
+    ("payment required", "add credit or raise the quota with the provider"),
+    ("request too large", "shorten the prompt or use a model with a longer context"),
+    ("request rejected", "check the request the provider rejected (model name, -M arguments, generate options)"),
+)  # fmt: skip
+
+
+def fix_hint(cause: str) -> str | None:
+    """What to fix for a failure no retry can fix, by its cause (None when there is no hint)."""
     lower = cause.lower()
-    if lower.startswith("no api key") or lower.startswith("the api key was rejected"):
-        hint = "set the provider's API key (e.g. OPENAI_API_KEY) or pass -M api_key=..."
-    elif lower.startswith("unknown model"):
-        hint = "check the model name and the base URL"
-    elif lower.startswith("quota"):
-        hint = "add credit or raise the quota with the provider"
-    else:
-        hint = ""
-    return f"{model}: {cause}" + (f" -- fix: {hint}" if hint else "")
+    return next((hint for start, hint in _HINTS if lower.startswith(start)), None)
+
+
+def with_fix(cause: str) -> str:
+    """`cause` ending with what to fix, when the rule set knows (` -- fix: ...`)."""
+    hint = fix_hint(cause)
+    return cause + (f" -- fix: {hint}" if hint and " -- fix: " not in cause else "")
+
+
+def fix_for(cause: str, model: str) -> str:
+    """The one line of a permanent failure: the model, the cause, what to fix."""
+    return f"{model}: {with_fix(cause)}"
+
+
+def gave_up(failure: Failure, attempts: int, elapsed: float, timeout: float) -> str:
+    """The one line of a call that ended on a transient failure: its cause, then why it stopped
+    (a wait asked past the call's budget, or the attempts made in how long)."""
+    wait = failure.retry_after
+    if wait is not None and elapsed + wait >= timeout:
+        tries = f"{attempts} attempt{'s' if attempts != 1 else ''} in {elapsed:.1f} s"
+        return (
+            f"{failure.cause} (gave up: the provider asked to wait {wait:.0f} s, past the "
+            f"call's budget of {timeout:g} s (--timeout); {tries})"
+        )
+    if attempts <= 1:
+        return failure.cause
+    return f"{failure.cause} (gave up after {attempts} attempts in {elapsed:.1f} s)"
