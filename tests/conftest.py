@@ -28,6 +28,14 @@ for _name, _value in RETRY_WAIT_ENV.items():
 os.environ.setdefault(
     "INSPECT_EVAL_NO_LOG_REALTIME", "1"
 )  # the same for `inspect eval` / `eval-set` runs
+# The local model's decode and prompt threads: one per test worker. With its default (prompts on every
+# core) two xdist workers running it at once oversubscribe the cores, and llama.cpp's spinning threads
+# spent 2.5x the CPU on tests/providers/test_llama_engine.py (86 against 34 CPU-s on a loaded machine).
+os.environ.setdefault("JUDGEAUDIT_LOCAL_THREADS", "1")
+# The same for the BLAS and OpenMP pools of numpy, scipy and torch (set before any of them is imported):
+# two workers on two cores, each with a pool as wide as the machine, spin against each other.
+for _pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_pool, "1")
 
 # Every cache and log directory points into this process's private tmp dir (see session_caches.py).
 from helpers.session_caches import CACHE_ENV, SESSION_CACHES  # noqa: E402, F401

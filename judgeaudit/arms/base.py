@@ -12,6 +12,14 @@ from dataclasses import dataclass
 
 from judgeaudit.data.contract import Item
 
+ARM_SEP = "|"  # between the item id and the arm in a probe sample's id
+
+
+def split_sample_id(sample_id: str) -> tuple[str, str | None]:
+    """(item id, probe arm or None) of a probe run's sample id (`ProbedItem.sample_id` read back)."""
+    item_id, sep, arm = sample_id.rpartition(ARM_SEP)
+    return (item_id, arm) if sep and item_id and arm else (sample_id, None)
+
 
 @dataclass(frozen=True)
 class ProbedItem:
@@ -42,5 +50,5 @@ class ProbedItem:
         return (
             self.item.item_id
             if not self.probe_variant
-            else f"{self.item.item_id}|{self.probe_variant}"
+            else f"{self.item.item_id}{ARM_SEP}{self.probe_variant}"
         )

@@ -131,6 +131,7 @@ def render_markdown(result: AuditResult) -> str:
     lines.append("")
     if result.failures is not None and result.failures.failed:
         lines.append(f"- {result.failures.statement()}")
+        lines.append(f"- the command that retries them: `{reproduce_command(result)}`")
         lines.append(
             "- no verdict is given on failed calls; the gates below are shown for diagnosis only"
         )
@@ -525,6 +526,8 @@ def write_card(result: AuditResult, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = {"md": out / "card.md", "json": out / "card.json", "png": out / "gates.png"}
     data: dict[str, Any] = result.to_dict()
+    if result.failures is not None and result.failures.failed:  # its items: the audit run again
+        data["failed_calls"]["retry_command"] = reproduce_command(result)
     atomic_write_text(paths["json"], json.dumps(_finite(data), indent=2, allow_nan=False) + "\n")
     plot_gates(result, paths["png"])
     atomic_write_text(paths["md"], render_markdown(result))

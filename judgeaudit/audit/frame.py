@@ -54,4 +54,8 @@ def frame_from_logdir(log_dir: str | Path, locations: Iterable[str] | None = Non
         *loaded.skipped_samples,
         *({**s, "kind": "log"} for s in loaded.skipped_logs),
     ]
+    if (
+        locations is not None
+    ):  # what the logs of other runs left in the dir (a killed run's) is not ours
+        skipped = [s for s in skipped if log_name(s["log"]) in keep]
     return LogFrame(frame.reset_index(drop=True), skipped)

@@ -5,12 +5,13 @@ the item as the prompted judge does (k calls per order, aggregated as one judge'
 `judges.verdicts`). Each member's own verdict is then one vote:
 
 - A member *answered* when its verdict is valid (pairwise `a`, `b`, `tie`; pointwise `novel`,
-  `not_novel`). A member whose verdict is `invalid` (it answered outside the protocol) or `error`
-  (its calls failed) casts no vote.
+  `not_novel`). A member whose verdict is `invalid` (it answered outside the protocol) casts no vote.
+- A member whose verdict is `error` (one of its calls failed) makes the panel's verdict `error`,
+  whatever the others said: the panel that was asked did not answer, and a verdict of the members
+  that survived would be another panel's. The item is an error item, as for one judge whose call
+  failed, and a retry (`inspect eval-retry`, the same eval-set) makes only the failed calls again.
 - Quorum: the panel decides only when at least `needed` members answered (`-T panel_quorum=n`;
-  0, the default, means more than half of the members). Below it the panel's verdict is `error`
-  when a member failed (the missing answers are failed calls, never a verdict), else `invalid`
-  (every member answered, too few within the protocol).
+  0, the default, means more than half of the members); below it the panel's verdict is `invalid`.
 - Rules (`-T panel_rule=...`):
   `majority` (default): the option (`a`, `b`, `tie`; `novel`, `not_novel`) given by more than half
   of the answering members. `weighted`: the same with each member's vote worth its `weight`
@@ -198,9 +199,10 @@ def panel_outcome(
     votes = {m: verdicts[m] for m in rule.members if verdicts[m] in OPTIONS[kind]}
     answered = len(votes)
     members = {m: verdicts[m] for m in rule.members}
+    if any(v == ERROR for v in members.values()):  # never a verdict of the members that survived
+        return PanelOutcome(ERROR, answered, False, members)
     if answered < rule.needed():
-        failed = any(v == ERROR for v in members.values())
-        return PanelOutcome(ERROR if failed else "invalid", answered, False, members)
+        return PanelOutcome("invalid", answered, False, members)
     if rule.rule == "unanimity":
         agreed = set(votes.values())
         if len(agreed) == 1:

@@ -6,7 +6,8 @@ as a plain completion prompt (`transcript.py`). Model args (`-M`): `grammar` (se
 `grammars.py`; default `none`; without it a GenerateConfig `response_schema` constrains the
 answer to JSON matching the schema), `n_ctx` (default 4096), `n_threads` (decode threads; default: half the
 cores, as llama-cpp-python does; more threads than free cores makes llama.cpp much slower; prompts
-are evaluated with all cores),
+are evaluated with all cores; the environment variable `JUDGEAUDIT_LOCAL_THREADS=n` sets both to n, for
+a machine whose cores other processes share, such as parallel test workers),
 `n_batch` (default 64: prompts are evaluated in chunks at positions 0, 64, 128, ..., as fast as
 in chunks of 512 on this model and able to keep more of a shared prefix), `prefix_cache` (default false).
 
@@ -114,8 +115,17 @@ class LoadedModel:
         return self._queue[1]
 
 
-_MODELS: dict[tuple[str, int, int, int], LoadedModel] = {}
+_MODELS: dict[tuple[str, int, int, int, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+THREADS_ENV = "JUDGEAUDIT_LOCAL_THREADS"
+
+
+def threads_from_env() -> int | None:
+    """The thread count `JUDGEAUDIT_LOCAL_THREADS` sets for decoding and prompts, if a positive integer."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def default_threads() -> int:
@@ -130,15 +140,17 @@ def load_model(
     n_batch: int = DEFAULT_N_BATCH,
 ) -> LoadedModel:
     """The process-wide instance of the model at `path` with these settings, loading it on first use."""
-    threads = n_threads or default_threads()
-    key = (str(path.resolve()), n_ctx, threads, n_batch)
+    shared = threads_from_env()
+    threads = n_threads or shared or default_threads()
+    batch_threads = shared or os.cpu_count() or 1
+    key = (str(path.resolve()), n_ctx, threads, n_batch, batch_threads)
     with _MODELS_LOCK:
         if key not in _MODELS:
             engine = Engine(
                 path=path,
                 n_ctx=n_ctx,
                 n_threads=threads,
-                n_threads_batch=os.cpu_count() or 1,
+                n_threads_batch=batch_threads,
                 n_batch=n_batch,
             )
             _MODELS[key] = LoadedModel(path=path, engine=engine)

@@ -78,13 +78,11 @@ def aggregate_calls(
 
 
 def expected_verdict(row: Any) -> str:
-    """The verdict a row must carry: its calls' aggregation, and `error` for a sample the log marks
-    as errored (a panel's quorum rule decides for itself, `judges.panel_votes`)."""
-    panel = getattr(row, "panel", None)
-    again = aggregate_calls(row.kind, row.calls, row.split_rule, panel)
-    if _sample_error(row) and not isinstance(panel, Mapping):
+    """The verdict a row must carry: its calls' aggregation (a panel's by its rule), and `error` for
+    a sample the log marks as errored (a panel's too: a panel whose member failed has no verdict)."""
+    if _sample_error(row):
         return ERROR
-    return again
+    return aggregate_calls(row.kind, row.calls, row.split_rule, getattr(row, "panel", None))
 
 
 def _sample_error(row: Any) -> str | None:

@@ -70,6 +70,24 @@ def error_log_line(entry: dict[str, Any]) -> str:
     )
 
 
+def partial_log_line(entry: dict[str, Any]) -> str:
+    """One line on a log missing samples of its dataset (`LoadResult.partial_logs`)."""
+    cut, missing, unplaced = entry["interrupted"], entry["missing"], entry["unplaced"]
+    placed = len(missing) - len(unplaced)
+    where = f"; {placed} of them are error items of its configuration" if placed else ""
+    if unplaced:
+        where += f"; {len(unplaced)} are in no table (no other log names their item)"
+    return (
+        f"read {entry['log']} ({entry['cause']}): {entry['finished']} of {entry['expected']} "
+        "samples finished"
+        + (f", {len(cut)} cut off (error items)" + _named(cut) if cut else "")
+        + f", {len(missing)} missing"
+        + _named(missing)
+        + where
+        + "; `inspect eval-retry` on the log (or the same eval-set or audit command) runs them"
+    )
+
+
 def _named(ids: list[str], most: int = 10) -> str:
     """`: a, b, c` (at most `most` ids, then how many more), or nothing."""
     if not ids:
@@ -105,6 +123,8 @@ def summary_markdown(data: dict[str, Any], files: dict[str, Any], tables_md: lis
         lines.append(f"- skipped `{s['log']}`: {s['reason']}")
     for e in inp["error_logs"]:
         lines.append(f"- {error_log_line(e)}")
+    for e in inp.get("partial_logs", []):
+        lines.append(f"- {partial_log_line(e)}")
     for s in inp["skipped_samples"]:
         lines.append(f"- skipped sample `{s['sample_id']}` of `{s['log']}`: {s['reason']}")
     for note in inp.get("reaggregated", []):

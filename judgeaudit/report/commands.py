@@ -15,7 +15,12 @@ from judgeaudit.report.adjudication import (
     read_summary,
     render_markdown,
 )
-from judgeaudit.report.build import build_report, error_log_line, reaggregated_line
+from judgeaudit.report.build import (
+    build_report,
+    error_log_line,
+    partial_log_line,
+    reaggregated_line,
+)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -46,6 +51,8 @@ def handle(args: argparse.Namespace) -> int:
         print(f"  skipped {s['log']}: {s['reason']}")
     for e in inp["error_logs"]:
         print(f"  {error_log_line(e)}")
+    for e in inp.get("partial_logs", []):
+        print(f"  {partial_log_line(e)}")
     for note in inp.get("reaggregated", []):
         print(f"  {reaggregated_line(note)}")
     for g in report.groups:

@@ -12,9 +12,16 @@ eval's status is `error`), and the judge tasks score them anyway (`score_on_erro
 items count in the error-rate column) and the log is listed in `LoadResult.error_logs` with its
 cause. A log with status `error` and no usable sample (none scored, or no judge call recorded in
 any: the judge failed before calling a model, e.g. a solver bug) is one counted skip naming the
-file and the log's own error cause. (An eval that stopped early scored fewer items: the report's item check
-then names the configuration, or `--intersect` compares on the shared items.) Logs still
-running or cancelled (`started`, `cancelled`) are skipped with their status.
+file and the log's own error cause.
+
+Logs that stopped before every sample finished (status `cancelled` after a Ctrl-C, `started` after
+a kill or while still running, or an eval that errored early) are read for the samples they
+finished. Each sample of the log's dataset (`eval.dataset.sample_ids`, every epoch) with no sample
+in the log is *missing* from that configuration: it is an `error` item of the configuration
+(`not_run_rows`, cause `not run: ...`) when another row names its item (same kind, dataset and
+item id, which gives its gold), so the configuration keeps its items and counts them in its error
+rate; the log's entry in `LoadResult.partial_logs` names every missing sample either way (a log a
+newer one of its configuration supersedes is named only as superseded).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from typing import Any
 
 import pandas as pd
 
+from judgeaudit.arms.base import split_sample_id
 from judgeaudit.errors import UserError
 from judgeaudit.forked import fork_map, usable_cores
 from judgeaudit.judges.scorer import SCHEMA, errored_unit, is_unit, read_unit, task_fields
@@ -62,7 +70,8 @@ GENERATE_FIELDS: tuple[str, ...] = (
     "seed",
 )
 DEFAULT_TASKS: frozenset[str] = frozenset({"novelty_pairwise", "novelty_pointwise"})
-READ_STATUSES: tuple[str, ...] = ("success", "error")  # see the module docstring
+READ_STATUSES: tuple[str, ...] = ("success", "error", "cancelled", "started")  # every status
+NOT_RUN = "not run: the log is {status} and this sample never finished"
 NO_CAUSE = "no cause recorded"
 # Sample fields the report never reads: the conversation, the transcript and the like, which hold
 # nearly all of a log's text. They are skipped while a log is parsed (Inspect's `exclude_fields`);
@@ -90,6 +99,9 @@ LOG_READERS = 4  # logs parsed at once (reading waits on decompression and I/O m
 LOG_WINDOW = 8  # logs read ahead of the one being turned into rows (bounds the memory held)
 PROCESS_MIN_LOGS = 16  # logs per worker process that pay for starting it (`read_logs`)
 _WRAPPED_MESSAGE = re.compile(r"^\w+\((['\"])(.*)\1\)$", re.DOTALL)  # Inspect's `Type('message')`
+# What Inspect records for a sample cut off by a Ctrl-C (an async cancellation), and our line for it.
+_CANCELLED_MESSAGE = re.compile(r"^Cancelled\b.*cancel scope", re.DOTALL)
+CANCELLED_SAMPLE = "cancelled (Ctrl-C) before it finished"
 SEP = " · "
 
 COLUMNS: tuple[str, ...] = (
@@ -153,6 +165,8 @@ class LoadResult:
     reaggregated: list[dict[str, str]] = field(default_factory=list)
     # logs the fast reader left to Inspect's reader, and why (`read_log`)
     inspect_reads: list[dict[str, str]] = field(default_factory=list)
+    # logs missing samples of their dataset (cancelled, started, stopped early): `partial_entry`
+    partial_logs: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready account of the input."""
@@ -161,6 +175,7 @@ class LoadResult:
             "logs_read": len(self.logs_read),
             "rows": int(len(self.frame)),
             "error_logs": self.error_logs,
+            "partial_logs": self.partial_logs,
             "skipped_logs": self.skipped_logs,
             "skipped_samples": self.skipped_samples,
             "reaggregated": self.reaggregated,
@@ -405,22 +420,45 @@ def study_change(task: Mapping[str, Any] | None) -> str | None:
     return str(change) if change is not None else None
 
 
-def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """One row per scored sample of a judgeaudit log (unscored samples are recorded as skipped)."""
+def log_fields(log: Any) -> dict[str, Any]:
+    """The columns every row of one log shares (its configuration apart from a probe arm or epoch)."""
     ev = log.eval
     task_args = dict(ev.task_args or {})
     generate = ev.model_generate_config.model_dump() if ev.model_generate_config is not None else {}
     passed = getattr(ev, "task_args_passed", None)
     variant = variant_name(ev.task, task_args, passed, generate, task_defaults(ev.task))
-    location = str(log.location)
     dataset = used_dataset(ev.task, task_args, ev.metadata)
-    label = dataset_label(dataset)
     epochs = int(getattr(ev.config, "epochs", None) or 1)
     if epochs > 1 and _pooled_scores(log) is not None:
         variant = f"{variant}{SEP}epochs={epochs}"
+    task = task_fields(ev.metadata) or {}
+    panel = task.get("panel")
+    model, model_id = panel_label(panel) if panel else (short_model(ev.model), ev.model)
+    return {
+        "log": str(log.location),
+        "eval_id": ev.eval_id,
+        "created": ev.created,
+        "task": short_task(ev.task),
+        "task_args": json.dumps(task_args, sort_keys=True, default=str),
+        "model": model,
+        "model_id": model_id,
+        "variant": variant,
+        "config": "",  # filled once all judges are known
+        "kind": task.get("kind"),
+        "dataset": dataset_label(dataset),
+        "dataset_arg": str(dataset),
+        "panel": {**panel, "usage": role_usage([], panel["members"])} if panel else None,
+        "study_change": study_change(task),
+    }
+
+
+def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """One row per scored sample of a judgeaudit log (unscored samples are recorded as skipped)."""
+    ev = log.eval
+    shared = log_fields(log)
+    variant, location = shared["variant"], shared["log"]
+    epochs = int(getattr(ev.config, "epochs", None) or 1)
     task = task_fields(ev.metadata)
-    args_json = json.dumps(task_args, sort_keys=True, default=str)
-    task_name, log_model = short_task(ev.task), short_model(ev.model)
     rows = []
     for sample_id, epoch, score, samples in _units(log, epochs):
         errors = [error_message(s.error) or NO_CAUSE for s in samples if s.error]
@@ -451,22 +489,15 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
         inp, out, tot, cost = _usage(samples)
         calls = [lean_call(c) for c in meta["calls"]]
         panel = meta.get("panel")
-        model, model_id = panel_label(panel) if panel else (log_model, ev.model)
+        model, model_id = panel_label(panel) if panel else (shared["model"], shared["model_id"])
         rows.append(
             {
-                "log": location,
-                "eval_id": ev.eval_id,
-                "created": ev.created,
+                **shared,
                 "epochs": len(samples) if epoch is None else 1,
-                "task": task_name,
-                "task_args": args_json,
                 "model": model,
                 "model_id": model_id,
                 "variant": sample_variant,
-                "config": "",  # filled once all judges are known
                 "kind": meta["kind"],
-                "dataset": label,
-                "dataset_arg": str(dataset),
                 "sample_id": sample_id,
                 "item_id": str(meta["item_id"]),
                 "setup": meta.get("setup"),
@@ -496,11 +527,95 @@ def rows_from_log(log: Any, skipped_samples: list[dict[str, str]]) -> list[dict[
                 if panel
                 else None,
                 "sample_error": errors[0] if errors else None,
-                # the reference study's cell: the controlled change it makes (`judgeaudit.study`)
-                "study_change": study_change(task),
             }
         )
     return rows
+
+
+def missing_samples(log: Any) -> list[str]:
+    """Sample ids of the log's dataset (`eval.dataset.sample_ids`) with fewer samples in the log
+    than its epochs: never run, or cut off by a Ctrl-C or a kill. [] when the log does not say."""
+    expected = getattr(getattr(log.eval, "dataset", None), "sample_ids", None) or []
+    epochs = int(getattr(log.eval.config, "epochs", None) or 1)
+    held: dict[str, int] = {}
+    for sample in log.samples or []:
+        held[str(sample.id)] = held.get(str(sample.id), 0) + 1
+    return [str(s) for s in expected if held.get(str(s), 0) < epochs]
+
+
+def _task_probe(row: Mapping[str, Any]) -> str | None:
+    """The probe a row's task ran (its `probe` task arg), None for an unperturbed run."""
+    probe = json.loads(row["task_args"]).get("probe")
+    return None if probe in (None, "none") else str(probe)
+
+
+def not_run_rows(
+    missing: list[tuple[dict[str, Any], str, str]], rows: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """An `error` row per missing sample (log fields, sample id, log status) whose item another row
+    names (same kind, dataset and item id: its gold and fields), and the (log, sample id) of those no
+    row names. A probe run's sample id names its arm (`arms.base.split_sample_id`); the arm's target
+    side is taken from a row of the same probe and sample where there is one."""
+    items = {(r["kind"], r["dataset_arg"], str(r["item_id"])): r for r in rows}
+    arms = {(r["kind"], r["dataset_arg"], _task_probe(r), r["sample_id"]): r for r in rows}
+    placed: list[dict[str, Any]] = []
+    unplaced: list[tuple[str, str]] = []
+    for fields, sample_id, status in missing:
+        probe = _task_probe(fields)
+        item_id, arm = split_sample_id(sample_id) if probe else (sample_id, None)
+        donor = items.get((fields["kind"], fields["dataset_arg"], item_id))
+        if donor is None:
+            unplaced.append((fields["log"], sample_id))
+            continue
+        same_arm = arms.get((fields["kind"], fields["dataset_arg"], probe, sample_id)) or {}
+        label = probe_label(probe, arm)
+        placed.append(
+            {
+                **dict.fromkeys(COLUMNS),
+                **fields,
+                **{k: donor[k] for k in ("item_id", "setup", "area", "gold", "human")},
+                "idea_format": donor["idea_format"],
+                "probe": probe,
+                "probe_variant": arm,
+                "probe_target": same_arm.get("probe_target"),
+                "variant": fields["variant"]
+                if label is None
+                else f"{fields['variant']}{SEP}{label}",
+                "sample_id": sample_id,
+                "epochs": 0,
+                "verdict": "error",
+                "calls": [],
+                "call_verdicts": "",
+                "split": False,
+                "scores": {},
+                "input_tokens": 0.0,
+                "output_tokens": 0.0,
+                "total_tokens": 0.0,
+                "cost": 0.0,
+                "sample_error": NOT_RUN.format(status=status),
+            }
+        )
+    return placed, unplaced
+
+
+def partial_entry(
+    log: Any, name: str, rows: list[dict[str, Any]], missing: list[str]
+) -> dict[str, Any]:
+    """The account of a log missing samples of its dataset: its status and cause, how many samples
+    it was to hold and how many finished (`rows` without a sample error), its samples that were cut
+    off (`interrupted`, error items), the missing sample ids, the items they are error items of
+    (`error_item_ids`) and those no other row names (`unplaced`; both filled by `load_frame`)."""
+    return {
+        "log": name,
+        "status": log.status,
+        "cause": log_cause(log) if log.status == "error" else f"status {log.status}",
+        "expected": len(getattr(log.eval.dataset, "sample_ids", None) or []),
+        "finished": sum(1 for r in rows if r["sample_error"] is None),
+        "interrupted": sorted(str(r["sample_id"]) for r in rows if r["sample_error"] is not None),
+        "missing": missing,
+        "error_item_ids": [],
+        "unplaced": [],
+    }
 
 
 def _gold(sample: Any) -> str:
@@ -558,6 +673,8 @@ def error_message(error: Any) -> str:
             text = str(ast.literal_eval(match.group(1) + match.group(2) + match.group(1))).strip()
         except (ValueError, SyntaxError):
             text = match.group(2).strip()
+    if _CANCELLED_MESSAGE.match(text):
+        return CANCELLED_SAMPLE
     return text.splitlines()[0].strip() if text else ""
 
 
@@ -615,6 +732,10 @@ class LogRows:
     skip: dict[str, str] | None = None  # the log skipped, with its reason
     error_log: dict[str, Any] | None = None  # a log with status error whose rows are read
     slow: str | None = None  # why Inspect's reader read it (`read_log`), else None
+    # a log missing samples of its dataset: its shared fields, the missing sample ids, `partial_entry`
+    fields: dict[str, Any] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    partial: dict[str, Any] | None = None
 
 
 def log_rows(info: Any) -> LogRows:
@@ -624,29 +745,38 @@ def log_rows(info: Any) -> LogRows:
     out = LogRows(info.name, slow=slow)
     if unreadable is not None:
         out.skip = {"log": info.name, "reason": unreadable}
-    elif log is None:
+        return out
+    if log is None:
         out.skip = _status_skip(info.name, header)
-    elif not _ours(log):
+        return out
+    missing = missing_samples(log) if task_fields(log.eval.metadata) is not None else []
+    if not _ours(log) and not (missing and log.status in ("started", "cancelled")):
         out.skip = (
             _status_skip(info.name, log)
             if log.status == "error"
             else {"log": info.name, "reason": f"not a judgeaudit log (no {SCHEMA} scores)"}
         )
-    else:
-        rows = rows_from_log(log, out.unscored)
-        if not rows or (log.status == "error" and not any(r["calls"] for r in rows)):
-            out.skip = _status_skip(info.name, log)  # no usable sample: one skip, the log's cause
-        else:
-            out.rows = rows
-            if log.status == "error":
-                errors = sorted(str(r["item_id"]) for r in rows if r["verdict"] == "error")
-                out.error_log = {
-                    "log": info.name,
-                    "cause": log_cause(log),
-                    "samples": len(rows),
-                    "error_items": len(errors),
-                    "error_item_ids": errors,
-                }
+        return out
+    rows = rows_from_log(log, out.unscored)
+    if log.status == "error" and not any(r["calls"] for r in rows) and not missing:
+        out.skip = _status_skip(info.name, log)  # no usable sample: one skip, the log's cause
+        return out
+    if missing:
+        out.fields, out.missing = log_fields(log), missing
+        out.partial = partial_entry(log, info.name, rows, missing)
+    elif not rows:
+        out.skip = _status_skip(info.name, log)
+        return out
+    out.rows = rows
+    if log.status == "error":
+        errors = sorted(str(r["item_id"]) for r in rows if r["verdict"] == "error")
+        out.error_log = {
+            "log": info.name,
+            "cause": log_cause(log),
+            "samples": len(rows),
+            "error_items": len(errors),
+            "error_item_ids": errors,
+        }
     return out
 
 
@@ -684,6 +814,10 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
         raise FileNotFoundError(f"log directory {str(root)!r} does not exist")
     result = LoadResult(pd.DataFrame(columns=list(COLUMNS)))
     rows: list[dict[str, Any]] = []
+    pending: list[
+        tuple[dict[str, Any], str, str]
+    ] = []  # samples missing from a log: `not_run_rows`
+    partial: dict[str, dict[str, Any]] = {}  # by log name: `partial_entry`
     infos = list_eval_logs(str(root), recursive=recursive)
     for read in read_logs(infos):
         if read.slow is not None:
@@ -691,16 +825,29 @@ def load_frame(logdir: str | Path, recursive: bool = True) -> LoadResult:
         if read.skip is not None:
             result.skipped_logs.append(read.skip)
             continue
+        if read.partial is not None:
+            pending.extend((read.fields, sid, read.partial["status"]) for sid in read.missing)
+            partial[read.fields["log"]] = read.partial
         if read.error_log is not None:
             result.error_logs.append(read.error_log)
         result.logs_read.append(read.log)
         result.skipped_samples.extend(read.unscored)
         rows.extend(read.rows)
+    placed, unplaced = not_run_rows(pending, rows)
+    for row in placed:
+        ids = partial[row["log"]]["error_item_ids"]
+        ids[:] = sorted({*ids, str(row["item_id"])})
+    for log, sample_id in unplaced:
+        partial[log]["unplaced"].append(sample_id)
+    result.partial_logs = list(partial.values())
+    rows.extend(placed)
     if not rows:
         return result
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     frame = _name_datasets(_name_models(frame))
     frame = _drop_superseded(frame, result.skipped_logs)
+    superseded = {s["log"] for s in result.skipped_logs if s["reason"].startswith("superseded")}
+    result.partial_logs = [e for log, e in partial.items() if log not in superseded]
     dup = frame[frame.duplicated(["config", "dataset", "kind", "item_id"], keep=False)]
     if not dup.empty:
         first = dup.iloc[0]

@@ -108,6 +108,7 @@ def _eval(data: Mapping[str, Any]) -> SimpleNamespace:
         eval_id=data.get("eval_id"),
         created=data.get("created"),
         config=SimpleNamespace(epochs=(data.get("config") or {}).get("epochs")),
+        dataset=SimpleNamespace(sample_ids=(data.get("dataset") or {}).get("sample_ids")),
     )
 
 

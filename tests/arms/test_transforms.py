@@ -9,6 +9,7 @@ import pytest
 from helpers.items import FIXTURES
 
 from judgeaudit.arms import edits
+from judgeaudit.arms.base import split_sample_id
 from judgeaudit.arms.transforms import PROBES, ProbeError, apply_probe, probe_arms
 from judgeaudit.data.contract import PairItem, PointItem
 from judgeaudit.data.jsonl import read_items
@@ -53,6 +54,16 @@ def test_ids_gold_and_arms_preserved(pairs: list[PairItem], probe: str) -> None:
         assert p.item.idea_a.label == orig.idea_a.label and p.item.idea_b.label == orig.idea_b.label
     sample_ids = [p.sample_id for p in probed]
     assert len(set(sample_ids)) == len(sample_ids)
+    # the report reads a sample id back into its item and arm (a missing sample of a cut-off log)
+    assert [split_sample_id(s) for s in sample_ids] == [
+        (p.item.item_id, p.probe_variant) for p in probed
+    ]
+
+
+def test_a_sample_id_without_an_arm_is_its_item_id() -> None:
+    assert split_sample_id("pair0") == ("pair0", None)
+    assert split_sample_id("pair0|order_ba") == ("pair0", "order_ba")
+    assert split_sample_id("|x") == ("|x", None) and split_sample_id("x|") == ("x|", None)
 
 
 @pytest.mark.parametrize("probe", PROBES)

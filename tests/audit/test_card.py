@@ -182,3 +182,11 @@ def test_failed_calls_refuse_a_verdict(tmp_path: Path) -> None:
     assert "connection refused at http://127.0.0.1:9/v1" in statement
     assert "## Verdict: **COULD NOT JUDGE**" in md and f"- {statement}" in md
     assert "UNFIT" not in md
+    # it names the items and the command that retries them
+    items = card["failed_calls"]["items"]
+    lines = (FIX / "pairwise.jsonl").read_text(encoding="utf-8").splitlines()
+    assert items == sorted(json.loads(line)["pair_id"] for line in lines)  # every call failed
+    assert f"items: {', '.join(items)}" in statement
+    retry = card["failed_calls"]["retry_command"]
+    assert retry.startswith("judgeaudit audit --model ") and f"--out {tmp_path / 'audit'}" in retry
+    assert f"- the command that retries them: `{retry}`" in md

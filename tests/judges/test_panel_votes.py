@@ -50,7 +50,7 @@ def call(
             False,
         ),  # two members said tie: a majority for tie, not the tie rule
         (("a", "b", "invalid"), "tie", True),  # 1 of 2 answering members is not more than half
-        (("a", "a", "error"), "a", False),  # 2 of 2 answering
+        (("a", "a", "error"), "error", False),  # a member failed: never the survivors' verdict
     ],
 )
 def test_pairwise_majority(verdicts: tuple[str, ...], expected: str, no_majority: bool) -> None:
@@ -103,7 +103,9 @@ def test_weighted_vote_needs_more_than_half_of_the_answering_weight() -> None:
     assert (outcome.verdict, outcome.no_majority) == ("tie", True)
 
 
-def test_quorum_below_it_is_error_when_a_member_failed_else_invalid() -> None:
+def test_a_failed_member_makes_the_panel_error_whatever_the_others_said() -> None:
+    """Below quorum or above it, a member whose call failed leaves the panel without a verdict;
+    below quorum with every member answering (some outside the protocol) it is `invalid`."""
     rule = PanelRule(THREE)  # default: more than half, 2 of 3
     assert rule.needed() == 2
     failed = panel_outcome("pairwise", votes("a", "error", "error"), rule)
@@ -115,8 +117,11 @@ def test_quorum_below_it_is_error_when_a_member_failed_else_invalid() -> None:
     everyone = PanelRule(THREE, quorum=3)
     assert panel_outcome("pairwise", votes("a", "a", "error"), everyone).verdict == "error"
     assert panel_outcome("pairwise", votes("a", "a", "b"), everyone).verdict == "a"
+    survivors = panel_outcome("pairwise", votes("a", "a", "error"), rule)
+    assert (survivors.verdict, survivors.answered) == ("error", 2)  # never the survivors' `a`
     one = PanelRule(THREE, quorum=1)
-    assert panel_outcome("pointwise", votes("novel", "error", "error"), one).verdict == "novel"
+    assert panel_outcome("pointwise", votes("novel", "error", "error"), one).verdict == "error"
+    assert panel_outcome("pointwise", votes("novel", "invalid", "invalid"), one).verdict == "novel"
 
 
 def test_every_member_failing_is_error() -> None:
@@ -138,7 +143,9 @@ def test_member_verdicts_aggregate_each_members_own_calls() -> None:
     ]
     assert member_verdicts("pairwise", calls, rule) == {"p": "a", "q": "tie", "r": "error"}
     outcome = panel_calls_outcome("pairwise", calls, rule)
-    assert (outcome.verdict, outcome.no_majority) == ("tie", True)  # a, tie, b
+    assert (outcome.verdict, outcome.answered) == ("error", 2)  # r failed: not the a/tie of p, q
+    without_r = panel_calls_outcome("pairwise", [*calls[:4], call("r", "b")], rule)
+    assert (without_r.verdict, without_r.no_majority) == ("tie", True)  # a, tie, b
     assert member_verdicts("pairwise", calls[:2], rule) == {
         "p": "a",
         "q": "error",
@@ -156,8 +163,9 @@ def test_failure_line_names_the_members_and_the_answers() -> None:
         call("r", "error", error="connection refused at http://127.0.0.1:9/v1"),
     ]
     decided = panel_calls_outcome("pairwise", calls, rule)
+    assert decided.verdict == "error"  # 2 of 3 answered, above quorum: still no verdict
     assert panel_failure(calls, decided, rule) == (
-        "1 of 3 calls failed (member r; 2 of 3 members answered, 2 needed): "
+        "could not judge: 1 of 3 calls failed (member r; 2 of 3 members answered, 2 needed): "
         "connection refused at http://127.0.0.1:9/v1"
     )
     calls[1] = call("q", "error", error="timeout")

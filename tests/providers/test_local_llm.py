@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -229,16 +230,29 @@ def test_identical_seeded_calls_at_once_run_once() -> None:
 
     async def together() -> tuple[list[str], int, int]:
         queue = model.api.model.queue()  # type: ignore[attr-defined]
+        # a blocker holds the model until the three calls are queued behind it, so "in flight
+        # together" does not depend on how fast the first call runs on a loaded machine
+        gate = threading.Event()
+        blocker = asyncio.create_task(queue.run("", gate.wait))
         runs, shared = queue.runs, queue.shared
-        outputs = await asyncio.gather(
-            *(
+        calls = [
+            asyncio.create_task(
                 model.generate(
                     PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)
                 )
-                for s in (5, 5, 6)
             )
-        )
-        return [o.completion for o in outputs], queue.runs - runs, queue.shared - shared
+            for s in (5, 5, 6)
+        ]
+        for _ in range(
+            600
+        ):  # the first seed-5 call and the seed-6 call wait; the twin waits on the first
+            if len(queue._waiting) == 2:
+                break
+            await asyncio.sleep(0.05)
+        gate.set()
+        outputs = await asyncio.gather(*calls)
+        await blocker
+        return [o.completion for o in outputs], queue.runs - runs - 1, queue.shared - shared
 
     texts, runs, shared = asyncio.run(together())
     assert texts[0] == texts[1] and (runs, shared) == (2, 1)

@@ -124,6 +124,21 @@ def test_a_sample_the_log_marks_errored_is_an_error_item() -> None:
     assert reconcile_stored(pd.DataFrame([{**row, "sample_error": None}]))[1] == []
 
 
+def test_a_panel_whose_member_failed_is_an_error_item_not_the_survivors_verdict() -> None:
+    """A panel log of an older version stored the verdict of the 2 of 3 members that answered; the
+    report counts the item as `error` (its sample errored, one member's call failed) and names it."""
+    row = _row("panel(p+q+r) · v", "i1", "a", [], "a")
+    row["calls"] = [
+        {"member": m, "order": "ab", "call_index": 0, "verdict": v}
+        for m, v in (("p", "a"), ("q", "a"), ("r", "error"))
+    ]
+    row["panel"] = {"members": ["p", "q", "r"], "rule": "majority", "quorum": 0, "weights": None}
+    cause = "1 of 3 calls failed (member r; 2 of 3 members answered, 2 needed): refused"
+    frame, notes = reconcile_stored(pd.DataFrame([{**row, "sample_error": cause}]))
+    assert list(frame["verdict"]) == ["error"] and notes[0]["item_id"] == "i1"
+    assert "stored verdict 'a', counted as 'error'" in notes[0]["reason"]
+
+
 def test_pointwise_split_recounted_per_aggregation() -> None:
     row = _row(
         "j · v", "i1", "novel", [("single", 0, "novel"), ("single", 1, "not_novel")], "not_novel"

@@ -143,7 +143,10 @@ def run_battery(
             **kwargs,
         )
     failed = [log for log in logs if log.status != "success"]
-    if any(log.status == "cancelled" for log in failed):  # Ctrl-C: Inspect stopped the evals
+    if any(log.status == "cancelled" for log in failed) or len(logs) < len(tasks):
+        # Ctrl-C: Inspect stopped the evals. Its eval-set then either returns cancelled logs or,
+        # when the Ctrl-C stopped its eval as a whole, no log at all and `success` (all of none
+        # succeeded): fewer logs than tasks is that case, not a finished battery.
         raise KeyboardInterrupt
     if not success and not all(log.status == "error" and log.error is None for log in failed):
         raise incomplete(failed)

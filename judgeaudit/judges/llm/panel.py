@@ -31,12 +31,11 @@ was made). Each member's verdict is its own calls aggregated as one judge's are;
 comes from `judges.panel_votes` (rules `majority`, `weighted`, `unanimity`; quorum
 `-T panel_quorum=n`, 0 = more than half of the members; the tie rule).
 
-A member's failed call is an `error` call of that member (its verdict `error` when all its calls
-failed); the other members still answer, and the panel decides when enough members answered. As for
-any judge, a sample with a failed call errors in Inspect (`could not judge: ...` when the panel has
-no verdict, else `N of M calls failed (member ...; A of P members answered, Q needed): <cause>`), so
-`inspect eval-set` retries it, and only the failed calls are made again (the others come from the
-cache). Other LLM judge kinds (agentic, rubric, ...) are not members: their loops have their own
+A member's failed call is an `error` call of that member, and makes the panel's verdict `error`
+(`judges.panel_votes`): the other members still answer and their calls are kept, but their verdicts
+are not the panel's. As for any judge, a sample with a failed call errors in Inspect (`could not
+judge: N of M calls failed (member ...; A of P members answered, Q needed): <cause>`), so `inspect
+eval-set` retries it, and only the failed calls are made again (the others come from the cache). Other LLM judge kinds (agentic, rubric, ...) are not members: their loops have their own
 prompts and transcripts per call, which a shared prompt cannot give.
 """
 
