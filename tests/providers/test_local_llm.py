@@ -185,7 +185,8 @@ def test_concurrent_calls_are_serialised_and_match_sequential() -> None:
         outputs = await asyncio.gather(
             *(
                 model.generate(
-                    PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)
+                    PAIR_PROMPT,
+                    config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8, max_connections=8),
                 )
                 for s in seeds
             )
@@ -231,14 +232,17 @@ def test_identical_seeded_calls_at_once_run_once() -> None:
     async def together() -> tuple[list[str], int, int]:
         queue = model.api.model.queue()  # type: ignore[attr-defined]
         # a blocker holds the model until the three calls are queued behind it, so "in flight
-        # together" does not depend on how fast the first call runs on a loaded machine
+        # together" does not depend on how fast the first call runs on a loaded machine; an explicit
+        # max_connections keeps Inspect's adaptive concurrency (its state lives on in the process
+        # across tests) from letting fewer than three calls in
         gate = threading.Event()
         blocker = asyncio.create_task(queue.run("", gate.wait))
         runs, shared = queue.runs, queue.shared
         calls = [
             asyncio.create_task(
                 model.generate(
-                    PAIR_PROMPT, config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8)
+                    PAIR_PROMPT,
+                    config=GenerateConfig(temperature=1.5, seed=s, max_tokens=8, max_connections=8),
                 )
             )
             for s in (5, 5, 6)
