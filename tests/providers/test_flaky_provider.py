@@ -41,14 +41,6 @@ PERMANENT_CAUSES = {
 SDK_RETRIED = ("429", "500", "503", "529", "stall", "reset")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_stops() -> Iterator[None]:
-    """Each test starts a new 'run': no model stopped by an earlier test's permanent failure."""
-    STOPS.reset()
-    yield
-    STOPS.reset()
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[FlakyOpenAIServer]:
     """One stand-in for the module; each prompt names its fault (`<fault>`), all its attempts get it."""

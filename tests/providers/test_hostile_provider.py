@@ -72,14 +72,6 @@ def test_the_tables_cover_every_fault() -> None:
     assert set(NO_RETRY_FITS) <= set(TRANSIENT) and len(FAULTS) >= 40
 
 
-@pytest.fixture(autouse=True)
-def _fresh_stops() -> Iterator[None]:
-    """Each test starts a new 'run': no model stopped by an earlier test's permanent failure."""
-    STOPS.reset()
-    yield
-    STOPS.reset()
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[HostileOpenAIServer]:
     """One hostile stand-in for the module; each prompt names its fault."""

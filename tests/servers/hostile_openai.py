@@ -138,6 +138,16 @@ def _html(code: int, title: str) -> bytes:
     return HTML.format(code=code, title=title).encode()
 
 
+def _start_json_reply(h: Any, body: Any) -> bytes:
+    """Send a 200's status line and headers for `body` as JSON; the bytes are the caller's to write."""
+    data = json.dumps(body).encode()
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(data)))
+    h.end_headers()
+    return data
+
+
 @dataclass
 class HostileOpenAIServer(ThreadedServer):
     """Threaded stdlib server; a context manager. `url` is the `/v1` base URL."""
@@ -446,22 +456,14 @@ class HostileOpenAIServer(ThreadedServer):
         self._reset(h)
 
     def _rst_after_headers(self, h: Any, answer: str, model: str, good: Any, req: Any) -> None:
-        data = json.dumps(good).encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
+        data = _start_json_reply(h, good)
         h.wfile.write(data[:10])
         h.wfile.flush()
         time.sleep(0.05)
         self._reset(h)
 
     def _slowloris(self, h: Any, answer: str, model: str, good: Any, req: Any) -> None:
-        data = json.dumps(good).encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
+        data = _start_json_reply(h, good)
         h.wfile.flush()
         deadline = time.monotonic() + self.drip_limit
         for byte in data:
