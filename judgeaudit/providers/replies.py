@@ -515,7 +515,7 @@ class Stopped:
 
 
 class RunStops:
-    """Models stopped for this process by a permanent failure (thread-safe; one instance, `STOPS`)."""
+    """Models stopped for the current run by a permanent failure (thread-safe; one instance, `STOPS`)."""
 
     def __init__(self) -> None:
         self._stopped: dict[str, Stopped] = {}
