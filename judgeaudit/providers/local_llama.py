@@ -125,7 +125,7 @@ THREADS_ENV = "JUDGEAUDIT_LOCAL_THREADS"
 def threads_from_env() -> int | None:
     """The thread count `JUDGEAUDIT_LOCAL_THREADS` sets for decoding and prompts, if a positive integer."""
     value = os.environ.get(THREADS_ENV, "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else None
+    return int(value) if value.isdecimal() and int(value) > 0 else None
 
 
 def default_threads() -> int:

@@ -341,14 +341,19 @@ def _status_sent(chain: list[BaseException], text: str) -> int | None:
 def _carries_response(link: BaseException) -> bool:
     """Whether `link` is an HTTP client's status error, raised on a response the server sent
     (litellm's own exception classes derive from the OpenAI SDK's and do not count)."""
-    if type(link).__module__.split(".")[0] == "litellm":
+    if _litellm_class(link):
         return False
     return any(cls.__name__ in ("HTTPStatusError", "APIStatusError") for cls in type(link).__mro__)
 
 
+def _litellm_class(link: BaseException) -> bool:
+    """Whether `link` is one of litellm's exceptions (they all derive from the OpenAI SDK's `APIError`)."""
+    return type(link).__module__.split(".")[0] == "litellm"
+
+
 def _from_litellm(chain: list[BaseException]) -> bool:
-    """Whether litellm raised it (its exceptions all derive from the OpenAI SDK's `APIError`)."""
-    return any(type(link).__module__.split(".")[0] == "litellm" for link in chain)
+    """Whether litellm raised it."""
+    return any(map(_litellm_class, chain))
 
 
 def _connection_failed(chain: list[BaseException]) -> bool:

@@ -556,6 +556,8 @@ def not_run_rows(
     names (same kind, dataset and item id: its gold and fields), and the (log, sample id) of those no
     row names. A probe run's sample id names its arm (`arms.base.split_sample_id`); the arm's target
     side is taken from a row of the same probe and sample where there is one."""
+    if not missing:  # the usual case: no index of every row to build
+        return [], []
     items = {(r["kind"], r["dataset_arg"], str(r["item_id"])): r for r in rows}
     arms = {(r["kind"], r["dataset_arg"], _task_probe(r), r["sample_id"]): r for r in rows}
     placed: list[dict[str, Any]] = []

@@ -18,6 +18,7 @@ from judgeaudit.providers.local_llama import THREADS_ENV, threads_from_env
         ("-1", None),
         ("two", None),
         ("1.5", None),
+        ("²", None),  # a digit to str.isdigit, not a number to int()
     ],
 )
 def test_the_thread_count_is_a_positive_integer_or_unset(
