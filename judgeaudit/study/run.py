@@ -9,11 +9,12 @@ prices each call from the per-model prices this module gives it (litellm's map, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from inspect_ai import Task, eval_set
-from inspect_ai.model import BatchConfig, ModelCost, get_model_info
+from inspect_ai.model import BatchConfig, ModelCost, get_model_info, set_model_info
 
 from judgeaudit.errors import UserError
 from judgeaudit.providers.litellm_api import refuse_batch
@@ -53,6 +54,19 @@ def cost_config(models: Sequence[str], batch: bool) -> dict[str, ModelCost]:
     return out
 
 
+@contextmanager
+def priced(prices: Mapping[str, ModelCost]) -> Iterator[None]:
+    """Inspect prices `prices` while the block runs, then its own entries again: Inspect keeps prices
+    for the life of the process, and a batch study's must not price later runs in the same process."""
+    before = {model: get_model_info(model) for model in prices}
+    try:
+        yield
+    finally:
+        for model, info in before.items():
+            if info is not None:
+                set_model_info(model, info)
+
+
 def study_tasks(cells: Sequence[Cell], options: Mapping[str, Any]) -> list[Task]:
     """The Tasks of `cells`, each on its set with `options` (refused in one line before any call)."""
     if "dataset" in options:
@@ -74,13 +88,15 @@ def run_study(
     if batch is not None:
         refuse_unbatched(models)
     tasks = study_tasks(cells, options)
-    ok, _ = eval_set(
-        tasks,
-        model=list(models),
-        log_dir=log_dir,
-        limit=limit,
-        batch=batch,
-        model_cost_config=cost_config(models, batch is not None) or None,
-        **eval_args,
-    )
+    prices = cost_config(models, batch is not None)
+    with priced(prices):
+        ok, _ = eval_set(
+            tasks,
+            model=list(models),
+            log_dir=log_dir,
+            limit=limit,
+            batch=batch,
+            model_cost_config=prices or None,
+            **eval_args,
+        )
     return bool(ok)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 from inspect_ai.log import list_eval_logs, read_eval_log
-from inspect_ai.model import BatchConfig, GenerateConfig, get_model
+from inspect_ai.model import BatchConfig, GenerateConfig, get_model, get_model_info
 from servers.openai_batch import LineError, OpenAIBatchServer, default_reply
 
 from judgeaudit.providers.litellm_api import BatchNotSupported, import_litellm
@@ -73,6 +73,7 @@ def batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         return default_reply(body)
 
     root = tmp_path_factory.mktemp("batch")
+    price_before = get_model_info(MODEL)
     mp = pytest.MonkeyPatch()
     with OpenAIBatchServer(line_reply=reply, polls_before_done=1) as srv:
         mp.setenv("OPENAI_BASE_URL", srv.url)
@@ -95,6 +96,7 @@ def batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "polls": polls,
         "again": again,
         "resent": resent,
+        "price_before": price_before,
     }
 
 
@@ -145,6 +147,11 @@ def test_cost_is_at_the_batch_price(batch_run: dict[str, Any]) -> None:
         u.total_cost or 0.0 for s in batch_run["log"].samples for u in s.model_usage.values()
     )
     assert total == pytest.approx(answered * per_call)
+
+
+def test_the_batch_price_does_not_outlive_the_study(batch_run: dict[str, Any]) -> None:
+    """Inspect keeps prices for the process: after the study, later runs are priced as before it."""
+    assert get_model_info(MODEL) == batch_run["price_before"]
 
 
 def test_the_litellm_provider_refuses_batch_mode_naming_the_native_one(tmp_path: Path) -> None:
