@@ -150,24 +150,24 @@ def tilted_variance(counts: ArrayLike, support: ArrayLike, mean: ArrayLike) -> F
     t = np.zeros_like(total)
     # a table whose tilt has converged keeps it: each table's tilt is the one it gets solved alone
     settled = np.zeros(total.shape, dtype=bool)
-    for _ in range(_NEWTON):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            den = total[:, None] + t[:, None] * d
-            val = np.sum(np.where(c > 0, c * d / np.where(c > 0, den, 1.0), 0.0), axis=1)
-            slope = -np.sum(
-                np.where(c > 0, c * d * d / np.where(c > 0, den * den, 1.0), 0.0), axis=1
-            )
-        lo = np.where(val > 0, t, lo)
-        hi = np.where(val > 0, hi, t)
-        with np.errstate(divide="ignore", invalid="ignore"):
+    taken = c > 0
+    cd = c * d
+    cdd = cd * d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(_NEWTON):
+            den = np.where(taken, total[:, None] + t[:, None] * d, 1.0)
+            val = np.sum(np.where(taken, cd / den, 0.0), axis=1)
+            slope = -np.sum(np.where(taken, cdd / (den * den), 0.0), axis=1)
+            lo = np.where(val > 0, t, lo)
+            hi = np.where(val > 0, hi, t)
             step = t - val / slope
-        inside = np.isfinite(step) & (step > lo) & (step < hi)
-        new_t = np.where(inside, step, (lo + hi) / 2)
-        converged = np.abs(new_t - t) <= 1e-13 * (1.0 + np.abs(t))
-        t = np.where(settled, t, new_t)
-        settled |= converged
-        if settled.all():
-            break
+            inside = np.isfinite(step) & (step > lo) & (step < hi)
+            new_t = np.where(inside, step, (lo + hi) / 2)
+            converged = np.abs(new_t - t) <= 1e-13 * (1.0 + np.abs(t))
+            t = np.where(settled, t, new_t)
+            settled |= converged
+            if settled.all():
+                break
     t = np.where(at_lo, t_lo, np.where(at_hi, t_hi, t))
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(c > 0, c / (total[:, None] + t[:, None] * d), 0.0)
@@ -183,7 +183,9 @@ def default_cc(support: ArrayLike) -> float:
     return float(v[-1] - v[0]) / 2
 
 
-def _score(counts: FloatArray, v: FloatArray, m: FloatArray, cc: float, side: float) -> FloatArray:
+def _score(
+    counts: FloatArray, v: FloatArray, m: FloatArray, cc: float, side: float | FloatArray
+) -> FloatArray:
     """(S - N m - side * cc) / sqrt(N var(m)): side +1 for the lower end's test, -1 for the upper's."""
     total = counts.sum(axis=1)
     s = counts @ v
@@ -233,21 +235,24 @@ def _score_intervals(
     span = v[-1] - v[0]
     eps = 1e-12 * span
 
-    def solve(side: float, target: float) -> FloatArray:
-        # the score is decreasing in m: bisection between the support's end and the mean
-        lo = np.full_like(mean, v[0] + eps) if side > 0 else mean.copy()
-        hi = mean.copy() if side > 0 else np.full_like(mean, v[-1] - eps)
-        for _ in range(_BISECTIONS):
-            mid = (lo + hi) / 2
-            above = _score(c_ok, v, mid, cc, side) > target
-            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
-        return (lo + hi) / 2
-
-    low = solve(+1.0, z)
-    high = solve(-1.0, -z)
+    # Both ends at once: the tables twice over, the lower end's test (side +1, target z) on the first
+    # copy and the upper end's (side -1, target -z) on the second; each row is solved as if alone.
+    rows = mean.size
+    both = np.concatenate([c_ok, c_ok])
+    side = np.repeat([1.0, -1.0], rows)
+    target = side * z
+    bottom, top = np.full_like(mean, v[0] + eps), np.full_like(mean, v[-1] - eps)
+    # the score is decreasing in m: bisection between the support's end and the mean
+    lo, hi = np.concatenate([bottom, mean]), np.concatenate([mean, top])
+    for _ in range(_BISECTIONS):
+        mid = (lo + hi) / 2
+        above = _score(both, v, mid, cc, side) > target
+        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    ends = (lo + hi) / 2
     # the interval reaches an end of the support when the test never rejects before it
-    low = np.where(_score(c_ok, v, np.full_like(mean, v[0] + eps), cc, +1.0) <= z, v[0], low)
-    high = np.where(_score(c_ok, v, np.full_like(mean, v[-1] - eps), cc, -1.0) >= -z, v[-1], high)
+    reach = _score(both, v, np.concatenate([bottom, top]), cc, side)
+    low = np.where(reach[:rows] <= z, v[0], ends[:rows])
+    high = np.where(reach[rows:] >= -z, v[-1], ends[rows:])
     low, high = np.minimum(low, mean), np.maximum(high, mean)
     return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
