@@ -344,7 +344,7 @@ def _two_sample_score(
     n2: FloatArray,
     d0: FloatArray,
     cc: FloatArray,
-    side: float,
+    side: float | FloatArray,
 ) -> FloatArray:
     p1, p2 = _two_sample_mle(x1, n1, x2, n2, d0)
     var = p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2
@@ -385,22 +385,21 @@ def two_sample_score_interval(
     est = a1 / m1 - a2 / m2
     eps = 1e-12
 
-    def solve(side: float, target: float) -> FloatArray:
-        lo = np.full_like(est, -1 + eps) if side > 0 else est.copy()
-        hi = est.copy() if side > 0 else np.full_like(est, 1 - eps)
-        for _ in range(_BISECTIONS):
-            mid = (lo + hi) / 2
-            above = _two_sample_score(a1, m1, a2, m2, mid, cc, side) > target
-            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
-        return (lo + hi) / 2
-
-    low, high = solve(+1.0, z), solve(-1.0, -z)
-    low = np.where(
-        _two_sample_score(a1, m1, a2, m2, np.full_like(est, -1 + eps), cc, +1.0) <= z, -1.0, low
-    )
-    high = np.where(
-        _two_sample_score(a1, m1, a2, m2, np.full_like(est, 1 - eps), cc, -1.0) >= -z, 1.0, high
-    )
+    # both ends in one bisection, as in `score_interval`: the groups twice over, one copy per end
+    rows = est.size
+    b1, k1, b2, k2, cc2 = (np.concatenate([a, a]) for a in (a1, m1, a2, m2, cc))
+    side = np.repeat([1.0, -1.0], rows)
+    target = side * z
+    bottom, top = np.full_like(est, -1 + eps), np.full_like(est, 1 - eps)
+    lo, hi = np.concatenate([bottom, est]), np.concatenate([est, top])
+    for _ in range(_BISECTIONS):
+        mid = (lo + hi) / 2
+        above = _two_sample_score(b1, k1, b2, k2, mid, cc2, side) > target
+        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    ends = (lo + hi) / 2
+    reach = _two_sample_score(b1, k1, b2, k2, np.concatenate([bottom, top]), cc2, side)
+    low = np.where(reach[:rows] <= z, -1.0, ends[:rows])
+    high = np.where(reach[rows:] >= -z, 1.0, ends[rows:])
     return np.minimum(low, est), np.maximum(high, est)
 
 
