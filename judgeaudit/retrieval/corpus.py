@@ -206,10 +206,21 @@ def _read_unchanged(path: str, name: str | None, inode: int, size: int, mtime_ns
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 
 
+# Texts whose normal form is kept per process (the bundled corpus has ~20k titles).
+NORMALISED_MEMO = 1 << 16
+
+
 def normalise(text: str | None) -> str:
     """Text for identity comparison: NFKC, case-folded, punctuation and whitespace collapsed."""
     if not text:
         return ""
+    return _normalised(text)
+
+
+@lru_cache(maxsize=NORMALISED_MEMO)
+def _normalised(text: str) -> str:
+    """`normalise` of a non-empty text, memoised: every distance judge task of an audit indexes the
+    same corpus titles (12 tasks of a distance-judge audit normalised ~240k titles, seconds of CPU)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return _NON_WORD.sub(" ", folded).strip()
 
