@@ -158,9 +158,11 @@ def replay_interval(
     if probe == "headline":
         value = headline(frame, kind, cfg).figures[figure].value
     else:
+        # only the figure's own probe: each probe's reading depends on the frame alone, not on which
+        # other probes are read beside it (`read_all`), so the interval is the one the full read gives
         readings = read_all(
             frame,
-            probes,
+            (probe,),
             cfg,
             judge_model=f"planted/{judge}",
             generators=generators_of(battery.items),

@@ -43,6 +43,7 @@ import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from judgeaudit.errors import UserError
@@ -279,13 +280,18 @@ def other(kind: str, option: str) -> str:
 
 def draw(tag: str, *key: object) -> float:
     """Uniform in [0, 1) from SHA-256 of the model version, a tag and a key (stable across runs)."""
-    text = "\x1f".join((MODEL_VERSION, tag, *(str(k) for k in key)))
+    text = "\x1f".join((MODEL_VERSION, tag, *map(str, key)))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") / 2.0**64
+
+
+# `draw` is pure: every arm of an item draws the same item-level events, so a judge's draws are
+# looked up once (typed, so that keys which compare equal but print differently stay apart).
+_remembered_draw = lru_cache(maxsize=1 << 16, typed=True)(draw)
 
 
 def draws_for(judge: str) -> Draw:
     """The draws of the judge named `judge` (its name is part of every key)."""
-    return lambda tag, *key: draw(tag, judge, *key)
+    return lambda tag, *key: _remembered_draw(tag, judge, *key)
 
 
 def call_flip_probability(noise: float) -> float:
@@ -316,18 +322,28 @@ def bias_targets(shown: Shown) -> dict[str, str | None]:
 def settle(behaviour: Behaviour, shown: Shown, draw: Draw) -> tuple[str, str]:
     """Steps 1-3 (item-level): the choice before call-level noise, and the step that set it."""
     k = shown.kind
-    if draw("accuracy", shown.item) < behaviour.accuracy:
+    if _fires(draw, behaviour.accuracy, "accuracy", shown.item):
         choice, cause = shown.gold, "accuracy"
     else:
         choice, cause = other(k, shown.gold), "inaccuracy"
-    if shown.edit and draw("surface", shown.item, shown.edit) < behaviour.surface:
+    if shown.edit and _fires(draw, behaviour.surface, "surface", shown.item, shown.edit):
         choice, cause = other(k, choice), "surface"
     targets = bias_targets(shown)
     for bias in BIASES:
         target = targets[bias]
-        if target is not None and draw(bias, shown.item) < getattr(behaviour, bias):
+        if target is not None and _fires(draw, getattr(behaviour, bias), bias, shown.item):
             choice, cause = target, bias
     return choice, cause
+
+
+def _fires(draw: Draw, probability: float, tag: str, *key: object) -> bool:
+    """Whether the event `tag` (a draw below `probability`) fires; a draw lies in [0, 1), so at 0 it
+    never fires and at 1 it always does, and then no draw is made (the same outcome, without the hash)."""
+    if probability <= 0.0:
+        return False
+    if probability >= 1.0:
+        return True
+    return draw(tag, *key) < probability
 
 
 def decide(
@@ -338,9 +354,9 @@ def decide(
     draw = draw or draws_for(judge)
     choice, cause = settle(behaviour, shown, draw)
     key = shown.call_key()
-    if draw("noise", *key) < call_flip_probability(behaviour.noise):
+    if _fires(draw, call_flip_probability(behaviour.noise), "noise", *key):
         choice, cause = other(shown.kind, choice), f"{cause}+noise"
-    if draw("invalid", *key) < behaviour.invalid:
+    if _fires(draw, behaviour.invalid, "invalid", *key):
         return Decision(INVALID, INVALID)
     return Decision(choice, cause)
 
