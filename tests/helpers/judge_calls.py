@@ -26,9 +26,12 @@ def model(provider: str, url: str, **config: Any) -> Model:
     return guarded(m)
 
 
-def judge_many(m: Model, prompts: list[str], cache: bool | CachePolicy = False) -> list[CallRecord]:
-    """Judge calls as the prompted judge makes them, one after another in one event loop: a
-    failed call is an `error` record."""
+def judge_many(
+    m: Model, prompts: list[str], cache: bool | CachePolicy = False, at_once: int = 1
+) -> list[CallRecord]:
+    """Judge calls as the prompted judge makes them, in one event loop, at most `at_once` in flight
+    (started in prompt order; 1: one after another): a failed call is an `error` record. The records
+    are in prompt order."""
     from judgeaudit.judges.records import error_text
 
     async def one(prompt: str) -> CallRecord:
@@ -39,7 +42,13 @@ def judge_many(m: Model, prompts: list[str], cache: bool | CachePolicy = False) 
         return record_from_output("pairwise", "ab", 0, output)
 
     async def all_of() -> list[CallRecord]:
-        return [await one(p) for p in prompts]
+        gate = asyncio.Semaphore(at_once)
+
+        async def gated(prompt: str) -> CallRecord:
+            async with gate:
+                return await one(prompt)
+
+        return list(await asyncio.gather(*(gated(p) for p in prompts)))
 
     return asyncio.run(all_of())
 
