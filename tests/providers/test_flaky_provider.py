@@ -37,6 +37,7 @@ PERMANENT_CAUSES = {
     "404": "unknown model or endpoint (HTTP 404)",
     "400_context": "request too large for the model's context",
 }
+STALL_TIMEOUT = 2  # seconds: the stall call's own budget (the stall, 8 s, outlasts it)
 # faults the OpenAI SDK under Inspect's `openai/` retries itself, with its own backoff
 SDK_RETRIED = ("429", "500", "503", "529", "stall", "reset")
 
@@ -66,7 +67,8 @@ def test_every_fault_and_shape(provider: str, server: FlakyOpenAIServer) -> None
     prompts += ["<clean> Idea A or Idea B?"]
     prompts += [f"<once {f}> Idea A or Idea B?" for f in once]
     prompts += [f"<{f}> Idea A or Idea B?" for f in REASONS]
-    records = dict(zip(prompts, judge_many(m, prompts, at_once=4), strict=True))
+    stall = {"<stall> Idea A or Idea B?": model(provider, server.url, timeout=STALL_TIMEOUT)}
+    records = dict(zip(prompts, judge_many(m, prompts, at_once=4, own=stall), strict=True))
     clean = records["<clean> Idea A or Idea B?"]
     assert clean.verdict in ("a", "b") and clean.error is None
     for fault in once:  # retried into the answer a clean server gives that prompt

@@ -36,7 +36,8 @@ from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.providers.guard import guarded
 from judgeaudit.providers.replies import STOPS
 
-TIMEOUT = 4  # seconds per call: the slowloris drip (10 s) outlasts it
+TIMEOUT = 4  # seconds per call
+DRIP_TIMEOUT = 2  # the slowloris call's own budget: the drip (10 s) outlasts any
 AT_ONCE = 4  # calls in flight at a time (each prompt is its own call, with its own fault)
 # well-formed replies the provider's own parser cannot read (litellm's and Inspect's, not ours):
 # they are malformed replies, retried, then an `error`, never a verdict
@@ -130,7 +131,8 @@ def test_every_hostile_fault(
     prompts += [ask(f) for f in TRANSIENT if f not in NO_RETRY_FITS]
     prompts += [ask(f) for f in VERDICTLESS]
     before = server.served.copy()
-    records = dict(zip(prompts, judge_many(m, prompts, policy, at_once=AT_ONCE), strict=True))
+    drip = {ask("slowloris"): model(provider, server.url, timeout=DRIP_TIMEOUT)}
+    records = dict(zip(prompts, judge_many(m, prompts, policy, AT_ONCE, drip), strict=True))
     sent = {f: server.served[f] - before[f] for f in FAULTS}
     for fault in OK_SHAPE:
         got = records[ask(fault)]
