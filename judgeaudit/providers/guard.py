@@ -139,30 +139,36 @@ def guarded(model: Model) -> Model:
                 f"retrying in {state.upcoming_sleep:.1f} s"
             )
 
+        async def attempt_once() -> Any:
+            nonlocal attempts
+            attempts += 1
+            left = max(timeout - (time.monotonic() - start), 0.1)
+            per_attempt = min(left, config.attempt_timeout) if config.attempt_timeout else left
+            try:
+                with anyio.fail_after(None if untimed else per_attempt):
+                    result = await original_generate(input, tools, tool_choice, config)
+            except TimeoutError as ex:
+                if str(ex):  # the provider's own timeout, with its own words
+                    raise
+                raise TimeoutError(
+                    f"no complete reply within the attempt's {per_attempt:.1f} s"
+                ) from None
+            output = result[0] if isinstance(result, tuple) else result
+            if isinstance(output, Exception):
+                raise output
+            check_output(output, asked)
+            return result
+
         try:
+            # a provider that retries inside gets its one attempt outside the retry loop, whose
+            # frames doubled the cost of the traceback Inspect renders for each failed call
+            if own_retries:
+                return await attempt_once()
             async for attempt in retrying(
                 retries, timeout, before_sleep=log_retry, extra_stop=StopWhenStopped(key)
             ):
                 with attempt:
-                    attempts += 1
-                    left = max(timeout - (time.monotonic() - start), 0.1)
-                    per_attempt = (
-                        min(left, config.attempt_timeout) if config.attempt_timeout else left
-                    )
-                    try:
-                        with anyio.fail_after(None if untimed else per_attempt):
-                            result = await original_generate(input, tools, tool_choice, config)
-                    except TimeoutError as ex:
-                        if str(ex):  # the provider's own timeout, with its own words
-                            raise
-                        raise TimeoutError(
-                            f"no complete reply within the attempt's {per_attempt:.1f} s"
-                        ) from None
-                    output = result[0] if isinstance(result, tuple) else result
-                    if isinstance(output, Exception):
-                        raise output
-                    check_output(output, asked)
-                    return result
+                    return await attempt_once()
         except ProviderCallError as ex:
             if isinstance(ex, PermanentFailure) or own_retries:
                 if isinstance(ex, PermanentFailure):

@@ -26,20 +26,34 @@ def model(provider: str, url: str, **config: Any) -> Model:
     return guarded(m)
 
 
-def judge_many(m: Model, prompts: list[str], cache: bool | CachePolicy = False) -> list[CallRecord]:
-    """Judge calls as the prompted judge makes them, one after another in one event loop: a
-    failed call is an `error` record."""
+def judge_many(
+    m: Model,
+    prompts: list[str],
+    cache: bool | CachePolicy = False,
+    at_once: int = 1,
+    own: dict[str, Model] | None = None,
+) -> list[CallRecord]:
+    """Judge calls as the prompted judge makes them, in one event loop, at most `at_once` in flight
+    (started in prompt order; 1: one after another): a failed call is an `error` record. The records
+    are in prompt order; `own` gives some prompts a model of their own (another budget)."""
     from judgeaudit.judges.records import error_text
 
     async def one(prompt: str) -> CallRecord:
+        judge = (own or {}).get(prompt, m)
         try:
-            output = await m.generate([ChatMessageUser(content=prompt)], cache=cache)
+            output = await judge.generate([ChatMessageUser(content=prompt)], cache=cache)
         except Exception as exc:  # noqa: BLE001 (what judge_call does)
-            return failed_call("ab", 0, error_text(exc, m))
+            return failed_call("ab", 0, error_text(exc, judge))
         return record_from_output("pairwise", "ab", 0, output)
 
     async def all_of() -> list[CallRecord]:
-        return [await one(p) for p in prompts]
+        gate = asyncio.Semaphore(at_once)
+
+        async def gated(prompt: str) -> CallRecord:
+            async with gate:
+                return await one(prompt)
+
+        return list(await asyncio.gather(*(gated(p) for p in prompts)))
 
     return asyncio.run(all_of())
 

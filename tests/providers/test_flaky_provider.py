@@ -37,6 +37,7 @@ PERMANENT_CAUSES = {
     "404": "unknown model or endpoint (HTTP 404)",
     "400_context": "request too large for the model's context",
 }
+STALL_TIMEOUT = 2  # seconds: the stall call's own budget (the stall, 8 s, outlasts it)
 # faults the OpenAI SDK under Inspect's `openai/` retries itself, with its own backoff
 SDK_RETRIED = ("429", "500", "503", "529", "stall", "reset")
 
@@ -60,22 +61,25 @@ def test_every_fault_and_shape(provider: str, server: FlakyOpenAIServer) -> None
     once = [f for f in TRANSIENT if f != "stall"]  # a stall uses up the call's time: no retry fits
     stuck = [f for f in TRANSIENT if not (provider == "openai" and f in SDK_RETRIED)]
     # (the OpenAI SDK under `openai/` retries those itself, with its own backoff: litellm covers them)
-    prompts = ["<clean> Idea A or Idea B?"]
+    # a stall first: it waits out its call's budget while the other calls run
+    stuck.sort(key=lambda f: f != "stall")
+    prompts = [f"<{f}> Idea A or Idea B?" for f in stuck]
+    prompts += ["<clean> Idea A or Idea B?"]
     prompts += [f"<once {f}> Idea A or Idea B?" for f in once]
-    prompts += [f"<{f}> Idea A or Idea B?" for f in stuck]
     prompts += [f"<{f}> Idea A or Idea B?" for f in REASONS]
-    records = iter(judge_many(m, prompts))
-    clean = next(records)
+    stall = {"<stall> Idea A or Idea B?": model(provider, server.url, timeout=STALL_TIMEOUT)}
+    records = dict(zip(prompts, judge_many(m, prompts, at_once=4, own=stall), strict=True))
+    clean = records["<clean> Idea A or Idea B?"]
     assert clean.verdict in ("a", "b") and clean.error is None
     for fault in once:  # retried into the answer a clean server gives that prompt
-        got = next(records)
+        got = records[f"<once {fault}> Idea A or Idea B?"]
         expected = answer_for(f"<once {fault}> Idea A or Idea B?")[-1].lower()
         assert (got.verdict, got.error) == (expected, None), (fault, got)
     for fault in stuck:
-        got = next(records)
+        got = records[f"<{fault}> Idea A or Idea B?"]
         assert got.verdict == "error" and got.error and "\n" not in got.error, (fault, got)
     for fault, reason in REASONS.items():
-        got = next(records)
+        got = records[f"<{fault}> Idea A or Idea B?"]
         assert got.verdict == "invalid" and reason in (got.reason or ""), (fault, got)
     for fault, cause in PERMANENT_CAUSES.items():
         STOPS.reset()

@@ -36,7 +36,9 @@ from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.providers.guard import guarded
 from judgeaudit.providers.replies import STOPS
 
-TIMEOUT = 4  # seconds per call: the slowloris drip (10 s) outlasts it
+TIMEOUT = 4  # seconds per call
+DRIP_TIMEOUT = 2  # the slowloris call's own budget: the drip (10 s) outlasts any
+AT_ONCE = 4  # calls in flight at a time (each prompt is its own call, with its own fault)
 # well-formed replies the provider's own parser cannot read (litellm's and Inspect's, not ours):
 # they are malformed replies, retried, then an `error`, never a verdict
 UNREADABLE = {
@@ -111,8 +113,8 @@ def test_every_hostile_fault(
     """Odd but whole replies: the verdict. Transient faults once: retried into the verdict; on
     every attempt: an `error` with one clean line after exactly the budget's 2 requests (the SDK
     under `openai/` retries nothing of its own). Verdict-less replies: `invalid` with their own
-    reason. Run with Inspect's cache on, then again: every call that failed reaches the server
-    again (nothing malformed was cached), every answered one does not."""
+    reason. Run with Inspect's cache on, then again (one attempt a call): every call that failed
+    reaches the server again (nothing malformed was cached), every answered one does not."""
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     m = model(provider, server.url, timeout=TIMEOUT)
     assert guarded(m) is m  # the judges' wrapper, installed once
@@ -122,12 +124,15 @@ def test_every_hostile_fault(
     def ask(fault: str, once: bool = False) -> str:  # this provider's own calls
         return _prompt(fault, once, tag=f"{provider}: ")
 
-    prompts = [ask(f) for f in OK_SHAPE]
+    # the faults no retry fits first: the slowloris drip uses up its call's budget while the others run
+    prompts = [ask(f) for f in NO_RETRY_FITS]
+    prompts += [ask(f) for f in OK_SHAPE]
     prompts += [ask(f, once=True) for f in once]
-    prompts += [ask(f) for f in TRANSIENT]
+    prompts += [ask(f) for f in TRANSIENT if f not in NO_RETRY_FITS]
     prompts += [ask(f) for f in VERDICTLESS]
     before = server.served.copy()
-    records = dict(zip(prompts, judge_many(m, prompts, policy), strict=True))
+    drip = {ask("slowloris"): model(provider, server.url, timeout=DRIP_TIMEOUT)}
+    records = dict(zip(prompts, judge_many(m, prompts, policy, AT_ONCE, drip), strict=True))
     sent = {f: server.served[f] - before[f] for f in FAULTS}
     for fault in OK_SHAPE:
         got = records[ask(fault)]
@@ -152,10 +157,12 @@ def test_every_hostile_fault(
     for fault, reason in REASONS.items():
         got = records[ask(fault)]
         assert got.verdict == "invalid" and reason in (got.reason or ""), (fault, got)
-    # again, same cache: failed calls are sent again, answered ones come from the cache
+    # again, same cache: failed calls are sent again, answered ones come from the cache (one
+    # attempt each is enough to show it: Inspect's cache key leaves the retry budget out)
     again = [p for p in prompts if not p.startswith(("<slowloris>", "<long_429>"))]
     before_prompt = {p: server.sent(p) for p in again}
-    second = dict(zip(again, judge_many(m, again, policy), strict=True))
+    m = model(provider, server.url, timeout=TIMEOUT, max_retries=0)
+    second = dict(zip(again, judge_many(m, again, policy, at_once=AT_ONCE), strict=True))
     for prompt in again:
         resent, first = server.sent(prompt) - before_prompt[prompt], records[prompt]
         if first.verdict == "error":
