@@ -172,9 +172,6 @@ class HostileOpenAIServer(ThreadedServer):
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-            # headers and body leave as written: with Nagle's algorithm the body waited for
-            # the client's delayed ACK of the headers (~40 ms a reply on loopback)
-            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return

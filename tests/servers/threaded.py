@@ -17,6 +17,9 @@ class ThreadedServer:
 
     def serve(self, handler: type[BaseHTTPRequestHandler], port: int) -> None:
         """Bind `handler` on 127.0.0.1:`port` (0: any free port); the thread starts on `__enter__`."""
+        # headers and body leave as written: with Nagle's algorithm a reply's body waited for the
+        # client's delayed ACK of its headers (~40 ms a reply on loopback)
+        handler.disable_nagle_algorithm = True
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
