@@ -36,7 +36,7 @@ from judgeaudit.judges.verdicts import CallRecord
 from judgeaudit.providers.guard import guarded
 from judgeaudit.providers.replies import STOPS
 
-TIMEOUT = 4  # seconds per call
+TIMEOUT = 10  # seconds per call: room for a loaded machine (no fault but the drip uses it up)
 DRIP_TIMEOUT = 2  # the slowloris call's own budget: the drip (10 s) outlasts any
 AT_ONCE = 4  # calls in flight at a time (each prompt is its own call, with its own fault)
 # well-formed replies the provider's own parser cannot read (litellm's and Inspect's, not ours):
