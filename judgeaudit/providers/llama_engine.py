@@ -23,7 +23,10 @@ from the fresh one.
 
 Under a grammar, the tokens it allows in each of its states are computed by llama.cpp's grammar
 sampler once per engine and then applied from memory (`GrammarMasks`, `Sampler`): the same draws,
-without scanning the whole vocabulary for every token.
+without scanning the whole vocabulary for every token. In a state not in memory (free text allows
+too many tokens to keep) the grammar first judges only the `SHORTLIST` highest logits; when the
+allowed ones among them decide the draw (greedy, or top-k with k + 1 untied), the whole vocabulary
+is not scanned (`Sampler._shortlist`): again the same draws.
 
 The struct layouts below are those of the pinned `xllamacpp` release (`LIBRARY_VERSION`); another
 release is refused with a clear error, since a layout change would corrupt memory silently.
@@ -47,6 +50,7 @@ DEFAULT_SEED = (
     0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: the base of the seed drawn when none is given
 )
 PENALTY_LAST_N = 64  # tokens the repetition penalties look back on (llama-cpp-python's default)
+SHORTLIST = 1024  # highest logits whose grammar verdicts often decide a draw (`Sampler._shortlist`)
 FLASH_ATTN_DISABLED = 0
 
 
@@ -374,6 +378,9 @@ class Sampler:
     grammar_text: str = ""
     masks: GrammarMasks | None = None
     accepted: tuple[int, ...] = ()
+    # allowed tokens that decide the draw (see `_shortlist`): 1 for greedy, top_k + 1 for a top-k
+    # draw (the one after the top k tells whether the k-th is tied), 0 when every allowed token counts
+    deciding: int = 0
 
     def draw(self, ctx: Any, logits: Any = None) -> int:
         """Draw a token from `logits` (saved ones) or the context's last, and accept it."""
@@ -410,6 +417,8 @@ class Sampler:
         assert self.masks is not None
         key = (self.grammar_text, self.accepted)
         allowed = self.masks.get(key)
+        if allowed is None:
+            allowed = self._shortlist(data)
         if allowed is not None:
             kept = data["logit"][allowed]
             data["logit"] = -np.inf
@@ -419,6 +428,33 @@ class Sampler:
         library().llama_sampler_apply(self.grammar, ctypes.byref(cur))
         if all_finite:  # then the finite logits are exactly the allowed tokens
             self.masks.put(key, np.flatnonzero(np.isfinite(data["logit"])))
+
+    def _shortlist(self, data: Any) -> Any:
+        """The allowed tokens among the `SHORTLIST` highest logits when they decide the draw as the whole
+        vocabulary's would, else None (then the grammar scans the whole vocabulary).
+
+        Every token outside the shortlist has a lower logit than every token in it (ties at its edge are
+        taken in), so greedy draws the same highest allowed token, and a top-k draw keeps the same k
+        tokens in the same order when k + 1 allowed tokens with distinct logits are in the shortlist
+        (the draw's later samplers see only those k). The grammar judges each token on its own, so
+        scanning the shortlist gives the verdicts a whole scan gives for those tokens."""
+        import numpy as np
+
+        logits = data["logit"]
+        if not self.deciding or len(logits) <= SHORTLIST or not np.isfinite(logits).all():
+            return None
+        edge = np.partition(logits, len(logits) - SHORTLIST)[len(logits) - SHORTLIST]
+        short = data[logits >= edge]  # a copy, in token-id order as in the whole array
+        cur = TokenDataArray(short.ctypes.data_as(ctypes.c_void_p), len(short), -1, False)
+        library().llama_sampler_apply(self.grammar, ctypes.byref(cur))
+        ok = np.isfinite(short["logit"])
+        if ok.sum() < self.deciding:
+            return None
+        if self.deciding > 1:
+            top = np.sort(short["logit"][ok])[::-1][: self.deciding]
+            if not bool((np.diff(top) < 0).all()):  # a tie among them: its order is the sort's
+                return None
+        return short["id"][ok]
 
     def free(self) -> None:
         """Free the chains and the grammar sampler."""
@@ -538,11 +574,13 @@ class Engine:
             params.frequency_penalty,
             params.presence_penalty,
         )
+        deciding = 0  # a plain seeded draw: every allowed token counts
         if params.temperature < 0:
             draw = [lib.llama_sampler_init_dist(seed)]
         elif params.temperature == 0:
-            draw = [lib.llama_sampler_init_greedy()]
+            draw, deciding = [lib.llama_sampler_init_greedy()], 1
         else:
+            deciding = params.top_k + 1 if params.top_k > 0 else 0
             draw = [
                 lib.llama_sampler_init_top_k(params.top_k),
                 lib.llama_sampler_init_typical(params.typical_p, 1),
@@ -556,7 +594,13 @@ class Engine:
         ):  # one chain, drawn by llama.cpp from the context's logits
             return Sampler(_chain([penalties, *draw]), n_vocab)
         return Sampler(
-            _chain([penalties]), n_vocab, _chain(draw), compiled, grammar, self._grammar_masks
+            _chain([penalties]),
+            n_vocab,
+            _chain(draw),
+            compiled,
+            grammar,
+            self._grammar_masks,
+            deciding=deciding,
         )
 
     def _evaluate(self, tokens: list[int]) -> None:

@@ -64,27 +64,16 @@ def test_usage_and_zero_cost_reported() -> None:
 def test_seed_makes_sampling_repeatable() -> None:
     """At temperature 1.0 the same seed gives the same text, even after other calls ran in between."""
     model = _model()
-    prompt = "Write one sentence about a new kind of optimiser:"
-    first = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=16)[0]
+    prompt = "Describe a new optimiser."  # the base model's answers differ within a few tokens
+    first = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=8)[0]
     others = {
-        _complete(model, prompt, temperature=1.0, seed=s, max_tokens=16)[0] for s in (8, 9, 10)
+        _complete(model, prompt, temperature=1.0, seed=s, max_tokens=8)[0] for s in (8, 9, 10)
     }
-    again = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=16)[0]
+    again = _complete(model, prompt, temperature=1.0, seed=7, max_tokens=8)[0]
     assert first == again
     assert len(others | {first}) > 1, (
         "different seeds never changed the sample: seed is not reaching the sampler"
     )
-
-
-@pytest.mark.slow
-def test_grammar_always_yields_a_verdict_line() -> None:
-    """Under the pairwise grammar every sampled answer is a strict verdict line, whatever the seed."""
-    model = _model(grammar="pairwise")
-    for seed in range(3):
-        text, output = _complete(model, PAIR_PROMPT, temperature=1.5, seed=seed, max_tokens=8)
-        assert VERDICT_LINE.match(text), text
-        assert parse_verdict(text, "pairwise").path == "strict"
-        assert output.metadata["local"]["grammar"] == "pairwise"  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow
@@ -177,9 +166,10 @@ def test_cache_keeps_grammar_runs_apart(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.slow
 def test_concurrent_calls_are_serialised_and_match_sequential() -> None:
-    """Concurrent generates on one model all finish and equal the same calls made one by one."""
+    """Concurrent generates on one model all finish and equal the same calls made one by one; under the
+    pairwise grammar every sampled answer is a strict verdict line, whatever the seed."""
     model = _model(grammar="pairwise")
-    seeds = [21, 22]
+    seeds = [0, 1, 2]
 
     async def together() -> list[str]:
         outputs = await asyncio.gather(
@@ -194,11 +184,14 @@ def test_concurrent_calls_are_serialised_and_match_sequential() -> None:
         return [o.completion for o in outputs]
 
     concurrent = asyncio.run(together())
-    sequential = [
-        _complete(model, PAIR_PROMPT, temperature=1.5, seed=s, max_tokens=8)[0] for s in seeds
-    ]
+    sequential = []
+    for seed in seeds:
+        text, output = _complete(model, PAIR_PROMPT, temperature=1.5, seed=seed, max_tokens=8)
+        assert VERDICT_LINE.match(text), text
+        assert parse_verdict(text, "pairwise").path == "strict"
+        assert output.metadata["local"]["grammar"] == "pairwise"  # type: ignore[attr-defined]
+        sequential.append(text)
     assert concurrent == sequential
-    assert all(VERDICT_LINE.match(text) for text in concurrent)
 
 
 def test_response_schema_constrains_to_json() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.inspect_runs import unit
+from helpers.session_caches import CACHE_ENV, SESSION_CACHES
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import (
@@ -26,6 +27,7 @@ from inspect_ai.tool import ToolFunction, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
 
 from judgeaudit.judges.tasks import novelty_pairwise
+from judgeaudit.providers.gguf import gemma_gguf
 from judgeaudit.providers.tool_text import TOOL_PROTOCOL
 
 pytestmark = [
@@ -58,7 +60,7 @@ def test_forced_tool_choice_yields_a_well_formed_call() -> None:
             prompt,
             tools=[SEARCH],
             tool_choice=ToolFunction(name="search_prior_work"),
-            config=GenerateConfig(seed=3, temperature=0.8, max_tokens=300),
+            config=GenerateConfig(seed=1, temperature=0.8, max_tokens=300),
         )
     )
     [call] = output.message.tool_calls or []
@@ -76,6 +78,9 @@ def test_one_agentic_call_through_the_local_model(
     search_set: dict[str, str], tmp_path: Path
 ) -> None:  # noqa: F811
     """One agentic run (one search at most) under `-M grammar=auto`: a call Inspect executed, or an answer."""
+    # search_set points JUDGEAUDIT_CACHE at tmp_path (for its index): the model is the process's own
+    # Gemma file by path, not a second copy assembled under tmp_path and loaded again
+    gemma = gemma_gguf(SESSION_CACHES / CACHE_ENV["JUDGEAUDIT_CACHE"] / "models")
     task = novelty_pairwise(
         dataset=search_set["dataset"],
         judge="agentic",
@@ -88,7 +93,7 @@ def test_one_agentic_call_through_the_local_model(
     )
     log = eval(
         task,
-        model="local/gemma-3-270m",
+        model=f"local/{gemma}",
         model_args={"grammar": "auto", "prefix_cache": True},
         log_dir=str(tmp_path),
         display="none",
