@@ -21,7 +21,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import rankdata
 
 from judgeaudit.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -80,6 +79,9 @@ def pearson(x: ArrayLike, y: ArrayLike) -> float:
 
 def _spearman_rows(o: Mapping[str, FloatArray]) -> FloatArray:
     """Spearman correlation along the last axis (average ranks for ties)."""
+    # imported on first use: scipy.stats costs about half a second to import
+    from scipy.stats import rankdata
+
     rx = rankdata(o["x"], axis=-1)
     ry = rankdata(o["y"], axis=-1)
     rx = rx - rx.mean(axis=-1, keepdims=True)

@@ -32,10 +32,10 @@ to about 1e-12.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 
 FloatArray = NDArray[np.float64]
 _BISECTIONS = 60  # halvings of the search interval: ends exact to about 2^-60 of its width
@@ -45,11 +45,19 @@ _NEWTON = (
 _TINY = 1e-300
 
 
+def _scipy_stats() -> Any:
+    """scipy.stats, imported on first use: a command that computes no interval or test never loads it
+    (about half a second of every `inspect eval` start, and of every refusal of a bad option)."""
+    from scipy import stats
+
+    return stats
+
+
 def z_of(confidence: float) -> float:
     """The two-sided normal quantile of a confidence level (1.96 at 0.95)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    return float(_scipy_stats().norm.ppf(0.5 + confidence / 2))
 
 
 def clopper_pearson(
@@ -62,10 +70,12 @@ def clopper_pearson(
     alpha = 1.0 - confidence
     with np.errstate(invalid="ignore", divide="ignore"):
         low = np.where(
-            k_a <= 0, 0.0, stats.beta.ppf(alpha / 2, np.maximum(k_a, 1e-9), n_a - k_a + 1)
+            k_a <= 0, 0.0, _scipy_stats().beta.ppf(alpha / 2, np.maximum(k_a, 1e-9), n_a - k_a + 1)
         )
         high = np.where(
-            k_a >= n_a, 1.0, stats.beta.ppf(1 - alpha / 2, k_a + 1, np.maximum(n_a - k_a, 1e-9))
+            k_a >= n_a,
+            1.0,
+            _scipy_stats().beta.ppf(1 - alpha / 2, k_a + 1, np.maximum(n_a - k_a, 1e-9)),
         )
     empty = n_a <= 0
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
@@ -271,7 +281,7 @@ def score_p_value(
     var = tilted_variance(np.where(total[:, None] > 0, c, 1.0), v, np.full(c.shape[0], value))
     with np.errstate(divide="ignore", invalid="ignore"):
         zs = np.where(gap > 0, gap / np.sqrt(np.maximum(total * var, _TINY)), 0.0)
-    return np.where(total > 0, np.minimum(1.0, 2 * stats.norm.sf(zs)), np.nan)
+    return np.where(total > 0, np.minimum(1.0, 2 * _scipy_stats().norm.sf(zs)), np.nan)
 
 
 def mcnemar_exact_p(b: int, c: int) -> float:
@@ -280,7 +290,7 @@ def mcnemar_exact_p(b: int, c: int) -> float:
         raise ValueError("discordant counts must be non-negative")
     if b + c == 0:
         return 1.0
-    return float(stats.binomtest(int(b), int(b + c), 0.5).pvalue)
+    return float(_scipy_stats().binomtest(int(b), int(b + c), 0.5).pvalue)
 
 
 def _two_sample_mle(
@@ -414,13 +424,13 @@ def two_sample_score_p_value(
     gap = np.maximum(np.abs(a1 / m1 - a2 / m2 - value) - hauck_anderson_cc(m1, m2), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         zs = np.where(gap > 0, gap / np.sqrt(np.maximum(var, _TINY)), 0.0)
-    return np.asarray(np.minimum(1.0, 2 * stats.norm.sf(zs)), dtype=float)
+    return np.asarray(np.minimum(1.0, 2 * _scipy_stats().norm.sf(zs)), dtype=float)
 
 
 def fisher_exact_p(x1: int, n1: int, x2: int, n2: int) -> float:
     """Fisher's exact two-sided p-value for p1 = p2."""
     table = [[int(x1), int(n1 - x1)], [int(x2), int(n2 - x2)]]
-    return float(stats.fisher_exact(table, alternative="two-sided").pvalue)
+    return float(_scipy_stats().fisher_exact(table, alternative="two-sided").pvalue)
 
 
 def _f1(tp: FloatArray, fp: FloatArray, fn: FloatArray) -> FloatArray:
