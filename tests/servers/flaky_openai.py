@@ -43,7 +43,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from servers.openai_recorded import error_body
-from servers.threaded import ThreadedServer, serve_until_interrupted
+from servers.threaded import QuietHandler, ThreadedServer, serve_until_interrupted
 
 TRANSIENT = (
     "429",
@@ -128,11 +128,8 @@ class FlakyOpenAIServer(ThreadedServer):
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                return
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)

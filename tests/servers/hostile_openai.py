@@ -52,7 +52,7 @@ from typing import Any
 
 from servers.flaky_openai import answer_for, completion, prompt_text
 from servers.openai_recorded import error_body
-from servers.threaded import ThreadedServer, serve_standalone
+from servers.threaded import QuietHandler, ThreadedServer, serve_standalone
 
 OK_SHAPE = (
     "http10_no_length",
@@ -170,11 +170,8 @@ class HostileOpenAIServer(ThreadedServer):
         self._closing = threading.Event()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                return
 
             def do_GET(self) -> None:  # where `redirect_login` sends a client that follows it
                 with server._lock:

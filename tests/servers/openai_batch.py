@@ -23,11 +23,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from servers.openai_recorded import chat_completion, error_body
-from servers.threaded import ThreadedServer, serve_standalone
+from servers.threaded import QuietHandler, ThreadedServer, serve_standalone
 
 
 @dataclass(frozen=True)
@@ -74,10 +73,7 @@ class OpenAIBatchServer(ThreadedServer):
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
-                return
-
+        class Handler(QuietHandler):
             def _send(self, status: int, payload: dict[str, Any] | bytes) -> None:
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                 self.send_response(status)

@@ -17,10 +17,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from servers.threaded import ThreadedServer, serve_standalone
+from servers.threaded import QuietHandler, ThreadedServer, serve_standalone
 
 
 def chat_completion(
@@ -109,10 +108,7 @@ class RecordedOpenAIServer(ThreadedServer):
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
-                return
-
+        class Handler(QuietHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")

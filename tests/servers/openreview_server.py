@@ -342,9 +342,6 @@ class OpenReviewTestServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-            # headers and body leave as written (Nagle's algorithm held each body for the client's
-            # delayed ACK of the headers, ~40 ms a reply on a kept-alive connection)
-            disable_nagle_algorithm = True
             wbufsize = 1 << 16  # one write per response: avoids Nagle/delayed-ACK stalls
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002

@@ -10,6 +10,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """The stand-ins' request handler base: no per-request log on stderr, and headers and body leave
+    as written (with Nagle's algorithm a reply's body waited for the client's delayed ACK of its
+    headers, ~40 ms a reply on loopback)."""
+
+    disable_nagle_algorithm = True
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        return
+
+
 class ThreadedServer:
     """Mixin of a stand-in that calls `serve(handler_class, port)` once; a context manager."""
 
@@ -17,9 +28,6 @@ class ThreadedServer:
 
     def serve(self, handler: type[BaseHTTPRequestHandler], port: int) -> None:
         """Bind `handler` on 127.0.0.1:`port` (0: any free port); the thread starts on `__enter__`."""
-        # headers and body leave as written: with Nagle's algorithm a reply's body waited for the
-        # client's delayed ACK of its headers (~40 ms a reply on loopback)
-        handler.disable_nagle_algorithm = True
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
